@@ -1,0 +1,87 @@
+"""Building the `google-genai` client: the real Gemini API, Vertex AI, or the scripted stand-in.
+
+The agent's code path is the same for all three; only `HttpOptions(base_url=...)` differs.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from google import genai
+from google.genai import types
+
+from agent.scripted import ScriptedModel, ScriptedSettings
+
+DEFAULT_MODEL = os.environ.get("FILON_MODEL", "gemini-3.5-flash-lite")
+SCRIPTED_MODEL = "scripted-lin-et-laine"
+
+
+class MissingCredentials(RuntimeError):
+    """No Gemini API key and no Vertex AI settings in the environment."""
+
+
+def has_gemini_credentials() -> bool:
+    if os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY"):
+        return True
+    vertex = os.environ.get("GOOGLE_GENAI_USE_VERTEXAI", "").lower() in ("1", "true", "yes")
+    return vertex and bool(os.environ.get("GOOGLE_CLOUD_PROJECT"))
+
+
+def gemini_client(timeout_ms: int = 60_000) -> genai.Client:
+    """A client for the real model; raises MissingCredentials with the variables to set."""
+    if not has_gemini_credentials():
+        raise MissingCredentials(
+            "no model credentials: set GEMINI_API_KEY or GOOGLE_API_KEY, or GOOGLE_GENAI_USE_VERTEXAI=true "
+            "with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (or use --backend scripted)"
+        )
+    return genai.Client(http_options=types.HttpOptions(timeout=timeout_ms))
+
+
+def scripted_client(base_url: str, timeout_ms: int = 30_000) -> genai.Client:
+    """A client for the scripted model at `base_url`: the same SDK, the same requests, over loopback."""
+    return genai.Client(
+        api_key="scripted-stand-in",
+        http_options=types.HttpOptions(base_url=base_url, api_version="v1beta", timeout=timeout_ms),
+    )
+
+
+@dataclass
+class Backend:
+    """A ready model: the client, the model name, and whether it is the scripted stand-in."""
+
+    client: genai.Client
+    model: str
+    scripted: bool
+    url: str | None = None
+
+    @property
+    def banner(self) -> str:
+        if self.scripted:
+            return (
+                f"scripted stand-in model at {self.url} (not Gemini): results say nothing of the real model"
+            )
+        return f"model {self.model}"
+
+
+@contextmanager
+def open_backend(
+    backend: str,
+    model: str | None = None,
+    model_url: str | None = None,
+    settings: ScriptedSettings | None = None,
+    timeout_ms: int = 60_000,
+) -> Iterator[Backend]:
+    """`gemini` (the default everywhere; never falls back) or `scripted` (in-process unless `model_url`)."""
+    if backend == "gemini":
+        yield Backend(gemini_client(timeout_ms), model or DEFAULT_MODEL, scripted=False)
+        return
+    if backend != "scripted":
+        raise ValueError(f"--backend: {backend!r} is not one of gemini, scripted")
+    if model_url:
+        yield Backend(scripted_client(model_url, timeout_ms), model or SCRIPTED_MODEL, True, model_url)
+        return
+    with ScriptedModel(settings or ScriptedSettings.from_env()) as server:
+        yield Backend(scripted_client(server.url, timeout_ms), model or SCRIPTED_MODEL, True, server.url)

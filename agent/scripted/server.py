@@ -1,0 +1,214 @@
+"""The scripted model's HTTP server: `POST /v1beta/models/{model}:generateContent`, Gemini's JSON shapes.
+
+Reached through `google-genai` with `HttpOptions(base_url=...)`, so the agent cannot tell it from the
+real API. Faults use Gemini's error JSON (`RESOURCE_EXHAUSTED`, `UNAVAILABLE`) so the SDK raises its real
+`ClientError` / `ServerError`. Its `modelVersion` starts with `scripted-`: it is a stand-in, and says so.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import re
+import threading
+import time
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from agent.scripted.brain import Brain, parse
+
+PATH = re.compile(r"^/v1beta/models/([^/:]+):generateContent$")
+VERSION = "scripted-1"
+
+
+def _env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        return float(value)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {value!r} is not a number") from exc
+
+
+@dataclass
+class ScriptedSettings:
+    seed: int = 0
+    latency_ms: float = 0.0
+    rate_429: float = 0.0
+    rate_503: float = 0.0
+    noise: float = 0.0
+    retry_after_s: int = 1
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> ScriptedSettings:
+        """Settings from FILON_SCRIPTED_* variables; explicit (non-None) overrides win."""
+        base = cls(
+            seed=int(_env_float("FILON_SCRIPTED_SEED", 0)),
+            latency_ms=_env_float("FILON_SCRIPTED_LATENCY_MS", 0.0),
+            rate_429=_env_float("FILON_SCRIPTED_429_RATE", 0.0),
+            rate_503=_env_float("FILON_SCRIPTED_503_RATE", 0.0),
+            noise=_env_float("FILON_SCRIPTED_NOISE", 0.0),
+        )
+        for key, value in overrides.items():
+            if value is not None:
+                setattr(base, key, value)
+        for name in ("rate_429", "rate_503", "noise"):
+            if not 0.0 <= getattr(base, name) <= 1.0:
+                raise ValueError(f"{name}: {getattr(base, name)} is not between 0 and 1")
+        if base.latency_ms < 0:
+            raise ValueError(f"latency_ms: {base.latency_ms} is negative")
+        return base
+
+
+def estimate_tokens(text: str) -> int:
+    return max(1, math.ceil(len(text) / 4))
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out as two writes: no 40 ms delayed-ACK stall
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet: tests and demos read stdout
+        return
+
+    def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _error(self, status: int, reason: str, message: str, headers: dict[str, str] | None = None) -> None:
+        self._send(status, {"error": {"code": status, "message": message, "status": reason}}, headers)
+
+    def do_GET(self) -> None:
+        if self.path.rstrip("/") == "/health":
+            self._send(200, {"status": "ok", "modelVersion": VERSION, "stand_in": True})
+        else:
+            self._error(404, "NOT_FOUND", f"no route for GET {self.path}")
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        match = PATH.match(self.path.split("?", 1)[0])
+        if not match:
+            self._error(404, "NOT_FOUND", f"the scripted model only serves generateContent, not {self.path}")
+            return
+        try:
+            body = json.loads(raw or b"{}")
+            if not isinstance(body, dict):
+                raise ValueError("the body is not a JSON object")
+        except ValueError as exc:
+            self._error(400, "INVALID_ARGUMENT", f"invalid JSON payload: {exc}")
+            return
+        self.server.model.handle(self, match.group(1), body)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    model: ScriptedModel
+
+
+class ScriptedModel:
+    """Run with `start()` (background thread) or `serve_forever()`; use as a context manager in tests."""
+
+    def __init__(self, settings: ScriptedSettings | None = None, host: str = "127.0.0.1", port: int = 0):
+        self.settings = settings or ScriptedSettings()
+        self._rng = random.Random(self.settings.seed)
+        self._lock = threading.Lock()
+        self.requests = 0
+        self.faults = 0
+        self._httpd = _Server((host, port), _Handler)
+        self._httpd.model = self
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def _draw(self) -> tuple[float, float, random.Random]:
+        """One draw from the seeded sequence: fault roll, latency, and a generator for noise."""
+        with self._lock:
+            self.requests += 1
+            roll = self._rng.random()
+            spread = self._rng.gauss(0, 0.25)
+            noise_rng = random.Random(self._rng.getrandbits(64))
+        latency = max(0.0, self.settings.latency_ms * (1 + spread)) / 1000
+        return roll, latency, noise_rng
+
+    def handle(self, handler: _Handler, model: str, body: dict[str, Any]) -> None:
+        roll, latency, noise_rng = self._draw()
+        if latency:
+            time.sleep(latency)
+        s = self.settings
+        retry = {"Retry-After": str(s.retry_after_s)}
+        if roll < s.rate_429:
+            with self._lock:
+                self.faults += 1
+            handler._error(
+                429, "RESOURCE_EXHAUSTED", "Resource has been exhausted (e.g. check quota).", retry
+            )
+            return
+        if roll < s.rate_429 + s.rate_503:
+            with self._lock:
+                self.faults += 1
+            handler._error(503, "UNAVAILABLE", "The model is overloaded. Please try again later.", retry)
+            return
+        handler._send(200, self.respond(model, body, Brain(s.noise, noise_rng)))
+
+    @staticmethod
+    def respond(model: str, body: dict[str, Any], brain: Brain | None = None) -> dict[str, Any]:
+        """The `GenerateContentResponse` JSON for one request (pure apart from the brain's noise)."""
+        turn = parse(body)
+        decision = (brain or Brain()).decide(turn)
+        if decision.call:
+            name, args = decision.call
+            part: dict[str, Any] = {"functionCall": {"name": name, "args": args}}
+            out_text = json.dumps(part)
+        else:
+            part = {"text": decision.text}
+            out_text = decision.text
+        prompt_tokens = estimate_tokens(json.dumps(body, ensure_ascii=False))
+        out_tokens = estimate_tokens(out_text)
+        return {
+            "candidates": [
+                {"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}
+            ],
+            "usageMetadata": {
+                "promptTokenCount": prompt_tokens,
+                "candidatesTokenCount": out_tokens,
+                "totalTokenCount": prompt_tokens + out_tokens,
+            },
+            "modelVersion": f"{VERSION}-{model}" if not model.startswith("scripted") else model,
+            "responseId": f"scripted-{abs(hash(out_text)) % 10**12}",
+        }
+
+    def start(self) -> ScriptedModel:
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="scripted-model", daemon=True)
+        self._thread.start()
+        return self
+
+    def serve_forever(self) -> None:
+        self._httpd.serve_forever()
+
+    def close(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> ScriptedModel:
+        return self.start() if self._thread is None else self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

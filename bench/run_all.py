@@ -1,0 +1,41 @@
+"""`make bench`: run each bench/*.py, each printing one JSON object, and gather them in var/bench.json."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def main() -> int:
+    out_dir = Path(os.environ.get("FILON_HOME", "var"))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results: dict[str, object] = {}
+    failed = 0
+    for script in sorted(HERE.glob("*.py")):
+        if script.name in ("run_all.py", "__init__.py") or script.name.startswith("_"):
+            continue
+        print(f"bench {script.name} …", flush=True)
+        proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=HERE.parent)
+        if proc.returncode != 0:
+            failed += 1
+            results[script.name] = {"error": proc.stderr.strip().splitlines()[-1:] or ["failed"]}
+            print(proc.stderr, file=sys.stderr)
+            continue
+        figures = json.loads(proc.stdout.strip().splitlines()[-1])
+        results[script.name] = figures
+        print("  " + json.dumps(figures, ensure_ascii=False))
+    target = out_dir / "bench.json"
+    tmp = target.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(target)
+    print(f"wrote {target}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,23 @@
+"""The `filon` command line: a thin face over the rooms below. Slow imports wait inside each command."""
+
+from __future__ import annotations
+
+import typer
+
+from filon.commands import agent_cmds, demo, model_cmds
+
+app = typer.Typer(
+    name="filon",
+    help="Mine a support agent's traces into a golden set, and gate CI on it. Start with: filon demo",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+app.command("demo")(demo.demo)
+app.command("ask")(agent_cmds.ask)
+app.command("chat")(agent_cmds.chat)
+app.add_typer(model_cmds.app, name="model")
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,119 @@
+"""`filon ask` and `filon chat`: talk to the support agent, on Gemini or on the scripted stand-in."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from agent.service import Conversation, Reponse, SupportService
+
+from filon.commands.common import (
+    BackendOpt,
+    Exit,
+    ModelOpt,
+    ModelUrlOpt,
+    PromptOpt,
+    console,
+    err_console,
+    fail,
+)
+
+
+def _conversation(tel: str | None, session: str | None) -> Conversation:
+
+    from agent import Conversation
+
+    if tel and session:
+        fail("--tel and --session are exclusive: a conversation is WhatsApp (tel) or web (session)")
+    return Conversation.whatsapp(tel) if tel else Conversation.web(session or "cli")
+
+
+def ask(
+    message: Annotated[str, typer.Argument(help="The customer's message, in French.")],
+    backend: BackendOpt = "gemini",
+    tel: Annotated[
+        str | None, typer.Option("--tel", help="WhatsApp sender number (keys the memory).")
+    ] = None,
+    session: Annotated[
+        str | None, typer.Option("--session", help="Web session id (keys the memory).")
+    ] = None,
+    prompt: PromptOpt = None,
+    model: ModelOpt = None,
+    model_url: ModelUrlOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help='Print {"texte", "outils", "escalade"}.')] = False,
+) -> None:
+    """One turn with the support agent.
+
+    Example: filon ask --backend scripted "Quels sont les frais de livraison ?"
+    """
+    from agent.model import MissingCredentials, open_backend
+    from agent.service import SupportService
+
+    conversation = _conversation(tel, session)
+    try:
+        with open_backend(backend, model, model_url) as b:
+            if b.scripted:
+                err_console.print(f"[yellow]{b.banner}[/]")
+            service = SupportService(b.client, b.model, prompt)
+            reponse = _answer(service, conversation, message)
+    except MissingCredentials as exc:
+        fail(str(exc), Exit.INCONCLUSIVE)
+    except (ValueError, FileNotFoundError) as exc:
+        fail(str(exc))
+    if as_json:
+        console.print_json(json.dumps(reponse.as_json(), ensure_ascii=False))
+    else:
+        console.print(reponse.texte, markup=False)
+        tools = ", ".join(reponse.outils) or "-"
+        console.print(f"[dim]outils : {tools} · escalade : {reponse.escalade}[/]")
+
+
+def _answer(service: SupportService, conversation: Conversation, message: str) -> Reponse:
+    from google.genai import errors
+
+    try:
+        return service.repondre(conversation, message)
+    except errors.APIError as exc:
+        fail(f"the model answered {exc.code} {exc.status}: {exc.message}", Exit.INCONCLUSIVE)
+
+
+def chat(
+    backend: BackendOpt = "gemini",
+    tel: Annotated[str | None, typer.Option("--tel", help="WhatsApp sender number.")] = None,
+    session: Annotated[str | None, typer.Option("--session", help="Web session id.")] = None,
+    prompt: PromptOpt = None,
+    model: ModelOpt = None,
+    model_url: ModelUrlOpt = None,
+) -> None:
+    """Talk to the agent interactively; an empty line or Ctrl-D ends the chat.
+
+    Example: filon chat --backend scripted --tel 33600000103
+    """
+    from agent.model import MissingCredentials, open_backend
+    from agent.service import SupportService
+
+    conversation = _conversation(tel, session)
+    try:
+        with open_backend(backend, model, model_url) as b:
+            console.print(f"[dim]{b.banner} · conversation {conversation.id} · empty line to quit[/]")
+            service = SupportService(b.client, b.model, prompt)
+            while True:
+                try:
+                    message = console.input("[bold]vous> [/]").strip()
+                except (EOFError, KeyboardInterrupt):
+                    break
+                if not message:
+                    break
+                reponse = _answer(service, conversation, message)
+                console.print(Text.assemble(("agent> ", "bold green"), reponse.texte))
+                console.print(
+                    f"[dim]  outils : {', '.join(reponse.outils) or '-'} · escalade : {reponse.escalade}[/]"
+                )
+    except MissingCredentials as exc:
+        fail(str(exc), Exit.INCONCLUSIVE)
+    except (ValueError, FileNotFoundError) as exc:
+        fail(str(exc))

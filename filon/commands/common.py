@@ -1,0 +1,46 @@
+"""What every command shares: exit codes, the one-line error, backend options."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+
+class Exit(IntEnum):
+    OK = 0
+    FAILED = 1
+    USAGE = 2
+    INCONCLUSIVE = 3
+    INVALID_SET = 4
+
+
+def fail(message: str, code: Exit = Exit.USAGE) -> NoReturn:
+    """A clear one-line error on stderr, then the exit code."""
+    err_console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    raise typer.Exit(int(code))
+
+
+BackendOpt = Annotated[
+    str,
+    typer.Option(
+        "--backend",
+        help="gemini (the real model, needs GEMINI_API_KEY/GOOGLE_API_KEY or Vertex AI settings) or scripted.",
+    ),
+]
+ModelOpt = Annotated[
+    str | None, typer.Option("--model", help="Model name (default: FILON_MODEL or the agent's).")
+]
+ModelUrlOpt = Annotated[
+    str | None,
+    typer.Option("--model-url", help="URL of a running `filon model serve` (scripted backend only)."),
+]
+PromptOpt = Annotated[
+    str | None,
+    typer.Option("--prompt", help="System prompt file (default agent/prompts/system.md)."),
+]

@@ -1,0 +1,52 @@
+"""`filon model serve`: the scripted Gemini-compatible model as a standalone HTTP server."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from filon.commands.common import console, fail
+
+app = typer.Typer(help="The scripted stand-in model.", no_args_is_help=True)
+
+
+@app.command("serve")
+def serve(
+    host: Annotated[str, typer.Option(help="Address to bind (loopback by default).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port (0 picks a free one).")] = 8765,
+    seed: Annotated[int | None, typer.Option(help="Seed (or FILON_SCRIPTED_SEED).")] = None,
+    latency_ms: Annotated[
+        float | None, typer.Option("--latency-ms", help="Mean latency per call, ms.")
+    ] = None,
+    rate_429: Annotated[float | None, typer.Option("--429-rate", help="Share of calls answered 429.")] = None,
+    rate_503: Annotated[float | None, typer.Option("--503-rate", help="Share of calls answered 503.")] = None,
+    noise: Annotated[
+        float | None, typer.Option(help="Share of decisions varied, as a real model does.")
+    ] = None,
+) -> None:
+    """Serve POST /v1beta/models/{model}:generateContent until interrupted.
+
+    Example: filon model serve --port 8765 --latency-ms 800 --429-rate 0.05
+    then: filon ask --backend scripted --model-url http://127.0.0.1:8765 "Bonjour"
+    """
+    from agent.scripted import ScriptedModel, ScriptedSettings
+
+    try:
+        settings = ScriptedSettings.from_env(
+            seed=seed, latency_ms=latency_ms, rate_429=rate_429, rate_503=rate_503, noise=noise
+        )
+        server = ScriptedModel(settings, host=host, port=port)
+    except (ValueError, OSError) as exc:
+        fail(str(exc))
+    console.print(
+        f"scripted stand-in model (not Gemini) on {server.url} · seed {settings.seed} · "
+        f"latency {settings.latency_ms:g} ms · 429 {settings.rate_429:g} · 503 {settings.rate_503:g} · "
+        f"noise {settings.noise:g}"
+    )
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()

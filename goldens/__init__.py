@@ -1,0 +1,1 @@
+"""goldens room."""

@@ -1,0 +1,96 @@
+"""The scripted model over a real loopback socket: raw HTTP, then through google-genai's own client."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+from google.genai import errors
+
+from agent.model import scripted_client
+from agent.scripted import ScriptedModel, ScriptedSettings
+
+
+def post(url: str, body: Any, path: str = "/v1beta/models/m:generateContent") -> tuple[int, dict[str, Any]]:
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    req = urllib.request.Request(url + path, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as resp:
+            return resp.status, json.loads(resp.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def user(text: str) -> dict[str, Any]:
+    return {
+        "contents": [{"role": "user", "parts": [{"text": text}]}],
+        "tools": [
+            {"functionDeclarations": [{"name": "rechercher_aide"}, {"name": "transferer_a_un_conseiller"}]}
+        ],
+    }
+
+
+def test_generate_content_answers_in_gemini_shape(scripted: ScriptedModel) -> None:
+    status, body = post(scripted.url, user("Quels sont les frais de livraison ?"))
+    assert status == 200
+    part = body["candidates"][0]["content"]["parts"][0]
+    assert part["functionCall"]["name"] == "rechercher_aide"
+    assert body["usageMetadata"]["promptTokenCount"] > 0
+    assert body["modelVersion"].startswith("scripted")
+
+
+def test_unknown_route_and_bad_json_are_gemini_errors(scripted: ScriptedModel) -> None:
+    status, body = post(scripted.url, user("x"), path="/v1beta/models/m:countTokens")
+    assert status == 404 and body["error"]["status"] == "NOT_FOUND"
+    status, body = post(scripted.url, b"{not json")
+    assert status == 400 and body["error"]["status"] == "INVALID_ARGUMENT"
+
+
+def test_health(scripted: ScriptedModel) -> None:
+    with urllib.request.urlopen(scripted.url + "/health", timeout=5) as resp:
+        assert json.loads(resp.read())["stand_in"] is True
+
+
+def test_429_surfaces_as_the_sdks_client_error() -> None:
+    with ScriptedModel(ScriptedSettings(rate_429=1.0)) as server:
+        client = scripted_client(server.url)
+        with pytest.raises(errors.ClientError) as info:
+            client.models.generate_content(model="m", contents="Bonjour")
+    assert info.value.code == 429
+    assert info.value.status == "RESOURCE_EXHAUSTED"
+    assert server.faults == 1
+
+
+def test_503_surfaces_as_the_sdks_server_error() -> None:
+    with ScriptedModel(ScriptedSettings(rate_503=1.0)) as server:
+        client = scripted_client(server.url)
+        with pytest.raises(errors.ServerError) as info:
+            client.models.generate_content(model="m", contents="Bonjour")
+    assert info.value.code == 503
+
+
+def test_same_seed_same_answers_even_with_noise() -> None:
+    bodies = [user(t) for t in ("Je veux un geste commercial", "Bonjour", "Je veux un code promo")] * 4
+
+    def run(seed: int) -> list[Any]:
+        with ScriptedModel(ScriptedSettings(seed=seed, noise=0.5, rate_429=0.2)) as server:
+            return [post(server.url, b) for b in bodies]
+
+    assert run(7) == run(7)
+    assert run(7) != run(8)
+
+
+def test_settings_from_env_validate(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FILON_SCRIPTED_429_RATE", "0.25")
+    monkeypatch.setenv("FILON_SCRIPTED_LATENCY_MS", "800")
+    settings = ScriptedSettings.from_env(seed=3)
+    assert (settings.rate_429, settings.latency_ms, settings.seed) == (0.25, 800.0, 3)
+    monkeypatch.setenv("FILON_SCRIPTED_503_RATE", "lots")
+    with pytest.raises(ValueError, match="FILON_SCRIPTED_503_RATE"):
+        ScriptedSettings.from_env()
+    monkeypatch.delenv("FILON_SCRIPTED_503_RATE")
+    with pytest.raises(ValueError, match="rate_429"):
+        ScriptedSettings.from_env(rate_429=2.0, rate_503=0.0)
