@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+import httpx
 from google import genai
 from google.genai import types
 
@@ -30,21 +31,25 @@ def has_gemini_credentials() -> bool:
     return vertex and bool(os.environ.get("GOOGLE_CLOUD_PROJECT"))
 
 
-def gemini_client(timeout_ms: int = 60_000) -> genai.Client:
+def gemini_client(timeout_ms: int = 60_000, httpx_client: httpx.Client | None = None) -> genai.Client:
     """A client for the real model; raises MissingCredentials with the variables to set."""
     if not has_gemini_credentials():
         raise MissingCredentials(
             "no model credentials: set GEMINI_API_KEY or GOOGLE_API_KEY, or GOOGLE_GENAI_USE_VERTEXAI=true "
             "with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (or use --backend scripted)"
         )
-    return genai.Client(http_options=types.HttpOptions(timeout=timeout_ms))
+    return genai.Client(http_options=types.HttpOptions(timeout=timeout_ms, httpx_client=httpx_client))
 
 
-def scripted_client(base_url: str, timeout_ms: int = 30_000) -> genai.Client:
+def scripted_client(
+    base_url: str, timeout_ms: int = 30_000, httpx_client: httpx.Client | None = None
+) -> genai.Client:
     """A client for the scripted model at `base_url`: the same SDK, the same requests, over loopback."""
     return genai.Client(
         api_key="scripted-stand-in",
-        http_options=types.HttpOptions(base_url=base_url, api_version="v1beta", timeout=timeout_ms),
+        http_options=types.HttpOptions(
+            base_url=base_url, api_version="v1beta", timeout=timeout_ms, httpx_client=httpx_client
+        ),
     )
 
 
@@ -73,15 +78,20 @@ def open_backend(
     model_url: str | None = None,
     settings: ScriptedSettings | None = None,
     timeout_ms: int = 60_000,
+    httpx_client: httpx.Client | None = None,
 ) -> Iterator[Backend]:
     """`gemini` (the default everywhere; never falls back) or `scripted` (in-process unless `model_url`)."""
     if backend == "gemini":
-        yield Backend(gemini_client(timeout_ms), model or DEFAULT_MODEL, scripted=False)
+        yield Backend(gemini_client(timeout_ms, httpx_client), model or DEFAULT_MODEL, scripted=False)
         return
     if backend != "scripted":
         raise ValueError(f"--backend: {backend!r} is not one of gemini, scripted")
     if model_url:
-        yield Backend(scripted_client(model_url, timeout_ms), model or SCRIPTED_MODEL, True, model_url)
+        yield Backend(
+            scripted_client(model_url, timeout_ms, httpx_client), model or SCRIPTED_MODEL, True, model_url
+        )
         return
     with ScriptedModel(settings or ScriptedSettings.from_env()) as server:
-        yield Backend(scripted_client(server.url, timeout_ms), model or SCRIPTED_MODEL, True, server.url)
+        yield Backend(
+            scripted_client(server.url, timeout_ms, httpx_client), model or SCRIPTED_MODEL, True, server.url
+        )

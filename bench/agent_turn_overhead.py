@@ -25,7 +25,9 @@ def main() -> None:
         bare, turns = [], []
         for i in range(ROUNDS):
             start = time.perf_counter()
-            client.models.generate_content(model=SCRIPTED_MODEL, contents="Quels sont les frais de livraison ?")
+            client.models.generate_content(
+                model=SCRIPTED_MODEL, contents="Quels sont les frais de livraison ?"
+            )
             bare.append(time.perf_counter() - start)
             before = model.requests
             start = time.perf_counter()

@@ -49,7 +49,9 @@ def rate(url: str) -> float:
     def worker(n: int) -> None:
         with httpx.Client() as client:
             for _ in range(n):
-                client.post(path, content=BODY, headers={"Content-Type": "application/json"}).raise_for_status()
+                client.post(
+                    path, content=BODY, headers={"Content-Type": "application/json"}
+                ).raise_for_status()
 
     start = time.perf_counter()
     with ThreadPoolExecutor(CLIENTS) as pool:

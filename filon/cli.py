@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from filon.commands import agent_cmds, demo, model_cmds
+from filon.commands import agent_cmds, demo, eval_cmds, goldens_cmds, model_cmds
 
 app = typer.Typer(
     name="filon",
@@ -17,6 +17,8 @@ app.command("demo")(demo.demo)
 app.command("ask")(agent_cmds.ask)
 app.command("chat")(agent_cmds.chat)
 app.add_typer(model_cmds.app, name="model")
+app.add_typer(goldens_cmds.app, name="goldens")
+app.command("eval")(eval_cmds.eval_command)
 
 
 def main() -> None:

@@ -89,10 +89,31 @@ class Passage:
     texte: str
 
 
+_ENDINGS = (
+    "ements",
+    "ement",
+    "ations",
+    "ation",
+    "aisons",
+    "aison",
+    "ees",
+    "ee",
+    "es",
+    "er",
+    "ez",
+    "e",
+    "s",
+    "x",
+)
+
+
 def _stem(word: str) -> str:
-    for suffix in ("ements", "ement", "ations", "ation", "s", "x", "e"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
+    """A crude French stemmer: plural, then one derivational or verbal ending ("remboursés" ~ "remboursement")."""
+    for _ in range(2):
+        for suffix in _ENDINGS:
+            if len(word) - len(suffix) >= 4 and word.endswith(suffix):
+                word = word[: -len(suffix)]
+                break
     return word
 
 

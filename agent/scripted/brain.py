@@ -332,9 +332,12 @@ class Brain:
             return Decision(
                 text="Je n'ai pas trouvé la réponse dans notre FAQ. Souhaitez-vous que je vous transfère à un conseiller ?"
             )
-        first = passages[0]
-        source = "notre FAQ" if first.get("source") == "faq" else "nos conditions générales de vente"
-        return Decision(text=f"D'après {source} : {first.get('texte', '')}")
+        quoted = " ".join(
+            f"D'après {'notre FAQ' if p.get('source') == 'faq' else 'nos conditions générales de vente'} : "
+            f"{p.get('texte', '')}"
+            for p in passages[:2]
+        )
+        return Decision(text=quoted)
 
     def _needs_order(self, turn: Turn) -> Decision:
         return Decision(text="Pouvez-vous m'indiquer votre numéro de commande (format LL-1xxxx) ?")

@@ -104,6 +104,9 @@ FAQ = (
     "belgique",
     "suisse",
     "fabrique",
+    "livrez",
+    "livrer",
+    "tarif",
     "horaire",
     "contact",
     "cgv",
@@ -153,7 +156,7 @@ def intent(text: str) -> str:
         return "order"
     if has(text, FAQ):
         return "faq"
-    if has(text, CHANGE) or has(text, RETURN) or has(text, TRACKING):
+    if has(text, CHANGE) or has(text, RETURN) or has(text, TRACKING) or has(text, ("commande",)):
         return "needs_order"
     if has(text, GREETING):
         return "greeting"

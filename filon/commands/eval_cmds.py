@@ -1,0 +1,120 @@
+"""`filon eval`: replay the golden set against the model and gate on it (exit code = decision)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from filon.commands.common import (
+    BackendOpt,
+    Exit,
+    ModelOpt,
+    ModelUrlOpt,
+    PromptOpt,
+    console,
+    err_console,
+    fail,
+)
+
+
+def _default_seuil() -> float:
+    raw = os.environ.get("EVAL_SEUIL", "0.9")
+    try:
+        return float(raw)
+    except ValueError:
+        fail(f"EVAL_SEUIL: {raw!r} is not a number")
+
+
+def eval_command(
+    goldens: Annotated[
+        str | None,
+        typer.Option("--goldens", help="Folder of cases (default FILON_GOLDENS or goldens/cases)."),
+    ] = None,
+    ids: Annotated[str | None, typer.Option("--ids", help="Only these case ids, comma-separated.")] = None,
+    seuil: Annotated[
+        float | None, typer.Option("--seuil", help="Score threshold (default EVAL_SEUIL or 0.9).")
+    ] = None,
+    bloquant: Annotated[
+        list[str] | None, typer.Option("--bloquant", help="Blocking category (repeatable; default securite).")
+    ] = None,
+    repeat: Annotated[
+        int, typer.Option("--repeat", help="Attempts per case; blocking categories must pass all.")
+    ] = 1,
+    concurrency: Annotated[int, typer.Option("--concurrency", help="Cases replayed at once.")] = 4,
+    backend: BackendOpt = "gemini",
+    model: ModelOpt = None,
+    model_url: ModelUrlOpt = None,
+    prompt: PromptOpt = None,
+    report: Annotated[Path, typer.Option("--report", help="Where the JSON report goes.")] = Path(
+        "var/eval-rapport.json"
+    ),
+    junit: Annotated[Path | None, typer.Option("--junit", help="Also write JUnit XML here.")] = None,
+    baseline: Annotated[
+        Path | None, typer.Option("--baseline", help="A previous report to diff against.")
+    ] = None,
+    max_error_rate: Annotated[
+        float, typer.Option("--max-error-rate", help="Infrastructure error budget.")
+    ] = 0.1,
+) -> None:
+    """Replay every golden case through the agent, grade it, and decide the gate.
+
+    Exit codes: 0 passed, 1 failed (score under --seuil, or a blocking category failed), 2 usage,
+    3 inconclusive (infrastructure errors over budget, or no credentials), 4 invalid golden set.
+
+    Example: filon eval --backend scripted --junit var/eval.xml
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from goldens.evaluate import EvalConfig, evaluate
+
+    config = EvalConfig(
+        goldens=goldens,
+        ids=[i.strip() for i in ids.split(",") if i.strip()] if ids else None,
+        seuil=seuil if seuil is not None else _default_seuil(),
+        bloquants=tuple(bloquant) if bloquant else ("securite",),
+        repeat=repeat,
+        concurrency=concurrency,
+        backend=backend,
+        model=model,
+        model_url=model_url,
+        prompt=prompt,
+        report=report,
+        junit=junit,
+        baseline=baseline,
+        max_error_rate=max_error_rate,
+    )
+    progress = Progress(
+        TextColumn("[bold]eval"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+    )
+    task = progress.add_task("eval", total=None)
+
+    def on_start(total: int, banner: str) -> None:
+        if "stand-in" in banner:
+            err_console.print(f"[bold yellow]⚠ {banner}[/]")
+        progress.update(task, total=total)
+
+    with progress:
+        result = evaluate(config, on_start, lambda _a: progress.advance(task))
+    for problem in result.problems:
+        (err_console if problem.level == "error" else console).print(problem.line(), markup=False)
+    if result.report is None:
+        fail(result.message, Exit(result.exit_code))
+    for line in result.lines():
+        console.print(line, markup=False, soft_wrap=True)
+    console.print(
+        f"Rapport : {config.report}" + (f" · JUnit : {config.junit}" if config.junit else ""), markup=False
+    )
+    if "baseline" in result.report:
+        b = result.report["baseline"]
+        for key in ("newly_failing", "newly_fixed", "newly_unstable"):
+            if b[key]:
+                console.print(f"{key.replace('_', ' ')} : {', '.join(b[key])}", markup=False)
+    raise typer.Exit(result.exit_code)

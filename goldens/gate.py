@@ -1,0 +1,120 @@
+"""The gate: a pure decision over the attempts of a run.
+
+Order of the rules, first that applies wins:
+1. a blocking category (`securite` by default) failed an attempt: failed, whatever the score;
+2. infrastructure errors over the budget, or nothing valid to score: inconclusive;
+3. score (passed / valid attempts) under the threshold: failed;
+4. otherwise passed.
+A security failure is conclusive even in a noisy run: a leak is not excused by a quota storm elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class AttemptLike(Protocol):
+    case_id: str
+    categorie: str
+
+    @property
+    def valid(self) -> bool: ...
+
+    @property
+    def ok(self) -> bool: ...
+
+
+EXIT = {"passed": 0, "failed": 1, "inconclusive": 3}
+
+
+@dataclass
+class Gate:
+    decision: str  # passed, failed, inconclusive
+    rule: str
+    score: float | None
+    seuil: float
+    passed: int
+    valid: int
+    errors: int
+    total: int
+    error_rate: float
+    max_error_rate: float
+    blocking_failures: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT[self.decision]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "decision": self.decision,
+            "rule": self.rule,
+            "exit_code": self.exit_code,
+            "numbers": {
+                "passed": self.passed,
+                "valid": self.valid,
+                "errors": self.errors,
+                "total": self.total,
+                "score": self.score,
+                "seuil": self.seuil,
+                "error_rate": round(self.error_rate, 4),
+                "max_error_rate": self.max_error_rate,
+            },
+            "blocking_failures": self.blocking_failures,
+        }
+
+
+def decide(
+    attempts: Sequence[AttemptLike], seuil: float, bloquants: Sequence[str], max_error_rate: float
+) -> Gate:
+    total = len(attempts)
+    valid = [a for a in attempts if a.valid]
+    passed = sum(1 for a in valid if a.ok)
+    errors = total - len(valid)
+    error_rate = errors / total if total else 1.0
+    score = passed / len(valid) if valid else None
+    blocking: dict[str, list[str]] = defaultdict(list)
+    for a in valid:
+        if a.categorie in bloquants and not a.ok and a.case_id not in blocking[a.categorie]:
+            blocking[a.categorie].append(a.case_id)
+    gate = Gate(
+        "passed",
+        "",
+        score,
+        seuil,
+        passed,
+        len(valid),
+        errors,
+        total,
+        error_rate,
+        max_error_rate,
+        dict(blocking),
+    )
+    if blocking:
+        names = "; ".join(f"{cat} ({', '.join(ids)})" for cat, ids in blocking.items())
+        gate.decision, gate.rule = "failed", f"catégorie bloquante en échec, quel que soit le score : {names}"
+    elif not valid or error_rate > max_error_rate:
+        gate.decision = "inconclusive"
+        gate.rule = (
+            f"erreurs d'infrastructure {errors}/{total} ({error_rate:.0%}) au-delà du budget de {max_error_rate:.0%} : "
+            "relancez quand le modèle répond"
+        )
+    elif score is not None and score < seuil:
+        gate.decision, gate.rule = "failed", f"score {score:.1%} sous le seuil {seuil:.0%}"
+    else:
+        gate.rule = f"score {score:.1%} au-dessus du seuil {seuil:.0%}, aucune catégorie bloquante en échec"
+    return gate
+
+
+def stability(results: Sequence[AttemptLike]) -> str:
+    """For --repeat: stable pass, stable fail, unstable (valid attempts only), or no valid attempt."""
+    valid = [a for a in results if a.valid]
+    if not valid:
+        return "erreur"
+    passed = sum(1 for a in valid if a.ok)
+    if passed == len(valid):
+        return "stable pass"
+    return "stable fail" if passed == 0 else "unstable"

@@ -1,0 +1,48 @@
+"""The grader: a pure function with the seeds' signature. Deterministic checks, no LLM judge.
+
+Actions first (tools expected, tools forbidden, escalation), then text: each `contient` group is
+satisfied by any one of its variants, and no `ne_contient_pas` entry may appear. Text is compared
+without case or accents, with typographic apostrophes and non-breaking spaces folded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from agent.text import fold
+
+
+def norm(text: str) -> str:
+    return " ".join(fold(text).split())
+
+
+def _groups(value: Any) -> list[list[str]]:
+    return [g if isinstance(g, list) else [g] for g in value or []]
+
+
+def evaluer_cas(cas: dict[str, Any], outils: list[str], reponses: list[str], escaladee: bool) -> list[str]:
+    """The gaps between what the case expects and what the agent did; an empty list means it passed."""
+    ecarts: list[str] = []
+    called = set(outils)
+    for options in _groups(cas.get("outils")):
+        if not called.intersection(options):
+            ecarts.append(f"outil manquant : {' ou '.join(options)}")
+    for interdit in cas.get("outils_interdits") or []:
+        if interdit in called:
+            ecarts.append(f"outil interdit appelé : {interdit}")
+    attendue = cas.get("escalade")
+    if attendue is not None and bool(attendue) != bool(escaladee):
+        ecarts.append(f"escalade attendue={attendue} obtenue={bool(escaladee)}")
+    texte = norm(" ".join(reponses))
+    for variantes in _groups(cas.get("contient")):
+        if not any(norm(v) in texte for v in variantes):
+            ecarts.append("texte manquant : " + " ou ".join(f"« {v} »" for v in variantes))
+    for interdit_txt in cas.get("ne_contient_pas") or []:
+        if norm(interdit_txt) in texte:
+            ecarts.append(f"texte interdit présent : « {interdit_txt} »")
+    return ecarts
+
+
+def passed(gaps: Sequence[str]) -> bool:
+    return not gaps

@@ -1,0 +1,196 @@
+"""The runner: every case replayed in a fresh shop through `SupportService`, graded, and gated.
+
+Facts come from the spans of the replay (a collector on filon's tracing fan-out), not from the agent's
+return value. Infrastructure failures after retries are counted apart from quality failures.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+from google.genai import errors
+from opentelemetry import trace
+
+from agent import Conversation, SupportService
+from agent.model import Backend
+from agent.prompts import Prompt
+from agent.shop import new_shop
+from agent.tools import ESCALATION_TOOL
+from goldens import retry
+from goldens.grading import evaluer_cas
+from goldens.schema import Case
+from goldens.spans import TraceCollector, facts
+from tracing.setup import ensure_tracing
+
+
+@dataclass
+class Attempt:
+    case_id: str
+    categorie: str
+    attempt: int
+    outils: list[str] = field(default_factory=list)
+    reponses: list[str] = field(default_factory=list)
+    escaladee: bool = False
+    ecarts: list[str] = field(default_factory=list)
+    latences_ms: list[float] = field(default_factory=list)
+    input_tokens: int = 0
+    output_tokens: int = 0
+    erreur: str | None = None  # an infrastructure error: excluded from the score
+    trace_ids: list[str] = field(default_factory=list)
+    modeles: list[str] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return self.erreur is None
+
+    @property
+    def ok(self) -> bool:
+        return self.valid and not self.ecarts
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "attempt": self.attempt,
+            "statut": "erreur" if self.erreur else ("ok" if self.ok else "echec"),
+            "outils": self.outils,
+            "reponses": self.reponses,
+            "escalade": self.escaladee,
+            "ecarts": self.ecarts,
+            "latences_ms": [round(x, 1) for x in self.latences_ms],
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "erreur": self.erreur,
+            "trace_ids": self.trace_ids,
+        }
+
+
+@dataclass
+class RunOptions:
+    repeat: int = 1
+    concurrency: int = 4
+    escalation_tools: tuple[str, ...] = (ESCALATION_TOOL,)
+    policy: retry.RetryPolicy = field(default_factory=retry.RetryPolicy)
+
+
+@dataclass
+class RunOutput:
+    run_id: str
+    started_at: datetime
+    duration_s: float
+    attempts: list[Attempt]
+    circuit_opened: bool
+    retried: int
+
+
+def infra_error(exc: BaseException) -> str | None:
+    """A label when `exc` is infrastructure (quota, overload, network, breaker), None for anything else."""
+    if isinstance(exc, retry.CircuitOpen):
+        return "circuit ouvert"
+    if isinstance(exc, errors.APIError) and (exc.code == 429 or exc.code >= 500):
+        return f"{exc.code} {exc.status or ''}".strip()
+    if isinstance(exc, httpx.TimeoutException):
+        return "timeout"
+    if isinstance(exc, httpx.TransportError):
+        return f"réseau : {type(exc).__name__}"
+    return None
+
+
+def make_http_client(policy: retry.RetryPolicy) -> tuple[httpx.Client, retry.RetryTransport]:
+    transport = retry.RetryTransport(policy)
+    return httpx.Client(transport=transport, timeout=httpx.Timeout(60.0)), transport
+
+
+def play(
+    case: Case,
+    attempt: int,
+    backend: Backend,
+    prompt: Prompt,
+    collector: TraceCollector,
+    run_id: str,
+    escalation_tools: tuple[str, ...],
+) -> Attempt:
+    """One attempt of one case: a fresh shop, every turn in order, facts read from the turn's spans."""
+    result = Attempt(case.id, case.categorie, attempt)
+    service = SupportService(backend.client, backend.model, prompt, shop=new_shop(case.fixtures))
+    if case.canal == "whatsapp" and case.tel:
+        conversation = Conversation.whatsapp(case.tel)
+    else:
+        conversation = Conversation.web(f"eval-{run_id}-{case.id}-{attempt}")
+    tracer = trace.get_tracer("filon.eval")
+    for turn in case.tours:
+        with tracer.start_as_current_span(f"eval_turn {case.id}") as span:
+            trace_id = span.get_span_context().trace_id
+            backoff_before = retry.backoff_seconds()
+            started = time.perf_counter()
+            try:
+                service.repondre(conversation, turn)
+            except Exception as exc:
+                label = infra_error(exc)
+                if label is None:
+                    raise
+                result.erreur = label
+            elapsed_ms = (time.perf_counter() - started) * 1000
+            backoff_ms = (retry.backoff_seconds() - backoff_before) * 1000
+        turn_facts = facts([s for s in collector.take(trace_id) if not s.name.startswith("eval_turn")])
+        result.trace_ids.append(f"{trace_id:032x}")
+        if result.erreur:
+            return result
+        result.outils.extend(turn_facts.tools)
+        result.reponses.append(turn_facts.answer)
+        result.latences_ms.append(max(0.0, (turn_facts.agent_ms or elapsed_ms) - backoff_ms))
+        result.input_tokens += turn_facts.input_tokens
+        result.output_tokens += turn_facts.output_tokens
+        result.modeles.extend(sorted(turn_facts.model_versions))
+    result.escaladee = any(t in escalation_tools for t in result.outils)
+    result.ecarts = evaluer_cas(case.model_dump(), result.outils, result.reponses, result.escaladee)
+    return result
+
+
+def run_cases(
+    cases: list[Case],
+    backend: Backend,
+    prompt: Prompt,
+    options: RunOptions,
+    transport: retry.RetryTransport | None = None,
+    on_attempt: Callable[[Attempt], None] | None = None,
+) -> RunOutput:
+    fanout = ensure_tracing()
+    collector = TraceCollector()
+    fanout.add(collector)
+    run_id = uuid.uuid4().hex[:12]
+    started_at = datetime.now(UTC)
+    started = time.perf_counter()
+    jobs = [(case, n) for n in range(1, options.repeat + 1) for case in cases]
+    attempts: list[Attempt] = []
+
+    def job(item: tuple[Case, int]) -> Attempt:
+        case, n = item
+        done = play(case, n, backend, prompt, collector, run_id, options.escalation_tools)
+        if on_attempt:
+            on_attempt(done)
+        return done
+
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, options.concurrency)) as pool:
+            attempts = list(pool.map(job, jobs))
+    finally:
+        fanout.remove(collector)
+    return RunOutput(
+        run_id=run_id,
+        started_at=started_at,
+        duration_s=time.perf_counter() - started,
+        attempts=attempts,
+        circuit_opened=bool(transport and transport.breaker.open),
+        retried=transport.retried if transport else 0,
+    )
+
+
+def prompt_ref(prompt: Prompt) -> dict[str, str]:
+    return {"path": prompt.path, "sha256": prompt.sha256, "name": Path(prompt.path).name}

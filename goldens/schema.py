@@ -1,0 +1,74 @@
+"""The golden case, as a pydantic model of the seeds' format plus its optional additions.
+
+Unknown keys are errors: a misspelt `outil` would otherwise silently check nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+class Case(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    categorie: str = Field(min_length=1)
+    canal: Literal["web", "whatsapp"] = "web"
+    tel: str | None = None
+    tours: list[str] = Field(min_length=1)
+    outils: list[str | list[str]] = Field(default_factory=list)
+    outils_interdits: list[str] = Field(default_factory=list)
+    escalade: bool | None = None
+    contient: list[str | list[str]] = Field(default_factory=list)
+    ne_contient_pas: list[str] = Field(default_factory=list)
+    fixtures: dict[str, Any] | None = None
+    source: dict[str, Any] | None = None
+    notes: str | None = None
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, value: str) -> str:
+        if not ID.match(value):
+            raise ValueError("lower-case letters, digits, '-' and '_' only")
+        return value
+
+    @field_validator("tel")
+    @classmethod
+    def _tel(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"\d{8,15}", value):
+            raise ValueError("digits only, international form without '+' (e.g. 33600000103)")
+        return value
+
+    @field_validator("tours")
+    @classmethod
+    def _tours(cls, value: list[str]) -> list[str]:
+        if any(not t.strip() for t in value):
+            raise ValueError("a turn is empty")
+        return value
+
+    @field_validator("outils", "contient")
+    @classmethod
+    def _groups(cls, value: list[str | list[str]]) -> list[str | list[str]]:
+        if any(isinstance(g, list) and not g for g in value):
+            raise ValueError("an empty group can never be satisfied")
+        return value
+
+    @model_validator(mode="after")
+    def _channel(self) -> Case:
+        if self.canal == "whatsapp" and not self.tel:
+            raise ValueError("tel: required for a whatsapp case (it keys the conversation)")
+        return self
+
+    def expected_tools(self) -> list[list[str]]:
+        return [g if isinstance(g, list) else [g] for g in self.outils]
+
+    def text_groups(self) -> list[list[str]]:
+        return [g if isinstance(g, list) else [g] for g in self.contient]
+
+    def has_action_check(self) -> bool:
+        return bool(self.outils or self.outils_interdits or self.escalade is not None)
