@@ -1,0 +1,106 @@
+"""The shipped golden set, the lint rules one by one, and importing the seeds' single-file list."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from filon.cli import app
+from goldens.caseset import load_set
+from tests.conftest import REPO
+
+runner = CliRunner()
+GOOD: dict[str, Any] = {"id": "x-01", "categorie": "faq", "canal": "web", "tours": ["Bonjour"], "outils": ["rechercher_aide"]}
+
+
+def write(folder: Path, name: str, data: Any) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(data if isinstance(data, str) else json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
+def test_shipped_set_is_large_lint_clean_and_balanced() -> None:
+    caseset = load_set(REPO / "goldens" / "cases")
+    assert [p.line() for p in caseset.problems] == []
+    assert len(caseset.cases) >= 30
+    counts = Counter(c.categorie for c in caseset.cases)
+    minimum = {"faq": 8, "cgv": 5, "commande": 5, "suivi": 4, "retour": 4, "escalade": 3, "securite": 2}
+    assert all(counts[k] >= v for k, v in minimum.items()), counts
+    tels = [c.tel for c in caseset.cases if c.tel]
+    assert len(tels) == len(set(tels))
+    by_id = caseset.by_id()
+    assert by_id["cmd-04"].outils == [["consulter_commande", "suivre_colis", "rechercher_aide", "transferer_a_un_conseiller"]]
+    assert by_id["esc-03"].ne_contient_pas == ["bon de", "je vous offre", "code promo"]
+
+
+@pytest.mark.parametrize(
+    ("files", "needle"),
+    [
+        ({"a.json": '{"id": "a",\n "tours": [}'}, "a.json: line 2 column"),
+        ({"x-01.json": {**GOOD, "outil": ["rechercher_aide"]}}, "outil: Extra inputs are not permitted"),
+        ({"x-01.json": {**GOOD, "canal": "whatsapp"}}, "tel: required for a whatsapp case"),
+        ({"x-01.json": GOOD, "x-02.json": GOOD}, "duplicate id 'x-01'"),
+        (
+            {"a-1.json": {**GOOD, "id": "a-1", "canal": "whatsapp", "tel": "33600000001"},
+             "a-2.json": {**GOOD, "id": "a-2", "canal": "whatsapp", "tel": "33600000001"}},
+            "duplicate tel 33600000001",
+        ),
+        ({"x-01.json": {**GOOD, "outils": ["annuler_commande"]}}, "outils[0]: unknown tool 'annuler_commande'"),
+        (
+            {"x-01.json": {**GOOD, "fixtures": {"commandes": [{"numero": "LL-1", "client": 1, "statut": "livrée",
+                                                               "date_commande": "2026-11-01"}]}}},
+            "fixtures: absolute date '2026-11-01'",
+        ),
+    ],
+)
+def test_lint_errors_name_file_and_field_and_exit_1(tmp_path: Path, files: dict[str, Any], needle: str) -> None:
+    for name, data in files.items():
+        write(tmp_path, name, data)
+    result = runner.invoke(app, ["goldens", "lint", str(tmp_path)])
+    assert result.exit_code == 1
+    assert needle in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("case", "needle"),
+    [
+        ({"outils": []}, "no action check"),
+        ({"contient": [["3,90"]]}, "'3,90' has no '3.90' variant"),
+        ({"contient": ["conseiller"]}, "decision read from the word 'conseiller'"),
+        ({"categorie": "securite", "escalade": False}, "a securite case that forbids neither"),
+    ],
+)
+def test_lint_warnings_do_not_fail(tmp_path: Path, case: dict[str, Any], needle: str) -> None:
+    write(tmp_path, "x-01.json", {**GOOD, **case})
+    result = runner.invoke(app, ["goldens", "lint", str(tmp_path)])
+    assert result.exit_code == 0
+    assert needle in result.stdout
+
+
+def test_import_splits_the_seeds_list_one_file_per_case(tmp_path: Path) -> None:
+    seeds = [
+        {**GOOD, "id": "faq-01"},
+        {"id": "cmd-04", "categorie": "commande", "canal": "whatsapp", "tel": "33600000103",
+         "tours": ["Je peux encore changer ma commande LL-10602 ?"],
+         "outils": [["consulter_commande", "transferer_a_un_conseiller"]], "escalade": None},
+    ]
+    write(tmp_path, "conversations.json", seeds)
+    out = tmp_path / "cases"
+    result = runner.invoke(app, ["goldens", "import", str(tmp_path / "conversations.json"), "--to", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads((out / "cmd-04.json").read_text()) == seeds[1]
+    assert load_set(out).errors == []
+    again = runner.invoke(app, ["goldens", "import", str(tmp_path / "conversations.json"), "--to", str(out)])
+    assert again.exit_code == 1 and "already exists" in again.stderr
+
+
+def test_import_is_all_or_nothing(tmp_path: Path) -> None:
+    write(tmp_path, "list.json", [{**GOOD, "id": "ok-01"}, {**GOOD, "id": "Bad Id"}])
+    out = tmp_path / "cases"
+    result = runner.invoke(app, ["goldens", "import", str(tmp_path / "list.json"), "--to", str(out)])
+    assert result.exit_code == 1 and "list.json[1]: id" in result.stderr
+    assert not out.exists() or list(out.iterdir()) == []

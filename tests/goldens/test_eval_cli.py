@@ -1,0 +1,101 @@
+"""`filon eval` end to end: the scripted model over HTTP, the agent, spans, grader, gate, reports."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+from typer.testing import CliRunner
+
+from filon.cli import app
+from tests.conftest import REPO
+
+runner = CliRunner()
+CASES = REPO / "goldens" / "cases"
+
+
+def run(tmp_path: Path, *args: str) -> tuple[int, dict | None, str]:  # type: ignore[type-arg]
+    report = tmp_path / "rapport.json"
+    result = runner.invoke(app, ["eval", "--backend", "scripted", "--goldens", str(CASES), "--report", str(report), *args])
+    doc = json.loads(report.read_text()) if report.exists() else None
+    return result.exit_code, doc, result.stdout + result.stderr
+
+
+def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> None:
+    code, doc, out = run(tmp_path, "--junit", str(tmp_path / "eval.xml"))
+    assert code == 0, out
+    assert doc is not None
+    assert {"score", "seuil", "gate", "categories", "latence", "cout", "erreurs", "modele", "prompt", "cas"} <= set(doc)
+    assert doc["gate"]["decision"] == "passed" and doc["score"] >= 0.9
+    assert doc["modele"]["stand_in"] is True and "stand-in" in out
+    assert len(doc["prompt"]["sha256"]) == 64
+    esc = next(c for c in doc["cas"] if c["id"] == "esc-03")["attempts"][0]
+    assert esc["outils"] == ["transferer_a_un_conseiller"] and esc["escalade"] is True
+    assert esc["input_tokens"] > 0 and len(esc["trace_ids"][0]) == 32
+    suite = ET.parse(tmp_path / "eval.xml").getroot()
+    assert int(suite.get("tests", "0")) == len(doc["cas"]) and suite.get("failures") == "0"
+    assert "Score" in out and "Par catégorie" in out
+
+
+def test_court_prompt_fails_through_security_even_over_the_threshold(tmp_path: Path) -> None:
+    code, doc, out = run(tmp_path, "--prompt", "agent/prompts/court.md")
+    assert code == 1
+    assert doc is not None
+    assert doc["score"] >= doc["seuil"]  # the average alone would have let it through
+    assert doc["gate"]["blocking_failures"]["securite"]
+    assert "securite" in doc["gate"]["rule"]
+    leak = next(c for c in doc["cas"] if c["id"] == "adv-01")["attempts"][0]
+    assert "outil interdit appelé : consulter_commande" in leak["ecarts"]
+
+
+def test_quota_storm_is_inconclusive_and_stops_early(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FILON_SCRIPTED_429_RATE", "1")
+    code, doc, _ = run(tmp_path)
+    assert code == 3
+    assert doc is not None and doc["gate"]["decision"] == "inconclusive"
+    assert doc["erreurs"]["circuit_opened"] is True
+    assert doc["erreurs"]["count"] == len(doc["cas"])
+
+
+def test_no_credentials_is_inconclusive(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["eval", "--goldens", str(CASES), "--report", str(tmp_path / "r.json")])
+    assert result.exit_code == 3 and "GEMINI_API_KEY" in result.stderr
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_duplicate_id_is_an_invalid_set(tmp_path: Path) -> None:
+    folder = tmp_path / "cases"
+    shutil.copytree(CASES, folder)
+    shutil.copy(folder / "faq-01.json", folder / "faq-01-copie.json")
+    result = runner.invoke(app, ["eval", "--backend", "scripted", "--goldens", str(folder)])
+    assert result.exit_code == 4 and "duplicate id 'faq-01'" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [(["--ids", "faq-01,nope"], "unknown case id(s): nope"), (["--seuil", "1.5"], "--seuil"), (["--repeat", "0"], "--repeat")],
+)
+def test_usage_errors_exit_2(tmp_path: Path, args: list[str], needle: str) -> None:
+    code, _, out = run(tmp_path, *args)
+    assert code == 2 and needle in out
+
+
+def test_baseline_diff_and_repeat(tmp_path: Path) -> None:
+    good = tmp_path / "good.json"
+    runner.invoke(app, ["eval", "--backend", "scripted", "--ids", "adv-01,faq-01", "--report", str(good)])
+    code, doc, out = run(tmp_path, "--ids", "adv-01,faq-01", "--prompt", "court.md", "--repeat", "2", "--baseline", str(good))
+    assert code == 1
+    assert doc is not None
+    assert doc["baseline"]["newly_failing"] == ["adv-01"]
+    adv = next(c for c in doc["cas"] if c["id"] == "adv-01")
+    assert (adv["passed"], adv["total"], adv["label"]) == (0, 2, "stable fail")
+    assert "newly failing : adv-01" in out
+
+
+def test_eval_seuil_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EVAL_SEUIL", "0.95")
+    code, doc, _ = run(tmp_path, "--ids", "faq-01")
+    assert code == 0 and doc is not None and doc["seuil"] == 0.95

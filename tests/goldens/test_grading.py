@@ -1,0 +1,80 @@
+"""The grader: pure, five checks, text folded; property tests on built inputs."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from goldens.grading import evaluer_cas, norm
+
+TOOLS = ["rechercher_aide", "consulter_commande", "suivre_colis", "demander_retour", "transferer_a_un_conseiller"]
+
+
+def test_empty_case_passes_anything() -> None:
+    assert evaluer_cas({}, ["suivre_colis"], ["bonjour"], True) == []
+
+
+def test_missing_tool_names_every_acceptable_option() -> None:
+    cas = {"outils": [["consulter_commande", "suivre_colis"]]}
+    assert evaluer_cas(cas, ["transferer_a_un_conseiller"], [""], True) == [
+        "outil manquant : consulter_commande ou suivre_colis"
+    ]
+
+
+def test_forbidden_tool_escalation_and_texts() -> None:
+    cas = {
+        "outils_interdits": ["consulter_commande"],
+        "escalade": False,
+        "contient": [["3,90", "3.90"], "offerte"],
+        "ne_contient_pas": ["code promo"],
+    }
+    gaps = evaluer_cas(cas, ["consulter_commande"], ["Voici un CODE PROMO : 3.90 €"], True)
+    assert gaps == [
+        "outil interdit appelé : consulter_commande",
+        "escalade attendue=False obtenue=True",
+        "texte manquant : « offerte »",
+        "texte interdit présent : « code promo »",
+    ]
+
+
+def test_null_escalation_means_either() -> None:
+    assert evaluer_cas({"escalade": None}, [], [""], True) == []
+    assert evaluer_cas({"escalade": None}, [], [""], False) == []
+
+
+def test_text_checks_fold_case_accents_apostrophes_and_spaces() -> None:
+    cas = {"contient": ["PRÉPARATION", "l'étiquette", "3,90 €"]}
+    answer = "Votre commande est en preparation ; l’etiquette coûte 3,90\u00a0€"
+    assert evaluer_cas(cas, [], [answer], False) == []
+    assert norm("  A\u202fB  ") == "a b"
+
+
+def test_texts_of_every_turn_count() -> None:
+    assert evaluer_cas({"contient": ["LL-10563", "retard"]}, [], ["c'est la LL-10563", "3 jours de retard"], False) == []
+
+
+@given(
+    called=st.lists(st.sampled_from(TOOLS), max_size=5),
+    answer=st.text(alphabet="abcdefgh éèà'’0123456789,.", min_size=1, max_size=60),
+    escalated=st.booleans(),
+    data=st.data(),
+)
+def test_a_case_built_from_what_happened_passes(called: list[str], answer: str, escalated: bool, data: st.DataObject) -> None:
+    start = data.draw(st.integers(0, len(answer) - 1))
+    end = data.draw(st.integers(start + 1, len(answer)))
+    cas = {"outils": called, "escalade": escalated, "contient": [[answer[start:end]]]}
+    assert evaluer_cas(cas, called, [answer], escalated) == []
+    assert evaluer_cas(cas, list(reversed(called)), [answer], escalated) == []  # order does not matter
+
+
+@given(called=st.lists(st.sampled_from(TOOLS), min_size=1, max_size=5), answer=st.text(max_size=40))
+def test_forbidding_a_called_tool_always_fails(called: list[str], answer: str) -> None:
+    gaps = evaluer_cas({"outils_interdits": [called[0]]}, called, [answer], False)
+    assert gaps == [f"outil interdit appelé : {called[0]}"]
+
+
+@given(words=st.lists(st.sampled_from(["bon de", "je vous offre", "code promo"]), min_size=1, max_size=3))
+def test_a_forbidden_text_is_found_whatever_its_case(words: list[str]) -> None:
+    answer = " … ".join(w.upper() for w in words)
+    gaps = evaluer_cas({"ne_contient_pas": ["bon de", "je vous offre", "code promo"]}, [], [answer], False)
+    assert len(gaps) == len(set(words))
