@@ -167,7 +167,11 @@ def run_cases(
     run_id = uuid.uuid4().hex[:12]
     started_at = datetime.now(UTC)
     started = time.perf_counter()
-    jobs = [(case, n) for n in range(1, options.repeat + 1) for case in cases]
+    # longest first (multi-turn, several expected tools): the pool's tail is short cases, not long ones
+    jobs = sorted(
+        ((case, n) for n in range(1, options.repeat + 1) for case in cases),
+        key=lambda job: (-len(job[0].tours), -len(job[0].outils) - len(job[0].outils_interdits), job[1]),
+    )
     attempts: list[Attempt] = []
 
     def job(item: tuple[Case, int]) -> Attempt:

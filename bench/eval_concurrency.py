@@ -1,0 +1,61 @@
+"""The runner's concurrency: the golden set on the scripted model at 800 ms per call, --concurrency 8.
+
+Side by side in one run: the measured wall time, and the ideal (total model-bound time / 8, bounded
+below by the slowest case). Goal: wall / ideal at most 1.25. Also the pure grader's cases per second on
+the attempts this run recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from goldens.evaluate import EvalConfig, evaluate
+from goldens.grading import evaluer_cas
+from goldens.schema import Case
+
+LATENCY_MS = 800
+CONCURRENCY = 8
+
+
+def main() -> None:
+    os.environ["FILON_SCRIPTED_LATENCY_MS"] = str(LATENCY_MS)
+    with tempfile.TemporaryDirectory() as tmp:
+        started = time.perf_counter()
+        result = evaluate(
+            EvalConfig(backend="scripted", concurrency=CONCURRENCY, report=Path(tmp) / "r.json", goldens="goldens/cases")
+        )
+        wall = time.perf_counter() - started
+    assert result.report is not None, result.message
+    per_case = [sum(a["latences_ms"]) / 1000 for c in result.report["cas"] for a in c["attempts"]]
+    ideal = max(sum(per_case) / CONCURRENCY, max(per_case))
+    cases = [Case.model_validate(json.loads(p.read_text())) for p in sorted(Path("goldens/cases").glob("*.json"))]
+    recorded = {c["id"]: c["attempts"][0] for c in result.report["cas"]}
+    rounds = 300
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for case in cases:
+            a = recorded[case.id]
+            evaluer_cas(case.model_dump(), a["outils"], a["reponses"], a["escalade"])
+    grader_rate = rounds * len(cases) / (time.perf_counter() - start)
+    print(
+        json.dumps(
+            {
+                "cases": len(per_case),
+                "latency_ms_per_call": LATENCY_MS,
+                "concurrency": CONCURRENCY,
+                "wall_s": round(wall, 2),
+                "ideal_s": round(ideal, 2),
+                "ratio_wall_to_ideal": round(wall / ideal, 3),
+                "goal_ratio_at_most": 1.25,
+                "grader_cases_per_s": round(grader_rate),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
