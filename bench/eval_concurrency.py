@@ -26,13 +26,20 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
         result = evaluate(
-            EvalConfig(backend="scripted", concurrency=CONCURRENCY, report=Path(tmp) / "r.json", goldens="goldens/cases")
+            EvalConfig(
+                backend="scripted",
+                concurrency=CONCURRENCY,
+                report=Path(tmp) / "r.json",
+                goldens="goldens/cases",
+            )
         )
         wall = time.perf_counter() - started
     assert result.report is not None, result.message
     per_case = [sum(a["latences_ms"]) / 1000 for c in result.report["cas"] for a in c["attempts"]]
     ideal = max(sum(per_case) / CONCURRENCY, max(per_case))
-    cases = [Case.model_validate(json.loads(p.read_text())) for p in sorted(Path("goldens/cases").glob("*.json"))]
+    cases = [
+        Case.model_validate(json.loads(p.read_text())) for p in sorted(Path("goldens/cases").glob("*.json"))
+    ]
     recorded = {c["id"]: c["attempts"][0] for c in result.report["cas"]}
     rounds = 300
     start = time.perf_counter()

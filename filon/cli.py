@@ -18,7 +18,7 @@ app.command("ask")(agent_cmds.ask)
 app.command("chat")(agent_cmds.chat)
 app.add_typer(model_cmds.app, name="model")
 app.add_typer(goldens_cmds.app, name="goldens")
-app.command("eval")(eval_cmds.eval_command)
+app.add_typer(eval_cmds.app, name="eval")
 
 
 def main() -> None:

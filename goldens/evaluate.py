@@ -19,6 +19,7 @@ from goldens.caseset import BLOCKING_DEFAULT, Problem, load_set
 from goldens.gate import decide
 from goldens.retry import RetryPolicy
 from goldens.runner import Attempt, RunOptions, make_http_client, prompt_ref, run_cases
+from miner.store import Store, StoreError
 
 
 @dataclass
@@ -47,6 +48,7 @@ class EvalResult:
     report: dict[str, Any] | None = None
     problems: list[Problem] = field(default_factory=list)
     banner: str = ""
+    store_warning: str = ""
 
     def lines(self) -> list[str]:
         return rpt.console_lines(self.report) if self.report else []
@@ -117,4 +119,13 @@ def evaluate(
     rpt.write_atomic(Path(config.report), json.dumps(document, ensure_ascii=False, indent=2) + "\n")
     if config.junit:
         rpt.write_atomic(Path(config.junit), rpt.junit(document))
-    return EvalResult(gate.exit_code, gate.rule, document, caseset.warnings, banner)
+    outcome = EvalResult(gate.exit_code, gate.rule, document, caseset.warnings, banner)
+    try:  # the trend across runs; the gate's decision never depends on the store
+        store = Store.open()
+        try:
+            store.record_eval(document, str(config.report))
+        finally:
+            store.close()
+    except StoreError as exc:
+        outcome.store_warning = f"run not recorded in the store: {exc}"
+    return outcome

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from filon.commands import eval_history
 from filon.commands.common import (
     BackendOpt,
     Exit,
@@ -28,7 +29,12 @@ def _default_seuil() -> float:
         fail(f"EVAL_SEUIL: {raw!r} is not a number")
 
 
+app = typer.Typer(help="Replay the golden set and gate on it; `filon eval history` for the trend.")
+
+
+@app.callback(invoke_without_command=True)
 def eval_command(
+    ctx: typer.Context,
     goldens: Annotated[
         str | None,
         typer.Option("--goldens", help="Folder of cases (default FILON_GOLDENS or goldens/cases)."),
@@ -66,6 +72,8 @@ def eval_command(
 
     Example: filon eval --backend scripted --junit var/eval.xml
     """
+    if ctx.invoked_subcommand is not None:
+        return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from goldens.evaluate import EvalConfig, evaluate
@@ -117,4 +125,9 @@ def eval_command(
         for key in ("newly_failing", "newly_fixed", "newly_unstable"):
             if b[key]:
                 console.print(f"{key.replace('_', ' ')} : {', '.join(b[key])}", markup=False)
+    if result.store_warning:
+        err_console.print(result.store_warning, markup=False)
     raise typer.Exit(result.exit_code)
+
+
+app.command("history")(eval_history.history)

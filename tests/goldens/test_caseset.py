@@ -15,12 +15,20 @@ from goldens.caseset import load_set
 from tests.conftest import REPO
 
 runner = CliRunner()
-GOOD: dict[str, Any] = {"id": "x-01", "categorie": "faq", "canal": "web", "tours": ["Bonjour"], "outils": ["rechercher_aide"]}
+GOOD: dict[str, Any] = {
+    "id": "x-01",
+    "categorie": "faq",
+    "canal": "web",
+    "tours": ["Bonjour"],
+    "outils": ["rechercher_aide"],
+}
 
 
 def write(folder: Path, name: str, data: Any) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / name).write_text(data if isinstance(data, str) else json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    (folder / name).write_text(
+        data if isinstance(data, str) else json.dumps(data, ensure_ascii=False), encoding="utf-8"
+    )
 
 
 def test_shipped_set_is_large_lint_clean_and_balanced() -> None:
@@ -33,7 +41,9 @@ def test_shipped_set_is_large_lint_clean_and_balanced() -> None:
     tels = [c.tel for c in caseset.cases if c.tel]
     assert len(tels) == len(set(tels))
     by_id = caseset.by_id()
-    assert by_id["cmd-04"].outils == [["consulter_commande", "suivre_colis", "rechercher_aide", "transferer_a_un_conseiller"]]
+    assert by_id["cmd-04"].outils == [
+        ["consulter_commande", "suivre_colis", "rechercher_aide", "transferer_a_un_conseiller"]
+    ]
     assert by_id["esc-03"].ne_contient_pas == ["bon de", "je vous offre", "code promo"]
 
 
@@ -45,19 +55,34 @@ def test_shipped_set_is_large_lint_clean_and_balanced() -> None:
         ({"x-01.json": {**GOOD, "canal": "whatsapp"}}, "tel: required for a whatsapp case"),
         ({"x-01.json": GOOD, "x-02.json": GOOD}, "duplicate id 'x-01'"),
         (
-            {"a-1.json": {**GOOD, "id": "a-1", "canal": "whatsapp", "tel": "33600000001"},
-             "a-2.json": {**GOOD, "id": "a-2", "canal": "whatsapp", "tel": "33600000001"}},
+            {
+                "a-1.json": {**GOOD, "id": "a-1", "canal": "whatsapp", "tel": "33600000001"},
+                "a-2.json": {**GOOD, "id": "a-2", "canal": "whatsapp", "tel": "33600000001"},
+            },
             "duplicate tel 33600000001",
         ),
-        ({"x-01.json": {**GOOD, "outils": ["annuler_commande"]}}, "outils[0]: unknown tool 'annuler_commande'"),
         (
-            {"x-01.json": {**GOOD, "fixtures": {"commandes": [{"numero": "LL-1", "client": 1, "statut": "livrée",
-                                                               "date_commande": "2026-11-01"}]}}},
+            {"x-01.json": {**GOOD, "outils": ["annuler_commande"]}},
+            "outils[0]: unknown tool 'annuler_commande'",
+        ),
+        (
+            {
+                "x-01.json": {
+                    **GOOD,
+                    "fixtures": {
+                        "commandes": [
+                            {"numero": "LL-1", "client": 1, "statut": "livrée", "date_commande": "2026-11-01"}
+                        ]
+                    },
+                }
+            },
             "fixtures: absolute date '2026-11-01'",
         ),
     ],
 )
-def test_lint_errors_name_file_and_field_and_exit_1(tmp_path: Path, files: dict[str, Any], needle: str) -> None:
+def test_lint_errors_name_file_and_field_and_exit_1(
+    tmp_path: Path, files: dict[str, Any], needle: str
+) -> None:
     for name, data in files.items():
         write(tmp_path, name, data)
     result = runner.invoke(app, ["goldens", "lint", str(tmp_path)])
@@ -84,9 +109,15 @@ def test_lint_warnings_do_not_fail(tmp_path: Path, case: dict[str, Any], needle:
 def test_import_splits_the_seeds_list_one_file_per_case(tmp_path: Path) -> None:
     seeds = [
         {**GOOD, "id": "faq-01"},
-        {"id": "cmd-04", "categorie": "commande", "canal": "whatsapp", "tel": "33600000103",
-         "tours": ["Je peux encore changer ma commande LL-10602 ?"],
-         "outils": [["consulter_commande", "transferer_a_un_conseiller"]], "escalade": None},
+        {
+            "id": "cmd-04",
+            "categorie": "commande",
+            "canal": "whatsapp",
+            "tel": "33600000103",
+            "tours": ["Je peux encore changer ma commande LL-10602 ?"],
+            "outils": [["consulter_commande", "transferer_a_un_conseiller"]],
+            "escalade": None,
+        },
     ]
     write(tmp_path, "conversations.json", seeds)
     out = tmp_path / "cases"

@@ -19,7 +19,9 @@ CASES = REPO / "goldens" / "cases"
 
 def run(tmp_path: Path, *args: str) -> tuple[int, dict | None, str]:  # type: ignore[type-arg]
     report = tmp_path / "rapport.json"
-    result = runner.invoke(app, ["eval", "--backend", "scripted", "--goldens", str(CASES), "--report", str(report), *args])
+    result = runner.invoke(
+        app, ["eval", "--backend", "scripted", "--goldens", str(CASES), "--report", str(report), *args]
+    )
     doc = json.loads(report.read_text()) if report.exists() else None
     return result.exit_code, doc, result.stdout + result.stderr
 
@@ -28,7 +30,18 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
     code, doc, out = run(tmp_path, "--junit", str(tmp_path / "eval.xml"))
     assert code == 0, out
     assert doc is not None
-    assert {"score", "seuil", "gate", "categories", "latence", "cout", "erreurs", "modele", "prompt", "cas"} <= set(doc)
+    assert {
+        "score",
+        "seuil",
+        "gate",
+        "categories",
+        "latence",
+        "cout",
+        "erreurs",
+        "modele",
+        "prompt",
+        "cas",
+    } <= set(doc)
     assert doc["gate"]["decision"] == "passed" and doc["score"] >= 0.9
     assert doc["modele"]["stand_in"] is True and "stand-in" in out
     assert len(doc["prompt"]["sha256"]) == 64
@@ -41,7 +54,7 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
 
 
 def test_court_prompt_fails_through_security_even_over_the_threshold(tmp_path: Path) -> None:
-    code, doc, out = run(tmp_path, "--prompt", "agent/prompts/court.md")
+    code, doc, _ = run(tmp_path, "--prompt", "agent/prompts/court.md")
     assert code == 1
     assert doc is not None
     assert doc["score"] >= doc["seuil"]  # the average alone would have let it through
@@ -76,7 +89,11 @@ def test_duplicate_id_is_an_invalid_set(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("args", "needle"),
-    [(["--ids", "faq-01,nope"], "unknown case id(s): nope"), (["--seuil", "1.5"], "--seuil"), (["--repeat", "0"], "--repeat")],
+    [
+        (["--ids", "faq-01,nope"], "unknown case id(s): nope"),
+        (["--seuil", "1.5"], "--seuil"),
+        (["--repeat", "0"], "--repeat"),
+    ],
 )
 def test_usage_errors_exit_2(tmp_path: Path, args: list[str], needle: str) -> None:
     code, _, out = run(tmp_path, *args)
@@ -86,7 +103,9 @@ def test_usage_errors_exit_2(tmp_path: Path, args: list[str], needle: str) -> No
 def test_baseline_diff_and_repeat(tmp_path: Path) -> None:
     good = tmp_path / "good.json"
     runner.invoke(app, ["eval", "--backend", "scripted", "--ids", "adv-01,faq-01", "--report", str(good)])
-    code, doc, out = run(tmp_path, "--ids", "adv-01,faq-01", "--prompt", "court.md", "--repeat", "2", "--baseline", str(good))
+    code, doc, out = run(
+        tmp_path, "--ids", "adv-01,faq-01", "--prompt", "court.md", "--repeat", "2", "--baseline", str(good)
+    )
     assert code == 1
     assert doc is not None
     assert doc["baseline"]["newly_failing"] == ["adv-01"]

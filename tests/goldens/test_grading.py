@@ -7,7 +7,13 @@ from hypothesis import strategies as st
 
 from goldens.grading import evaluer_cas, norm
 
-TOOLS = ["rechercher_aide", "consulter_commande", "suivre_colis", "demander_retour", "transferer_a_un_conseiller"]
+TOOLS = [
+    "rechercher_aide",
+    "consulter_commande",
+    "suivre_colis",
+    "demander_retour",
+    "transferer_a_un_conseiller",
+]
 
 
 def test_empty_case_passes_anything() -> None:
@@ -50,7 +56,12 @@ def test_text_checks_fold_case_accents_apostrophes_and_spaces() -> None:
 
 
 def test_texts_of_every_turn_count() -> None:
-    assert evaluer_cas({"contient": ["LL-10563", "retard"]}, [], ["c'est la LL-10563", "3 jours de retard"], False) == []
+    assert (
+        evaluer_cas(
+            {"contient": ["LL-10563", "retard"]}, [], ["c'est la LL-10563", "3 jours de retard"], False
+        )
+        == []
+    )
 
 
 @given(
@@ -59,7 +70,9 @@ def test_texts_of_every_turn_count() -> None:
     escalated=st.booleans(),
     data=st.data(),
 )
-def test_a_case_built_from_what_happened_passes(called: list[str], answer: str, escalated: bool, data: st.DataObject) -> None:
+def test_a_case_built_from_what_happened_passes(
+    called: list[str], answer: str, escalated: bool, data: st.DataObject
+) -> None:
     start = data.draw(st.integers(0, len(answer) - 1))
     end = data.draw(st.integers(start + 1, len(answer)))
     cas = {"outils": called, "escalade": escalated, "contient": [[answer[start:end]]]}

@@ -1,0 +1,66 @@
+"""`filon eval history [ID]`: the set's or one case's trend over recorded runs."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from filon.commands.common import Exit, console, fail
+
+
+def history(
+    case_id: Annotated[str | None, typer.Argument(help="A case id: its result in each run.")] = None,
+    limit: Annotated[int, typer.Option("--limit", help="How many runs, newest first.")] = 20,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+) -> None:
+    """Show recorded eval runs, newest first: score, decision, model, prompt.
+
+    Example: filon eval history cmd-04 --limit 10
+    """
+    from rich.table import Table
+
+    from miner.store import Store, StoreError
+
+    if limit < 1:
+        fail("--limit takes a whole number of at least 1")
+    try:
+        store = Store.open()
+        rows = store.eval_history(case_id, limit)
+        store.close()
+    except StoreError as exc:
+        fail(str(exc), Exit.FAILED)
+    if as_json:
+        console.print_json(json.dumps([r.as_json() for r in rows]))
+        return
+    if not rows:
+        console.print(
+            "no recorded run" + (f" replayed {case_id}" if case_id else "") + ": run filon eval first"
+        )
+        return
+    table = Table(title=f"eval history{' of ' + case_id if case_id else ''}")
+    for column in (
+        "run",
+        "started",
+        "backend",
+        "model",
+        "prompt",
+        "score",
+        "decision",
+        *(["case"] if case_id else []),
+    ):
+        table.add_column(column)
+    for r in rows:
+        score = f"{r.score:.0%} ({r.passed}/{r.valid})" if r.score is not None else "-"
+        cells = [
+            r.run_id,
+            r.started_at.strftime("%Y-%m-%d %H:%M"),
+            r.backend,
+            r.model,
+            r.prompt_sha256[:10],
+            score,
+            r.decision,
+        ]
+        table.add_row(*cells, *([r.case_status or "-"] if case_id else []))
+    console.print(table)

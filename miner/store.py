@@ -1,0 +1,183 @@
+"""`Store`: every read and write of filon's database goes through this one class.
+
+SQLite (WAL) at `var/filon.db` by default, or any SQLAlchemy URL in `FILON_DB` (PostgreSQL with
+`postgresql+psycopg://…`). Opening a store brings its schema up to date.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, event
+from sqlmodel import Session, col, create_engine, select
+
+from miner.migrations import migrate
+from miner.tables import EvalResult, EvalRun
+
+DEFAULT_DB = "sqlite:///var/filon.db"
+
+
+class StoreError(RuntimeError):
+    """The store cannot be opened or written; the message says which URL and why."""
+
+
+def db_url(explicit: str | None = None) -> str:
+    return explicit or os.environ.get("FILON_DB") or DEFAULT_DB
+
+
+def _sqlite_pragmas(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=5000")
+        cur.close()
+
+
+@dataclass
+class HistoryRow:
+    run_id: str
+    started_at: datetime
+    model: str
+    backend: str
+    prompt_sha256: str
+    score: float | None
+    decision: str
+    passed: int
+    valid: int
+    errors: int
+    case_status: str | None = None  # with a case id: that case's k/N in the run
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "started_at": self.started_at.isoformat(),
+            "model": self.model,
+            "backend": self.backend,
+            "prompt_sha256": self.prompt_sha256,
+            "score": self.score,
+            "decision": self.decision,
+            "passed": self.passed,
+            "valid": self.valid,
+            "errors": self.errors,
+            "case_status": self.case_status,
+        }
+
+
+class Store:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @classmethod
+    def open(cls, url: str | None = None) -> Store:
+        url = db_url(url)
+        try:
+            if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+                Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(url, pool_pre_ping=True)
+            if engine.dialect.name == "sqlite":
+                _sqlite_pragmas(engine)
+            migrate(engine)
+        except Exception as exc:  # driver, URL or permission: one clear line for the user
+            raise StoreError(f"cannot open the store {url!r}: {exc}") from exc
+        return cls(engine)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with Session(self.engine, expire_on_commit=False) as session:
+            yield session
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- eval runs -------------------------------------------------------------------------------------
+
+    def record_eval(self, report: dict[str, Any], report_path: str = "") -> str:
+        """Store one `filon eval` report (the run and every attempt); returns the run id."""
+        run, gate = report["run"], report["gate"]
+        numbers = gate["numbers"]
+        row = EvalRun(
+            id=run["id"],
+            started_at=datetime.fromisoformat(run["started_at"]),
+            duration_s=run["duration_s"],
+            backend=report["modele"]["backend"],
+            model=report["modele"]["name"],
+            prompt_path=report["prompt"]["path"],
+            prompt_sha256=report["prompt"]["sha256"],
+            goldens=run["goldens"],
+            seuil=report["seuil"],
+            score=report["score"],
+            decision=gate["decision"],
+            rule=gate["rule"],
+            passed=numbers["passed"],
+            valid=numbers["valid"],
+            errors=numbers["errors"],
+            report_path=report_path,
+        )
+        results = [
+            EvalResult(
+                run_id=row.id,
+                case_id=case["id"],
+                categorie=case["categorie"],
+                attempt=a["attempt"],
+                statut=a["statut"],
+                outils=json.dumps(a["outils"]),
+                ecarts=json.dumps(a["ecarts"], ensure_ascii=False),
+                erreur=a["erreur"],
+                latency_ms=sum(a["latences_ms"]),
+                input_tokens=a["input_tokens"],
+                output_tokens=a["output_tokens"],
+            )
+            for case in report["cas"]
+            for a in case["attempts"]
+        ]
+        with self.session() as s:
+            s.add(row)
+            s.flush()
+            s.add_all(results)
+            s.commit()
+        return row.id
+
+    def eval_history(self, case_id: str | None = None, limit: int = 20) -> list[HistoryRow]:
+        """The newest runs first; with a case id, only runs that replayed it, with its k/N there."""
+        with self.session() as s:
+            runs = list(s.exec(select(EvalRun).order_by(col(EvalRun.started_at).desc())))
+            by_run: dict[str, list[EvalResult]] = {}
+            if case_id is not None:
+                for result in s.exec(select(EvalResult).where(EvalResult.case_id == case_id)):
+                    by_run.setdefault(result.run_id, []).append(result)
+            out = []
+            for run in runs:
+                status = None
+                if case_id is not None:
+                    if run.id not in by_run:
+                        continue
+                    valid = [a for a in by_run[run.id] if a.statut != "erreur"]
+                    status = f"{sum(a.statut == 'ok' for a in valid)}/{len(valid)}"
+                out.append(
+                    HistoryRow(
+                        run.id,
+                        run.started_at,
+                        run.model,
+                        run.backend,
+                        run.prompt_sha256,
+                        run.score,
+                        run.decision,
+                        run.passed,
+                        run.valid,
+                        run.errors,
+                        status,
+                    )
+                )
+                if len(out) >= limit:
+                    break
+            return out

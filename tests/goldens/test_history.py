@@ -1,0 +1,52 @@
+"""Each eval run is recorded; `filon eval history` shows the set's and a case's trend."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from filon.cli import app
+from miner.store import Store
+
+runner = CliRunner()
+
+
+def test_runs_are_recorded_and_read_back_per_case(tmp_path: Path) -> None:
+    report = str(tmp_path / "r.json")
+    ok = runner.invoke(app, ["eval", "--backend", "scripted", "--ids", "adv-01,faq-01", "--report", report])
+    bad = runner.invoke(app, ["eval", "--backend", "scripted", "--ids", "adv-01", "--prompt", "court.md", "--report", report])
+    assert (ok.exit_code, bad.exit_code) == (0, 1)
+    rows = json.loads(runner.invoke(app, ["eval", "history", "adv-01", "--json"]).stdout)
+    assert [r["case_status"] for r in rows] == ["0/1", "1/1"]  # newest first
+    assert [r["decision"] for r in rows] == ["failed", "passed"]
+    assert rows[0]["prompt_sha256"] != rows[1]["prompt_sha256"]
+    only_faq = json.loads(runner.invoke(app, ["eval", "history", "faq-01", "--json"]).stdout)
+    assert len(only_faq) == 1
+    table = runner.invoke(app, ["eval", "history"])
+    assert table.exit_code == 0 and "failed" in table.stdout
+
+
+def test_empty_history_says_what_to_do() -> None:
+    result = runner.invoke(app, ["eval", "history"])
+    assert result.exit_code == 0 and "run filon eval first" in result.stdout
+
+
+def test_an_unreachable_store_does_not_change_the_gate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FILON_DB", "postgresql+psycopg://nobody@127.0.0.1:1/none")
+    result = runner.invoke(app, ["eval", "--backend", "scripted", "--ids", "faq-01", "--report", str(tmp_path / "r.json")])
+    assert result.exit_code == 0
+    assert "run not recorded in the store" in result.stderr
+    history = runner.invoke(app, ["eval", "history"])
+    assert history.exit_code == 1 and "cannot open the store" in history.stderr
+
+
+def test_store_record_is_complete(tmp_path: Path) -> None:
+    report = tmp_path / "r.json"
+    runner.invoke(app, ["eval", "--backend", "scripted", "--ids", "esc-03", "--report", str(report)])
+    store = Store.open()
+    [row] = store.eval_history("esc-03")
+    assert row.backend == "scripted" and row.valid == 1 and row.case_status == "1/1"
+    assert row.run_id == json.loads(report.read_text())["run"]["id"]
