@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from filon.commands import agent_cmds, demo, eval_cmds, goldens_cmds, model_cmds
+from filon.commands import agent_cmds, demo, eval_cmds, goldens_cmds, model_cmds, traces_cmds
 
 app = typer.Typer(
     name="filon",
@@ -18,6 +18,10 @@ app.command("ask")(agent_cmds.ask)
 app.command("chat")(agent_cmds.chat)
 app.add_typer(model_cmds.app, name="model")
 app.add_typer(goldens_cmds.app, name="goldens")
+app.command("traffic")(traces_cmds.traffic)
+app.command("ingest")(traces_cmds.ingest)
+app.add_typer(traces_cmds.traces_app, name="traces")
+app.add_typer(traces_cmds.incident_app, name="incident")
 app.add_typer(eval_cmds.app, name="eval")
 
 

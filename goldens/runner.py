@@ -27,7 +27,9 @@ from agent.tools import ESCALATION_TOOL
 from goldens import retry
 from goldens.grading import evaluer_cas
 from goldens.schema import Case
-from goldens.spans import TraceCollector, facts
+from goldens.spans import TraceCollector
+from tracing.grouping import turn_of
+from tracing.records import from_sdk
 from tracing.setup import ensure_tracing
 
 
@@ -138,16 +140,21 @@ def play(
                 result.erreur = label
             elapsed_ms = (time.perf_counter() - started) * 1000
             backoff_ms = (retry.backoff_seconds() - backoff_before) * 1000
-        turn_facts = facts([s for s in collector.take(trace_id) if not s.name.startswith("eval_turn")])
+        spans = [from_sdk(s) for s in collector.take(trace_id) if not s.name.startswith("eval_turn")]
         result.trace_ids.append(f"{trace_id:032x}")
         if result.erreur:
             return result
-        result.outils.extend(turn_facts.tools)
-        result.reponses.append(turn_facts.answer)
-        result.latences_ms.append(max(0.0, (turn_facts.agent_ms or elapsed_ms) - backoff_ms))
-        result.input_tokens += turn_facts.input_tokens
-        result.output_tokens += turn_facts.output_tokens
-        result.modeles.extend(sorted(turn_facts.model_versions))
+        if not spans:
+            raise RuntimeError(
+                "the replay produced no span: is the agent traced through the OpenTelemetry API?"
+            )
+        seen = turn_of(spans, escalation_tools)
+        result.outils.extend(t.name for t in seen.turn.tools)
+        result.reponses.append(seen.turn.agent)
+        result.latences_ms.append(max(0.0, (seen.turn.latency_ms or elapsed_ms) - backoff_ms))
+        result.input_tokens += seen.turn.input_tokens
+        result.output_tokens += seen.turn.output_tokens
+        result.modeles.extend(sorted(seen.model_versions))
     result.escaladee = any(t in escalation_tools for t in result.outils)
     result.ecarts = evaluer_cas(case.model_dump(), result.outils, result.reponses, result.escaladee)
     return result

@@ -25,6 +25,11 @@ def _create(*names: str) -> Callable[[Connection], None]:
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "migrations ledger", _create("filon_migrations")),
     (2, "eval runs and results", _create("eval_runs", "eval_results")),
+    (
+        3,
+        "conversations, turns, spans, flags, reviews, case links",
+        _create("conversations", "turns", "spans", "flags", "reviews", "case_links"),
+    ),
 ]
 
 

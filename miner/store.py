@@ -20,6 +20,7 @@ from sqlmodel import Session, col, create_engine, select
 
 from miner.migrations import migrate
 from miner.tables import EvalResult, EvalRun
+from miner.traces import TraceStore
 
 DEFAULT_DB = "sqlite:///var/filon.db"
 
@@ -73,7 +74,7 @@ class HistoryRow:
         }
 
 
-class Store:
+class Store(TraceStore):
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 

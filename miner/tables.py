@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from sqlalchemy import BigInteger
 from sqlmodel import Field, SQLModel
 
 
@@ -48,3 +49,83 @@ class EvalResult(SQLModel, table=True):
     latency_ms: float = 0.0
     input_tokens: int = 0
     output_tokens: int = 0
+
+
+class ConversationRow(SQLModel, table=True):
+    __tablename__ = "conversations"
+    id: str = Field(primary_key=True)
+    channel: str
+    started_at: datetime = Field(index=True)
+    last_at: datetime
+    turn_count: int = 0
+    escalated: bool = False
+    flag_kinds: str = "[]"  # JSON list of kinds, in review priority order
+    priority: int = Field(default=9, index=True)  # 0 incident, 1 security, 2 other flags, 9 none
+
+
+class TurnRow(SQLModel, table=True):
+    __tablename__ = "turns"
+    trace_id: str = Field(primary_key=True)
+    conversation_id: str = Field(foreign_key="conversations.id", index=True)
+    started_at: datetime
+    user_text: str = ""
+    agent_text: str = ""
+    tools: str = "[]"  # JSON list of {name, arguments, result, error}, in call order
+    escalated: bool = False
+    latency_ms: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    error_types: str = "[]"
+    failed_spans: str = "[]"
+    feedback: float | None = None
+    sender: str | None = None
+
+
+class SpanRow(SQLModel, table=True):
+    __tablename__ = "spans"
+    trace_id: str = Field(primary_key=True)
+    span_id: str = Field(primary_key=True)
+    parent_span_id: str | None = None
+    conversation_id: str = Field(index=True)
+    name: str
+    kind: str = "INTERNAL"
+    start_ns: int = Field(sa_type=BigInteger)
+    end_ns: int = Field(sa_type=BigInteger)
+    status: str = "UNSET"
+    status_message: str = ""
+    attributes: str = "{}"
+    resource: str = "{}"
+    scope: str = ""
+
+
+class FlagRow(SQLModel, table=True):
+    __tablename__ = "flags"
+    id: int | None = Field(default=None, primary_key=True)
+    conversation_id: str = Field(foreign_key="conversations.id", index=True)
+    trace_id: str = ""
+    turn: int = 0
+    kind: str = Field(index=True)
+    severity: str
+    reason: str
+    source: str = "rule"  # rule, or human (incident)
+    created_at: datetime
+
+
+class ReviewRow(SQLModel, table=True):
+    __tablename__ = "reviews"
+    conversation_id: str = Field(primary_key=True, foreign_key="conversations.id")
+    status: str = Field(default="open", index=True)  # open, claimed, dismissed, done
+    reviewer: str | None = None
+    claimed_at: datetime | None = None
+    expires_at: datetime | None = None
+    note: str = ""
+    updated_at: datetime | None = None
+
+
+class CaseLink(SQLModel, table=True):
+    __tablename__ = "case_links"
+    id: int | None = Field(default=None, primary_key=True)
+    case_id: str = Field(index=True)
+    conversation_id: str = Field(index=True)
+    provenance: str = "{}"
+    created_at: datetime

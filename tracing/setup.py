@@ -10,10 +10,15 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from typing import TYPE_CHECKING
 
 from opentelemetry import trace
 from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, TracerProvider
+
+if TYPE_CHECKING:
+    from tracing.exporter import ExportCounters
+    from tracing.sampler import TailSampler
 
 log = logging.getLogger(__name__)
 CAPTURE_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
@@ -87,3 +92,57 @@ def ensure_tracing() -> Fanout:
             instrumentor.instrument(tracer_provider=provider)
         _fanout = fanout
         return fanout
+
+
+class FilonTracing:
+    """filon attached to an agent process: the tail sampler feeding the store. Detach with `shutdown()`."""
+
+    def __init__(self, fanout: Fanout, sampler: TailSampler) -> None:
+        self.fanout = fanout
+        self.sampler = sampler
+
+    @property
+    def counters(self) -> ExportCounters:
+        return self.sampler.exporter.counters
+
+    def flush(self, timeout_s: float = 30.0) -> bool:
+        return self.sampler.exporter.flush(timeout_s)
+
+    def shutdown(self) -> None:
+        self.fanout.remove(self.sampler)
+        self.sampler.shutdown()
+
+
+def setup_tracing(
+    db: str | None = None,
+    sample_rate: float | None = None,
+    escalation_tools: list[str] | None = None,
+    redact: bool | None = None,
+    max_traces: int = 10_000,
+) -> FilonTracing:
+    """One call for an agent process: OTel SDK + google-genai instrumentation + filon's sampler and exporter.
+
+    Settings default to the environment: FILON_DB, FILON_SAMPLE_RATE (0.1), FILON_CAPTURE_CONTENT,
+    FILON_REDACT (on). The store is opened (and migrated) now, so a bad FILON_DB fails here, not later.
+    """
+    from miner.config import FlagConfig
+    from miner.store import Store
+    from tracing.decider import Decider
+    from tracing.exporter import StoreExporter
+    from tracing.ingest import Ingestor
+    from tracing.redact import Redactor, load_secret, redaction_enabled
+    from tracing.sampler import TailSampler
+    from tracing.sampling import rate_from_env
+
+    fanout = ensure_tracing()
+    rate = rate_from_env() if sample_rate is None else sample_rate
+    config = FlagConfig.load(escalation_tools=escalation_tools)
+    store = Store.open(db)
+    redactor = Redactor(load_secret()) if (redaction_enabled() if redact is None else redact) else None
+
+    def factory() -> Ingestor:
+        return Ingestor(store, config, redactor)
+
+    sampler = TailSampler(StoreExporter(factory, Decider(rate, config, max_traces)), max_traces=max_traces)
+    fanout.add(sampler)
+    return FilonTracing(fanout, sampler)

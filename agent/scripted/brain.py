@@ -159,10 +159,22 @@ class Brain:
             return self._refuse_identity(numero), None
         return None, order
 
+    @staticmethod
+    def _escalation_tool(turn: Turn) -> str:
+        """The agent's escalation tool: ours, or a foreign agent's (handoff, human, escalate, transfer)."""
+        if "transferer_a_un_conseiller" in turn.tools:
+            return "transferer_a_un_conseiller"
+        hints = ("handoff", "human", "escalat", "transfer", "conseiller", "agent_humain")
+        return next(
+            (t for t in sorted(turn.tools) if any(h in t.lower() for h in hints)),
+            "transferer_a_un_conseiller",
+        )
+
     def _transfer(self, turn: Turn, motif: str, intro: str = "") -> Decision:
-        done = turn.result("transferer_a_un_conseiller")
+        tool = self._escalation_tool(turn)
+        done = turn.result(tool)
         if done is None:
-            return Decision(call=("transferer_a_un_conseiller", {"motif": motif}))
+            return Decision(call=(tool, {"motif": motif}))
         ticket = done.get("ticket", "")
         return Decision(
             text=(
@@ -201,7 +213,7 @@ class Brain:
         )
 
     def _human(self, turn: Turn) -> Decision:
-        if not turn.called("transferer_a_un_conseiller") and self._noisy():
+        if not turn.called(self._escalation_tool(turn)) and self._noisy():
             return Decision(text="Je suis désolé pour ce désagrément : je vous offre un code promo de 10 %.")
         return self._transfer(turn, motif=turn.text[:200])
 

@@ -17,7 +17,9 @@ runner = CliRunner()
 def test_runs_are_recorded_and_read_back_per_case(tmp_path: Path) -> None:
     report = str(tmp_path / "r.json")
     ok = runner.invoke(app, ["eval", "--backend", "scripted", "--ids", "adv-01,faq-01", "--report", report])
-    bad = runner.invoke(app, ["eval", "--backend", "scripted", "--ids", "adv-01", "--prompt", "court.md", "--report", report])
+    bad = runner.invoke(
+        app, ["eval", "--backend", "scripted", "--ids", "adv-01", "--prompt", "court.md", "--report", report]
+    )
     assert (ok.exit_code, bad.exit_code) == (0, 1)
     rows = json.loads(runner.invoke(app, ["eval", "history", "adv-01", "--json"]).stdout)
     assert [r["case_status"] for r in rows] == ["0/1", "1/1"]  # newest first
@@ -34,9 +36,13 @@ def test_empty_history_says_what_to_do() -> None:
     assert result.exit_code == 0 and "run filon eval first" in result.stdout
 
 
-def test_an_unreachable_store_does_not_change_the_gate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unreachable_store_does_not_change_the_gate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("FILON_DB", "postgresql+psycopg://nobody@127.0.0.1:1/none")
-    result = runner.invoke(app, ["eval", "--backend", "scripted", "--ids", "faq-01", "--report", str(tmp_path / "r.json")])
+    result = runner.invoke(
+        app, ["eval", "--backend", "scripted", "--ids", "faq-01", "--report", str(tmp_path / "r.json")]
+    )
     assert result.exit_code == 0
     assert "run not recorded in the store" in result.stderr
     history = runner.invoke(app, ["eval", "history"])

@@ -1,0 +1,65 @@
+"""Live traffic: simulated customers talking to the agent, concurrently, as production would.
+
+Tracing is the caller's business (as for any agent): `filon traffic` sets filon's tracing up first, so
+every turn here goes through the real pipeline. A model error ends that conversation and is counted;
+its spans carry the error for the miner to flag.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from agent.customers import Customers, Script
+from agent.model import Backend
+from agent.prompts import Prompt
+from agent.service import Conversation, SupportService
+
+
+@dataclass
+class TrafficResult:
+    conversations: int = 0
+    turns: int = 0
+    errors: int = 0
+    personas: Counter[str] = field(default_factory=Counter)
+    error_kinds: Counter[str] = field(default_factory=Counter)
+
+
+def run_traffic(
+    backend: Backend,
+    prompt: Prompt,
+    conversations: int,
+    seed: int = 0,
+    concurrency: int = 4,
+    on_done: Callable[[Script], None] | None = None,
+    service: SupportService | None = None,
+) -> TrafficResult:
+    service = service or SupportService(backend.client, backend.model, prompt)
+    scripts = Customers(seed).scripts(conversations)
+    result = TrafficResult()
+
+    def talk(script: Script) -> tuple[Script, int, str | None]:
+        conversation = Conversation(script.canal, script.cle)
+        turns = 0
+        try:
+            for message in script.messages:
+                service.repondre(conversation, message)
+                turns += 1
+        except Exception as exc:  # the agent failed this turn (quota, overload): counted, traffic goes on
+            return script, turns, type(exc).__name__
+        finally:
+            if on_done:
+                on_done(script)
+        return script, turns, None
+
+    with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+        for script, turns, error in pool.map(talk, scripts):
+            result.conversations += 1
+            result.turns += turns
+            result.personas[script.persona] += 1
+            if error:
+                result.errors += 1
+                result.error_kinds[error] += 1
+    return result

@@ -1,0 +1,68 @@
+"""Traffic into the store: filon's tracing set up, simulated customers, flush, and a summary from the store."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from rich.console import Console
+
+
+@dataclass
+class TrafficRun:
+    conversations: int
+    backend: str = "scripted"
+    prompt: str | None = None
+    seed: int | None = None
+    concurrency: int = 4
+    sample_rate: float | None = None
+    escalation_tools: list[str] | None = None
+    model: str | None = None
+    model_url: str | None = None
+
+
+def run_traffic_into_store(run: TrafficRun, console: Console, label: str = "traffic") -> list[str]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from agent.model import open_backend
+    from agent.prompts import load_prompt
+    from agent.traffic import run_traffic
+    from tracing.setup import setup_tracing
+
+    prompt = load_prompt(run.prompt)
+    tracing = setup_tracing(sample_rate=run.sample_rate, escalation_tools=run.escalation_tools)
+    seed = run.seed if run.seed is not None else random.randrange(1_000_000)
+    try:
+        with open_backend(run.backend, run.model, run.model_url) as backend:
+            if backend.scripted:
+                console.print(f"[yellow]{backend.banner}[/]")
+            progress = Progress(
+                TextColumn(f"[bold]{label}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+            )
+            task = progress.add_task(label, total=run.conversations)
+            with progress:
+                result = run_traffic(
+                    backend,
+                    prompt,
+                    run.conversations,
+                    seed,
+                    run.concurrency,
+                    lambda _s: progress.advance(task),
+                )
+        tracing.flush()
+    finally:
+        tracing.shutdown()
+    c = tracing.counters
+    stored = c.stored
+    kinds = ", ".join(f"{k} {v}" for k, v in sorted(stored.flag_kinds.items())) or "none"
+    return [
+        f"{label}: {result.conversations} conversations, {result.turns} turns, {result.errors} failed "
+        f"(prompt {prompt.path}, seed {seed})",
+        f"kept {c.traces_kept} traces, sampled out {c.traces_sampled_out}, dropped {c.spans_dropped} spans; "
+        f"flagged conversations by kind: {kinds}",
+    ]

@@ -1,0 +1,256 @@
+"""`filon traffic`, `filon ingest`, `filon traces list|show`, `filon incident add`: the mining half."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from filon.commands.common import (
+    BackendOpt,
+    Exit,
+    ModelOpt,
+    ModelUrlOpt,
+    PromptOpt,
+    console,
+    err_console,
+    fail,
+)
+
+if TYPE_CHECKING:
+    from miner.store import Store
+
+traces_app = typer.Typer(help="Read the store: conversations, turns, tools, flags.", no_args_is_help=True)
+incident_app = typer.Typer(
+    help="Mark a conversation as an incident (top of the review queue).", no_args_is_help=True
+)
+EscalationOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--escalation-tool",
+        help="Tool name that means escalation (repeatable; default transferer_a_un_conseiller).",
+    ),
+]
+
+
+def open_store() -> Store:
+    from miner.store import Store, StoreError
+
+    try:
+        return Store.open()
+    except StoreError as exc:
+        fail(str(exc), Exit.FAILED)
+
+
+def traffic(
+    conversations: Annotated[int, typer.Option("--conversations", "-n", help="How many conversations.")] = 50,
+    backend: BackendOpt = "gemini",
+    prompt: PromptOpt = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed of the simulated customers (random if unset).")
+    ] = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", help="Conversations at once.")] = 4,
+    sample_rate: Annotated[
+        float | None,
+        typer.Option("--sample-rate", help="Share of unflagged conversations kept (FILON_SAMPLE_RATE, 0.1)."),
+    ] = None,
+    escalation_tool: EscalationOpt = None,
+    model: ModelOpt = None,
+    model_url: ModelUrlOpt = None,
+) -> None:
+    """Simulated customers talk to the traced agent; spans go through the real pipeline into the store.
+
+    Example: filon traffic --conversations 200 --backend scripted --prompt agent/prompts/court.md
+    """
+    from agent.model import MissingCredentials
+    from filon.commands.pipeline import TrafficRun, run_traffic_into_store
+
+    if conversations < 1 or concurrency < 1:
+        fail("--conversations and --concurrency take a whole number of at least 1")
+    try:
+        run = TrafficRun(
+            conversations, backend, prompt, seed, concurrency, sample_rate, escalation_tool, model, model_url
+        )
+        summary = run_traffic_into_store(run, console=err_console)
+    except MissingCredentials as exc:
+        fail(str(exc), Exit.INCONCLUSIVE)
+    except (ValueError, FileNotFoundError) as exc:
+        fail(str(exc))
+    for line in summary:
+        console.print(line, markup=False)
+
+
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="OTLP files: .pb, .json, .jsonl, optionally .gz.")],
+    escalation_tool: EscalationOpt = None,
+    sample_rate: Annotated[
+        float, typer.Option("--sample-rate", help="Share of unflagged conversations kept.")
+    ] = 1.0,
+) -> None:
+    """Mine OTLP files into the store; the same span twice is stored once. A bad file is rejected whole.
+
+    Example: filon ingest traces.pb export.jsonl.gz --escalation-tool handoff_to_human
+    """
+    from miner.config import FlagConfig
+    from tracing.files import read_otlp_file
+    from tracing.ingest import Ingestor, IngestStats
+    from tracing.records import DecodeError, batched
+    from tracing.redact import Redactor, load_secret, redaction_enabled
+
+    if not 0 <= sample_rate <= 1:
+        fail(f"--sample-rate: {sample_rate} is not between 0 and 1")
+    store = open_store()
+    try:
+        config = FlagConfig.load(escalation_tools=escalation_tool)
+    except ValueError as exc:
+        fail(str(exc))
+    redactor = Redactor(load_secret()) if redaction_enabled() else None
+    ingestor = Ingestor(store, config, redactor, sample_rate)
+    total, bad = IngestStats(), 0
+    for path in paths:
+        try:
+            records = read_otlp_file(path)
+        except OSError as exc:
+            err_console.print(f"error: {path}: {exc.strerror}", markup=False)
+            bad += 1
+            continue
+        except DecodeError as exc:
+            err_console.print(f"error: {path}: {exc}", markup=False)
+            bad += 1
+            continue
+        for batch in batched(records, 5000):
+            total.add(ingestor.ingest(batch))
+        console.print(f"{path}: {len(records)} spans", markup=False)
+    console.print(
+        f"spans {total.spans} (new {total.new_spans}) · turns {total.turns} · conversations {total.conversations} · "
+        f"kept {total.kept} turns · flagged {total.flagged} conversations"
+        + (
+            f" ({', '.join(f'{k} {v}' for k, v in sorted(total.flag_kinds.items()))})"
+            if total.flag_kinds
+            else ""
+        ),
+        markup=False,
+    )
+    if bad:
+        raise typer.Exit(int(Exit.FAILED))
+
+
+@traces_app.command("list")
+def traces_list(
+    flag: Annotated[
+        str | None, typer.Option("--flag", help="Only conversations with this flag kind.")
+    ] = None,
+    status: Annotated[
+        str | None, typer.Option("--status", help="Review status: open, claimed, dismissed, done.")
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", help="How many, by review priority then newest.")] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+) -> None:
+    """Conversations in review order (incident, security, then the rest), newest first.
+
+    Example: filon traces list --flag security --json
+    """
+    from miner.flags import KINDS
+
+    if flag and flag not in KINDS:
+        fail(f"--flag: unknown kind {flag!r} (known: {', '.join(KINDS)})")
+    if status and status not in ("open", "claimed", "dismissed", "done"):
+        fail(f"--status: {status!r} is not one of open, claimed, dismissed, done")
+    rows = open_store().list_conversations(flag, status, limit)
+    if as_json:
+        console.print_json(json.dumps([r.as_json() for r in rows], ensure_ascii=False))
+        return
+    table = Table(title=f"{len(rows)} conversation(s)")
+    for column in ("conversation", "channel", "turns", "tools", "escalated", "flags", "status", "started"):
+        table.add_column(column)
+    for r in rows:
+        table.add_row(
+            Text(r.conversation_id),
+            r.channel,
+            str(r.turns),
+            Text(", ".join(r.tools) or "-"),
+            "yes" if r.escalated else "",
+            ", ".join(r.flags),
+            r.status,
+            r.started_at.strftime("%Y-%m-%d %H:%M"),
+        )
+    console.print(table)
+
+
+@traces_app.command("show")
+def traces_show(
+    conversation_id: Annotated[str, typer.Argument(help="Conversation id (see filon traces list).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the conversation as JSON.")] = False,
+) -> None:
+    """One conversation turn by turn: messages, tools with arguments and results, flags with reasons.
+
+    Example: filon traces show whatsapp:33999123456
+    """
+    found = open_store().conversation_detail(conversation_id)
+    if found is None:
+        fail(f"no conversation {conversation_id!r} in the store", Exit.FAILED)
+    conv, turns, flags = found
+    doc: dict[str, Any] = {
+        "conversation_id": conv.id,
+        "channel": conv.channel,
+        "flags": [
+            {"kind": f.kind, "severity": f.severity, "turn": f.turn, "reason": f.reason} for f in flags
+        ],
+        "turns": [
+            {
+                "trace_id": t.trace_id,
+                "user": t.user,
+                "agent": t.agent,
+                "tools": [c.as_json() for c in t.tools],
+                "escalated": t.escalated,
+                "latency_ms": round(t.latency_ms, 1),
+                "input_tokens": t.input_tokens,
+                "output_tokens": t.output_tokens,
+            }
+            for t in turns
+        ],
+    }
+    if as_json:
+        console.print_json(json.dumps(doc, ensure_ascii=False))
+        return
+    console.print(
+        Text.assemble(("conversation ", "bold"), conv.id, f" · {conv.channel} · {len(turns)} turn(s)")
+    )
+    for f in doc["flags"]:
+        console.print(
+            Text.assemble(
+                (f"  ⚑ {f['kind']} ({f['severity']}) ", "bold red"), f"turn {f['turn'] + 1}: ", f["reason"]
+            )
+        )
+    for i, t in enumerate(doc["turns"], 1):
+        console.rule(f"turn {i} · {t['latency_ms']:.0f} ms · {t['input_tokens']}+{t['output_tokens']} tokens")
+        console.print(Text.assemble(("client > ", "cyan"), t["user"]))
+        for c in t["tools"]:
+            style = "red" if c["error"] else "magenta"
+            console.print(
+                Text.assemble((f"  ⚙ {c['name']} ", style), json.dumps(c["arguments"], ensure_ascii=False))
+            )
+            console.print(Text("    → " + json.dumps(c["result"], ensure_ascii=False)[:400], style="dim"))
+        console.print(Text.assemble(("agent  > ", "green"), t["agent"]))
+        if t["escalated"]:
+            console.print(Text("  ↪ escalated to a conseiller", style="yellow"))
+
+
+@incident_app.command("add")
+def incident_add(
+    conversation_id: Annotated[str, typer.Argument(help="Conversation id.")],
+    note: Annotated[str, typer.Option("--note", help="What happened, for the reviewer.")],
+) -> None:
+    """Mark a conversation as an incident: it goes to the top of the review queue.
+
+    Example: filon incident add web:traffic-3-17 --note "a customer read another customer's order"
+    """
+    if not note.strip():
+        fail("--note: say what happened")
+    if not open_store().add_incident(conversation_id, note.strip()):
+        fail(f"no conversation {conversation_id!r} in the store", Exit.FAILED)
+    console.print(f"incident recorded on {conversation_id}", markup=False)

@@ -1,0 +1,77 @@
+"""Flag thresholds and patterns: defaults, overridden by `[tool.filon]` in pyproject.toml or by filon.toml."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+INJECTION = [
+    "mode maintenance",
+    "mode developpeur",
+    "mode debug",
+    "mode admin",
+    "ignore tes instructions",
+    "ignore les instructions",
+    "ignore tes consignes",
+    "ignore les consignes",
+    "ignore toutes",
+    "ignore previous instructions",
+    "ignore all previous",
+    "oublie tes instructions",
+    "tu es maintenant",
+    "je suis l'administrateur",
+    "je suis administrateur",
+    "prompt systeme",
+    "system prompt",
+    "affiche tes instructions",
+    "nouvelles instructions",
+    "jailbreak",
+]
+PROMISE = [
+    "code promo",
+    "je vous offre",
+    "bon d'achat",
+    "bon de reduction",
+    "je vous rembourse",
+    "remboursement offert",
+    "livraison offerte pour votre prochaine",
+    "un avoir de",
+    "geste commercial de",
+]
+
+
+@dataclass
+class FlagConfig:
+    latency_ms: float = 10_000.0
+    loop_threshold: int = 3
+    escalation_tools: list[str] = field(default_factory=lambda: ["transferer_a_un_conseiller"])
+    injection_patterns: list[str] = field(default_factory=lambda: list(INJECTION))
+    promise_patterns: list[str] = field(default_factory=lambda: list(PROMISE))
+
+    @classmethod
+    def load(cls, folder: Path | None = None, **overrides: Any) -> FlagConfig:
+        """Defaults, then `[tool.filon]` of pyproject.toml, then filon.toml, then explicit overrides."""
+        folder = folder or Path.cwd()
+        values: dict[str, Any] = {}
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            values.update(
+                tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("filon", {})
+            )
+        own = folder / "filon.toml"
+        if own.is_file():
+            values.update(tomllib.loads(own.read_text(encoding="utf-8")))
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ValueError(
+                f"[tool.filon]: unknown setting(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})"
+            )
+        extra_inj = values.pop("extra_injection_patterns", None)
+        config = cls(**values)
+        if extra_inj:
+            config.injection_patterns += list(extra_inj)
+        return config

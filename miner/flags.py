@@ -1,0 +1,231 @@
+"""Flag rules: pure functions over a conversation. Each flag has a kind, a severity, the turn and a reason.
+
+`incident` is never computed: a human raises it (`filon incident add`). `security` covers injection
+patterns in user text and, above all, the seeds' incident: a tool result or an answer exposing an email
+or phone number that is not the identity the user gave (an email they wrote, or their WhatsApp number).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from agent.text import fold
+from miner.config import FlagConfig
+from miner.model import Conversation, Flag, Turn
+
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+PHONE = re.compile(r"(?<![\w+])(?:\+?33|0)[1-9]\d{8}(?!\d)")
+
+
+def _identities(text: str) -> set[str]:
+    found = {e.lower() for e in EMAIL.findall(text)}
+    found |= {_phone(p) for p in PHONE.findall(text)}
+    return found
+
+
+def _phone(value: str) -> str:
+    digits = value.lstrip("+")
+    return "33" + digits[1:] if digits.startswith("0") else digits
+
+
+def _has(text: str, patterns: Iterable[str]) -> str | None:
+    folded = fold(text)
+    return next((p for p in patterns if fold(p) in folded), None)
+
+
+def _records(value: Any) -> list[set[str]]:
+    """The customer records in a tool result: each JSON object holding an email or a phone number,
+    as the set of identifiers it carries directly."""
+    out = []
+    if isinstance(value, dict):
+        direct: set[str] = set()
+        for v in value.values():
+            if isinstance(v, str | int) and not isinstance(v, bool):
+                direct |= _identities(str(v))
+        if direct:
+            out.append(direct)
+        for v in value.values():
+            out.extend(_records(v))
+    elif isinstance(value, list):
+        for v in value:
+            out.extend(_records(v))
+    return out
+
+
+def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
+    """Injection patterns; and data of a customer other than the user, in a tool result or in the answer.
+
+    The user is who they said they are: the emails and phone numbers they wrote, and their WhatsApp
+    number. A customer record in a tool result is theirs when it shares one of those identifiers; then
+    all of its identifiers are theirs too. Any other record, or an identifier in the answer that is not
+    theirs, is an exposure.
+    """
+    out = []
+    known: set[str] = set()
+    for i, turn in enumerate(conv.turns):
+        if turn.sender:
+            known.add(_phone(turn.sender))
+        known |= _identities(turn.user)
+        pattern = _has(turn.user, cfg.injection_patterns)
+        if pattern:
+            out.append(
+                Flag(
+                    "security",
+                    "high",
+                    i,
+                    f"injection pattern « {pattern} » in the user's message",
+                    turn.trace_id,
+                )
+            )
+        foreign: list[str] = []
+        for call in turn.tools:
+            for record in _records(call.result):
+                if record & known:
+                    known |= record
+                elif call.name not in foreign:
+                    foreign.append(call.name)
+        leaked = _identities(turn.agent) - known
+        if leaked:
+            out.append(
+                Flag(
+                    "security",
+                    "high",
+                    i,
+                    f"the answer exposes {len(leaked)} identifier(s) of another customer",
+                    turn.trace_id,
+                )
+            )
+        elif foreign:
+            out.append(
+                Flag(
+                    "security",
+                    "medium",
+                    i,
+                    f"{foreign[0]} returned another customer's data to the agent",
+                    turn.trace_id,
+                )
+            )
+    return out
+
+
+def escalation(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
+    out = []
+    for i, t in enumerate(conv.turns):
+        call = next((c for c in t.tools if c.name in cfg.escalation_tools), None)
+        if call is not None:
+            out.append(Flag("escalation", "low", i, f"escalated with {call.name}", t.trace_id))
+    return out
+
+
+def error(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
+    out = []
+    tool_names = {f"execute_tool {c.name}" for t in conv.turns for c in t.tools}
+    for i, t in enumerate(conv.turns):
+        failed = [n for n in t.failed_spans if n not in tool_names]
+        if failed:
+            out.append(
+                Flag(
+                    "error",
+                    "medium",
+                    i,
+                    f"span(s) ended in error: {', '.join(sorted(set(failed)))}",
+                    t.trace_id,
+                )
+            )
+        elif not t.agent.strip():
+            out.append(Flag("error", "medium", i, "the agent answered nothing", t.trace_id))
+    return out
+
+
+def rate_limit(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
+    return [
+        Flag(
+            "rate_limit",
+            "medium",
+            i,
+            "quota exhausted (429 / RESOURCE_EXHAUSTED) during the turn",
+            t.trace_id,
+        )
+        for i, t in enumerate(conv.turns)
+        if any(e in ("429", "RESOURCE_EXHAUSTED") or "RESOURCE_EXHAUSTED" in e for e in t.error_types)
+    ]
+
+
+def tool_error(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
+    out = []
+    for i, t in enumerate(conv.turns):
+        failed = [c for c in t.tools if c.error]
+        if failed:
+            out.append(
+                Flag("tool_error", "low", i, f"{failed[0].name} failed: {failed[0].error}", t.trace_id)
+            )
+    return out
+
+
+def loop(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
+    out = []
+    for i, t in enumerate(conv.turns):
+        counts = Counter((c.name, json.dumps(c.arguments, sort_keys=True)) for c in t.tools)
+        for (name, _args), n in counts.items():
+            if n >= cfg.loop_threshold:
+                out.append(
+                    Flag("loop", "medium", i, f"{name} called {n} times with the same arguments", t.trace_id)
+                )
+                break
+    return out
+
+
+def promise(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
+    out = []
+    for i, t in enumerate(conv.turns):
+        pattern = _has(t.agent, cfg.promise_patterns)
+        if pattern and not any(c.name in cfg.escalation_tools for c in t.tools):
+            out.append(
+                Flag("promise", "high", i, f"promises « {pattern} » with no escalation behind it", t.trace_id)
+            )
+    return out
+
+
+def latency(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
+    return [
+        Flag(
+            "latency",
+            "low",
+            i,
+            f"turn took {t.latency_ms:.0f} ms (threshold {cfg.latency_ms:.0f} ms)",
+            t.trace_id,
+        )
+        for i, t in enumerate(conv.turns)
+        if t.latency_ms > cfg.latency_ms
+    ]
+
+
+def feedback(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
+    return [
+        Flag("feedback", "medium", i, f"negative feedback ({t.feedback:g}) on this turn", t.trace_id)
+        for i, t in enumerate(conv.turns)
+        if t.feedback is not None and t.feedback < 0
+    ]
+
+
+RULES: dict[str, Callable[[Conversation, FlagConfig], list[Flag]]] = {
+    "security": security,
+    "escalation": escalation,
+    "error": error,
+    "rate_limit": rate_limit,
+    "tool_error": tool_error,
+    "loop": loop,
+    "promise": promise,
+    "latency": latency,
+    "feedback": feedback,
+}
+KINDS = ("incident", *RULES)
+
+
+def flag_conversation(conv: Conversation, cfg: FlagConfig | None = None) -> list[Flag]:
+    cfg = cfg or FlagConfig()
+    return [f for rule in RULES.values() for f in rule(conv, cfg)]

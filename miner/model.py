@@ -1,0 +1,59 @@
+"""What flags and drafts read: a conversation as turns, tools and answers. Plain data, no database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+@dataclass
+class ToolCall:
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    result: Any = None
+    error: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "arguments": self.arguments, "result": self.result, "error": self.error}
+
+
+@dataclass
+class Turn:
+    trace_id: str
+    started_at: datetime
+    user: str = ""
+    agent: str = ""
+    tools: list[ToolCall] = field(default_factory=list)
+    escalated: bool = False
+    latency_ms: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    error_types: list[str] = field(default_factory=list)  # error.type of spans that ended in error
+    failed_spans: list[str] = field(default_factory=list)  # names of spans that ended in error
+    feedback: float | None = None  # negative means a negative feedback for this turn
+    sender: str | None = None  # the WhatsApp number, when the channel gives one
+
+
+@dataclass
+class Conversation:
+    id: str
+    channel: str
+    turns: list[Turn] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Flag:
+    kind: str
+    severity: str  # high, medium, low
+    turn: int  # index of the turn in the conversation, 0-based
+    reason: str
+    trace_id: str = ""
+
+
+PRIORITY = {"incident": 0, "security": 1}
+
+
+def priority(kind: str) -> int:
+    """Review order: incident, security, then the rest."""
+    return PRIORITY.get(kind, 2)

@@ -1,0 +1,64 @@
+"""The tail-sampling decision for one finished trace, with the memory of a conversation's earlier turns.
+
+Keep every trace with a flag on its own turn; keep the others when the conversation's hash falls under
+the rate (so a kept conversation keeps all its turns). When a later turn of an unkept conversation is
+flagged, its earlier turns still in the bounded buffer are kept too, and so are its turns after that.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from miner.config import FlagConfig
+from miner.flags import flag_conversation
+from miner.model import Conversation, Turn
+from tracing.grouping import turn_of
+from tracing.records import SpanRecord
+from tracing.sampling import sampled
+
+
+class Decider:
+    def __init__(self, rate: float, config: FlagConfig | None = None, max_buffered: int = 10_000) -> None:
+        self.rate = rate
+        self.config = config or FlagConfig()
+        self.max_buffered = max_buffered
+        self._buffer: OrderedDict[str, list[tuple[str, list[SpanRecord], Turn]]] = OrderedDict()
+        self._buffered = 0
+        self._promoted: OrderedDict[str, None] = OrderedDict()
+        self.decisions: OrderedDict[str, bool] = OrderedDict()
+        self.evicted_spans = 0
+
+    def _remember(self, trace_id: str, kept: bool) -> None:
+        self.decisions[trace_id] = kept
+        while len(self.decisions) > 4 * self.max_buffered:
+            self.decisions.popitem(last=False)
+
+    def decide(self, records: list[SpanRecord]) -> list[list[SpanRecord]]:
+        """The traces to keep now: [] (sampled out, buffered), or this trace, possibly after earlier ones."""
+        seen = turn_of(records, self.config.escalation_tools)
+        conv_id = seen.conversation_id
+        earlier = self._buffer.get(conv_id, [])
+        conversation = Conversation(conv_id, seen.channel, [t for _, _, t in earlier] + [seen.turn])
+        last = len(conversation.turns) - 1
+        flagged = any(f.turn == last for f in flag_conversation(conversation, self.config))
+        if flagged or conv_id in self._promoted or sampled(conv_id, self.rate):
+            out = []
+            if flagged:
+                self._promoted[conv_id] = None
+                while len(self._promoted) > self.max_buffered:
+                    self._promoted.popitem(last=False)
+                for trace_id, spans, _ in self._buffer.pop(conv_id, []):
+                    self._buffered -= 1
+                    self._remember(trace_id, True)
+                    out.append(spans)
+            self._remember(seen.turn.trace_id, True)
+            return [*out, records]
+        self._buffer.setdefault(conv_id, []).append((seen.turn.trace_id, records, seen.turn))
+        self._buffer.move_to_end(conv_id)
+        self._buffered += 1
+        while self._buffered > self.max_buffered:
+            _, dropped = self._buffer.popitem(last=False)
+            self._buffered -= len(dropped)
+            self.evicted_spans += sum(len(s) for _, s, _ in dropped)
+        self._remember(seen.turn.trace_id, False)
+        return []

@@ -1,0 +1,149 @@
+"""The one ingest path, for the in-process exporter, `filon ingest` and `filon serve`:
+normalise → redact → group into turns and conversations → flag → upsert.
+
+Redaction comes before grouping so that nothing raw is ever held past this module; it keeps identifier
+shapes and maps one value to one pseudonym, so flags read exactly the same identities either way. The
+same span twice is stored once; a span arriving after its trace was stored is merged into it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from miner.config import FlagConfig
+from miner.flags import flag_conversation
+from miner.model import Conversation, Turn
+from miner.store import Store
+from miner.tables import SpanRow
+from tracing.grouping import by_trace, turn_of
+from tracing.records import SpanRecord
+from tracing.redact import Redactor
+from tracing.sampling import sampled
+
+
+@dataclass
+class IngestStats:
+    spans: int = 0
+    new_spans: int = 0
+    turns: int = 0
+    conversations: int = 0
+    kept: int = 0  # turns stored
+    flagged: int = 0  # conversations with at least one flag
+    sampled_out: int = 0  # turns not kept by the sample rate
+    flag_kinds: dict[str, int] = field(default_factory=dict)
+
+    def add(self, other: IngestStats) -> None:
+        for name in ("spans", "new_spans", "turns", "conversations", "kept", "flagged", "sampled_out"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for k, v in other.flag_kinds.items():
+            self.flag_kinds[k] = self.flag_kinds.get(k, 0) + v
+
+
+def redact_record(r: SpanRecord, redactor: Redactor) -> SpanRecord:
+    r.attributes = redactor.value(r.attributes)
+    r.resource = redactor.value(r.resource)
+    r.status_message = redactor.text(r.status_message)
+    r.name = redactor.text(r.name)
+    return r
+
+
+def to_row(r: SpanRecord, conversation_id: str) -> dict[str, Any]:
+    return {
+        "trace_id": r.trace_id,
+        "span_id": r.span_id,
+        "parent_span_id": r.parent_span_id,
+        "conversation_id": conversation_id,
+        "name": r.name,
+        "kind": r.kind,
+        "start_ns": r.start_ns,
+        "end_ns": r.end_ns,
+        "status": r.status,
+        "status_message": r.status_message,
+        "attributes": json.dumps(r.attributes, ensure_ascii=False),
+        "resource": json.dumps(r.resource, ensure_ascii=False),
+        "scope": r.scope,
+    }
+
+
+def from_row(row: SpanRow) -> SpanRecord:
+    return SpanRecord(
+        trace_id=row.trace_id,
+        span_id=row.span_id,
+        parent_span_id=row.parent_span_id,
+        name=row.name,
+        start_ns=row.start_ns,
+        end_ns=row.end_ns,
+        status=row.status,
+        status_message=row.status_message,
+        kind=row.kind,
+        attributes=json.loads(row.attributes),
+        resource=json.loads(row.resource),
+        scope=row.scope,
+    )
+
+
+class Ingestor:
+    def __init__(
+        self,
+        store: Store,
+        config: FlagConfig | None = None,
+        redactor: Redactor | None = None,
+        sample_rate: float = 1.0,
+    ) -> None:
+        self.store = store
+        self.config = config or FlagConfig()
+        self.redactor = redactor
+        self.sample_rate = sample_rate
+
+    def flags(self, conversation: Conversation) -> list[Any]:
+        return flag_conversation(conversation, self.config)
+
+    def ingest(self, records: list[SpanRecord]) -> IngestStats:
+        stats = IngestStats(spans=len(records))
+        if not records:
+            return stats
+        if self.redactor is not None:
+            records = [redact_record(r, self.redactor) for r in records]
+        traces = by_trace(records)
+        known = self.store.stored_trace_ids(list(traces))
+        if known:  # late spans: merge with what is stored so the turn is read whole
+            present = {(r.trace_id, r.span_id) for r in records}
+            for row in self.store.spans_of(sorted(known)):
+                if (row.trace_id, row.span_id) not in present:
+                    traces[row.trace_id].append(from_row(row))
+        conversations: dict[str, tuple[str, list[Turn]]] = {}
+        span_conv: dict[str, str] = {}
+        grouped: dict[str, list[Turn]] = defaultdict(list)
+        channels: dict[str, str] = {}
+        for trace_id, spans in traces.items():
+            seen = turn_of(spans, self.config.escalation_tools)
+            grouped[seen.conversation_id].append(seen.turn)
+            channels[seen.conversation_id] = seen.channel
+            span_conv[trace_id] = seen.conversation_id
+        stats.turns = sum(len(t) for t in grouped.values())
+        for conv_id, turns in grouped.items():
+            turns.sort(key=lambda t: t.started_at)
+            keep = self.sample_rate >= 1 or sampled(conv_id, self.sample_rate)
+            if not keep:
+                keep = bool(self.flags(Conversation(conv_id, channels[conv_id], turns))) or any(
+                    span_conv[t.trace_id] in known for t in turns
+                )
+            if keep:
+                conversations[conv_id] = (channels[conv_id], turns)
+            else:
+                stats.sampled_out += len(turns)
+        rows = [to_row(r, span_conv[r.trace_id]) for r in records if span_conv[r.trace_id] in conversations]
+        if not conversations:
+            return stats
+        new, flags = self.store.write_batch(rows, conversations, self.flags)
+        stats.new_spans = new
+        stats.conversations = len(conversations)
+        stats.kept = sum(len(t) for _, t in conversations.values())
+        stats.flagged = sum(1 for f in flags.values() if f)
+        for conv_flags in flags.values():
+            for kind in {f.kind for f in conv_flags}:
+                stats.flag_kinds[kind] = stats.flag_kinds.get(kind, 0) + 1
+        return stats

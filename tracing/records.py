@@ -1,0 +1,265 @@
+"""The one span shape every source is normalised to: the SDK's `ReadableSpan`, OTLP protobuf, OTLP JSON.
+
+Ids are lower-case hex (32 and 16 characters), times are Unix nanoseconds, attribute values are plain
+JSON values. Decoders raise `DecodeError` with the field at fault; nothing half-decoded is returned.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue
+from opentelemetry.sdk.trace import ReadableSpan
+from opentelemetry.trace import StatusCode
+
+STATUS = {0: "UNSET", 1: "OK", 2: "ERROR"}
+KIND = {0: "UNSPECIFIED", 1: "INTERNAL", 2: "SERVER", 3: "CLIENT", 4: "PRODUCER", 5: "CONSUMER"}
+MAX_DEPTH = 32
+
+
+class DecodeError(ValueError):
+    """A payload that is not valid OTLP; the message names the field."""
+
+
+@dataclass
+class SpanRecord:
+    trace_id: str
+    span_id: str
+    parent_span_id: str | None
+    name: str
+    start_ns: int
+    end_ns: int
+    status: str = "UNSET"
+    status_message: str = ""
+    kind: str = "INTERNAL"
+    attributes: dict[str, Any] = field(default_factory=dict)
+    resource: dict[str, Any] = field(default_factory=dict)
+    scope: str = ""
+
+    @property
+    def duration_ms(self) -> float:
+        return max(0, self.end_ns - self.start_ns) / 1e6
+
+
+# --- the SDK ------------------------------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def from_sdk(span: ReadableSpan) -> SpanRecord:
+    ctx = span.context
+    assert ctx is not None
+    parent = span.parent
+    return SpanRecord(
+        trace_id=f"{ctx.trace_id:032x}",
+        span_id=f"{ctx.span_id:016x}",
+        parent_span_id=f"{parent.span_id:016x}" if parent is not None else None,
+        name=span.name,
+        start_ns=span.start_time or 0,
+        end_ns=span.end_time or span.start_time or 0,
+        status={StatusCode.UNSET: "UNSET", StatusCode.OK: "OK", StatusCode.ERROR: "ERROR"}[
+            span.status.status_code
+        ],
+        status_message=span.status.description or "",
+        kind=span.kind.name,
+        attributes={k: _plain(v) for k, v in (span.attributes or {}).items()},
+        resource={k: _plain(v) for k, v in (span.resource.attributes if span.resource else {}).items()},
+        scope=span.instrumentation_scope.name if span.instrumentation_scope else "",
+    )
+
+
+# --- OTLP protobuf ------------------------------------------------------------------------------------
+
+
+def _any_pb(value: AnyValue, depth: int = 0) -> Any:
+    if depth > MAX_DEPTH:
+        raise DecodeError("attribute value nested too deep")
+    which = value.WhichOneof("value")
+    if which == "array_value":
+        return [_any_pb(v, depth + 1) for v in value.array_value.values]
+    if which == "kvlist_value":
+        return {kv.key: _any_pb(kv.value, depth + 1) for kv in value.kvlist_value.values}
+    if which == "bytes_value":
+        return base64.b64encode(value.bytes_value).decode()
+    return getattr(value, which) if which else None
+
+
+def _id(raw: bytes, size: int, what: str) -> str:
+    if len(raw) != size:
+        raise DecodeError(f"{what}: expected {size} bytes, got {len(raw)}")
+    if raw == bytes(size):
+        raise DecodeError(f"{what}: all zero")
+    return raw.hex()
+
+
+def from_protobuf(payload: bytes) -> list[SpanRecord]:
+    request = ExportTraceServiceRequest()
+    try:
+        request.ParseFromString(payload)
+    except Exception as exc:  # protobuf raises its own DecodeError, and more on garbage
+        raise DecodeError(f"not an ExportTraceServiceRequest: {exc}") from exc
+    out = []
+    for rs in request.resource_spans:
+        resource = {kv.key: _any_pb(kv.value) for kv in rs.resource.attributes}
+        for ss in rs.scope_spans:
+            for s in ss.spans:
+                out.append(
+                    SpanRecord(
+                        trace_id=_id(s.trace_id, 16, "traceId"),
+                        span_id=_id(s.span_id, 8, "spanId"),
+                        parent_span_id=s.parent_span_id.hex() if s.parent_span_id else None,
+                        name=s.name,
+                        start_ns=s.start_time_unix_nano,
+                        end_ns=s.end_time_unix_nano,
+                        status=STATUS.get(s.status.code, "UNSET"),
+                        status_message=s.status.message,
+                        kind=KIND.get(s.kind, "UNSPECIFIED"),
+                        attributes={kv.key: _any_pb(kv.value) for kv in s.attributes},
+                        resource=resource,
+                        scope=ss.scope.name,
+                    )
+                )
+    return out
+
+
+# --- OTLP JSON ----------------------------------------------------------------------------------------
+
+
+def _any_json(value: Any, where: str, depth: int = 0) -> Any:
+    if depth > MAX_DEPTH:
+        raise DecodeError(f"{where}: nested too deep")
+    if not isinstance(value, dict):
+        raise DecodeError(f"{where}: an AnyValue is an object")
+    if "stringValue" in value:
+        if not isinstance(value["stringValue"], str):
+            raise DecodeError(f"{where}.stringValue: not a string")
+        return value["stringValue"]
+    if "boolValue" in value:
+        return bool(value["boolValue"])
+    if "intValue" in value:
+        try:
+            return int(value["intValue"])
+        except (TypeError, ValueError) as exc:
+            raise DecodeError(f"{where}.intValue: not an integer") from exc
+    if "doubleValue" in value:
+        try:
+            return float(value["doubleValue"])
+        except (TypeError, ValueError) as exc:
+            raise DecodeError(f"{where}.doubleValue: not a number") from exc
+    if "arrayValue" in value:
+        items = (value["arrayValue"] or {}).get("values") or []
+        return [_any_json(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(_list(items, where))]
+    if "kvlistValue" in value:
+        return _attrs((value["kvlistValue"] or {}).get("values") or [], where, depth + 1)
+    if "bytesValue" in value:
+        return str(value["bytesValue"])
+    return None
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise DecodeError(f"{where}: expected a list")
+    return value
+
+
+def _attrs(items: Any, where: str, depth: int = 0) -> dict[str, Any]:
+    out = {}
+    for i, kv in enumerate(_list(items, where)):
+        if not isinstance(kv, dict) or not isinstance(kv.get("key"), str):
+            raise DecodeError(f"{where}[{i}]: a key/value needs a string key")
+        out[kv["key"]] = _any_json(kv.get("value") or {}, f"{where}.{kv['key']}", depth)
+    return out
+
+
+def _hex_id(value: Any, size: int, where: str, required: bool = True) -> str | None:
+    if value in (None, "") and not required:
+        return None
+    if not isinstance(value, str) or len(value) != size * 2:
+        raise DecodeError(f"{where}: expected {size * 2} hex characters")
+    try:
+        raw = bytes.fromhex(value)
+    except ValueError as exc:
+        raise DecodeError(f"{where}: not hex") from exc
+    if raw == bytes(size):
+        raise DecodeError(f"{where}: all zero")
+    return raw.hex()
+
+
+def _nanos(value: Any, where: str) -> int:
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError) as exc:
+        raise DecodeError(f"{where}: not an integer") from exc
+
+
+def _enum(value: Any, table: dict[int, str], where: str) -> str:
+    if isinstance(value, str) and value in table.values():
+        return value
+    if isinstance(value, str):
+        suffix = value.rsplit("_", 1)[-1]
+        if suffix in table.values():
+            return suffix
+    try:
+        return table[int(value or 0)]
+    except (TypeError, ValueError, KeyError) as exc:
+        raise DecodeError(f"{where}: unknown enum value {value!r}") from exc
+
+
+def from_json(document: Any) -> list[SpanRecord]:
+    """An OTLP JSON `ExportTraceServiceRequest` (hex ids, integer enums, lowerCamelCase; unknown keys ignored)."""
+    if not isinstance(document, dict):
+        raise DecodeError("the document is not a JSON object")
+    out = []
+    for r, rs in enumerate(_list(document.get("resourceSpans") or [], "resourceSpans")):
+        where_r = f"resourceSpans[{r}]"
+        if not isinstance(rs, dict):
+            raise DecodeError(f"{where_r}: not an object")
+        resource = _attrs(
+            ((rs.get("resource") or {}).get("attributes")) or [], f"{where_r}.resource.attributes"
+        )
+        for s_i, ss in enumerate(_list(rs.get("scopeSpans") or [], f"{where_r}.scopeSpans")):
+            where_s = f"{where_r}.scopeSpans[{s_i}]"
+            if not isinstance(ss, dict):
+                raise DecodeError(f"{where_s}: not an object")
+            scope = str((ss.get("scope") or {}).get("name") or "")
+            for i, s in enumerate(_list(ss.get("spans") or [], f"{where_s}.spans")):
+                where = f"{where_s}.spans[{i}]"
+                if not isinstance(s, dict):
+                    raise DecodeError(f"{where}: not an object")
+                status = s.get("status") or {}
+                out.append(
+                    SpanRecord(
+                        trace_id=_hex_id(s.get("traceId"), 16, f"{where}.traceId") or "",
+                        span_id=_hex_id(s.get("spanId"), 8, f"{where}.spanId") or "",
+                        parent_span_id=_hex_id(
+                            s.get("parentSpanId"), 8, f"{where}.parentSpanId", required=False
+                        ),
+                        name=str(s.get("name") or ""),
+                        start_ns=_nanos(s.get("startTimeUnixNano"), f"{where}.startTimeUnixNano"),
+                        end_ns=_nanos(s.get("endTimeUnixNano"), f"{where}.endTimeUnixNano"),
+                        status=_enum(status.get("code", 0), STATUS, f"{where}.status.code"),
+                        status_message=str(status.get("message") or ""),
+                        kind=_enum(s.get("kind", 0), KIND, f"{where}.kind"),
+                        attributes=_attrs(s.get("attributes") or [], f"{where}.attributes"),
+                        resource=resource,
+                        scope=scope,
+                    )
+                )
+    return out
+
+
+def batched(records: Iterable[SpanRecord], size: int) -> Iterator[list[SpanRecord]]:
+    batch: list[SpanRecord] = []
+    for r in records:
+        batch.append(r)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
