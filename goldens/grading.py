@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from agent.text import fold
+from miner.text import norm
 
-
-def norm(text: str) -> str:
-    return " ".join(fold(text).split())
+__all__ = ["evaluer_cas", "norm", "passed"]
 
 
 def _groups(value: Any) -> list[list[str]]:

@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from agent.text import fold
 from miner.config import FlagConfig
-from miner.model import Conversation, Flag, Turn
+from miner.model import Conversation, Flag
+from miner.text import fold
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 PHONE = re.compile(r"(?<![\w+])(?:\+?33|0)[1-9]\d{8}(?!\d)")

@@ -5,12 +5,12 @@ behind `filon traces`. Mixed into `Store`; every statement goes through the stor
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, delete, func
+from sqlalchemy import Connection, Engine, delete, func
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
@@ -106,87 +106,119 @@ class TraceStore:
         self,
         spans: list[dict[str, Any]],
         conversations: dict[str, tuple[str, list[Turn]]],
-        flag_rules: Any,
+        flag_rules: Callable[[Conversation], list[Flag]],
     ) -> tuple[int, dict[str, list[Flag]]]:
         """One transaction: spans (a span already stored is skipped), turns (replaced), then each touched
-        conversation recomputed from all its stored turns, with its rule flags replaced. Returns the number
+        conversation recomputed from all its stored turns, with its rule flags replaced. A turn whose
+        conversation became known only with a late span moves there with its spans. Returns the number
         of new spans and the flags of each conversation."""
         flags_by_conv: dict[str, list[Flag]] = {}
         with self.engine.begin() as conn:
             new = 0
             if spans:
-                stmt = _insert(self.engine, SpanRow.__table__).on_conflict_do_nothing(
+                table = SpanRow.__table__  # type: ignore[attr-defined]
+                stmt = _insert(self.engine, table).on_conflict_do_nothing(
                     index_elements=["trace_id", "span_id"]
                 )
-                result = conn.execute(stmt, spans)
-                new = result.rowcount if result.rowcount is not None and result.rowcount >= 0 else len(spans)
-            now = datetime.now(UTC)
+                new = len(conn.execute(stmt.returning(table.c.span_id), spans).all())
+            trace_ids = [t.trace_id for _, turns in conversations.values() for t in turns]
+            previous = dict(
+                conn.execute(
+                    select(TurnRow.trace_id, TurnRow.conversation_id).where(
+                        col(TurnRow.trace_id).in_(trace_ids)
+                    )
+                ).all()
+            )
             for conv_id, (channel, turns) in conversations.items():
                 first = min(t.started_at for t in turns)
-                conv_stmt = _insert(self.engine, ConversationRow.__table__).values(
+                conv_table = ConversationRow.__table__  # type: ignore[attr-defined]
+                conv_stmt = _insert(self.engine, conv_table).values(
                     id=conv_id, channel=channel, started_at=first, last_at=first, turn_count=0
                 )
                 conn.execute(conv_stmt.on_conflict_do_nothing(index_elements=["id"]))
                 rows = [turn_row(conv_id, t) for t in turns]
-                stmt = _insert(self.engine, TurnRow.__table__)
+                stmt = _insert(self.engine, TurnRow.__table__)  # type: ignore[attr-defined]
                 update = {k: stmt.excluded[k] for k in rows[0] if k != "trace_id"}
                 conn.execute(stmt.on_conflict_do_update(index_elements=["trace_id"], set_=update), rows)
-                stored = [
-                    row_turn(TurnRow.model_validate(dict(r._mapping)))
-                    for r in conn.execute(
-                        select(TurnRow)
-                        .where(TurnRow.conversation_id == conv_id)
-                        .order_by(col(TurnRow.started_at))
-                    )
-                ]
-                conversation = Conversation(conv_id, channel, stored)
-                flags = flag_rules(conversation)
-                flags_by_conv[conv_id] = flags
-                conn.execute(
-                    delete(FlagRow).where(
-                        col(FlagRow.conversation_id) == conv_id, col(FlagRow.source) == "rule"
-                    )
-                )
-                if flags:
+                moved = [t.trace_id for t in turns if previous.get(t.trace_id, conv_id) != conv_id]
+                if moved:
                     conn.execute(
-                        FlagRow.__table__.insert(),  # type: ignore[attr-defined]
-                        [
-                            {
-                                "conversation_id": conv_id,
-                                "trace_id": f.trace_id,
-                                "turn": f.turn,
-                                "kind": f.kind,
-                                "severity": f.severity,
-                                "reason": f.reason,
-                                "source": "rule",
-                                "created_at": now,
-                            }
-                            for f in flags
-                        ],
+                        SpanRow.__table__.update()  # type: ignore[attr-defined]
+                        .where(SpanRow.__table__.c.trace_id.in_(moved))  # type: ignore[attr-defined]
+                        .values(conversation_id=conv_id)
                     )
-                human = [
-                    r[0]
-                    for r in conn.execute(
-                        select(FlagRow.kind).where(
-                            FlagRow.conversation_id == conv_id, FlagRow.source == "human"
-                        )
+                flags_by_conv[conv_id] = self._recompute(conn, conv_id, channel, flag_rules)
+            for old in {previous[t] for t in trace_ids if t in previous} - set(conversations):
+                remaining = conn.execute(
+                    select(func.count()).select_from(TurnRow).where(TurnRow.conversation_id == old)
+                ).scalar()
+                if remaining:
+                    channel = (
+                        conn.execute(
+                            select(ConversationRow.channel).where(ConversationRow.id == old)
+                        ).scalar()
+                        or ""
                     )
-                ]
-                kinds = sorted({f.kind for f in flags} | set(human), key=lambda k: (priority(k), k))
-                conn.execute(
-                    ConversationRow.__table__.update()  # type: ignore[attr-defined]
-                    .where(ConversationRow.__table__.c.id == conv_id)  # type: ignore[attr-defined]
-                    .values(
-                        channel=channel,
-                        started_at=stored[0].started_at,
-                        last_at=stored[-1].started_at,
-                        turn_count=len(stored),
-                        escalated=any(t.escalated for t in stored),
-                        flag_kinds=json.dumps(kinds),
-                        priority=min((priority(k) for k in kinds), default=9),
-                    )
-                )
+                    self._recompute(conn, old, channel, flag_rules)
+                else:
+                    conn.execute(delete(FlagRow).where(col(FlagRow.conversation_id) == old))
+                    conn.execute(delete(ReviewRow).where(col(ReviewRow.conversation_id) == old))
+                    conn.execute(delete(ConversationRow).where(col(ConversationRow.id) == old))
         return new, flags_by_conv
+
+    def _recompute(
+        self, conn: Connection, conv_id: str, channel: str, flag_rules: Callable[[Conversation], list[Flag]]
+    ) -> list[Flag]:
+        """A conversation's row and rule flags, from all its stored turns; human flags are kept."""
+        stored = [
+            row_turn(TurnRow.model_validate(dict(r._mapping)))
+            for r in conn.execute(
+                select(TurnRow).where(TurnRow.conversation_id == conv_id).order_by(col(TurnRow.started_at))
+            )
+        ]
+        flags = flag_rules(Conversation(conv_id, channel, stored))
+        conn.execute(
+            delete(FlagRow).where(col(FlagRow.conversation_id) == conv_id, col(FlagRow.source) == "rule")
+        )
+        now = datetime.now(UTC)
+        if flags:
+            conn.execute(
+                FlagRow.__table__.insert(),  # type: ignore[attr-defined]
+                [
+                    {
+                        "conversation_id": conv_id,
+                        "trace_id": f.trace_id,
+                        "turn": f.turn,
+                        "kind": f.kind,
+                        "severity": f.severity,
+                        "reason": f.reason,
+                        "source": "rule",
+                        "created_at": now,
+                    }
+                    for f in flags
+                ],
+            )
+        human = [
+            r[0]
+            for r in conn.execute(
+                select(FlagRow.kind).where(FlagRow.conversation_id == conv_id, FlagRow.source == "human")
+            )
+        ]
+        kinds = sorted({f.kind for f in flags} | set(human), key=lambda k: (priority(k), k))
+        conn.execute(
+            ConversationRow.__table__.update()  # type: ignore[attr-defined]
+            .where(ConversationRow.__table__.c.id == conv_id)  # type: ignore[attr-defined]
+            .values(
+                channel=channel,
+                started_at=stored[0].started_at,
+                last_at=stored[-1].started_at,
+                turn_count=len(stored),
+                escalated=any(t.escalated for t in stored),
+                flag_kinds=json.dumps(kinds),
+                priority=min((priority(k) for k in kinds), default=9),
+            )
+        )
+        return flags
 
     # --- reads ---------------------------------------------------------------------------------------
 

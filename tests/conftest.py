@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -54,3 +56,55 @@ def make_service(scripted: ScriptedModel, provider: TracerProvider):  # type: ig
         )
 
     return make
+
+
+PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def _postgres_url() -> str | None:
+    """A fresh database on the machine's PostgreSQL for this test session, or None when unreachable."""
+    try:
+        import psycopg
+
+        with psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=2) as conn:
+            name = f"filon_test_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+            conn.execute(f'CREATE DATABASE "{name}"')
+    except Exception:
+        return None
+    return f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    url = _postgres_url()
+    if url is None:
+        pytest.skip(
+            "PostgreSQL is not reachable at 127.0.0.1:5432 (user postgres): PostgreSQL store tests skipped"
+        )
+    yield url
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every store test runs on a real SQLite file and on a real PostgreSQL database."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'store.db'}"
+    else:
+        base = request.getfixturevalue("postgres_url")
+        url = _fresh_schema(base)
+    monkeypatch.setenv("FILON_DB", url)
+    return url
+
+
+def _fresh_schema(base: str) -> str:
+    """Each test gets an empty PostgreSQL database of its own (created from the session's server)."""
+    import psycopg
+
+    name = f"filon_t_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return base.rsplit("/", 1)[0] + "/" + name

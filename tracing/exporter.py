@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from opentelemetry.sdk.trace import ReadableSpan
 
 from tracing.decider import Decider
-from tracing.ingest import IngestStats, Ingestor
+from tracing.ingest import Ingestor, IngestStats
 from tracing.records import SpanRecord, from_sdk
 
 log = logging.getLogger(__name__)
@@ -81,13 +81,12 @@ class StoreExporter:
                 item = self._queue.get(timeout=self._linger)
             except queue.Empty:
                 item = ("tick", [])
-            stop = item is None
+            kind = "stop" if item is None else item[0]
             try:
-                if item is not None and item[0] != "tick":
+                if item is not None and kind != "tick":
                     pending.extend(self._keep(*item))
-                if pending and (
-                    stop or item[0] == "tick" or len(pending) >= self._batch_spans or self._queue.empty()
-                ):
+                ready = kind in ("stop", "tick") or len(pending) >= self._batch_spans or self._queue.empty()
+                if pending and ready:
                     ingestor = ingestor or self._factory()
                     stats = ingestor.ingest(pending)
                     with self._lock:
@@ -100,10 +99,9 @@ class StoreExporter:
                 log.exception("filon exporter: a batch could not be stored")
                 pending, ingestor = [], None  # a fresh ingestor (and store connection) next time
             finally:
-                if item is not None and item[0] != "tick":
+                if kind != "tick":
                     self._queue.task_done()
-            if stop:
-                self._queue.task_done()
+            if kind == "stop":
                 return
 
     def _keep(self, kind: str, spans: list[ReadableSpan]) -> list[SpanRecord]:

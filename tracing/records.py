@@ -162,6 +162,11 @@ def _any_json(value: Any, where: str, depth: int = 0) -> Any:
     return None
 
 
+def _get(doc: dict[str, Any], key: str) -> Any:
+    value = doc.get(key)
+    return [] if value is None else value
+
+
 def _list(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
         raise DecodeError(f"{where}: expected a list")
@@ -216,19 +221,19 @@ def from_json(document: Any) -> list[SpanRecord]:
     if not isinstance(document, dict):
         raise DecodeError("the document is not a JSON object")
     out = []
-    for r, rs in enumerate(_list(document.get("resourceSpans") or [], "resourceSpans")):
+    for r, rs in enumerate(_list(_get(document, "resourceSpans"), "resourceSpans")):
         where_r = f"resourceSpans[{r}]"
         if not isinstance(rs, dict):
             raise DecodeError(f"{where_r}: not an object")
         resource = _attrs(
             ((rs.get("resource") or {}).get("attributes")) or [], f"{where_r}.resource.attributes"
         )
-        for s_i, ss in enumerate(_list(rs.get("scopeSpans") or [], f"{where_r}.scopeSpans")):
+        for s_i, ss in enumerate(_list(_get(rs, "scopeSpans"), f"{where_r}.scopeSpans")):
             where_s = f"{where_r}.scopeSpans[{s_i}]"
             if not isinstance(ss, dict):
                 raise DecodeError(f"{where_s}: not an object")
             scope = str((ss.get("scope") or {}).get("name") or "")
-            for i, s in enumerate(_list(ss.get("spans") or [], f"{where_s}.spans")):
+            for i, s in enumerate(_list(_get(ss, "spans"), f"{where_s}.spans")):
                 where = f"{where_s}.spans[{i}]"
                 if not isinstance(s, dict):
                     raise DecodeError(f"{where}: not an object")

@@ -29,7 +29,7 @@ def _default_seuil() -> float:
         fail(f"EVAL_SEUIL: {raw!r} is not a number")
 
 
-app = typer.Typer(help="Replay the golden set and gate on it; `filon eval history` for the trend.")
+app = typer.Typer()
 
 
 @app.callback(invoke_without_command=True)

@@ -99,13 +99,6 @@ def test_model_serve_rejects_bad_rates() -> None:
     assert result.exit_code == 2 and "rate_429" in result.stderr
 
 
-def test_demo_shows_both_prompts() -> None:
-    result = runner.invoke(app, ["demo"])
-    assert result.exit_code == 0, result.output
-    assert "scripted stand-in" in result.stdout
-    assert "camille.martin@exemple.fr" in result.stdout  # court.md's leak
-
-
 @pytest.mark.parametrize("command", [["ask"], ["chat"], ["model", "serve"], ["demo"]])
 def test_every_help_has_an_example(command: list[str]) -> None:
     result = runner.invoke(app, [*command, "--help"])

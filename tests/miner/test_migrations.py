@@ -10,13 +10,24 @@ from miner.migrations import MIGRATIONS, applied, migrate
 from miner.store import Store
 
 
-def test_blank_sqlite_database_reaches_the_latest_schema(tmp_path: Path) -> None:
-    engine = create_engine(f"sqlite:///{tmp_path / 'blank.db'}")
+def test_blank_database_reaches_the_latest_schema(db_url: str) -> None:
+    engine = create_engine(db_url)
     assert applied(engine) == []
     assert migrate(engine) == [v for v, _, _ in MIGRATIONS]
     assert applied(engine) == [v for v, _, _ in MIGRATIONS]
     assert migrate(engine) == []  # a second run applies nothing
-    assert {"eval_runs", "eval_results", "filon_migrations"} <= set(inspect(engine).get_table_names())
+    expected = {
+        "eval_runs",
+        "eval_results",
+        "filon_migrations",
+        "conversations",
+        "turns",
+        "spans",
+        "flags",
+        "reviews",
+        "case_links",
+    }
+    assert expected <= set(inspect(engine).get_table_names())
 
 
 def test_versions_are_strictly_increasing() -> None:

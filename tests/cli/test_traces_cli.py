@@ -1,0 +1,126 @@
+"""`filon traffic`, `traces list|show`, `incident add` and `demo`, through CliRunner on a real SQLite store."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from sqlalchemy import text
+from typer.testing import CliRunner
+
+from filon.cli import app
+from miner.store import Store
+
+runner = CliRunner()
+
+
+def traffic(*args: str) -> str:
+    result = runner.invoke(app, ["traffic", "--backend", "scripted", "--seed", "3", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_traffic_with_court_yields_security_flags_and_no_raw_pii() -> None:
+    out = traffic("-n", "40", "--prompt", "agent/prompts/court.md", "--sample-rate", "0")
+    assert "40 conversations" in out
+    listed = json.loads(runner.invoke(app, ["traces", "list", "--flag", "security", "--json"]).stdout)
+    assert listed and all("security" in r["flags"] for r in listed)
+    assert set(listed[0]) == {
+        "conversation_id",
+        "channel",
+        "turns",
+        "tools",
+        "escalated",
+        "flags",
+        "status",
+        "started_at",
+    }
+    everything = json.loads(runner.invoke(app, ["traces", "list", "--json", "--limit", "500"]).stdout)
+    assert all(r["flags"] for r in everything)  # rate 0: only flagged conversations are kept
+    raw = re.compile(r"@exemple\.fr|336000001\d\d")
+    with Store.open().engine.connect() as conn:
+        for table in ("conversations", "turns", "spans", "flags"):
+            for row in conn.execute(text(f"SELECT * FROM {table}")):
+                assert not any(isinstance(v, str) and raw.search(v) for v in row), table
+
+
+def test_show_json_shape_and_human_view_escapes_markup() -> None:
+    traffic("-n", "12")
+    [first] = json.loads(runner.invoke(app, ["traces", "list", "--json", "--limit", "1"]).stdout)
+    shown = json.loads(runner.invoke(app, ["traces", "show", first["conversation_id"], "--json"]).stdout)
+    assert set(shown) == {"conversation_id", "channel", "flags", "turns"}
+    turn = shown["turns"][0]
+    assert set(turn) == {
+        "trace_id",
+        "user",
+        "agent",
+        "tools",
+        "escalated",
+        "latency_ms",
+        "input_tokens",
+        "output_tokens",
+    }
+    assert all(set(t) == {"name", "arguments", "result", "error"} for t in turn["tools"])
+    human = runner.invoke(app, ["traces", "show", first["conversation_id"]])
+    assert human.exit_code == 0 and "turn 1" in human.stdout
+
+
+def test_incident_goes_to_the_top_of_the_queue() -> None:
+    traffic("-n", "15", "--sample-rate", "1")
+    rows = json.loads(runner.invoke(app, ["traces", "list", "--json", "--limit", "100"]).stdout)
+    last = rows[-1]["conversation_id"]
+    result = runner.invoke(app, ["incident", "add", last, "--note", "client mécontent"])
+    assert result.exit_code == 0
+    top = json.loads(runner.invoke(app, ["traces", "list", "--json", "--limit", "1"]).stdout)[0]
+    assert top["conversation_id"] == last and top["flags"][0] == "incident"
+    shown = json.loads(runner.invoke(app, ["traces", "show", last, "--json"]).stdout)
+    assert {"kind": "incident", "severity": "high", "turn": 0, "reason": "client mécontent"} in shown["flags"]
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "needle"),
+    [
+        (["incident", "add", "nope", "--note", "x"], 1, "no conversation 'nope'"),
+        (["traces", "show", "nope"], 1, "no conversation 'nope'"),
+        (["traces", "list", "--flag", "bogus"], 2, "unknown kind 'bogus'"),
+        (["traffic", "-n", "0", "--backend", "scripted"], 2, "at least 1"),
+        (["ingest", "missing.pb"], 1, "missing.pb"),
+    ],
+)
+def test_errors_are_one_line_with_an_exit_code(args: list[str], code: int, needle: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == code and needle in result.stderr
+
+
+def test_traffic_without_credentials_exits_3() -> None:
+    result = runner.invoke(app, ["traffic", "-n", "1"])
+    assert result.exit_code == 3 and "GEMINI_API_KEY" in result.stderr
+
+
+def test_demo_tells_the_story_and_says_it_is_scripted() -> None:
+    result = runner.invoke(app, ["demo", "--conversations", "30", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert "scripted stand-in" in result.stdout
+    assert "court.md" in result.stdout and "security" in result.stdout
+    assert "next: filon traces show" in result.stdout
+    assert Store.open().flag_counts().get("security", 0) >= 1
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["traffic"],
+        ["ingest"],
+        ["traces", "list"],
+        ["traces", "show"],
+        ["incident", "add"],
+        ["eval"],
+        ["eval", "history"],
+        ["goldens", "lint"],
+        ["goldens", "import"],
+    ],
+)
+def test_every_help_has_an_example(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--help"])
+    assert result.exit_code == 0 and "Example" in result.stdout

@@ -1,0 +1,173 @@
+"""Decoding: SDK spans, OTLP protobuf and OTLP JSON give the same records; bad payloads name the field."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent import Conversation, SupportService
+from agent.model import SCRIPTED_MODEL, scripted_client
+from tests.tracing.helpers import captured, otlp_json, otlp_protobuf
+from tracing.records import DecodeError, from_json, from_protobuf, from_sdk
+
+
+def agent_spans(scripted) -> list[Any]:  # type: ignore[no-untyped-def]
+    with captured() as memory:
+        SupportService(scripted_client(scripted.url), SCRIPTED_MODEL).repondre(
+            Conversation.whatsapp("33600000103"), "Je peux encore changer ma commande LL-10602 ?"
+        )
+    return list(memory.get_finished_spans())
+
+
+def key(records: list[Any]) -> list[tuple[Any, ...]]:
+    return sorted(
+        (
+            r.trace_id,
+            r.span_id,
+            r.parent_span_id,
+            r.name,
+            r.start_ns,
+            r.end_ns,
+            r.status,
+            json.dumps(r.attributes, sort_keys=True),
+        )
+        for r in records
+    )
+
+
+def test_sdk_protobuf_and_json_agree(scripted) -> None:  # type: ignore[no-untyped-def]
+    spans = agent_spans(scripted)
+    assert len(spans) >= 5
+    sdk = [from_sdk(s) for s in spans]
+    assert key(from_protobuf(otlp_protobuf(spans))) == key(sdk)
+    assert key(from_json(otlp_json(spans))) == key(sdk)
+    names = {r.name for r in sdk}
+    assert "generate_content scripted-lin-et-laine" in names  # from the official instrumentation
+
+
+@pytest.mark.parametrize(
+    ("doc", "needle"),
+    [
+        ([], "not a JSON object"),
+        ({"resourceSpans": {}}, "resourceSpans: expected a list"),
+        (
+            {
+                "resourceSpans": [
+                    {"scopeSpans": [{"spans": [{"traceId": "xyz", "spanId": "0102030405060708"}]}]}
+                ]
+            },
+            "traceId: expected 32 hex",
+        ),
+        (
+            {
+                "resourceSpans": [
+                    {"scopeSpans": [{"spans": [{"traceId": "0" * 32, "spanId": "0102030405060708"}]}]}
+                ]
+            },
+            "all zero",
+        ),
+        (
+            {
+                "resourceSpans": [
+                    {
+                        "scopeSpans": [
+                            {
+                                "spans": [
+                                    {"traceId": "1" * 32, "spanId": "1" * 16, "startTimeUnixNano": "soon"}
+                                ]
+                            }
+                        ]
+                    }
+                ]
+            },
+            "startTimeUnixNano",
+        ),
+        (
+            {
+                "resourceSpans": [
+                    {
+                        "scopeSpans": [
+                            {
+                                "spans": [
+                                    {
+                                        "traceId": "1" * 32,
+                                        "spanId": "1" * 16,
+                                        "attributes": [{"key": "a", "value": {"intValue": "x"}}],
+                                    }
+                                ]
+                            }
+                        ]
+                    }
+                ]
+            },
+            "attributes.a.intValue",
+        ),
+    ],
+)
+def test_bad_json_names_the_field(doc: Any, needle: str) -> None:
+    with pytest.raises(DecodeError, match=needle.replace("[", r"\[").replace("(", r"\(")):
+        from_json(doc)
+
+
+def test_json_accepts_enum_names_and_ignores_unknown_fields() -> None:
+    doc = {
+        "resourceSpans": [
+            {
+                "future": 1,
+                "scopeSpans": [
+                    {
+                        "spans": [
+                            {
+                                "traceId": "1" * 32,
+                                "spanId": "2" * 16,
+                                "name": "x",
+                                "kind": "SPAN_KIND_CLIENT",
+                                "status": {"code": "STATUS_CODE_ERROR"},
+                                "startTimeUnixNano": "5",
+                                "endTimeUnixNano": 9,
+                                "newField": True,
+                                "attributes": [
+                                    {
+                                        "key": "k",
+                                        "value": {
+                                            "arrayValue": {
+                                                "values": [{"stringValue": "a"}, {"boolValue": True}]
+                                            }
+                                        },
+                                    }
+                                ],
+                            }
+                        ]
+                    }
+                ],
+            }
+        ]
+    }
+    [r] = from_json(doc)
+    assert (r.kind, r.status, r.start_ns, r.attributes) == ("CLIENT", "ERROR", 5, {"k": ["a", True]})
+
+
+@pytest.mark.parametrize("payload", [b"\xff\xfe garbage", b"\x0a\x05abc"])
+def test_bad_protobuf_is_a_decode_error(payload: bytes) -> None:
+    with pytest.raises(DecodeError):
+        from_protobuf(payload)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False),
+        lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c, max_size=4),
+        max_leaves=20,
+    )
+)
+def test_json_decoder_never_crashes_on_arbitrary_json(doc: Any) -> None:
+    wrapped = {"resourceSpans": [{"scopeSpans": [{"spans": [doc]}]}]}
+    for candidate in (doc, wrapped):
+        with contextlib.suppress(DecodeError):
+            from_json(candidate)

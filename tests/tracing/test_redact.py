@@ -1,0 +1,70 @@
+"""Redaction: stable pseudonyms of the same shape, keyed by a local secret; nothing else touched."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tracing.redact import Redactor, load_secret
+
+R = Redactor(b"secret")
+
+
+@pytest.mark.parametrize(
+    ("raw", "gone"),
+    [
+        ("écrivez à julien.robert@exemple.fr", "julien.robert"),
+        ("mon numéro : 06 12 34 56 78", "06 12 34 56 78"),
+        ("appelez le +33 6 12 34 56 78", "6 12 34 56 78"),
+        ("whatsapp:33600000103", "33600000103"),
+        ("ma carte 4111 1111 1111 1111 exp 12/28", "4111"),
+        ("IBAN FR76 3000 6000 0112 3456 7890 189", "FR76"),
+    ],
+)
+def test_identifiers_are_replaced(raw: str, gone: str) -> None:
+    assert gone not in R.text(raw)
+
+
+def test_same_value_same_pseudonym_and_shape_kept() -> None:
+    a, b = R.text("a: Julien.Robert@exemple.fr"), R.text("b: julien.robert@exemple.fr")
+    assert a[3:] == b[3:] and a.endswith("@redacted.invalid")
+    assert R.text("0612345678") == R.text("+33612345678") == R.text("33612345678")
+    assert Redactor(b"other").text("0612345678") != R.text("0612345678")
+
+
+@pytest.mark.parametrize(
+    "keep",
+    [
+        "commande LL-10587",
+        "suivi 6A10563007FR",
+        "148,00 € le 10/11/2026",
+        "ticket T-0001",
+        "4111 1111 1111 1112",
+    ],
+)
+def test_other_text_is_untouched(keep: str) -> None:
+    assert R.text(keep) == keep
+
+
+@given(st.text(max_size=80))
+def test_redaction_is_idempotent(text: str) -> None:
+    once = R.text(text)
+    assert R.text(once) == once
+
+
+def test_nested_json_values_are_redacted() -> None:
+    value = {"client": {"email": "a@b.fr", "tel": "33600000103", "n": 3}, "list": ["x@y.fr"]}
+    out = R.value(value)
+    assert "a@b.fr" not in str(out) and "33600000103" not in str(out) and out["client"]["n"] == 3
+
+
+def test_the_secret_is_made_once_and_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FILON_SECRET", raising=False)
+    first = load_secret(tmp_path)
+    assert load_secret(tmp_path) == first
+    assert (tmp_path / "secret.key").stat().st_mode & 0o777 == 0o600
+    monkeypatch.setenv("FILON_SECRET", "from-env")
+    assert load_secret(tmp_path) == b"from-env"
