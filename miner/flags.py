@@ -11,6 +11,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any
 
 from miner.config import FlagConfig
@@ -32,9 +33,16 @@ def _phone(value: str) -> str:
     return "33" + digits[1:] if digits.startswith("0") else digits
 
 
+@lru_cache(maxsize=64)
+def _folded(patterns: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    return tuple((p, fold(p)) for p in patterns)
+
+
 def _has(text: str, patterns: Iterable[str]) -> str | None:
+    if not text:
+        return None
     folded = fold(text)
-    return next((p for p in patterns if fold(p) in folded), None)
+    return next((p for p, f in _folded(tuple(patterns)) if f in folded), None)
 
 
 def _records(value: Any) -> list[set[str]]:

@@ -1,19 +1,38 @@
 """filon's text folding, for flags and the grader: no case, no accents, straight apostrophes, plain spaces.
 
 The agent has its own (`agent/text.py`): it is the product under observation, and filon's judgement of
-its words must not depend on the agent's code.
+its words must not depend on the agent's code. Folding runs on every turn the sampler decides, so the
+common case (Latin text) is one `str.translate`; only other scripts pay for Unicode decomposition.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
-_FOLD = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "\u00a0": " ", "\u202f": " "})
+_PUNCT = {"’": "'", "‘": "'", "ʼ": "'", "\u00a0": " ", "\u202f": " ", "œ": "oe", "Œ": "oe", "æ": "ae", "Æ": "ae"}
+
+
+def _latin_table() -> dict[int, str]:
+    table = {ord(k): v for k, v in _PUNCT.items()}
+    for code in range(0xC0, 0x250):
+        ch = chr(code)
+        if ch in _PUNCT:
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+        if base != ch and base.isascii():
+            table[code] = base
+    return table
+
+
+_TABLE = _latin_table()
 
 
 def fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+    out = text.translate(_TABLE).lower()
+    if out.isascii():
+        return out
+    decomposed = unicodedata.normalize("NFKD", out)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def norm(text: str) -> str:

@@ -5,17 +5,21 @@ behind `filon traces`. Mixed into `Store`; every statement goes through the stor
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, func
+from sqlalchemy import Connection, Engine, bindparam, delete, func
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from miner.model import Conversation, Flag, ToolCall, Turn, priority
 from miner.tables import ConversationRow, FlagRow, ReviewRow, SpanRow, TurnRow
+
+
+def _chunks(items: Sequence[str], size: int = 500) -> list[Sequence[str]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def _insert(engine: Engine, table: Any) -> Any:
@@ -66,21 +70,24 @@ def turn_row(conversation_id: str, turn: Turn) -> dict[str, Any]:
     }
 
 
-def row_turn(row: TurnRow) -> Turn:
+def row_turn(row: TurnRow | Mapping[str, Any]) -> Turn:
+    """A stored turn back as the flags' `Turn`; takes an ORM row or a plain result mapping."""
+    r: Mapping[str, Any] = row.model_dump() if isinstance(row, TurnRow) else row
+    started: datetime = r["started_at"]
     return Turn(
-        trace_id=row.trace_id,
-        started_at=row.started_at if row.started_at.tzinfo else row.started_at.replace(tzinfo=UTC),
-        user=row.user_text,
-        agent=row.agent_text,
-        tools=[ToolCall(**t) for t in json.loads(row.tools)],
-        escalated=row.escalated,
-        latency_ms=row.latency_ms,
-        input_tokens=row.input_tokens,
-        output_tokens=row.output_tokens,
-        error_types=json.loads(row.error_types),
-        failed_spans=json.loads(row.failed_spans),
-        feedback=row.feedback,
-        sender=row.sender,
+        trace_id=r["trace_id"],
+        started_at=started if started.tzinfo else started.replace(tzinfo=UTC),
+        user=r["user_text"],
+        agent=r["agent_text"],
+        tools=[ToolCall(**t) for t in json.loads(r["tools"])],
+        escalated=bool(r["escalated"]),
+        latency_ms=r["latency_ms"],
+        input_tokens=r["input_tokens"],
+        output_tokens=r["output_tokens"],
+        error_types=json.loads(r["error_types"]),
+        failed_spans=json.loads(r["failed_spans"]),
+        feedback=r["feedback"],
+        sender=r["sender"],
     )
 
 
@@ -108,117 +115,161 @@ class TraceStore:
         conversations: dict[str, tuple[str, list[Turn]]],
         flag_rules: Callable[[Conversation], list[Flag]],
     ) -> tuple[int, dict[str, list[Flag]]]:
-        """One transaction: spans (a span already stored is skipped), turns (replaced), then each touched
-        conversation recomputed from all its stored turns, with its rule flags replaced. A turn whose
-        conversation became known only with a late span moves there with its spans. Returns the number
-        of new spans and the flags of each conversation."""
-        flags_by_conv: dict[str, list[Flag]] = {}
+        """One transaction, a fixed number of statements whatever the batch size: spans (a span already
+        stored is skipped), turns (replaced), then every touched conversation recomputed from all its stored
+        turns, with its rule flags replaced. A turn whose conversation became known only with a late span
+        moves there with its spans. Returns the number of new spans and the flags of each conversation."""
+        if not conversations:
+            return 0, {}
+        conv_table = ConversationRow.__table__  # type: ignore[attr-defined]
+        turn_table = TurnRow.__table__  # type: ignore[attr-defined]
+        span_table = SpanRow.__table__  # type: ignore[attr-defined]
+        trace_ids = [t.trace_id for _, turns in conversations.values() for t in turns]
         with self.engine.begin() as conn:
             new = 0
             if spans:
-                table = SpanRow.__table__  # type: ignore[attr-defined]
-                stmt = _insert(self.engine, table).on_conflict_do_nothing(
+                stmt = _insert(self.engine, span_table).on_conflict_do_nothing(
                     index_elements=["trace_id", "span_id"]
                 )
-                new = len(conn.execute(stmt.returning(table.c.span_id), spans).all())
-            trace_ids = [t.trace_id for _, turns in conversations.values() for t in turns]
-            previous = dict(
-                conn.execute(
-                    select(TurnRow.trace_id, TurnRow.conversation_id).where(
-                        col(TurnRow.trace_id).in_(trace_ids)
-                    )
-                ).all()
-            )
-            for conv_id, (channel, turns) in conversations.items():
-                first = min(t.started_at for t in turns)
-                conv_table = ConversationRow.__table__  # type: ignore[attr-defined]
-                conv_stmt = _insert(self.engine, conv_table).values(
-                    id=conv_id, channel=channel, started_at=first, last_at=first, turn_count=0
-                )
-                conn.execute(conv_stmt.on_conflict_do_nothing(index_elements=["id"]))
-                rows = [turn_row(conv_id, t) for t in turns]
-                stmt = _insert(self.engine, TurnRow.__table__)  # type: ignore[attr-defined]
-                update = {k: stmt.excluded[k] for k in rows[0] if k != "trace_id"}
-                conn.execute(stmt.on_conflict_do_update(index_elements=["trace_id"], set_=update), rows)
-                moved = [t.trace_id for t in turns if previous.get(t.trace_id, conv_id) != conv_id]
-                if moved:
+                new = len(conn.execute(stmt.returning(span_table.c.span_id), spans).all())
+            previous: dict[str, str] = {}
+            for chunk in _chunks(trace_ids):
+                previous.update(
                     conn.execute(
-                        SpanRow.__table__.update()  # type: ignore[attr-defined]
-                        .where(SpanRow.__table__.c.trace_id.in_(moved))  # type: ignore[attr-defined]
-                        .values(conversation_id=conv_id)
-                    )
-                flags_by_conv[conv_id] = self._recompute(conn, conv_id, channel, flag_rules)
-            for old in {previous[t] for t in trace_ids if t in previous} - set(conversations):
+                        select(turn_table.c.trace_id, turn_table.c.conversation_id).where(
+                            turn_table.c.trace_id.in_(chunk)
+                        )
+                    ).all()
+                )
+            existing: set[str] = set()
+            for chunk in _chunks(list(conversations)):
+                existing.update(
+                    conn.execute(select(conv_table.c.id).where(conv_table.c.id.in_(chunk))).scalars()
+                )
+            heads = [
+                {
+                    "id": cid,
+                    "channel": ch,
+                    "started_at": min(t.started_at for t in ts),
+                    "last_at": min(t.started_at for t in ts),
+                    "turn_count": 0,
+                }
+                for cid, (ch, ts) in conversations.items()
+            ]
+            conn.execute(
+                _insert(self.engine, conv_table).on_conflict_do_nothing(index_elements=["id"]), heads
+            )
+            rows = [turn_row(cid, t) for cid, (_, ts) in conversations.items() for t in ts]
+            stmt = _insert(self.engine, turn_table)
+            conn.execute(
+                stmt.on_conflict_do_update(
+                    index_elements=["trace_id"],
+                    set_={k: stmt.excluded[k] for k in rows[0] if k != "trace_id"},
+                ),
+                rows,
+            )
+            moved = [
+                (t, cid)
+                for cid, (_, ts) in conversations.items()
+                for t in (x.trace_id for x in ts)
+                if previous.get(t, cid) != cid
+            ]
+            for trace_id, cid in moved:
+                conn.execute(
+                    span_table.update().where(span_table.c.trace_id == trace_id).values(conversation_id=cid)
+                )
+            touched = {cid: ch for cid, (ch, _) in conversations.items()}
+            emptied = []
+            for old in {previous[t] for t, _ in moved} - set(conversations):
+                channel = conn.execute(select(conv_table.c.channel).where(conv_table.c.id == old)).scalar()
                 remaining = conn.execute(
-                    select(func.count()).select_from(TurnRow).where(TurnRow.conversation_id == old)
+                    select(func.count()).select_from(turn_table).where(turn_table.c.conversation_id == old)
                 ).scalar()
                 if remaining:
-                    channel = (
-                        conn.execute(
-                            select(ConversationRow.channel).where(ConversationRow.id == old)
-                        ).scalar()
-                        or ""
-                    )
-                    self._recompute(conn, old, channel, flag_rules)
+                    touched[old] = channel or ""
                 else:
-                    conn.execute(delete(FlagRow).where(col(FlagRow.conversation_id) == old))
-                    conn.execute(delete(ReviewRow).where(col(ReviewRow.conversation_id) == old))
-                    conn.execute(delete(ConversationRow).where(col(ConversationRow.id) == old))
+                    emptied.append(old)
+            if emptied:
+                conn.execute(delete(FlagRow).where(col(FlagRow.conversation_id).in_(emptied)))
+                conn.execute(delete(ReviewRow).where(col(ReviewRow.conversation_id).in_(emptied)))
+                conn.execute(delete(ConversationRow).where(col(ConversationRow.id).in_(emptied)))
+            fresh = {cid: ts for cid, (_, ts) in conversations.items() if cid not in existing}
+            flags_by_conv = self._recompute(conn, touched, flag_rules, fresh)
         return new, flags_by_conv
 
     def _recompute(
-        self, conn: Connection, conv_id: str, channel: str, flag_rules: Callable[[Conversation], list[Flag]]
-    ) -> list[Flag]:
-        """A conversation's row and rule flags, from all its stored turns; human flags are kept."""
-        stored = [
-            row_turn(TurnRow.model_validate(dict(r._mapping)))
-            for r in conn.execute(
-                select(TurnRow).where(TurnRow.conversation_id == conv_id).order_by(col(TurnRow.started_at))
+        self,
+        conn: Connection,
+        touched: dict[str, str],
+        flag_rules: Callable[[Conversation], list[Flag]],
+        fresh: dict[str, list[Turn]] | None = None,
+    ) -> dict[str, list[Flag]]:
+        """Conversations' rows and rule flags, from all their stored turns; human flags are kept.
+        `fresh` conversations did not exist before this batch: their turns are the batch's, not re-read."""
+        fresh = fresh or {}
+        ids = list(touched)
+        stored: dict[str, list[Turn]] = {cid: list(fresh.get(cid, [])) for cid in ids}
+        human: dict[str, set[str]] = {cid: set() for cid in ids}
+        turn_table = TurnRow.__table__  # type: ignore[attr-defined]
+        for chunk in _chunks([cid for cid in ids if cid not in fresh]):
+            query = (
+                select(turn_table)
+                .where(turn_table.c.conversation_id.in_(chunk))
+                .order_by(turn_table.c.started_at)
             )
-        ]
-        flags = flag_rules(Conversation(conv_id, channel, stored))
-        conn.execute(
-            delete(FlagRow).where(col(FlagRow.conversation_id) == conv_id, col(FlagRow.source) == "rule")
-        )
-        now = datetime.now(UTC)
-        if flags:
+            for r in conn.execute(query):
+                stored[r.conversation_id].append(row_turn(dict(r._mapping)))
+        for chunk in _chunks(ids):
+            for cid, kind in conn.execute(
+                select(FlagRow.conversation_id, FlagRow.kind).where(
+                    col(FlagRow.conversation_id).in_(chunk), FlagRow.source == "human"
+                )
+            ):
+                human[cid].add(kind)
             conn.execute(
-                FlagRow.__table__.insert(),  # type: ignore[attr-defined]
-                [
-                    {
-                        "conversation_id": conv_id,
-                        "trace_id": f.trace_id,
-                        "turn": f.turn,
-                        "kind": f.kind,
-                        "severity": f.severity,
-                        "reason": f.reason,
-                        "source": "rule",
-                        "created_at": now,
-                    }
-                    for f in flags
-                ],
+                delete(FlagRow).where(col(FlagRow.conversation_id).in_(chunk), col(FlagRow.source) == "rule")
             )
-        human = [
-            r[0]
-            for r in conn.execute(
-                select(FlagRow.kind).where(FlagRow.conversation_id == conv_id, FlagRow.source == "human")
+        now = datetime.now(UTC)
+        flags_by_conv: dict[str, list[Flag]] = {}
+        flag_rows, updates = [], []
+        for cid, channel in touched.items():
+            turns = stored[cid]
+            if not turns:
+                continue
+            flags = flag_rules(Conversation(cid, channel, turns))
+            flags_by_conv[cid] = flags
+            flag_rows += [
+                {
+                    "conversation_id": cid,
+                    "trace_id": f.trace_id,
+                    "turn": f.turn,
+                    "kind": f.kind,
+                    "severity": f.severity,
+                    "reason": f.reason,
+                    "source": "rule",
+                    "created_at": now,
+                }
+                for f in flags
+            ]
+            kinds = sorted({f.kind for f in flags} | human[cid], key=lambda k: (priority(k), k))
+            updates.append(
+                {
+                    "b_id": cid,
+                    "channel": channel,
+                    "started_at": turns[0].started_at,
+                    "last_at": turns[-1].started_at,
+                    "turn_count": len(turns),
+                    "escalated": any(t.escalated for t in turns),
+                    "flag_kinds": json.dumps(kinds),
+                    "priority": min((priority(k) for k in kinds), default=9),
+                }
             )
-        ]
-        kinds = sorted({f.kind for f in flags} | set(human), key=lambda k: (priority(k), k))
-        conn.execute(
-            ConversationRow.__table__.update()  # type: ignore[attr-defined]
-            .where(ConversationRow.__table__.c.id == conv_id)  # type: ignore[attr-defined]
-            .values(
-                channel=channel,
-                started_at=stored[0].started_at,
-                last_at=stored[-1].started_at,
-                turn_count=len(stored),
-                escalated=any(t.escalated for t in stored),
-                flag_kinds=json.dumps(kinds),
-                priority=min((priority(k) for k in kinds), default=9),
-            )
-        )
-        return flags
+        if flag_rows:
+            conn.execute(FlagRow.__table__.insert(), flag_rows)  # type: ignore[attr-defined]
+        if updates:
+            table = ConversationRow.__table__  # type: ignore[attr-defined]
+            conn.execute(table.update().where(table.c.id == bindparam("b_id")), updates)
+        return flags_by_conv
 
     # --- reads ---------------------------------------------------------------------------------------
 
