@@ -16,12 +16,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _spans import traffic  # noqa: E402
+from _spans import traffic
 
-from miner.store import Store  # noqa: E402
-from tracing.ingest import Ingestor  # noqa: E402
-from tracing.records import batched  # noqa: E402
-from tracing.redact import Redactor  # noqa: E402
+from miner.store import Store
+from tracing.ingest import Ingestor
+from tracing.records import batched
+from tracing.redact import Redactor
 
 TURNS = 3000
 BATCH = 512

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 import unicodedata
 
-_PUNCT = {"’": "'", "‘": "'", "ʼ": "'", "\u00a0": " ", "\u202f": " ", "œ": "oe", "Œ": "oe", "æ": "ae", "Æ": "ae"}
+_PUNCT = {
+    "’": "'",
+    "‘": "'",
+    "ʼ": "'",
+    "\u00a0": " ",
+    "\u202f": " ",
+    "œ": "oe",
+    "Œ": "oe",
+    "æ": "ae",
+    "Æ": "ae",
+}
 
 
 def _latin_table() -> dict[int, str]:
