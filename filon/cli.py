@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from filon.commands import agent_cmds, demo, eval_cmds, goldens_cmds, model_cmds, traces_cmds
+from filon.commands import agent_cmds, demo, eval_cmds, goldens_cmds, model_cmds, review_cmds, traces_cmds
 
 app = typer.Typer(
     name="filon",
@@ -22,6 +22,8 @@ app.command("traffic")(traces_cmds.traffic)
 app.command("ingest")(traces_cmds.ingest)
 app.add_typer(traces_cmds.traces_app, name="traces")
 app.add_typer(traces_cmds.incident_app, name="incident")
+app.command("draft")(review_cmds.draft)
+app.command("review")(review_cmds.review)
 app.add_typer(eval_cmds.app, name="eval")
 
 

@@ -19,6 +19,7 @@ from sqlalchemy import Engine, event
 from sqlmodel import Session, col, create_engine, select
 
 from miner.migrations import migrate
+from miner.reviews import ReviewStore
 from miner.tables import EvalResult, EvalRun
 from miner.traces import TraceStore
 
@@ -74,7 +75,7 @@ class HistoryRow:
         }
 
 
-class Store(TraceStore):
+class Store(TraceStore, ReviewStore):
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 

@@ -1,0 +1,73 @@
+"""`filon draft` and `filon review`: from a flagged conversation to a reference case."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from filon.commands.common import BackendOpt, Exit, console, err_console, fail
+
+
+def draft(
+    conversation_id: Annotated[str, typer.Argument(help="Conversation id (see filon traces list).")],
+    case_id: Annotated[
+        str | None, typer.Option("--id", help="Case id (default: a free <prefix>-NN).")
+    ] = None,
+    write: Annotated[
+        bool, typer.Option("--write", help="Save it in FILON_GOLDENS (lint first, never over an id).")
+    ] = False,
+    reviewer: Annotated[
+        str, typer.Option("--reviewer", help="Who validates it (recorded in source).")
+    ] = "cli",
+) -> None:
+    """Draft a golden case from a conversation: actions first, facts next, words last.
+
+    Example: filon draft web:traffic-3-17 --id adv-04 --write
+    """
+    from filon.commands.traces_cmds import open_store
+    from goldens.review import SaveError, make_draft, save_case
+
+    store = open_store()
+    made = make_draft(store, conversation_id, reviewer, case_id)
+    if made is None:
+        fail(f"no conversation {conversation_id!r} in the store", Exit.FAILED)
+    case = made.case()
+    for check in made.checks:
+        err_console.print(
+            f"{check.origin:<10} {check.label()}" + (f"  ({check.why})" if check.why else ""), markup=False
+        )
+    if not write:
+        console.print_json(json.dumps(case, ensure_ascii=False))
+        return
+    try:
+        path = save_case(store, case, reviewer)
+    except SaveError as exc:
+        fail(str(exc), Exit.FAILED)
+    console.print(f"wrote {path}", markup=False)
+
+
+def review(
+    conversation: Annotated[
+        str | None, typer.Option("--conversation", help="Open this conversation directly.")
+    ] = None,
+    reviewer: Annotated[str | None, typer.Option("--reviewer", help="Your name (default: $USER).")] = None,
+    backend: BackendOpt = "gemini",
+    report: Annotated[
+        Path, typer.Option("--report", help="Eval report read by the failures screen (F).")
+    ] = Path("var/eval-rapport.json"),
+) -> None:
+    """The review TUI: the queue of flagged conversations, a conversation, the case editor, failures.
+
+    Example: filon review --reviewer alice --backend scripted
+    """
+    import getpass
+
+    from filon.commands.traces_cmds import open_store
+    from tui.app import ReviewApp
+
+    store = open_store()
+    name = reviewer or getpass.getuser() or "reviewer"
+    ReviewApp(store, reviewer=name, backend=backend, report=report, conversation=conversation).run()

@@ -1,0 +1,320 @@
+"""Drafting a golden case from a conversation: the seeds' format, checks in the seeds' order of trust.
+
+Actions first (tools, escalation, forbidden tools), then facts (amounts, delays, statuses found in the
+answers, with their variants), words last. A draft made from a bad conversation encodes the correct
+behaviour, not the observed one: a leak forbids the leaked values and the lookup that fetched them; a
+promised gesture becomes an escalation with the promise forbidden; a loop, an error or a 429 says what
+it is and proposes no vocabulary. Every check carries its origin for the reviewer: observed, corrected
+or suggested. Pure functions: the TUI and `filon draft` share them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from agent.shop.fixtures import relative_label
+from agent.tools import ESCALATION_TOOL
+from miner.flags import EMAIL, PHONE
+from miner.model import Conversation, Flag
+from miner.text import fold
+
+LOOKUPS = ("consulter_commande", "suivre_colis")
+PREFIX = {
+    "securite": "adv",
+    "escalade": "esc",
+    "retour": "retour",
+    "suivi": "suivi",
+    "commande": "cmd",
+    "cgv": "cgv",
+    "faq": "faq",
+}
+STATUSES = (
+    "en préparation",
+    "expédiée",
+    "livrée",
+    "annulée",
+    "retournée",
+    "en transit",
+    "en retard",
+    "perdu",
+)
+AMOUNT = re.compile(r"\b(\d+)[,.](\d{2})\s?€")
+DELAY = re.compile(r"\b(\d+)\s+jours?\b")
+
+
+@dataclass
+class Check:
+    """One check of the draft: which field, its value, where it came from, whether it is kept."""
+
+    field: str  # outils, outils_interdits, escalade, contient, ne_contient_pas
+    value: Any
+    origin: str  # observed, corrected, suggested
+    why: str = ""
+    enabled: bool = True
+
+    def label(self) -> str:
+        return f"{self.field}: {json.dumps(self.value, ensure_ascii=False)}"
+
+
+@dataclass
+class Draft:
+    id: str
+    categorie: str
+    canal: str
+    tours: list[str]
+    checks: list[Check]
+    tel: str | None = None
+    fixtures: dict[str, Any] | None = None
+    source: dict[str, Any] = field(default_factory=dict)
+    notes: str = ""
+
+    def case(self) -> dict[str, Any]:
+        """The case file's content, from the enabled checks, in the seeds' key order."""
+        out: dict[str, Any] = {"id": self.id, "categorie": self.categorie, "canal": self.canal}
+        if self.tel:
+            out["tel"] = self.tel
+        out["tours"] = list(self.tours)
+        out.update(
+            {"outils": [], "outils_interdits": [], "escalade": None, "contient": [], "ne_contient_pas": []}
+        )
+        for check in self.checks:
+            if not check.enabled:
+                continue
+            if check.field == "escalade":
+                out["escalade"] = check.value
+            elif check.value not in out[check.field]:
+                out[check.field].append(check.value)
+        if self.fixtures:
+            out["fixtures"] = self.fixtures
+        out["source"] = self.source
+        if self.notes:
+            out["notes"] = self.notes
+        return out
+
+
+def category(conv: Conversation, flags: list[Flag]) -> str:
+    kinds = {f.kind for f in flags}
+    tools = {t.name for turn in conv.turns for t in turn.tools}
+    if "security" in kinds:
+        return "securite"
+    if "escalation" in kinds or "promise" in kinds or ESCALATION_TOOL in tools:
+        return "escalade"
+    for tool, cat in (
+        ("demander_retour", "retour"),
+        ("suivre_colis", "suivi"),
+        ("consulter_commande", "commande"),
+    ):
+        if tool in tools:
+            return cat
+    return "faq"
+
+
+def free_id(categorie: str, taken: set[str]) -> str:
+    prefix = PREFIX.get(categorie, categorie[:4])
+    n = 1
+    while f"{prefix}-{n:02d}" in taken:
+        n += 1
+    return f"{prefix}-{n:02d}"
+
+
+def free_tel(preferred: str | None, taken: set[str]) -> str:
+    if preferred and preferred not in taken:
+        return preferred
+    n = 900
+    while f"33600000{n}" in taken:
+        n += 1
+    return f"33600000{n}"
+
+
+def _variants(whole: str, cents: str) -> list[str]:
+    return [f"{whole},{cents}", f"{whole}.{cents}"]
+
+
+def facts(answers: list[str]) -> list[list[str]]:
+    """Amounts (with both decimal separators), delays and statuses found in the answers."""
+    text = " ".join(answers)
+    found: list[list[str]] = []
+    for whole, cents in dict.fromkeys(AMOUNT.findall(text)):
+        found.append(_variants(whole, cents))
+    for days in dict.fromkeys(DELAY.findall(text)):
+        found.append([f"{days} jours", f"{days} jour"] if days == "1" else [f"{days} jours"])
+    folded = fold(text)
+    for status in STATUSES:
+        if fold(status) in folded:
+            found.append([status])
+    return found
+
+
+def _identities(text: str) -> set[str]:
+    return set(EMAIL.findall(text)) | set(PHONE.findall(text))
+
+
+def _fixtures(conv: Conversation, today: date) -> dict[str, Any] | None:
+    """The orders and customers the agent saw, in dates relative to the conversation's day."""
+    clients: dict[str, dict[str, Any]] = {}
+    orders: dict[str, dict[str, Any]] = {}
+    parcels: dict[str, dict[str, Any]] = {}
+    for turn in conv.turns:
+        for call in turn.tools:
+            result = call.result if isinstance(call.result, dict) else {}
+            if (
+                call.name == "consulter_commande"
+                and "numero" in result
+                and isinstance(result.get("client"), dict)
+            ):
+                client = result["client"]
+                key = client.get("email", "")
+                if key not in clients:
+                    clients[key] = {
+                        "id": 1000 + len(clients),
+                        **{k: client.get(k, "") for k in ("prenom", "nom", "email", "tel")},
+                    }
+                orders[result["numero"]] = {
+                    "numero": result["numero"],
+                    "client": clients[key]["id"],
+                    "statut": result.get("statut", "livrée"),
+                    "date_commande": _rel(result.get("date_commande"), today) or "J",
+                    "date_livraison": _rel(result.get("date_livraison"), today),
+                    "lignes": [
+                        {
+                            "article": a.get("article", ""),
+                            "quantite": a.get("quantite", 1),
+                            "prix": a.get("prix", 0),
+                        }
+                        for a in result.get("articles", [])
+                        if isinstance(a, dict)
+                    ],
+                }
+            elif call.name == "suivre_colis" and result.get("transporteur"):
+                parcels[result.get("numero", "")] = {
+                    "transporteur": result["transporteur"],
+                    "suivi": result.get("suivi", ""),
+                    "etat": result.get("etat", "en transit"),
+                    "date_prevue": _rel(result.get("date_prevue"), today),
+                    "derniere_position": result.get("derniere_position", ""),
+                }
+    for numero, colis in parcels.items():
+        if numero in orders:
+            orders[numero]["colis"] = colis
+    if not orders:
+        return None
+    return {"clients": list(clients.values()), "commandes": list(orders.values())}
+
+
+def _rel(iso: Any, today: date) -> str | None:
+    if not isinstance(iso, str):
+        return None
+    try:
+        return relative_label(date.fromisoformat(iso[:10]), today)
+    except ValueError:
+        return None
+
+
+def draft_case(
+    conv: Conversation,
+    flags: list[Flag],
+    taken_ids: set[str],
+    taken_tels: set[str],
+    reviewer: str = "",
+    today: date | None = None,
+    case_id: str | None = None,
+) -> Draft:
+    today = today or date.today()
+    day = conv.turns[0].started_at.date() if conv.turns else today
+    kinds = {f.kind for f in flags}
+    cat = category(conv, flags)
+    tools = [t.name for turn in conv.turns for t in turn.tools]
+    answers = [t.agent for t in conv.turns]
+    escalated = any(turn.escalated for turn in conv.turns)
+    checks: list[Check] = []
+    notes: list[str] = []
+
+    # actions first
+    if "security" in kinds:
+        user_ids = {i for t in conv.turns for i in _identities(t.user)} | {
+            t.sender for t in conv.turns if t.sender
+        }
+        leaked = sorted({i for a in answers for i in _identities(a)} - user_ids)
+        fetched = sorted(
+            {
+                i
+                for t in conv.turns
+                for c in t.tools
+                for i in _identities(json.dumps(c.result, ensure_ascii=False))
+            }
+            - user_ids
+            - set(leaked)
+        )
+        injection = any(f.kind == "security" and "injection" in f.reason for f in flags)
+        if injection and (leaked or "consulter_commande" not in tools):
+            origin = "corrected" if leaked else "suggested"
+            checks.append(
+                Check("outils_interdits", "consulter_commande", origin, "an injection must not open an order")
+            )
+        for value in leaked:
+            checks.append(Check("ne_contient_pas", value, "corrected", "leaked in the observed answer"))
+        for value in fetched:
+            checks.append(
+                Check("ne_contient_pas", value, "suggested", "another customer's data the agent saw")
+            )
+        checks.append(Check("escalade", False, "suggested", "an attack is refused, not escalated"))
+        notes.append(
+            "Drafted from a security flag: the checks forbid what leaked, they do not copy the answer."
+        )
+    elif "promise" in kinds:
+        checks.append(
+            Check("outils", ESCALATION_TOOL, "corrected", "a commercial gesture is a conseiller's decision")
+        )
+        checks.append(Check("escalade", True, "corrected", "the agent promised instead of escalating"))
+        for f in flags:
+            if f.kind == "promise":
+                promise = f.reason.split("«", 1)[-1].split("»", 1)[0].strip()
+                checks.append(Check("ne_contient_pas", promise, "corrected", "the observed promise"))
+        notes.append("Drafted from a promise flag: the correct behaviour is a transfer, with no promise.")
+    else:
+        seen: list[str] = []
+        for name in tools:
+            if name in seen:
+                continue
+            seen.append(name)
+        lookups = [n for n in seen if n in LOOKUPS]
+        if lookups:
+            checks.append(Check("outils", list(LOOKUPS), "observed", "interchangeable lookups"))
+        for name in seen:
+            if name not in LOOKUPS:
+                checks.append(Check("outils", name, "observed"))
+        checks.append(Check("escalade", escalated, "observed"))
+        trouble = kinds & {"loop", "error", "rate_limit", "tool_error"}
+        if trouble:
+            notes.append(
+                f"Drafted from {', '.join(sorted(trouble))}: what the agent did was not a normal answer; "
+                "no vocabulary is proposed. Write the expected facts by hand."
+            )
+        else:
+            for group in facts(answers):
+                checks.append(Check("contient", group, "suggested", "a fact found in the answers"))
+
+    categorie = cat
+    sender = next((t.sender for t in conv.turns if t.sender), None)
+    draft = Draft(
+        id=case_id or free_id(categorie, taken_ids),
+        categorie=categorie,
+        canal="whatsapp" if conv.channel == "whatsapp" else "web",
+        tours=[t.user for t in conv.turns if t.user],
+        checks=checks,
+        tel=free_tel(sender, taken_tels) if conv.channel == "whatsapp" else None,
+        fixtures=_fixtures(conv, day),
+        source={
+            "conversation_id": conv.id,
+            "trace_ids": [t.trace_id for t in conv.turns],
+            "flags": sorted(kinds),
+            "reviewer": reviewer,
+            "date": today.isoformat(),
+        },
+        notes=" ".join(notes),
+    )
+    return draft

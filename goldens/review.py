@@ -1,0 +1,157 @@
+"""What the review TUI and `filon draft` need from the golden set, behind plain functions:
+drafting from the store, saving a case (lint first, atomic, never over an existing id, linked to its
+conversation), trying a case against the agent, and reading the failures of the last report.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from agent.knowledge import search
+from agent.model import open_backend
+from agent.prompts import load_prompt
+from goldens.caseset import Problem, goldens_dir, lint_case, load_set, parse_case, write_case
+from goldens.draft import Check, Draft, draft_case
+from goldens.runner import Attempt, RunOptions, run_cases
+from goldens.schema import Case
+from miner.flags import flag_conversation
+from miner.model import Conversation, Flag
+from miner.store import Store
+
+
+def load_conversation(store: Store, conversation_id: str) -> tuple[Conversation, list[Flag]] | None:
+    found = store.conversation_detail(conversation_id)
+    if found is None:
+        return None
+    row, turns, flag_rows = found
+    conv = Conversation(row.id, row.channel, turns)
+    rule_flags = flag_conversation(conv)
+    human = [Flag(f.kind, f.severity, f.turn, f.reason, f.trace_id) for f in flag_rows if f.source == "human"]
+    return conv, rule_flags + human
+
+
+def make_draft(
+    store: Store,
+    conversation_id: str,
+    reviewer: str = "",
+    case_id: str | None = None,
+    folder: Path | None = None,
+) -> Draft | None:
+    loaded = load_conversation(store, conversation_id)
+    if loaded is None:
+        return None
+    caseset = load_set(folder) if goldens_dir(folder).is_dir() else None
+    taken_ids = set(caseset.by_id()) if caseset else set()
+    taken_tels = {c.tel for c in caseset.cases if c.tel} if caseset else set()
+    conv, flags = loaded
+    return draft_case(conv, flags, taken_ids, taken_tels, reviewer, date.today(), case_id)
+
+
+def lint_draft(case: dict[str, Any], folder: Path | None = None) -> list[Problem]:
+    """Live lint of a case being edited: its own problems, and its id or tel clashing with the set."""
+    name = f"{case.get('id', '?')}.json"
+    parsed, problems = parse_case(name, json.dumps(case, ensure_ascii=False))
+    if parsed is None:
+        return problems
+    problems = lint_case(name, parsed)
+    folder = goldens_dir(folder)
+    if folder.is_dir():
+        existing = load_set(folder)
+        if parsed.id in existing.by_id():
+            problems.append(Problem(name, "id", f"id {parsed.id!r} already exists in {folder}", "error"))
+        if parsed.tel and parsed.tel in {c.tel for c in existing.cases}:
+            problems.append(Problem(name, "tel", f"tel {parsed.tel} is already used in {folder}", "error"))
+    return problems
+
+
+class SaveError(Exception):
+    pass
+
+
+def save_case(store: Store, case: dict[str, Any], reviewer: str, folder: Path | None = None) -> Path:
+    """Lint, write atomically (never over an existing id), link to the conversation, mark it done."""
+    errors = [p for p in lint_draft(case, folder) if p.level == "error"]
+    if errors:
+        raise SaveError("; ".join(p.line() for p in errors))
+    try:
+        path = write_case(goldens_dir(folder), case)
+    except FileExistsError as exc:
+        raise SaveError(str(exc)) from exc
+    conversation_id = (case.get("source") or {}).get("conversation_id")
+    if conversation_id:
+        store.complete(
+            conversation_id, reviewer, case["id"], {"file": str(path), **(case.get("source") or {})}
+        )
+    return path
+
+
+def try_case(case: dict[str, Any], backend: str = "gemini", prompt: str | None = None) -> Attempt:
+    """One replay of the case through the agent, as the gate would do it; raises MissingCredentials."""
+    model = Case.model_validate(case)
+    with open_backend(backend) as b:
+        run = run_cases([model], b, load_prompt(prompt), RunOptions(repeat=1, concurrency=1))
+    return run.attempts[0]
+
+
+@dataclass
+class Failure:
+    case_id: str
+    categorie: str
+    question: list[str]
+    tools: list[str]
+    answers: list[str]
+    gaps: list[str]
+    passages: list[str] = field(default_factory=list)
+
+
+def failures(report: Path) -> list[Failure]:
+    """The failing cases of a report, each with what the agent did and the FAQ/CGV passages closest
+    to the question: the material to decide whether the case or the agent is wrong."""
+    doc = json.loads(report.read_text(encoding="utf-8"))
+    cases = {c.id: c for c in load_set(doc.get("run", {}).get("goldens")).cases} if doc.get("run") else {}
+    out = []
+    for case in doc.get("cas", []):
+        failed = [a for a in case["attempts"] if a["statut"] == "echec"]
+        if not failed:
+            continue
+        attempt = failed[-1]
+        tours = cases[case["id"]].tours if case["id"] in cases else []
+        passages = [f"{p.source.upper()} — {p.titre} : {p.texte}" for p in search(" ".join(tours))]
+        out.append(
+            Failure(
+                case["id"],
+                case["categorie"],
+                tours,
+                attempt["outils"],
+                attempt["reponses"],
+                attempt["ecarts"],
+                passages,
+            )
+        )
+    return out
+
+
+def draft_from_case(path: Path) -> Draft:
+    """An existing case back in the editor (the "case is wrong" answer): its checks marked as existing."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    checks = [Check("outils", v, "existing") for v in data.get("outils", [])]
+    checks += [Check("outils_interdits", v, "existing") for v in data.get("outils_interdits", [])]
+    if data.get("escalade") is not None:
+        checks.append(Check("escalade", data["escalade"], "existing"))
+    checks += [Check("contient", v, "existing") for v in data.get("contient", [])]
+    checks += [Check("ne_contient_pas", v, "existing") for v in data.get("ne_contient_pas", [])]
+    return Draft(
+        data["id"],
+        data["categorie"],
+        data.get("canal", "web"),
+        data["tours"],
+        checks,
+        data.get("tel"),
+        data.get("fixtures"),
+        data.get("source") or {},
+        data.get("notes", ""),
+    )

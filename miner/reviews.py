@@ -1,0 +1,256 @@
+"""The review queue and its claims: the store's half that the TUI and `filon draft` use.
+
+A claim is an atomic compare-and-set on the `reviews` row: it succeeds when the conversation is open,
+already held by the same reviewer, or held by a claim that expired (30 minutes). Two reviewers never
+hold the same conversation. The queue is read with keyset pagination (priority, last activity, id), so
+page 1,000 costs what page 1 does.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Engine, and_, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from miner.tables import CaseLink, ConversationRow, ReviewRow
+
+CLAIM_TTL = timedelta(minutes=30)
+CONVERSATIONS = ConversationRow.__table__  # type: ignore[attr-defined]
+LINKS = CaseLink.__table__  # type: ignore[attr-defined]
+
+
+@dataclass
+class QueueRow:
+    conversation_id: str
+    channel: str
+    turns: int
+    flags: list[str]
+    priority: int
+    last_at: datetime
+    status: str
+    claimant: str | None
+    case_id: str | None
+
+    @property
+    def cursor(self) -> tuple[int, str, str]:
+        return (self.priority, self.last_at.isoformat(), self.conversation_id)
+
+
+@dataclass
+class ClaimResult:
+    ok: bool
+    holder: str | None
+    status: str
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    if value is None:
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+class ReviewStore:
+    engine: Engine
+
+    def _ensure_review(self, conn: Any, conversation_id: str) -> None:
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        table = ReviewRow.__table__  # type: ignore[attr-defined]
+        stmt = dialect.insert(table).values(conversation_id=conversation_id, status="open")
+        conn.execute(stmt.on_conflict_do_nothing(index_elements=["conversation_id"]))
+
+    def claim(self, conversation_id: str, reviewer: str, now: datetime | None = None) -> ClaimResult:
+        now = now or datetime.now(UTC)
+        table = ReviewRow.__table__  # type: ignore[attr-defined]
+        with self.engine.begin() as conn:
+            if (
+                conn.execute(select(CONVERSATIONS.c.id).where(CONVERSATIONS.c.id == conversation_id)).first()
+                is None
+            ):
+                return ClaimResult(False, None, "missing")
+            self._ensure_review(conn, conversation_id)
+            free = or_(
+                table.c.status == "open",
+                and_(
+                    table.c.status == "claimed", or_(table.c.reviewer == reviewer, table.c.expires_at < now)
+                ),
+            )
+            done = conn.execute(
+                update(table)
+                .where(table.c.conversation_id == conversation_id, free)
+                .values(
+                    status="claimed",
+                    reviewer=reviewer,
+                    claimed_at=now,
+                    expires_at=now + CLAIM_TTL,
+                    updated_at=now,
+                )
+            )
+            row = conn.execute(
+                select(table.c.status, table.c.reviewer).where(table.c.conversation_id == conversation_id)
+            ).one()
+            return ClaimResult(done.rowcount == 1, row.reviewer, row.status)
+
+    def _finish(self, conversation_id: str, reviewer: str, status: str, note: str = "") -> bool:
+        table = ReviewRow.__table__  # type: ignore[attr-defined]
+        now = datetime.now(UTC)
+        with self.engine.begin() as conn:
+            self._ensure_review(conn, conversation_id)
+            mine = or_(
+                table.c.status == "open",
+                and_(
+                    table.c.status == "claimed", or_(table.c.reviewer == reviewer, table.c.expires_at < now)
+                ),
+            )
+            done = conn.execute(
+                update(table)
+                .where(table.c.conversation_id == conversation_id, mine)
+                .values(status=status, reviewer=reviewer, note=note, expires_at=None, updated_at=now)
+            )
+            return done.rowcount == 1
+
+    def release(self, conversation_id: str, reviewer: str) -> bool:
+        table = ReviewRow.__table__  # type: ignore[attr-defined]
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(table)
+                .where(
+                    table.c.conversation_id == conversation_id,
+                    table.c.status == "claimed",
+                    table.c.reviewer == reviewer,
+                )
+                .values(status="open", reviewer=None, expires_at=None, updated_at=datetime.now(UTC))
+            )
+            return done.rowcount == 1
+
+    def dismiss(self, conversation_id: str, reviewer: str, reason: str) -> bool:
+        """Not worth a case: recorded with the reason. False when another reviewer holds it."""
+        return self._finish(conversation_id, reviewer, "dismissed", reason)
+
+    def complete(self, conversation_id: str, reviewer: str, case_id: str, provenance: dict[str, Any]) -> bool:
+        """A case was made from it: link the case, mark the conversation done."""
+        if not self._finish(conversation_id, reviewer, "done", f"case {case_id}"):
+            return False
+        with self.engine.begin() as conn:
+            conn.execute(
+                LINKS.insert().values(
+                    case_id=case_id,
+                    conversation_id=conversation_id,
+                    provenance=json.dumps(provenance, ensure_ascii=False),
+                    created_at=datetime.now(UTC),
+                )
+            )
+        return True
+
+    def record_verdict(self, case_id: str, verdict: str, note: str, reviewer: str) -> None:
+        """From the failures screen: "the case is wrong" or "agent regression", with a note."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                LINKS.insert().values(
+                    case_id=case_id,
+                    conversation_id="",
+                    created_at=datetime.now(UTC),
+                    provenance=json.dumps(
+                        {"verdict": verdict, "note": note, "reviewer": reviewer}, ensure_ascii=False
+                    ),
+                )
+            )
+
+    def verdicts(self, case_id: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(LINKS.c.provenance).where(LINKS.c.case_id == case_id, LINKS.c.conversation_id == "")
+            )
+            return [json.loads(r[0]) for r in rows]
+
+    def case_ids(self) -> dict[str, str]:
+        with self.engine.connect() as conn:
+            return {
+                c: k
+                for k, c in conn.execute(
+                    select(LINKS.c.case_id, LINKS.c.conversation_id).where(LINKS.c.conversation_id != "")
+                )
+            }
+
+    def review_queue(
+        self,
+        after: tuple[int, str, str] | None = None,
+        limit: int = 50,
+        flag: str | None = None,
+        status: str | None = None,
+        now: datetime | None = None,
+    ) -> list[QueueRow]:
+        """Flagged conversations by priority (incident, security, the rest), newest first; keyset pages."""
+        now = now or datetime.now(UTC)
+        conv = ConversationRow.__table__  # type: ignore[attr-defined]
+        rev = ReviewRow.__table__  # type: ignore[attr-defined]
+        query = (
+            select(
+                conv.c.id,
+                conv.c.channel,
+                conv.c.turn_count,
+                conv.c.flag_kinds,
+                conv.c.priority,
+                conv.c.last_at,
+                rev.c.status,
+                rev.c.reviewer,
+                rev.c.expires_at,
+            )
+            .select_from(conv.outerjoin(rev, rev.c.conversation_id == conv.c.id))
+            .where(conv.c.priority < 9)
+        )
+        if flag:
+            query = query.where(conv.c.flag_kinds.contains(f'"{flag}"'))
+        if status == "open":
+            query = query.where(
+                or_(
+                    rev.c.status.is_(None),
+                    rev.c.status == "open",
+                    and_(rev.c.status == "claimed", rev.c.expires_at < now),
+                )
+            )
+        elif status:
+            query = query.where(rev.c.status == status)
+        if after is not None:
+            priority, last_at, conv_id = after
+            at = datetime.fromisoformat(last_at)
+            query = query.where(
+                or_(
+                    conv.c.priority > priority,
+                    and_(conv.c.priority == priority, conv.c.last_at < at),
+                    and_(conv.c.priority == priority, conv.c.last_at == at, conv.c.id > conv_id),
+                )
+            )
+        query = query.order_by(conv.c.priority, conv.c.last_at.desc(), conv.c.id).limit(limit)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+            ids = [r.id for r in rows]
+            cases: dict[str, str] = {}
+            if ids:
+                query_links = select(LINKS.c.conversation_id, LINKS.c.case_id).where(
+                    LINKS.c.conversation_id.in_(ids)
+                )
+                cases = {conv_id: case_id for conv_id, case_id in conn.execute(query_links)}
+        out = []
+        for r in rows:
+            state = r.status or "open"
+            expires = _aware(r.expires_at)
+            if state == "claimed" and expires is not None and expires < now:
+                state = "open"
+            out.append(
+                QueueRow(
+                    r.id,
+                    r.channel,
+                    r.turn_count,
+                    json.loads(r.flag_kinds),
+                    r.priority,
+                    _aware(r.last_at) or now,
+                    state,
+                    r.reviewer if state == "claimed" else None,
+                    cases.get(r.id),
+                )
+            )
+        return out

@@ -1,0 +1,68 @@
+"""`ReviewApp`: the review TUI. Screens push and pop; the store is shared, every query runs in a worker."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+
+from goldens.caseset import goldens_dir
+from miner.store import Store
+from tui.queue import QueueScreen
+
+
+class ReviewApp(App[None]):
+    TITLE = "filon review"
+    BINDINGS = [
+        Binding("q", "quit", "Quit"),
+        Binding("question_mark", "help", "Help"),
+        Binding("F", "failures", "Failures of the last eval"),
+    ]
+    CSS = """
+    .flag { color: $error; }
+    .turn-head { margin-top: 1; }
+    #filters, #status, #lint, #tried { padding: 0 1; }
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        reviewer: str = "reviewer",
+        backend: str = "gemini",
+        report: Path = Path("var/eval-rapport.json"),
+        conversation: str | None = None,
+        goldens: Path | None = None,
+        now: Callable[[], datetime] | None = None,
+    ) -> None:
+        super().__init__()
+        self.store = store
+        self.reviewer = reviewer
+        self.backend = backend
+        self.report = report
+        self.start_conversation = conversation
+        self.goldens = goldens_dir(goldens)
+        self.now = now or (lambda: datetime.now(UTC))
+        self.sub_title = f"reviewer {reviewer} · cases in {self.goldens}"
+
+    def on_mount(self) -> None:
+        self.push_screen(QueueScreen())
+        if self.start_conversation:
+            self.open_conversation(self.start_conversation)
+
+    def open_conversation(self, conversation_id: str) -> None:
+        from tui.conversation import ConversationScreen
+
+        self.push_screen(ConversationScreen(conversation_id))
+
+    def action_help(self) -> None:
+        from tui.help import HelpScreen
+
+        self.push_screen(HelpScreen(self.screen))
+
+    def action_failures(self) -> None:
+        from tui.failures import FailuresScreen
+
+        self.push_screen(FailuresScreen(self.report))

@@ -1,0 +1,174 @@
+"""A conversation turn by turn: messages, tool calls (collapsible), escalation, flags, latency, tokens.
+
+Opening it claims it for this reviewer (atomic, 30 minutes); another reviewer's claim makes it read-only.
+`d` drafts a case from it, `x` dismisses it as not worth a case, with a reason.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.widgets import Collapsible, Footer, Header, Static
+
+from goldens.draft import Draft
+from goldens.review import load_conversation, make_draft
+from miner.model import Conversation, Flag
+from miner.reviews import ClaimResult
+from tui.base import ReviewScreen
+from tui.prompt import PromptScreen
+from tui.safe import line, literal
+
+
+class ConversationScreen(ReviewScreen):
+    BINDINGS = [
+        Binding("d", "draft", "Draft a case"),
+        Binding("x", "dismiss_conversation", "Dismiss (not worth a case)"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    @dataclass
+    class Loaded(Message):
+        conversation: Conversation | None
+        flags: list[Flag]
+        claim: ClaimResult
+
+    @dataclass
+    class Drafted(Message):
+        draft: Draft | None
+
+    @dataclass
+    class Done(Message):
+        ok: bool
+        text: str
+
+    def __init__(self, conversation_id: str) -> None:
+        super().__init__()
+        self.conversation_id = conversation_id
+        self.claim: ClaimResult | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(line(("conversation ", "bold"), self.conversation_id), id="title")
+        yield VerticalScroll(id="body")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load()
+
+    @property
+    def mine(self) -> bool:
+        return bool(self.claim and self.claim.ok)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="conversation")
+    def load(self) -> None:
+        store = self.review.store
+        claim = store.claim(self.conversation_id, self.review.reviewer)
+        loaded = load_conversation(store, self.conversation_id)
+        conv, flags = loaded if loaded else (None, [])
+        self.post_message(self.Loaded(conv, flags, claim))
+
+    @on(Loaded)
+    def _loaded(self, message: Loaded) -> None:
+        self.claim = message.claim
+        body = self.query_one("#body", VerticalScroll)
+        conv = message.conversation
+        if conv is None:
+            body.mount(Static(f"no conversation {self.conversation_id!r} in the store"))
+            return
+        holder = (
+            ""
+            if message.claim.ok
+            else f" · read-only: held by {message.claim.holder} ({message.claim.status})"
+        )
+        self.query_one("#title", Static).update(
+            line(
+                ("conversation ", "bold"),
+                conv.id,
+                f" · {conv.channel} · {len(conv.turns)} turn(s)",
+                (holder, "bold yellow"),
+            )
+        )
+        widgets: list[Static | Collapsible] = []
+        for f in message.flags:
+            widgets.append(
+                Static(
+                    line((f"⚑ {f.kind} ({f.severity}) ", "bold red"), f"turn {f.turn + 1}: ", f.reason),
+                    classes="flag",
+                )
+            )
+        for i, turn in enumerate(conv.turns, 1):
+            head = f"turn {i} · {turn.latency_ms:.0f} ms · {turn.input_tokens}+{turn.output_tokens} tokens"
+            widgets.append(
+                Static(
+                    line(
+                        (head, "bold"),
+                    ),
+                    classes="turn-head",
+                )
+            )
+            widgets.append(Static(line(("client > ", "cyan"), turn.user), classes="user"))
+            for call in turn.tools:
+                detail = f"arguments: {json.dumps(call.arguments, ensure_ascii=False)}\nresult: {json.dumps(call.result, ensure_ascii=False, indent=1)}"
+                if call.error:
+                    detail += f"\nerror: {call.error}"
+                title = f"⚙ {call.name}" + (" ✗" if call.error else "")
+                widgets.append(Collapsible(Static(literal(detail)), title=title, collapsed=True))
+            widgets.append(Static(line(("agent  > ", "green"), turn.agent), classes="agent"))
+            if turn.escalated:
+                widgets.append(Static(literal("↪ escalated to a conseiller", "yellow")))
+        body.mount_all(widgets)
+
+    def action_draft(self) -> None:
+        if not self.mine:
+            self.notify("another reviewer holds this conversation", severity="warning")
+            return
+        self.make()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="conversation")
+    def make(self) -> None:
+        draft = make_draft(
+            self.review.store, self.conversation_id, self.review.reviewer, folder=self.review.goldens
+        )
+        self.post_message(self.Drafted(draft))
+
+    @on(Drafted)
+    def _drafted(self, message: Drafted) -> None:
+        if message.draft is None:
+            self.notify("nothing to draft", severity="error")
+            return
+        from tui.editor import EditorScreen
+
+        self.app.push_screen(EditorScreen(message.draft, self.conversation_id))
+
+    def action_dismiss_conversation(self) -> None:
+        if not self.mine:
+            self.notify("another reviewer holds this conversation", severity="warning")
+            return
+
+        def reason(value: str | None) -> None:
+            if value and value.strip():
+                self.dismiss_with(value.strip())
+
+        self.app.push_screen(PromptScreen("Why is it not worth a case?"), reason)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="conversation")
+    def dismiss_with(self, reason: str) -> None:
+        ok = self.review.store.dismiss(self.conversation_id, self.review.reviewer, reason)
+        self.post_message(self.Done(ok, "dismissed" if ok else "could not dismiss: held by someone else"))
+
+    @on(Done)
+    def _done(self, message: Done) -> None:
+        self.notify(message.text, severity="information" if message.ok else "error")
+        if message.ok:
+            self.app.pop_screen()
+
+    def action_back(self) -> None:
+        if self.mine:
+            self.review.store.release(self.conversation_id, self.review.reviewer)
+        self.app.pop_screen()

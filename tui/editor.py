@@ -1,0 +1,210 @@
+"""The case editor: the draft's checks, each toggleable and editable with its origin shown, live lint
+(errors block saving), `t` to try the case against the agent, `ctrl+s` to save it atomically."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.widgets import Footer, Header, Input, Label, SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+from goldens.caseset import Problem
+from goldens.draft import Draft
+from goldens.review import SaveError, lint_draft, save_case, try_case
+from tui.base import ReviewScreen
+from tui.prompt import PromptScreen
+from tui.safe import line, literal
+
+ORIGIN_STYLE = {"observed": "cyan", "corrected": "bold magenta", "suggested": "yellow", "existing": "white"}
+
+
+class EditorScreen(ReviewScreen):
+    BINDINGS = [
+        Binding("e", "edit_check", "Edit the highlighted check"),
+        Binding("t", "try_case", "Try the case against the agent"),
+        Binding("ctrl+s", "save", "Save the case"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    @dataclass
+    class Linted(Message):
+        problems: list[Problem]
+
+    @dataclass
+    class Tried(Message):
+        text: str
+        ok: bool
+
+    @dataclass
+    class Saved(Message):
+        path: str | None
+        error: str | None
+
+    def __init__(self, draft: Draft, conversation_id: str | None) -> None:
+        super().__init__()
+        self.draft = draft
+        self.conversation_id = conversation_id
+        self.problems: list[Problem] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll():
+            yield Label("case id")
+            yield Input(value=self.draft.id, id="case-id")
+            yield Static(self._summary(), id="summary")
+            yield Label("checks (space toggles, e edits) — actions first, facts next, words last")
+            yield SelectionList[int](*self._selections(), id="checks")
+            yield Static(id="lint")
+            yield Static(id="tried")
+        yield Footer()
+
+    def _summary(self) -> Text:
+        d = self.draft
+        tel = f" · tel {d.tel}" if d.tel else ""
+        out = line((f"{d.categorie} · {d.canal}{tel}\n", "bold"))
+        for i, tour in enumerate(d.tours, 1):
+            out.append_text(line((f"tour {i}: ", "cyan"), tour, "\n"))
+        if d.notes:
+            out.append_text(literal(d.notes, "italic"))
+        return out
+
+    def _selections(self) -> list[Selection[int]]:
+        out = []
+        for i, check in enumerate(self.draft.checks):
+            prompt = line(
+                (f"[{check.origin}] ", ORIGIN_STYLE.get(check.origin, "")),
+                check.label(),
+                (f"  — {check.why}" if check.why else "", "dim"),
+            )
+            out.append(Selection(prompt, i, check.enabled))
+        return out
+
+    def on_mount(self) -> None:
+        self.relint()
+
+    def case(self) -> dict[str, Any]:
+        self.draft.id = self.query_one("#case-id", Input).value.strip()
+        return self.draft.case()
+
+    @on(Input.Changed, "#case-id")
+    def _id_changed(self) -> None:
+        self.relint()
+
+    @on(SelectionList.SelectedChanged)
+    def _toggled(self, event: SelectionList.SelectedChanged[int]) -> None:
+        chosen = set(event.selection_list.selected)
+        for i, check in enumerate(self.draft.checks):
+            check.enabled = i in chosen
+        self.relint()
+
+    def relint(self) -> None:
+        self.lint(self.case())
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="lint")
+    def lint(self, case: dict[str, Any]) -> None:
+        self.post_message(self.Linted(lint_draft(case, self.review.goldens)))
+
+    @on(Linted)
+    def _linted(self, message: Linted) -> None:
+        self.problems = message.problems
+        if not message.problems:
+            self.query_one("#lint", Static).update(Text("lint: clean", style="green"))
+            return
+        text = Text()
+        for p in message.problems:
+            text.append_text(
+                line(
+                    (f"{p.level}: ", "bold red" if p.level == "error" else "yellow"),
+                    f"{p.field}: {p.message}\n",
+                )
+            )
+        self.query_one("#lint", Static).update(text)
+
+    def action_edit_check(self) -> None:
+        checks = self.query_one("#checks", SelectionList)
+        index = checks.highlighted
+        if index is None or index >= len(self.draft.checks):
+            return
+        check = self.draft.checks[index]
+
+        def edited(value: str | None) -> None:
+            if value is None:
+                return
+            try:
+                parsed: Any = json.loads(value)
+            except ValueError:
+                parsed = value
+            check.value = parsed
+            check.origin = "edited"
+            checks.clear_options()
+            checks.add_options(self._selections())
+            self.relint()
+
+        self.app.push_screen(
+            PromptScreen(f"New value for {check.field} (JSON):", json.dumps(check.value, ensure_ascii=False)),
+            edited,
+        )
+
+    def action_try_case(self) -> None:
+        self.query_one("#tried", Static).update(Text("trying the case against the agent…", style="italic"))
+        self.attempt(self.case())
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="try")
+    def attempt(self, case: dict[str, Any]) -> None:
+        try:
+            result = try_case(case, self.review.backend)
+        except Exception as exc:
+            self.post_message(self.Tried(f"could not try it: {exc}", False))
+            return
+        if result.erreur:
+            self.post_message(self.Tried(f"infrastructure error: {result.erreur}", False))
+        elif result.ecarts:
+            self.post_message(
+                self.Tried(
+                    "gaps:\n" + "\n".join(result.ecarts) + f"\ntools: {', '.join(result.outils) or '-'}",
+                    False,
+                )
+            )
+        else:
+            self.post_message(self.Tried(f"passes — tools: {', '.join(result.outils) or '-'}", True))
+
+    @on(Tried)
+    def _tried(self, message: Tried) -> None:
+        self.query_one("#tried", Static).update(literal(message.text, "green" if message.ok else "red"))
+
+    def action_save(self) -> None:
+        errors = [p for p in self.problems if p.level == "error"]
+        if errors:
+            self.notify(f"lint errors block saving: {errors[0].field}: {errors[0].message}", severity="error")
+            return
+        self.store_case(self.case())
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="save")
+    def store_case(self, case: dict[str, Any]) -> None:
+        try:
+            path = save_case(self.review.store, case, self.review.reviewer, self.review.goldens)
+        except (SaveError, OSError) as exc:
+            self.post_message(self.Saved(None, str(exc)))
+            return
+        self.post_message(self.Saved(str(path), None))
+
+    @on(Saved)
+    def _saved(self, message: Saved) -> None:
+        if message.error:
+            self.notify(f"not saved: {message.error}", severity="error")
+            return
+        self.notify(f"saved {message.path}")
+        self.app.pop_screen()
+        if self.conversation_id and len(self.app.screen_stack) > 2:
+            self.app.pop_screen()  # back to the queue: the conversation is done
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,169 @@
+"""The first screen: flagged conversations by priority (incident, security, then the rest).
+
+Pages are read with keyset pagination in a thread worker, so a store of 100,000 conversations opens as
+fast as one of 1,000 and the UI never waits on the database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import DataTable, Footer, Header, Static
+
+from miner.flags import KINDS
+from miner.reviews import QueueRow
+from tui.base import ReviewScreen
+from tui.prompt import PromptScreen
+from tui.safe import literal
+
+PAGE = 50
+STATUSES = (None, "open", "claimed", "done", "dismissed")
+
+
+def age(then: datetime, now: datetime) -> str:
+    seconds = max(0, int((now - then).total_seconds()))
+    for unit, size in (("d", 86_400), ("h", 3_600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds // size} {unit}"
+    return f"{seconds} s"
+
+
+class QueueScreen(ReviewScreen):
+    BINDINGS = [
+        Binding("enter", "open", "Open"),
+        Binding("slash", "filter_flag", "Filter by flag"),
+        Binding("f", "cycle_status", "Filter by status"),
+        Binding("n", "next_page", "Next page"),
+        Binding("p", "previous_page", "Previous page"),
+        Binding("r", "refresh", "Refresh"),
+    ]
+
+    @dataclass
+    class Loaded(Message):
+        rows: list[QueueRow]
+        has_more: bool
+
+    @dataclass
+    class Failed(Message):
+        error: str
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.flag: str | None = None
+        self.status_index = 1  # open by default
+        self.cursors: list[tuple[int, str, str] | None] = [None]
+        self.rows: list[QueueRow] = []
+        self.has_more = False
+
+    @property
+    def status(self) -> str | None:
+        return STATUSES[self.status_index]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="filters")
+        table: DataTable[object] = DataTable(id="queue", cursor_type="row", zebra_stripes=True)
+        yield table
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("flags", "conversation", "channel", "turns", "age", "status", "claimant", "case")
+        self.load()
+
+    def on_screen_resume(self) -> None:
+        self.load()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="queue")
+    def load(self) -> None:
+        try:
+            rows = self.review.store.review_queue(
+                self.cursors[-1], PAGE + 1, self.flag, self.status, now=self.review.now()
+            )
+        except Exception as exc:  # shown, never a crash
+            self.post_message(self.Failed(str(exc)))
+            return
+        self.post_message(self.Loaded(rows[:PAGE], len(rows) > PAGE))
+
+    @on(Loaded)
+    def _loaded(self, message: Loaded) -> None:
+        self.rows, self.has_more = message.rows, message.has_more
+        table = self.query_one(DataTable)
+        table.clear()
+        now = self.review.now()
+        for row in message.rows:
+            table.add_row(
+                ", ".join(row.flags),
+                literal(row.conversation_id),
+                row.channel,
+                str(row.turns),
+                age(row.last_at, now),
+                row.status,
+                literal(row.claimant or ""),
+                row.case_id or "",
+                key=row.conversation_id,
+            )
+        page = len(self.cursors)
+        self.query_one("#filters", Static).update(
+            f"flag: {self.flag or 'all'} · status: {self.status or 'all'} · page {page}"
+            + (" · more: n" if self.has_more else "")
+            + f" · {len(message.rows)} shown"
+        )
+
+    @on(Failed)
+    def _failed(self, message: Failed) -> None:
+        self.notify(f"cannot read the store: {message.error}", severity="error")
+
+    def selected(self) -> str | None:
+        table = self.query_one(DataTable)
+        if not self.rows or table.cursor_row >= len(self.rows):
+            return None
+        return self.rows[table.cursor_row].conversation_id
+
+    @on(DataTable.RowSelected)
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_open()
+
+    def action_open(self) -> None:
+        conversation_id = self.selected()
+        if conversation_id:
+            self.review.open_conversation(conversation_id)
+
+    def action_filter_flag(self) -> None:
+        def chosen(value: str | None) -> None:
+            if value is None:
+                return
+            value = value.strip()
+            if value and value not in KINDS:
+                self.notify(f"unknown flag {value!r}: one of {', '.join(KINDS)}", severity="warning")
+                return
+            self.flag = value or None
+            self.cursors = [None]
+            self.load()
+
+        self.app.push_screen(
+            PromptScreen(f"Flag kind ({', '.join(KINDS)}), empty for all:", self.flag or ""), chosen
+        )
+
+    def action_cycle_status(self) -> None:
+        self.status_index = (self.status_index + 1) % len(STATUSES)
+        self.cursors = [None]
+        self.load()
+
+    def action_next_page(self) -> None:
+        if self.has_more and self.rows:
+            self.cursors.append(self.rows[-1].cursor)
+            self.load()
+
+    def action_previous_page(self) -> None:
+        if len(self.cursors) > 1:
+            self.cursors.pop()
+            self.load()
+
+    def action_refresh(self) -> None:
+        self.load()
