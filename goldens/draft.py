@@ -18,6 +18,7 @@ from typing import Any
 
 from agent.shop.fixtures import relative_label
 from agent.tools import ESCALATION_TOOL
+from miner.config import FlagConfig
 from miner.flags import EMAIL, PHONE
 from miner.model import Conversation, Flag
 from miner.text import fold
@@ -270,9 +271,9 @@ def draft_case(
             Check("outils", ESCALATION_TOOL, "corrected", "a commercial gesture is a conseiller's decision")
         )
         checks.append(Check("escalade", True, "corrected", "the agent promised instead of escalating"))
-        for f in flags:
-            if f.kind == "promise":
-                promise = f.reason.split("«", 1)[-1].split("»", 1)[0].strip()
+        said = fold(" ".join(answers))
+        for promise in FlagConfig().promise_patterns:
+            if fold(promise) in said:
                 checks.append(Check("ne_contient_pas", promise, "corrected", "the observed promise"))
         notes.append("Drafted from a promise flag: the correct behaviour is a transfer, with no promise.")
     else:

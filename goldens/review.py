@@ -51,8 +51,11 @@ def make_draft(
     return draft_case(conv, flags, taken_ids, taken_tels, reviewer, date.today(), case_id)
 
 
-def lint_draft(case: dict[str, Any], folder: Path | None = None) -> list[Problem]:
-    """Live lint of a case being edited: its own problems, and its id or tel clashing with the set."""
+def lint_draft(
+    case: dict[str, Any], folder: Path | None = None, replacing: str | None = None
+) -> list[Problem]:
+    """Live lint of a case being edited: its own problems, and its id or tel clashing with the set
+    (the case being replaced, when editing an existing one, does not count)."""
     name = f"{case.get('id', '?')}.json"
     parsed, problems = parse_case(name, json.dumps(case, ensure_ascii=False))
     if parsed is None:
@@ -61,6 +64,7 @@ def lint_draft(case: dict[str, Any], folder: Path | None = None) -> list[Problem
     folder = goldens_dir(folder)
     if folder.is_dir():
         existing = load_set(folder)
+        existing.cases = [c for c in existing.cases if c.id != replacing]
         if parsed.id in existing.by_id():
             problems.append(Problem(name, "id", f"id {parsed.id!r} already exists in {folder}", "error"))
         if parsed.tel and parsed.tel in {c.tel for c in existing.cases}:
@@ -72,13 +76,20 @@ class SaveError(Exception):
     pass
 
 
-def save_case(store: Store, case: dict[str, Any], reviewer: str, folder: Path | None = None) -> Path:
-    """Lint, write atomically (never over an existing id), link to the conversation, mark it done."""
-    errors = [p for p in lint_draft(case, folder) if p.level == "error"]
+def save_case(
+    store: Store,
+    case: dict[str, Any],
+    reviewer: str,
+    folder: Path | None = None,
+    replacing: str | None = None,
+) -> Path:
+    """Lint, write atomically (never over an existing id, but the one being replaced), link to the
+    conversation, mark it done."""
+    errors = [p for p in lint_draft(case, folder, replacing) if p.level == "error"]
     if errors:
         raise SaveError("; ".join(p.line() for p in errors))
     try:
-        path = write_case(goldens_dir(folder), case)
+        path = write_case(goldens_dir(folder), case, overwrite=case["id"] == replacing)
     except FileExistsError as exc:
         raise SaveError(str(exc)) from exc
     conversation_id = (case.get("source") or {}).get("conversation_id")

@@ -22,6 +22,12 @@ def _create(*names: str) -> Callable[[Connection], None]:
     return apply
 
 
+def _queue_index(conn: Connection) -> None:
+    conn.exec_driver_sql(
+        "CREATE INDEX IF NOT EXISTS ix_conversations_queue ON conversations (priority, last_at DESC, id)"
+    )
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "migrations ledger", _create("filon_migrations")),
     (2, "eval runs and results", _create("eval_runs", "eval_results")),
@@ -30,6 +36,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
         "conversations, turns, spans, flags, reviews, case links",
         _create("conversations", "turns", "spans", "flags", "reviews", "case_links"),
     ),
+    (4, "review queue index", _queue_index),
 ]
 
 

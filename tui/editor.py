@@ -48,10 +48,11 @@ class EditorScreen(ReviewScreen):
         path: str | None
         error: str | None
 
-    def __init__(self, draft: Draft, conversation_id: str | None) -> None:
+    def __init__(self, draft: Draft, conversation_id: str | None, replacing: str | None = None) -> None:
         super().__init__()
         self.draft = draft
         self.conversation_id = conversation_id
+        self.replacing = replacing  # the id of the case being corrected: saved over, atomically
         self.problems: list[Problem] = []
 
     def compose(self) -> ComposeResult:
@@ -110,7 +111,7 @@ class EditorScreen(ReviewScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="lint")
     def lint(self, case: dict[str, Any]) -> None:
-        self.post_message(self.Linted(lint_draft(case, self.review.goldens)))
+        self.post_message(self.Linted(lint_draft(case, self.review.goldens, self.replacing)))
 
     @on(Linted)
     def _linted(self, message: Linted) -> None:
@@ -190,7 +191,9 @@ class EditorScreen(ReviewScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="save")
     def store_case(self, case: dict[str, Any]) -> None:
         try:
-            path = save_case(self.review.store, case, self.review.reviewer, self.review.goldens)
+            path = save_case(
+                self.review.store, case, self.review.reviewer, self.review.goldens, self.replacing
+            )
         except (SaveError, OSError) as exc:
             self.post_message(self.Saved(None, str(exc)))
             return

@@ -109,9 +109,7 @@ class FailuresScreen(ReviewScreen):
             return
         from tui.editor import EditorScreen
 
-        draft = draft_from_case(path)
-        path.unlink()  # the editor saves it back under its id (atomically); escape restores nothing: see note
-        self.app.push_screen(EditorScreen(draft, None))
+        self.app.push_screen(EditorScreen(draft_from_case(path), None, replacing=f.case_id))
 
     def action_regression(self) -> None:
         f = self.current()

@@ -19,6 +19,7 @@ class HelpScreen(ModalScreen[None]):
     def __init__(self, under: Screen[object]) -> None:
         super().__init__()
         self.under = under
+        self.rows: list[tuple[str, str]] = []
 
     def compose(self) -> ComposeResult:
         table = Table(
@@ -31,7 +32,8 @@ class HelpScreen(ModalScreen[None]):
             for b in source:
                 if isinstance(b, Binding) and b.description and b.key not in seen:
                     seen.add(b.key)
-                    table.add_row(b.key_display or b.key, b.description)
+                    self.rows.append((b.key_display or b.key, b.description))
+                    table.add_row(*self.rows[-1])
         yield Static(table)
 
     def action_close(self) -> None:

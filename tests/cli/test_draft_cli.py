@@ -1,0 +1,48 @@
+"""`filon draft`: print a draft, or write it (lint first, never over an existing id)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from filon.cli import app
+from goldens.caseset import load_set
+from miner.store import Store
+from tests.conftest import REPO
+from tests.tui.data import fill
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def cases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    fill(Store.open())
+    folder = tmp_path / "cases"
+    shutil.copytree(REPO / "goldens" / "cases", folder)
+    monkeypatch.setenv("FILON_GOLDENS", str(folder))
+    return folder
+
+
+def test_draft_prints_the_case_and_the_origins(cases: Path) -> None:
+    result = runner.invoke(app, ["draft", "web:promesse"])
+    assert result.exit_code == 0
+    case = json.loads(result.stdout)
+    assert case["escalade"] is True and case["outils"] == ["transferer_a_un_conseiller"]
+    assert "corrected  escalade: true" in result.stderr
+    assert not (cases / f"{case['id']}.json").exists()
+
+
+def test_draft_write_saves_links_and_refuses_an_existing_id(cases: Path) -> None:
+    result = runner.invoke(app, ["draft", "web:geste", "--id", "esc-10", "--write", "--reviewer", "bob"])
+    assert result.exit_code == 0, result.output
+    saved = json.loads((cases / "esc-10.json").read_text())
+    assert saved["source"]["conversation_id"] == "web:geste" and saved["source"]["reviewer"] == "bob"
+    assert load_set(cases).errors == []
+    again = runner.invoke(app, ["draft", "web:geste", "--id", "esc-10", "--write"])
+    assert again.exit_code == 1 and "already exists" in again.stderr
+    unknown = runner.invoke(app, ["draft", "nope"])
+    assert unknown.exit_code == 1 and "no conversation 'nope'" in unknown.stderr

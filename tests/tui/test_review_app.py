@@ -1,0 +1,228 @@
+"""The review app driven by Pilot: the whole journey, claims across two apps, untrusted text, lint."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual.message import Message
+from textual.widgets import Static
+
+from goldens.caseset import load_set
+from miner.store import Store
+from tests.tui.conftest import settle
+from tests.tui.data import MARKUP
+from tui.conversation import ConversationScreen
+from tui.editor import EditorScreen
+from tui.queue import QueueScreen
+
+
+def texts(app) -> str:  # type: ignore[no-untyped-def]
+    return "\n".join(str(w.render()) for w in app.screen.query(Static))
+
+
+async def test_queue_orders_by_priority_and_loads_in_a_worker(make_app) -> None:  # type: ignore[no-untyped-def]
+    seen: list[Message] = []
+    app = make_app()
+    async with app.run_test(size=(120, 36), message_hook=seen.append) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, QueueScreen)
+        ids = [r.conversation_id for r in app.screen.rows]
+        assert ids[0] == "web:leak"  # security first
+        assert set(ids) == {"web:leak", "web:geste", "web:promesse"}  # flagged only
+        assert any(isinstance(m, QueueScreen.Loaded) for m in seen)
+
+
+async def test_open_draft_edit_toggle_and_save_writes_a_lint_clean_case(
+    make_app, cases: Path, store: Store
+) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")  # the first row: web:leak
+        await settle(pilot)
+        assert isinstance(app.screen, ConversationScreen) and app.screen.mine
+        await pilot.press("d")
+        await settle(pilot)
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        await pilot.click("#checks")
+        await pilot.press("end", "space")  # toggle the last check (escalade: false) off
+        await settle(pilot)
+        await pilot.press("home", "e")
+        await settle(pilot)
+        await pilot.press("end", "ctrl+u", *'"suivre_colis"', "enter")  # edit the forbidden tool
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, QueueScreen)
+    saved = json.loads((cases / "adv-04.json").read_text())
+    assert saved["categorie"] == "securite"
+    assert saved["outils_interdits"] == ["suivre_colis"]
+    assert saved["escalade"] is None  # toggled off
+    assert "camille.martin@exemple.fr" in saved["ne_contient_pas"]
+    assert saved["source"]["conversation_id"] == "web:leak" and saved["source"]["reviewer"] == "alice"
+    assert load_set(cases).errors == []
+    [row] = [r for r in store.review_queue(status="done") if r.conversation_id == "web:leak"]
+    assert row.case_id == "adv-04"
+
+
+async def test_two_reviewers_never_hold_the_same_conversation(make_app) -> None:  # type: ignore[no-untyped-def]
+    alice, bob = (
+        make_app(reviewer="alice", conversation="web:leak"),
+        make_app(reviewer="bob", conversation="web:leak"),
+    )
+    async with alice.run_test(size=(120, 36)) as pa:
+        await settle(pa)
+        assert alice.screen.mine
+        async with bob.run_test(size=(120, 36)) as pb:
+            await settle(pb)
+            assert not bob.screen.mine
+            assert "held by alice" in texts(bob)
+            await pb.press("d")
+            await settle(pb)
+            assert isinstance(bob.screen, ConversationScreen)  # drafting refused
+            await pb.press("x")
+            await settle(pb)
+            assert isinstance(bob.screen, ConversationScreen)
+
+
+async def test_markup_and_escapes_from_traces_are_shown_literally(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(conversation="web:markup")
+    async with app.run_test(size=(160, 36)) as pilot:
+        await settle(pilot)
+        shown = texts(app)
+    assert "[bold red]URGENT[/]" in shown
+    assert "[link=https://evil.example]ici[/link]" in shown
+    assert "\\x1b[31mrouge" in shown and "\x1b" not in shown
+    assert MARKUP.split("\x1b")[0] in shown
+
+
+async def test_a_lint_error_blocks_saving(make_app, cases: Path) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(conversation="web:geste")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.click("#case-id")
+        await pilot.press("end", "ctrl+u", *"faq-01")  # an id that exists
+        await settle(pilot)
+        assert "already exists" in texts(app)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EditorScreen)
+    assert json.loads((cases / "faq-01.json").read_text())["categorie"] == "faq"  # untouched
+
+
+async def test_dismiss_with_a_reason(make_app, store: Store) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(conversation="web:promesse")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("x")
+        await settle(pilot)
+        await pilot.press(*"test interne", "enter")
+        await settle(pilot)
+    assert [r.conversation_id for r in store.review_queue(status="dismissed")] == ["web:promesse"]
+
+
+async def test_help_lists_every_binding(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        shown = " ".join(description for _, description in app.screen.rows)
+    for description in (
+        "Filter by flag",
+        "Filter by status",
+        "Next page",
+        "Quit",
+        "Failures of the last eval",
+    ):
+        assert description in shown
+
+
+async def test_failures_screen_records_a_regression(
+    make_app, store: Store, tmp_path: Path, cases: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from filon.cli import app as cli
+
+    report = tmp_path / "rapport.json"
+    CliRunner().invoke(
+        cli,
+        [
+            "eval",
+            "--backend",
+            "scripted",
+            "--goldens",
+            str(cases),
+            "--ids",
+            "adv-01,faq-01",
+            "--prompt",
+            "court.md",
+            "--report",
+            str(report),
+        ],
+    )
+    app = make_app(report=report)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("F")
+        await settle(pilot)
+        assert [f.case_id for f in app.screen.items] == ["adv-01"]
+        assert ("outil interdit" in texts(app) and "FAQ" in texts(app)) or "CGV" in texts(app)
+        await pilot.press("g")
+        await settle(pilot)
+        await pilot.press(*"court.md deploye", "enter")
+        await settle(pilot)
+    assert store.verdicts("adv-01") == [
+        {"verdict": "agent regression", "note": "court.md deploye", "reviewer": "alice"}
+    ]
+
+
+async def test_the_case_is_wrong_opens_it_and_saves_it_back(make_app, tmp_path: Path, cases: Path) -> None:  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from filon.cli import app as cli
+
+    case = json.loads((cases / "faq-01.json").read_text())
+    case["contient"] = [["3,95"]]  # a wrong fact: the FAQ says 3,90 €
+    (cases / "faq-01.json").write_text(json.dumps(case, ensure_ascii=False))
+    report = tmp_path / "rapport.json"
+    CliRunner().invoke(
+        cli,
+        [
+            "eval",
+            "--backend",
+            "scripted",
+            "--goldens",
+            str(cases),
+            "--ids",
+            "faq-01",
+            "--report",
+            str(report),
+        ],
+    )
+    app = make_app(report=report)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("F")
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        assert isinstance(app.screen, EditorScreen)
+        await pilot.press("escape")  # leaving without saving loses nothing
+        await settle(pilot)
+        assert (cases / "faq-01.json").exists()
+        await pilot.press("w")
+        await settle(pilot)
+        await pilot.click("#checks")
+        await pilot.press("end", "e")
+        await settle(pilot)
+        await pilot.press("end", "ctrl+u", *'["3,90", "3.90"]', "enter")
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+    assert json.loads((cases / "faq-01.json").read_text())["contient"] == [["3,90", "3.90"]]

@@ -1,0 +1,89 @@
+"""Snapshots of each screen on fixed data (times, ids and paths are fixed; nothing depends on the clock)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from filon.cli import app as cli
+from miner.store import Store
+from tests.conftest import REPO
+from tests.tui.conftest import settle
+from tests.tui.data import NOW, fill
+from tui.app import ReviewApp
+
+SIZE = (120, 36)
+
+
+@pytest.fixture
+def app_at(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(REPO / "goldens" / "cases", "cases")
+    store = Store.open("sqlite:///review.db")
+    fill(store)
+
+    def make(**kw):  # type: ignore[no-untyped-def]
+        return ReviewApp(
+            store, reviewer="alice", backend="scripted", goldens=Path("cases"), now=lambda: NOW, **kw
+        )
+
+    return make
+
+
+def test_queue(snap_compare, app_at) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app_at(), terminal_size=SIZE, run_before=settle)
+
+
+def test_conversation(snap_compare, app_at) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app_at(conversation="web:leak"), terminal_size=SIZE, run_before=settle)
+
+
+def test_conversation_with_untrusted_text(snap_compare, app_at) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app_at(conversation="web:markup"), terminal_size=SIZE, run_before=settle)
+
+
+def test_editor(snap_compare, app_at) -> None:  # type: ignore[no-untyped-def]
+    async def draft(pilot) -> None:  # type: ignore[no-untyped-def]
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+
+    assert snap_compare(app_at(conversation="web:leak"), terminal_size=SIZE, run_before=draft)
+
+
+def test_help(snap_compare, app_at) -> None:  # type: ignore[no-untyped-def]
+    async def help_(pilot) -> None:  # type: ignore[no-untyped-def]
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+
+    assert snap_compare(app_at(), terminal_size=SIZE, run_before=help_)
+
+
+def test_failures(snap_compare, app_at) -> None:  # type: ignore[no-untyped-def]
+    CliRunner().invoke(
+        cli,
+        [
+            "eval",
+            "--backend",
+            "scripted",
+            "--goldens",
+            "cases",
+            "--ids",
+            "adv-01,faq-01",
+            "--prompt",
+            "court.md",
+            "--report",
+            "rapport.json",
+        ],
+    )
+
+    async def failures(pilot) -> None:  # type: ignore[no-untyped-def]
+        await settle(pilot)
+        await pilot.press("F")
+        await settle(pilot)
+
+    assert snap_compare(app_at(report=Path("rapport.json")), terminal_size=SIZE, run_before=failures)
