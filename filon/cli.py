@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import typer
 
-from filon.commands import agent_cmds, demo, eval_cmds, goldens_cmds, model_cmds, review_cmds, traces_cmds
+from filon.commands import (
+    agent_cmds,
+    demo,
+    eval_cmds,
+    goldens_cmds,
+    model_cmds,
+    review_cmds,
+    serve_cmds,
+    traces_cmds,
+)
 
 app = typer.Typer(
     name="filon",
@@ -24,8 +33,14 @@ app.add_typer(traces_cmds.traces_app, name="traces")
 app.add_typer(traces_cmds.incident_app, name="incident")
 app.command("draft")(review_cmds.draft)
 app.command("review")(review_cmds.review)
+app.command("serve")(serve_cmds.serve)
+app.add_typer(serve_cmds.db_app, name="db")
 app.add_typer(eval_cmds.app, name="eval")
 
 
 def main() -> None:
     app()
+
+
+if __name__ == "__main__":
+    main()

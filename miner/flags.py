@@ -18,7 +18,9 @@ from miner.config import FlagConfig
 from miner.model import Conversation, Flag
 from miner.text import fold
 
-EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+EMAIL = re.compile(
+    r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}"
+)  # bounded: linear on hostile input
 PHONE = re.compile(r"(?<![\w+])(?:\+?33|0)[1-9]\d{8}(?!\d)")
 
 

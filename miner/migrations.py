@@ -48,14 +48,34 @@ def applied(engine: Engine) -> list[int]:
         return sorted(r.version for r in rows)
 
 
+MIGRATION_LOCK = 0x66696C6F6E  # "filon": one advisory lock for every process migrating this database
+
+
 def migrate(engine: Engine) -> list[int]:
-    """Apply what is missing; returns the versions applied now."""
+    """Apply what is missing; returns the versions applied now. Processes starting together (several
+    receivers, reviewers, CI jobs) take turns: an advisory lock on PostgreSQL, a write lock on SQLite."""
+    with engine.connect() as lock_conn:
+        if engine.dialect.name == "postgresql":
+            lock_conn.exec_driver_sql(f"SELECT pg_advisory_lock({MIGRATION_LOCK})")
+        try:
+            return _migrate(engine)
+        finally:
+            if engine.dialect.name == "postgresql":
+                lock_conn.exec_driver_sql(f"SELECT pg_advisory_unlock({MIGRATION_LOCK})")
+                lock_conn.commit()
+
+
+def _migrate(engine: Engine) -> list[int]:
     done = set(applied(engine))
     now = []
     for version, name, apply in MIGRATIONS:
         if version in done:
             continue
         with engine.begin() as conn:
+            if engine.dialect.name == "sqlite":
+                conn.exec_driver_sql("SELECT 1")  # the transaction starts; the DDL below takes the write lock
+            if version in set(applied_in(conn)):
+                continue  # another process applied it while we waited
             apply(conn)
             conn.execute(
                 tables.Migration.__table__.insert().values(  # type: ignore[attr-defined]
@@ -64,3 +84,9 @@ def migrate(engine: Engine) -> list[int]:
             )
         now.append(version)
     return now
+
+
+def applied_in(conn: Connection) -> list[int]:
+    if not inspect(conn).has_table("filon_migrations"):
+        return []
+    return sorted(r.version for r in conn.execute(tables.Migration.__table__.select()))  # type: ignore[attr-defined]

@@ -62,37 +62,69 @@ class ReviewStore:
         stmt = dialect.insert(table).values(conversation_id=conversation_id, status="open")
         conn.execute(stmt.on_conflict_do_nothing(index_elements=["conversation_id"]))
 
+    def _claim_in(self, conn: Any, conversation_id: str, reviewer: str, now: datetime) -> ClaimResult:
+        """The compare-and-set itself, inside the caller's transaction."""
+        table = ReviewRow.__table__  # type: ignore[attr-defined]
+        self._ensure_review(conn, conversation_id)
+        free = or_(
+            table.c.status == "open",
+            and_(table.c.status == "claimed", or_(table.c.reviewer == reviewer, table.c.expires_at < now)),
+        )
+        done = conn.execute(
+            update(table)
+            .where(table.c.conversation_id == conversation_id, free)
+            .values(
+                status="claimed",
+                reviewer=reviewer,
+                claimed_at=now,
+                expires_at=now + CLAIM_TTL,
+                updated_at=now,
+            )
+        )
+        row = conn.execute(
+            select(table.c.status, table.c.reviewer).where(table.c.conversation_id == conversation_id)
+        ).one()
+        return ClaimResult(done.rowcount == 1, row.reviewer, row.status)
+
     def claim(self, conversation_id: str, reviewer: str, now: datetime | None = None) -> ClaimResult:
         now = now or datetime.now(UTC)
-        table = ReviewRow.__table__  # type: ignore[attr-defined]
         with self.engine.begin() as conn:
             if (
                 conn.execute(select(CONVERSATIONS.c.id).where(CONVERSATIONS.c.id == conversation_id)).first()
                 is None
             ):
                 return ClaimResult(False, None, "missing")
-            self._ensure_review(conn, conversation_id)
-            free = or_(
-                table.c.status == "open",
-                and_(
-                    table.c.status == "claimed", or_(table.c.reviewer == reviewer, table.c.expires_at < now)
-                ),
-            )
-            done = conn.execute(
-                update(table)
-                .where(table.c.conversation_id == conversation_id, free)
-                .values(
-                    status="claimed",
-                    reviewer=reviewer,
-                    claimed_at=now,
-                    expires_at=now + CLAIM_TTL,
-                    updated_at=now,
-                )
-            )
-            row = conn.execute(
-                select(table.c.status, table.c.reviewer).where(table.c.conversation_id == conversation_id)
-            ).one()
-            return ClaimResult(done.rowcount == 1, row.reviewer, row.status)
+            return self._claim_in(conn, conversation_id, reviewer, now)
+
+    def claim_next(self, reviewer: str, now: datetime | None = None) -> str | None:
+        """Claim the first open item of the queue for `reviewer`; None when the queue is empty.
+
+        On PostgreSQL the candidates are read `FOR UPDATE SKIP LOCKED` in the claiming transaction, so
+        reviewers asking at the same moment get different conversations without waiting on each other;
+        elsewhere the claim's own compare-and-set settles a race, and the loser takes the next one.
+        """
+        now = now or datetime.now(UTC)
+        conv = CONVERSATIONS
+        rev = ReviewRow.__table__  # type: ignore[attr-defined]
+        free = or_(
+            rev.c.status.is_(None),
+            rev.c.status == "open",
+            and_(rev.c.status == "claimed", rev.c.expires_at < now),
+        )
+        query = (
+            select(conv.c.id)
+            .select_from(conv.outerjoin(rev, rev.c.conversation_id == conv.c.id))
+            .where(conv.c.priority < 9, free)
+            .order_by(conv.c.priority, conv.c.last_at.desc(), conv.c.id)
+            .limit(20)
+        )
+        if self.engine.dialect.name == "postgresql":  # one row at a time: the others stay for the others
+            query = query.limit(1).with_for_update(of=conv, skip_locked=True)
+        with self.engine.begin() as conn:
+            for (conversation_id,) in conn.execute(query).all():
+                if self._claim_in(conn, conversation_id, reviewer, now).ok:
+                    return str(conversation_id)
+        return None
 
     def _finish(self, conversation_id: str, reviewer: str, status: str, note: str = "") -> bool:
         table = ReviewRow.__table__  # type: ignore[attr-defined]

@@ -19,6 +19,7 @@ from sqlalchemy import Engine, event
 from sqlmodel import Session, col, create_engine, select
 
 from miner.migrations import migrate
+from miner.retention import RetentionStore
 from miner.reviews import ReviewStore
 from miner.tables import EvalResult, EvalRun
 from miner.traces import TraceStore
@@ -75,7 +76,7 @@ class HistoryRow:
         }
 
 
-class Store(TraceStore, ReviewStore):
+class Store(TraceStore, ReviewStore, RetentionStore):
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 

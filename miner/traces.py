@@ -126,12 +126,6 @@ class TraceStore:
         span_table = SpanRow.__table__  # type: ignore[attr-defined]
         trace_ids = [t.trace_id for _, turns in conversations.values() for t in turns]
         with self.engine.begin() as conn:
-            new = 0
-            if spans:
-                stmt = _insert(self.engine, span_table).on_conflict_do_nothing(
-                    index_elements=["trace_id", "span_id"]
-                )
-                new = len(conn.execute(stmt.returning(span_table.c.span_id), spans).all())
             previous: dict[str, str] = {}
             for chunk in _chunks(trace_ids):
                 previous.update(
@@ -154,12 +148,31 @@ class TraceStore:
                     "last_at": min(t.started_at for t in ts),
                     "turn_count": 0,
                 }
-                for cid, (ch, ts) in conversations.items()
+                for cid, (ch, ts) in sorted(conversations.items())
             ]
             conn.execute(
                 _insert(self.engine, conv_table).on_conflict_do_nothing(index_elements=["id"]), heads
             )
-            rows = [turn_row(cid, t) for cid, (_, ts) in conversations.items() for t in ts]
+            if self.engine.dialect.name == "postgresql":
+                # concurrent writers (several receivers) of one conversation take turns, in a fixed order
+                for chunk in _chunks(sorted(conversations)):
+                    conn.execute(
+                        select(conv_table.c.id)
+                        .where(conv_table.c.id.in_(chunk))
+                        .order_by(conv_table.c.id)
+                        .with_for_update()
+                    )
+            new = 0  # spans after the conversations' locks, in key order: writers never cross
+            if spans:
+                stmt = _insert(self.engine, span_table).on_conflict_do_nothing(
+                    index_elements=["trace_id", "span_id"]
+                )
+                ordered = sorted(spans, key=lambda r: (r["trace_id"], r["span_id"]))
+                new = len(conn.execute(stmt.returning(span_table.c.span_id), ordered).all())
+            rows = sorted(
+                (turn_row(cid, t) for cid, (_, ts) in conversations.items() for t in ts),
+                key=lambda r: r["trace_id"],
+            )
             stmt = _insert(self.engine, turn_table)
             conn.execute(
                 stmt.on_conflict_do_update(

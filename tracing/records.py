@@ -98,7 +98,8 @@ def _id(raw: bytes, size: int, what: str) -> str:
     return raw.hex()
 
 
-def from_protobuf(payload: bytes) -> list[SpanRecord]:
+def from_protobuf(payload: bytes, rejected: list[str] | None = None) -> list[SpanRecord]:
+    """Strict by default; with `rejected`, a span that does not decode is skipped and its reason kept."""
     request = ExportTraceServiceRequest()
     try:
         request.ParseFromString(payload)
@@ -109,8 +110,8 @@ def from_protobuf(payload: bytes) -> list[SpanRecord]:
         resource = {kv.key: _any_pb(kv.value) for kv in rs.resource.attributes}
         for ss in rs.scope_spans:
             for s in ss.spans:
-                out.append(
-                    SpanRecord(
+                try:
+                    record = SpanRecord(
                         trace_id=_id(s.trace_id, 16, "traceId"),
                         span_id=_id(s.span_id, 8, "spanId"),
                         parent_span_id=s.parent_span_id.hex() if s.parent_span_id else None,
@@ -124,7 +125,12 @@ def from_protobuf(payload: bytes) -> list[SpanRecord]:
                         resource=resource,
                         scope=ss.scope.name,
                     )
-                )
+                except DecodeError as exc:
+                    if rejected is None:
+                        raise
+                    rejected.append(str(exc))
+                    continue
+                out.append(record)
     return out
 
 
@@ -216,7 +222,7 @@ def _enum(value: Any, table: dict[int, str], where: str) -> str:
         raise DecodeError(f"{where}: unknown enum value {value!r}") from exc
 
 
-def from_json(document: Any) -> list[SpanRecord]:
+def from_json(document: Any, rejected: list[str] | None = None) -> list[SpanRecord]:
     """An OTLP JSON `ExportTraceServiceRequest` (hex ids, integer enums, lowerCamelCase; unknown keys ignored)."""
     if not isinstance(document, dict):
         raise DecodeError("the document is not a JSON object")
@@ -235,28 +241,35 @@ def from_json(document: Any) -> list[SpanRecord]:
             scope = str((ss.get("scope") or {}).get("name") or "")
             for i, s in enumerate(_list(_get(ss, "spans"), f"{where_s}.spans")):
                 where = f"{where_s}.spans[{i}]"
-                if not isinstance(s, dict):
-                    raise DecodeError(f"{where}: not an object")
-                status = s.get("status") or {}
-                out.append(
-                    SpanRecord(
-                        trace_id=_hex_id(s.get("traceId"), 16, f"{where}.traceId") or "",
-                        span_id=_hex_id(s.get("spanId"), 8, f"{where}.spanId") or "",
-                        parent_span_id=_hex_id(
-                            s.get("parentSpanId"), 8, f"{where}.parentSpanId", required=False
-                        ),
-                        name=str(s.get("name") or ""),
-                        start_ns=_nanos(s.get("startTimeUnixNano"), f"{where}.startTimeUnixNano"),
-                        end_ns=_nanos(s.get("endTimeUnixNano"), f"{where}.endTimeUnixNano"),
-                        status=_enum(status.get("code", 0), STATUS, f"{where}.status.code"),
-                        status_message=str(status.get("message") or ""),
-                        kind=_enum(s.get("kind", 0), KIND, f"{where}.kind"),
-                        attributes=_attrs(s.get("attributes") or [], f"{where}.attributes"),
-                        resource=resource,
-                        scope=scope,
-                    )
-                )
+                try:
+                    out.append(_json_span(s, where, resource, scope))
+                except DecodeError as exc:
+                    if rejected is None:
+                        raise
+                    rejected.append(str(exc))
     return out
+
+
+def _json_span(s: Any, where: str, resource: dict[str, Any], scope: str) -> SpanRecord:
+    if not isinstance(s, dict):
+        raise DecodeError(f"{where}: not an object")
+    status = s.get("status") or {}
+    if not isinstance(status, dict):
+        raise DecodeError(f"{where}.status: not an object")
+    return SpanRecord(
+        trace_id=_hex_id(s.get("traceId"), 16, f"{where}.traceId") or "",
+        span_id=_hex_id(s.get("spanId"), 8, f"{where}.spanId") or "",
+        parent_span_id=_hex_id(s.get("parentSpanId"), 8, f"{where}.parentSpanId", required=False),
+        name=str(s.get("name") or ""),
+        start_ns=_nanos(s.get("startTimeUnixNano"), f"{where}.startTimeUnixNano"),
+        end_ns=_nanos(s.get("endTimeUnixNano"), f"{where}.endTimeUnixNano"),
+        status=_enum(status.get("code", 0), STATUS, f"{where}.status.code"),
+        status_message=str(status.get("message") or ""),
+        kind=_enum(s.get("kind", 0), KIND, f"{where}.kind"),
+        attributes=_attrs(s.get("attributes") or [], f"{where}.attributes"),
+        resource=resource,
+        scope=scope,
+    )
 
 
 def batched(records: Iterable[SpanRecord], size: int) -> Iterator[list[SpanRecord]]:

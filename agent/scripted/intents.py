@@ -7,7 +7,9 @@ import re
 from agent.text import fold
 
 ORDER = re.compile(r"\bLL[-\s]?(\d{5})\b", re.IGNORECASE)
-EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+EMAIL = re.compile(
+    r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}"
+)  # bounded: linear on hostile input
 
 INJECTION = (
     "mode maintenance",

@@ -1,0 +1,95 @@
+"""`filon serve`: the OTLP/HTTP receiver; `filon db stats|prune`: the store's size and retention."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Annotated
+
+import typer
+
+from filon.commands.common import Exit, console, fail
+
+db_app = typer.Typer(help="The store: its size, and retention.", no_args_is_help=True)
+
+
+def serve(
+    host: Annotated[
+        str, typer.Option("--host", help="Address to bind (loopback unless told otherwise).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port (4318 is OTLP/HTTP's).")] = 4318,
+    token: Annotated[
+        str | None,
+        typer.Option("--token", help="Require 'Authorization: Bearer TOKEN'.", envvar="FILON_TOKEN"),
+    ] = None,
+    escalation_tool: Annotated[
+        list[str] | None, typer.Option("--escalation-tool", help="Escalation tool name (repeatable).")
+    ] = None,
+    max_body: Annotated[
+        int, typer.Option("--max-body", help="Largest accepted body, in bytes (after gzip too).")
+    ] = 16 * 1024 * 1024,
+) -> None:
+    """Receive OTLP/HTTP traces (protobuf or JSON, gzip or not) at POST /v1/traces into the store.
+
+    A 200 means the spans are committed. Point a Collector's otlphttp exporter or any OTLP SDK at it.
+
+    Example: filon serve --port 4318 --token s3cret --escalation-tool handoff_to_human
+    """
+    import uvicorn
+
+    from miner.store import Store, StoreError
+    from tracing.receiver import ReceiverSettings, build_app
+
+    if max_body < 1024:
+        fail("--max-body: at least 1024 bytes")
+    try:
+        Store.open().close()  # a wrong FILON_DB fails now, in one line, not at the first request
+    except StoreError as exc:
+        fail(str(exc), Exit.FAILED)
+    app = build_app(ReceiverSettings(token=token, max_body=max_body, escalation_tools=escalation_tool))
+    console.print(
+        f"filon serve: OTLP/HTTP on http://{host}:{port}/v1/traces" + (" (token required)" if token else "")
+    )
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+
+
+def _duration(text: str) -> timedelta:
+    match = re.fullmatch(r"(\d+)([dhm])", text.strip())
+    if not match:
+        fail(f"--older-than: {text!r} is not a duration like 30d, 12h or 90m")
+    n, unit = int(match.group(1)), match.group(2)
+    return {"d": timedelta(days=n), "h": timedelta(hours=n), "m": timedelta(minutes=n)}[unit]
+
+
+@db_app.command("stats")
+def stats() -> None:
+    """Counts of conversations, turns, spans, flags, cases made, eval runs; flags by kind.
+
+    Example: filon db stats
+    """
+    from filon.commands.traces_cmds import open_store
+
+    store = open_store()
+    counts = store.stats()
+    for key, value in counts.items():
+        console.print(f"{key:<22}{value}", markup=False)
+
+
+@db_app.command("prune")
+def prune(
+    older_than: Annotated[str, typer.Option("--older-than", help="Age, e.g. 30d, 12h, 90m.")] = "30d",
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Count, delete nothing.")] = False,
+) -> None:
+    """Delete old unflagged conversations (and their turns and spans); never one a case was made from.
+
+    Example: filon db prune --older-than 30d --dry-run
+    """
+    from filon.commands.traces_cmds import open_store
+
+    age = _duration(older_than)
+    removed = open_store().prune(age, dry_run)
+    verb = "would delete" if dry_run else "deleted"
+    console.print(
+        f"{verb} {removed['conversations']} conversation(s), {removed['turns']} turn(s), {removed['spans']} span(s)",
+        markup=False,
+    )

@@ -1,0 +1,226 @@
+"""`filon serve`: OTLP/HTTP `POST /v1/traces` into the one ingest path, on a real ASGI server.
+
+A 200 is sent only once the request's spans are committed: a receiver killed right after answering has
+lost nothing. Throughput comes from group commits: one writer thread takes every request waiting and
+stores them in one transaction, so concurrent clients share a commit instead of queueing for one each.
+When the store cannot take writes the answer is 503 with Retry-After, so a Collector retries; a
+malformed body is 400 and nothing of it is stored; a span that does not decode is skipped and reported
+in `partial_success`, the rest stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import logging
+import queue
+import threading
+import zlib
+from collections.abc import AsyncIterator
+from concurrent.futures import Future
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from google.protobuf.json_format import MessageToDict
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
+from sqlalchemy.exc import DBAPIError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from miner.config import FlagConfig
+from miner.store import Store
+from tracing.ingest import Ingestor, IngestStats
+from tracing.records import DecodeError, SpanRecord, from_json, from_protobuf
+from tracing.redact import Redactor, load_secret, redaction_enabled
+
+log = logging.getLogger(__name__)
+PROTOBUF = "application/x-protobuf"
+JSON = "application/json"
+MAX_GROUP_SPANS = 20_000
+
+
+class StoreUnavailable(RuntimeError):
+    pass
+
+
+@dataclass
+class ReceiverSettings:
+    db: str | None = None
+    token: str | None = None
+    max_body: int = 16 * 1024 * 1024
+    escalation_tools: list[str] | None = None
+    redact: bool | None = None
+    retry_after_s: int = 5
+
+
+@dataclass
+class _Job:
+    records: list[SpanRecord]
+    done: Future[IngestStats] = field(default_factory=Future)
+
+
+class GroupCommitter:
+    """One writer thread: every request waiting is stored in one transaction (a group commit)."""
+
+    def __init__(self, factory: Any) -> None:
+        self._factory = factory
+        self._queue: queue.Queue[_Job | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="filon-receiver-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, records: list[SpanRecord]) -> Future[IngestStats]:
+        job = _Job(records)
+        self._queue.put(job)
+        return job.done
+
+    def _run(self) -> None:
+        ingestor: Ingestor | None = None
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            jobs, spans = [first], len(first.records)
+            while spans < MAX_GROUP_SPANS:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)
+                    break
+                jobs.append(more)
+                spans += len(more.records)
+            try:
+                ingestor = ingestor or self._factory()
+                stats = self._ingest(ingestor, [r for job in jobs for r in job.records])
+            except Exception as exc:
+                log.warning("store unavailable for %d request(s): %s", len(jobs), exc)
+                ingestor = None
+                for job in jobs:
+                    job.done.set_exception(StoreUnavailable(str(exc)))
+                continue
+            for job in jobs:
+                job.done.set_result(stats)
+
+    @staticmethod
+    def _ingest(ingestor: Ingestor, records: list[SpanRecord]) -> IngestStats:
+        """A batch that lost a deadlock or a serialization race to another receiver is simply replayed."""
+        for attempt in range(3):
+            try:
+                return ingestor.ingest(records)
+            except DBAPIError as exc:
+                code = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
+                if code not in ("40P01", "40001") or attempt == 2:
+                    raise
+                log.info("replaying a batch after %s", code)
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=10)
+
+
+def _decompress(body: bytes, limit: int) -> bytes:
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    out = d.decompress(body, limit + 1)
+    if len(out) > limit or d.unconsumed_tail:
+        raise OverflowError
+    if not d.eof:
+        raise DecodeError("truncated gzip body")
+    return out
+
+
+def build_app(settings: ReceiverSettings | None = None) -> Starlette:
+    settings = settings or ReceiverSettings()
+    config = FlagConfig.load(escalation_tools=settings.escalation_tools)
+    redactor = (
+        Redactor(load_secret())
+        if (redaction_enabled() if settings.redact is None else settings.redact)
+        else None
+    )
+    stores: list[Store] = []
+
+    def factory() -> Ingestor:
+        store = Store.open(settings.db)
+        stores.append(store)
+        return Ingestor(store, config, redactor)
+
+    writer = GroupCommitter(factory)
+
+    def answer(kind: str, rejected: list[str]) -> Response:
+        msg = ExportTraceServiceResponse()
+        if rejected:
+            msg.partial_success.rejected_spans = len(rejected)
+            msg.partial_success.error_message = f"{len(rejected)} span(s) rejected; first: {rejected[0]}"
+        if kind == PROTOBUF:
+            return Response(msg.SerializeToString(), media_type=PROTOBUF)
+        return JSONResponse(MessageToDict(msg))
+
+    def problem(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+        return JSONResponse({"code": status, "message": message}, status_code=status, headers=headers)
+
+    async def traces(request: Request) -> Response:
+        if settings.token and request.headers.get("authorization") != f"Bearer {settings.token}":
+            return problem(401, "missing or wrong bearer token", {"WWW-Authenticate": "Bearer"})
+        kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if kind not in (PROTOBUF, JSON):
+            return problem(415, f"unsupported content type {kind!r}: send {PROTOBUF} or {JSON}")
+        declared = request.headers.get("content-length")
+        if declared and declared.isdigit() and int(declared) > settings.max_body:
+            return problem(413, f"body over {settings.max_body} bytes")
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > settings.max_body:
+                return problem(413, f"body over {settings.max_body} bytes")
+        raw = bytes(body)
+        encoding = request.headers.get("content-encoding", "").lower()
+        rejected: list[str] = []
+        try:
+            if encoding == "gzip":
+                raw = _decompress(raw, settings.max_body)
+            elif encoding not in ("", "identity"):
+                return problem(415, f"unsupported content encoding {encoding!r}")
+            if kind == PROTOBUF:
+                records = from_protobuf(raw, rejected)
+            else:
+                records = from_json(json.loads(raw.decode("utf-8")), rejected)
+        except OverflowError:
+            return problem(413, f"decompressed body over {settings.max_body} bytes")
+        except (DecodeError, ValueError, RecursionError, zlib.error, gzip.BadGzipFile) as exc:
+            return problem(400, f"malformed {kind} body: {str(exc)[:300]}")
+        if records:
+            try:
+                await asyncio.wrap_future(writer.submit(records))
+            except StoreUnavailable:
+                return problem(
+                    503,
+                    "the store cannot take writes now; retry",
+                    {"Retry-After": str(settings.retry_after_s)},
+                )
+        return answer(kind, rejected)
+
+    async def health(request: Request) -> Response:
+        try:
+            store = stores[-1] if stores else Store.open(settings.db)
+            with store.engine.connect() as conn:
+                conn.exec_driver_sql("SELECT 1")
+        except Exception as exc:
+            return problem(
+                503, f"store unreachable: {str(exc)[:200]}", {"Retry-After": str(settings.retry_after_s)}
+            )
+        return JSONResponse({"status": "ok"})
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        writer.close()
+
+    return Starlette(
+        routes=[Route("/v1/traces", traces, methods=["POST"]), Route("/health", health, methods=["GET"])],
+        lifespan=lifespan,
+    )
