@@ -1,7 +1,7 @@
 """The runner's concurrency: the golden set on the scripted model at 800 ms per call, --concurrency 8.
 
 Side by side in one run: the measured wall time, and the ideal (total model-bound time / 8, bounded
-below by the slowest case). Goal: wall / ideal at most 1.25. Also the pure grader's cases per second on
+below by the slowest case). The wall is the replay's own (from the report); one-off set-up is shown apart. Goal: wall / ideal at most 1.25. Also the pure grader's cases per second on
 the attempts this run recorded.
 """
 
@@ -35,6 +35,7 @@ def main() -> None:
         )
         wall = time.perf_counter() - started
     assert result.report is not None, result.message
+    replay = result.report["run"]["duration_s"]  # the replay itself: set-up (imports, server start) excluded
     per_case = [sum(a["latences_ms"]) / 1000 for c in result.report["cas"] for a in c["attempts"]]
     ideal = max(sum(per_case) / CONCURRENCY, max(per_case))
     cases = [
@@ -54,9 +55,10 @@ def main() -> None:
                 "cases": len(per_case),
                 "latency_ms_per_call": LATENCY_MS,
                 "concurrency": CONCURRENCY,
-                "wall_s": round(wall, 2),
+                "replay_wall_s": round(replay, 2),
+                "total_wall_s_with_setup": round(wall, 2),
                 "ideal_s": round(ideal, 2),
-                "ratio_wall_to_ideal": round(wall / ideal, 3),
+                "ratio_wall_to_ideal": round(replay / ideal, 3),
                 "goal_ratio_at_most": 1.25,
                 "grader_cases_per_s": round(grader_rate),
             }

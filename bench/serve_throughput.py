@@ -1,0 +1,127 @@
+"""Spans persisted per second through `filon serve`, as a ratio to the in-process ingest of the same spans.
+
+Side by side in one run, for SQLite and for PostgreSQL (when reachable): 4 concurrent clients post
+512-span OTLP protobuf batches to a real uvicorn server on loopback; the figure counts spans found in
+the store afterwards, not 200s. The baseline ingests the same batches in-process with the same
+`Ingestor`. The ratio is the receiver's own cost (HTTP, decoding, group commit). Goal: at least 0.7.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from _spans import traffic
+
+from miner.store import Store
+from tests.tracing.server import running
+from tracing.ingest import Ingestor
+from tracing.receiver import ReceiverSettings
+from tracing.records import SpanRecord, batched
+
+TURNS = 3072  # 12,288 spans: 24 batches of 512
+CLIENTS = 4
+PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def to_request(records: list[SpanRecord]) -> bytes:
+    request = ExportTraceServiceRequest()
+    scope = request.resource_spans.add().scope_spans.add()
+    for r in records:
+        span = scope.spans.add()
+        span.trace_id, span.span_id = bytes.fromhex(r.trace_id), bytes.fromhex(r.span_id)
+        if r.parent_span_id:
+            span.parent_span_id = bytes.fromhex(r.parent_span_id)
+        span.name, span.start_time_unix_nano, span.end_time_unix_nano = r.name, r.start_ns, r.end_ns
+        for key, value in r.attributes.items():
+            kv = span.attributes.add()
+            kv.key = key
+            if isinstance(value, int):
+                kv.value.int_value = value
+            else:
+                kv.value.string_value = str(value)
+    return bytes(request.SerializeToString())
+
+
+def fresh_db(kind: str, folder: Path) -> str | None:
+    if kind == "sqlite":
+        return f"sqlite:///{folder / f'{uuid.uuid4().hex}.db'}"
+    try:
+        import psycopg
+
+        name = f"filon_bench_{uuid.uuid4().hex[:8]}"
+        with psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=2) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+    except Exception:
+        return None
+
+
+def in_process(db: str, batches: list[list[SpanRecord]]) -> float:
+    ingestor = Ingestor(Store.open(db))
+    start = time.perf_counter()
+    for batch in batches:
+        ingestor.ingest(batch)
+    return sum(len(b) for b in batches) / (time.perf_counter() - start)
+
+
+def through_serve(db: str, bodies: list[bytes]) -> float:
+    Store.open(db).close()
+    with running(ReceiverSettings(db=db, redact=False)) as url:
+        share = [bodies[i::CLIENTS] for i in range(CLIENTS)]
+
+        def client(mine: list[bytes]) -> None:
+            with httpx.Client(timeout=60) as http:
+                for body in mine:
+                    http.post(
+                        f"{url}/v1/traces", content=body, headers={"Content-Type": "application/x-protobuf"}
+                    ).raise_for_status()
+
+        threads = [threading.Thread(target=client, args=(s,)) for s in share]
+        start = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        elapsed = time.perf_counter() - start
+    stored = Store.open(db).counts()["spans"]
+    return stored / elapsed
+
+
+def main() -> None:
+    records = traffic(TURNS)
+    batches = list(batched(records, 512))
+    bodies = [to_request(b) for b in batches]
+    out: dict[str, object] = {
+        "spans": len(records),
+        "clients": CLIENTS,
+        "batch_spans": 512,
+        "goal_ratio_at_least": 0.7,
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in ("sqlite", "postgres"):
+            a, b = fresh_db(kind, Path(tmp)), fresh_db(kind, Path(tmp))
+            if a is None or b is None:
+                out[f"{kind}_skipped"] = "PostgreSQL not reachable at 127.0.0.1:5432"
+                continue
+            base = in_process(a, batches)
+            served = through_serve(b, bodies)
+            out[f"{kind}_in_process_spans_per_s"] = round(base)
+            out[f"{kind}_serve_spans_per_s"] = round(served)
+            out[f"{kind}_ratio_serve_to_in_process"] = round(served / base, 3)
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
