@@ -13,6 +13,7 @@ from typing import Any
 
 from agent.knowledge import search
 from agent.shop import Shop
+from agent.shop.models import Client, Colis, Commande, Ligne
 
 ESCALATION_TOOL = "transferer_a_un_conseiller"
 RETURN_WINDOW_DAYS = 30
@@ -98,17 +99,21 @@ class Toolbox:
             raise ToolError(f"numéro de commande invalide : {numero or '(vide)'}")
         return numero
 
+    def _lookup(self, args: dict[str, Any]) -> tuple[str, tuple[Commande, Client, list[Ligne], Colis | None]]:
+        """The order named by `args["numero"]`, or a ToolError the model can read."""
+        numero = self._numero(args)
+        found = self.shop.commande(numero)
+        if found is None:
+            raise ToolError(f"commande introuvable : {numero}")
+        return numero, found
+
     def rechercher_aide(self, args: dict[str, Any]) -> dict[str, Any]:
         question = str(args.get("question", ""))
         found = search(question)
         return {"passages": [{"source": p.source, "titre": p.titre, "texte": p.texte} for p in found]}
 
     def consulter_commande(self, args: dict[str, Any]) -> dict[str, Any]:
-        numero = self._numero(args)
-        found = self.shop.commande(numero)
-        if found is None:
-            raise ToolError(f"commande introuvable : {numero}")
-        order, client, lignes, _ = found
+        _, (order, client, lignes, _colis) = self._lookup(args)
         total = sum(x.prix_unitaire * x.quantite for x in lignes)
         return {
             "numero": order.numero,
@@ -124,10 +129,7 @@ class Toolbox:
         }
 
     def suivre_colis(self, args: dict[str, Any]) -> dict[str, Any]:
-        numero = self._numero(args)
-        found = self.shop.commande(numero)
-        if found is None:
-            raise ToolError(f"commande introuvable : {numero}")
+        numero, found = self._lookup(args)
         order, _, _, colis = found
         if colis is None:
             return {"numero": numero, "statut": order.statut, "etat": "aucun colis expédié"}
@@ -145,10 +147,7 @@ class Toolbox:
         }
 
     def demander_retour(self, args: dict[str, Any]) -> dict[str, Any]:
-        numero = self._numero(args)
-        found = self.shop.commande(numero)
-        if found is None:
-            raise ToolError(f"commande introuvable : {numero}")
+        numero, found = self._lookup(args)
         order, _, _, _ = found
         if order.statut != "livrée" or order.date_livraison is None:
             return {"numero": numero, "accepte": False, "raison": f"commande au statut « {order.statut} »"}

@@ -42,3 +42,25 @@ async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
     for _ in range(3):
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
+
+
+def court_eval(cases: Path, report: Path, ids: str) -> None:
+    """A scripted eval on the shortened prompt, whose report the failures screen reads."""
+    from typer.testing import CliRunner
+
+    from filon.cli import app as cli
+
+    args = [
+        "eval",
+        "--backend",
+        "scripted",
+        "--goldens",
+        str(cases),
+        "--ids",
+        ids,
+        "--prompt",
+        "court.md",
+        "--report",
+        str(report),
+    ]
+    CliRunner().invoke(cli, args)

@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from goldens.caseset import load_set
 from miner.store import Store
-from tests.tui.conftest import settle
+from tests.tui.conftest import court_eval, settle
 from tests.tui.data import MARKUP
 from tui.conversation import ConversationScreen
 from tui.editor import EditorScreen
@@ -145,27 +145,10 @@ async def test_help_lists_every_binding(make_app) -> None:  # type: ignore[no-un
 async def test_failures_screen_records_a_regression(
     make_app, store: Store, tmp_path: Path, cases: Path
 ) -> None:  # type: ignore[no-untyped-def]
-    from typer.testing import CliRunner
 
-    from filon.cli import app as cli
 
     report = tmp_path / "rapport.json"
-    CliRunner().invoke(
-        cli,
-        [
-            "eval",
-            "--backend",
-            "scripted",
-            "--goldens",
-            str(cases),
-            "--ids",
-            "adv-01,faq-01",
-            "--prompt",
-            "court.md",
-            "--report",
-            str(report),
-        ],
-    )
+    court_eval(cases, report, "adv-01,faq-01")
     app = make_app(report=report)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

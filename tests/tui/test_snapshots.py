@@ -6,12 +6,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from filon.cli import app as cli
 from miner.store import Store
 from tests.conftest import REPO
-from tests.tui.conftest import settle
+from tests.tui.conftest import court_eval, settle
 from tests.tui.data import NOW, fill
 from tui.app import ReviewApp
 
@@ -64,22 +62,7 @@ def test_help(snap_compare, app_at) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_failures(snap_compare, app_at) -> None:  # type: ignore[no-untyped-def]
-    CliRunner().invoke(
-        cli,
-        [
-            "eval",
-            "--backend",
-            "scripted",
-            "--goldens",
-            "cases",
-            "--ids",
-            "adv-01,faq-01",
-            "--prompt",
-            "court.md",
-            "--report",
-            "rapport.json",
-        ],
-    )
+    court_eval(Path("cases"), Path("rapport.json"), "adv-01,faq-01")
 
     async def failures(pilot) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot)
