@@ -47,7 +47,9 @@ class FailuresScreen(ReviewScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("case", "category", "tools", "first gap")
+        table = self.query_one(DataTable)
+        for label, width in (("case", 12), ("category", 10), ("tools", 40), ("first gap", 50)):
+            table.add_column(label, width=width)
         self.load()
 
     @work(thread=True, exclusive=True, exit_on_error=False)

@@ -73,7 +73,18 @@ class QueueScreen(ReviewScreen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("flags", "conversation", "channel", "turns", "age", "status", "claimant", "case")
+        # fixed widths: the layout never depends on which page, or which moment, filled the table
+        for label, width in (
+            ("flags", 24),
+            ("conversation", 30),
+            ("channel", 9),
+            ("turns", 5),
+            ("age", 7),
+            ("status", 9),
+            ("claimant", 12),
+            ("case", 10),
+        ):
+            table.add_column(label, width=width)
         self.load()
 
     def on_screen_resume(self) -> None:

@@ -38,10 +38,23 @@ def make_app(store: Store, cases: Path):  # type: ignore[no-untyped-def]
 
 
 async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
-    """Let every worker finish and every posted message be handled (no sleeping)."""
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
+    """Until the app is quiet: no worker unfinished and no message pending, three checks in a row.
+
+    A worker may be created by a message handled after the previous check (a screen mounting late on a
+    loaded machine), hence the run of quiet checks; bounded, and no sleeping.
+    """
+    app = pilot.app
+    quiet = 0
+    for _ in range(500):
+        await app.workers.wait_for_complete()
         await pilot.pause()
+        busy = any(not w.is_finished for w in app.workers) or any(
+            not node._message_queue.empty() for node in (app, app.screen, *app.screen.walk_children())
+        )
+        quiet = 0 if busy else quiet + 1
+        if quiet >= 3:
+            return
+    raise AssertionError("the app never settled")
 
 
 def court_eval(cases: Path, report: Path, ids: str) -> None:
