@@ -29,6 +29,7 @@ def demo(
     """
     from filon.commands.pipeline import TrafficRun, run_traffic_into_store
     from filon.commands.traces_cmds import open_store
+    from miner.model import priority
 
     console.print(
         Panel(
@@ -65,16 +66,16 @@ def demo(
     top = store.list_conversations(limit=5)
     table = Table(title="top of the review queue (incident, security, then the rest)")
     table.add_column("conversation", no_wrap=True)
-    for column in ("flags", "tools", "turns"):
+    for column in ("flags", "tools", "why"):
         table.add_column(column)
     for row in top:
-        table.add_row(
-            Text(row.conversation_id),
-            ", ".join(row.flags),
-            Text(", ".join(dict.fromkeys(row.tools)) or "-"),
-            str(row.turns),
-        )
-    console.print(table)
+        detail = store.conversation_detail(row.conversation_id)
+        flags_of = detail[2] if detail else []
+        top_kind = min((f.kind for f in flags_of), key=priority, default="")
+        why = "; ".join(dict.fromkeys(f.reason for f in flags_of if f.kind == top_kind))
+        tools = ", ".join(dict.fromkeys(row.tools)) or "-"
+        table.add_row(Text(row.conversation_id), ", ".join(row.flags), Text(tools), Text(why))
+    console.print(table, soft_wrap=False)
     if top:
         console.print(f"next: filon traces show {top[0].conversation_id}", markup=False, soft_wrap=True)
     console.print(
