@@ -1,7 +1,7 @@
 """Spans persisted per second through `filon serve`, as a ratio to the in-process ingest of the same spans.
 
 Side by side in one run, for SQLite and for PostgreSQL (when reachable): 4 concurrent clients post
-512-span OTLP protobuf batches to a real uvicorn server on loopback; the figure counts spans found in
+512-span OTLP protobuf batches to `filon serve` running in its own process on loopback; the figure counts spans found in
 the store afterwards, not 200s. The baseline ingests the same batches in-process with the same
 `Ingestor`. The ratio is the receiver's own cost (HTTP, decoding, group commit). Goal: at least 0.7.
 """
@@ -9,11 +9,15 @@ the store afterwards, not 200s. The baseline ingests the same batches in-process
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -25,9 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from _spans import traffic
 
 from miner.store import Store
-from tests.tracing.server import running
+from tests.tracing.server import free_port
 from tracing.ingest import Ingestor
-from tracing.receiver import ReceiverSettings
 from tracing.records import SpanRecord, batched
 
 TURNS = 3072  # 12,288 spans: 24 batches of 512
@@ -76,9 +79,34 @@ def in_process(db: str, batches: list[list[SpanRecord]]) -> float:
     return sum(len(b) for b in batches) / (time.perf_counter() - start)
 
 
+@contextmanager
+def serve_process(db: str) -> Iterator[str]:
+    """`filon serve` in a process of its own, as in production: the clients do not share its GIL."""
+    port = free_port()
+    env = {**os.environ, "FILON_DB": db, "FILON_REDACT": "false"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "filon.cli", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(400):
+            try:
+                httpx.get(f"{url}/health", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
 def through_serve(db: str, bodies: list[bytes]) -> float:
     Store.open(db).close()
-    with running(ReceiverSettings(db=db, redact=False)) as url:
+    with serve_process(db) as url:
         share = [bodies[i::CLIENTS] for i in range(CLIENTS)]
 
         def client(mine: list[bytes]) -> None:

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from miner.config import FlagConfig
 from miner.flags import flag_conversation
 from miner.model import Conversation, Turn
-from tracing.grouping import turn_of
+from tracing.grouping import conversation_of, turn_of
 from tracing.records import SpanRecord
 from tracing.sampling import sampled
 
@@ -35,13 +35,17 @@ class Decider:
 
     def decide(self, records: list[SpanRecord]) -> list[list[SpanRecord]]:
         """The traces to keep now: [] (sampled out, buffered), or this trace, possibly after earlier ones."""
+        conv_id = conversation_of(records)
+        if conv_id not in self._buffer and sampled(conv_id, self.rate):
+            # kept by the hash, like all of its turns: no need to read the turn or run the flag rules
+            self._remember(records[0].trace_id, True)
+            return [records]
         seen = turn_of(records, self.config.escalation_tools)
-        conv_id = seen.conversation_id
         earlier = self._buffer.get(conv_id, [])
         conversation = Conversation(conv_id, seen.channel, [t for _, _, t in earlier] + [seen.turn])
         last = len(conversation.turns) - 1
         flagged = any(f.turn == last for f in flag_conversation(conversation, self.config))
-        if flagged or conv_id in self._promoted or sampled(conv_id, self.rate):
+        if flagged or conv_id in self._promoted:
             out = []
             if flagged:
                 self._promoted[conv_id] = None

@@ -146,7 +146,6 @@ async def test_failures_screen_records_a_regression(
     make_app, store: Store, tmp_path: Path, cases: Path
 ) -> None:  # type: ignore[no-untyped-def]
 
-
     report = tmp_path / "rapport.json"
     court_eval(cases, report, "adv-01,faq-01")
     app = make_app(report=report)
