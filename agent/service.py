@@ -117,10 +117,6 @@ class SupportService:
             while len(self._memory) > MAX_CONVERSATIONS:
                 self._memory.popitem(last=False)
 
-    def forget(self, conversation: Conversation) -> None:
-        with self._lock:
-            self._memory.pop(conversation.id, None)
-
     def repondre(self, conversation: Conversation | str, message: str) -> Reponse:
         """Answer one user message. Model errors (429, 5xx) propagate as google-genai's own errors."""
         if isinstance(conversation, str):

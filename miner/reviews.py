@@ -198,15 +198,6 @@ class ReviewStore:
             )
             return [json.loads(r[0]) for r in rows]
 
-    def case_ids(self) -> dict[str, str]:
-        with self.engine.connect() as conn:
-            return {
-                c: k
-                for k, c in conn.execute(
-                    select(LINKS.c.case_id, LINKS.c.conversation_id).where(LINKS.c.conversation_id != "")
-                )
-            }
-
     def review_queue(
         self,
         after: tuple[int, str, str] | None = None,

@@ -1,4 +1,8 @@
-"""French intent detection for the scripted model: keyword lists over folded text, typos included."""
+"""French intent detection for the scripted model: keyword lists over folded text, typos included.
+
+The injection phrases overlap filon's own patterns (`miner/config.py`) on purpose and are kept apart:
+the stand-in plays the model under observation, and filon must not read its judgement from it.
+"""
 
 from __future__ import annotations
 
