@@ -90,6 +90,19 @@ def _any_pb(value: AnyValue, depth: int = 0) -> Any:
     return getattr(value, which) if which else None
 
 
+_SCALARS = frozenset(("string_value", "int_value", "bool_value", "double_value"))
+
+
+def _attrs_pb(kvs: Any) -> dict[str, Any]:
+    """Attributes of a span or resource; scalars (nearly all of them) without a call each."""
+    out: dict[str, Any] = {}
+    for kv in kvs:
+        value = kv.value
+        which = value.WhichOneof("value")
+        out[kv.key] = getattr(value, which) if which in _SCALARS else _any_pb(value)
+    return out
+
+
 def _id(raw: bytes, size: int, what: str) -> str:
     if len(raw) != size:
         raise DecodeError(f"{what}: expected {size} bytes, got {len(raw)}")
@@ -107,7 +120,7 @@ def from_protobuf(payload: bytes, rejected: list[str] | None = None) -> list[Spa
         raise DecodeError(f"not an ExportTraceServiceRequest: {exc}") from exc
     out = []
     for rs in request.resource_spans:
-        resource = {kv.key: _any_pb(kv.value) for kv in rs.resource.attributes}
+        resource = _attrs_pb(rs.resource.attributes)
         for ss in rs.scope_spans:
             for s in ss.spans:
                 try:
@@ -121,7 +134,7 @@ def from_protobuf(payload: bytes, rejected: list[str] | None = None) -> list[Spa
                         status=STATUS.get(s.status.code, "UNSET"),
                         status_message=s.status.message,
                         kind=KIND.get(s.kind, "UNSPECIFIED"),
-                        attributes={kv.key: _any_pb(kv.value) for kv in s.attributes},
+                        attributes=_attrs_pb(s.attributes),
                         resource=resource,
                         scope=ss.scope.name,
                     )

@@ -11,7 +11,7 @@ from tests.tui.data import fill
 runner = CliRunner()
 
 
-def test_stats_and_prune() -> None:
+def test_stats_and_prune(db_url: str) -> None:
     fill(Store.open())
     stats = runner.invoke(app, ["db", "stats"])
     assert stats.exit_code == 0 and "conversations         6" in stats.stdout

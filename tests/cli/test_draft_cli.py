@@ -19,7 +19,7 @@ runner = CliRunner()
 
 
 @pytest.fixture
-def cases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def cases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, db_url: str) -> Path:
     fill(Store.open())
     folder = tmp_path / "cases"
     shutil.copytree(REPO / "goldens" / "cases", folder)

@@ -14,7 +14,7 @@ from miner.store import Store
 runner = CliRunner()
 
 
-def test_runs_are_recorded_and_read_back_per_case(tmp_path: Path) -> None:
+def test_runs_are_recorded_and_read_back_per_case(tmp_path: Path, db_url: str) -> None:
     report = str(tmp_path / "r.json")
     ok = runner.invoke(app, ["eval", "--backend", "scripted", "--ids", "adv-01,faq-01", "--report", report])
     bad = runner.invoke(
@@ -31,7 +31,7 @@ def test_runs_are_recorded_and_read_back_per_case(tmp_path: Path) -> None:
     assert table.exit_code == 0 and "failed" in table.stdout
 
 
-def test_empty_history_says_what_to_do() -> None:
+def test_empty_history_says_what_to_do(db_url: str) -> None:
     result = runner.invoke(app, ["eval", "history"])
     assert result.exit_code == 0 and "run filon eval first" in result.stdout
 
@@ -49,7 +49,7 @@ def test_an_unreachable_store_does_not_change_the_gate(
     assert history.exit_code == 1 and "cannot open the store" in history.stderr
 
 
-def test_store_record_is_complete(tmp_path: Path) -> None:
+def test_store_record_is_complete(tmp_path: Path, db_url: str) -> None:
     report = tmp_path / "r.json"
     runner.invoke(app, ["eval", "--backend", "scripted", "--ids", "esc-03", "--report", str(report)])
     store = Store.open()

@@ -14,8 +14,8 @@ from tui.app import ReviewApp
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    s = Store.open(f"sqlite:///{tmp_path / 'review.db'}")
+def store(db_url: str) -> Store:
+    s = Store.open(db_url)  # a real SQLite file, then a real PostgreSQL database
     fill(s)
     return s
 
