@@ -48,8 +48,31 @@ class SpanRecord:
 # --- the SDK ------------------------------------------------------------------------------------------
 
 
-def _plain(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
+_STATUS_NAMES = {StatusCode.UNSET: "UNSET", StatusCode.OK: "OK", StatusCode.ERROR: "ERROR"}
+_resources: dict[int, tuple[object, dict[str, Any]]] = {}
+
+
+def _plain(attributes: Any) -> dict[str, Any]:
+    """A span's attributes as a plain dict (tuples become lists); one C-level copy in the common case."""
+    out = dict(attributes) if attributes else {}
+    for key, value in out.items():
+        if isinstance(value, tuple):
+            out[key] = list(value)
+    return out
+
+
+def _resource(span: ReadableSpan) -> dict[str, Any]:
+    """Resources are shared by every span of a provider: converted once, cached by identity."""
+    resource = span.resource
+    if resource is None:
+        return {}
+    cached = _resources.get(id(resource))
+    if cached is None or cached[0] is not resource:
+        if len(_resources) > 64:
+            _resources.clear()
+        cached = (resource, _plain(resource.attributes))
+        _resources[id(resource)] = cached
+    return cached[1]
 
 
 def from_sdk(span: ReadableSpan) -> SpanRecord:
@@ -63,13 +86,11 @@ def from_sdk(span: ReadableSpan) -> SpanRecord:
         name=span.name,
         start_ns=span.start_time or 0,
         end_ns=span.end_time or span.start_time or 0,
-        status={StatusCode.UNSET: "UNSET", StatusCode.OK: "OK", StatusCode.ERROR: "ERROR"}[
-            span.status.status_code
-        ],
+        status=_STATUS_NAMES[span.status.status_code],
         status_message=span.status.description or "",
         kind=span.kind.name,
-        attributes={k: _plain(v) for k, v in (span.attributes or {}).items()},
-        resource={k: _plain(v) for k, v in (span.resource.attributes if span.resource else {}).items()},
+        attributes=_plain(span.attributes),
+        resource=_resource(span),
         scope=span.instrumentation_scope.name if span.instrumentation_scope else "",
     )
 
