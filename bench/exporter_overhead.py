@@ -70,6 +70,29 @@ def timed(processor: SpanProcessor, offset: int) -> float:
     return per_span
 
 
+def decision_us_per_trace() -> float:
+    """The sampler's per-trace decision (conversion, grouping, flags) alone, on the same traces:
+    the work that runs on the exporter's thread and competes with the agent's for the GIL."""
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    from tracing.records import from_sdk
+
+    memory = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(memory))
+    make_traces(provider, 99)
+    traces: dict[int, list[ReadableSpan]] = {}
+    for span in memory.get_finished_spans():
+        assert span.context is not None
+        traces.setdefault(span.context.trace_id, []).append(span)
+    decider = Decider(0.1)
+    start = time.perf_counter()
+    for spans in traces.values():
+        decider.decide([from_sdk(s) for s in spans])
+    return (time.perf_counter() - start) / len(traces) * 1e6
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["FILON_HOME"] = tmp
@@ -88,6 +111,7 @@ def main() -> None:
                 "batch_span_processor_us_per_span": round(b, 2),
                 "filon_tail_sampler_us_per_span": round(f, 2),
                 "ratio_filon_to_batch": round(f / b, 3),
+                "sampler_decision_us_per_trace": round(decision_us_per_trace(), 1),
                 "goal_ratio_at_most": 1.5,
                 "conversations_stored": stored["conversations"],
             }

@@ -69,7 +69,6 @@ class Problem:
 class CaseSet:
     folder: Path
     cases: list[Case] = field(default_factory=list)
-    files: dict[str, Path] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
     @property
@@ -214,7 +213,6 @@ def load_set(folder: str | Path | None = None) -> CaseSet:
         if case.tel:
             tels[case.tel] = name
         result.cases.append(case)
-        result.files[case.id] = file
     if not result.cases and not result.errors:
         result.problems.append(Problem(str(path), "", "the folder holds no case", "error"))
     return result

@@ -92,7 +92,7 @@ def evaluate(
                 cases,
                 backend,
                 prompt,
-                RunOptions(config.repeat, config.concurrency, policy=config.policy),
+                RunOptions(config.repeat, config.concurrency),
                 transport,
                 on_attempt,
             )

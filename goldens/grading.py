@@ -7,12 +7,11 @@ without case or accents, with typographic apostrophes and non-breaking spaces fo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from miner.text import norm
 
-__all__ = ["evaluer_cas", "norm", "passed"]
+__all__ = ["evaluer_cas", "norm"]
 
 
 def _groups(value: Any) -> list[list[str]]:
@@ -40,7 +39,3 @@ def evaluer_cas(cas: dict[str, Any], outils: list[str], reponses: list[str], esc
         if norm(interdit_txt) in texte:
             ecarts.append(f"texte interdit présent : « {interdit_txt} »")
     return ecarts
-
-
-def passed(gaps: Sequence[str]) -> bool:
-    return not gaps

@@ -14,11 +14,10 @@ from typing import Any
 from agent.knowledge import search
 from agent.model import open_backend
 from agent.prompts import load_prompt
-from goldens.caseset import Problem, goldens_dir, lint_case, load_set, parse_case, write_case
+from goldens.caseset import CaseSet, Problem, goldens_dir, lint_case, load_set, parse_case, write_case
 from goldens.draft import Check, Draft, draft_case
 from goldens.runner import Attempt, RunOptions, run_cases
 from goldens.schema import Case
-from miner.flags import flag_conversation
 from miner.model import Conversation, Flag
 from miner.store import Store
 
@@ -28,10 +27,8 @@ def load_conversation(store: Store, conversation_id: str) -> tuple[Conversation,
     if found is None:
         return None
     row, turns, flag_rows = found
-    conv = Conversation(row.id, row.channel, turns)
-    rule_flags = flag_conversation(conv)
-    human = [Flag(f.kind, f.severity, f.turn, f.reason, f.trace_id) for f in flag_rows if f.source == "human"]
-    return conv, rule_flags + human
+    flags = [Flag(f.kind, f.severity, f.turn, f.reason, f.trace_id) for f in flag_rows]
+    return Conversation(row.id, row.channel, turns), flags
 
 
 def make_draft(
@@ -52,22 +49,27 @@ def make_draft(
 
 
 def lint_draft(
-    case: dict[str, Any], folder: Path | None = None, replacing: str | None = None
+    case: dict[str, Any],
+    folder: Path | None = None,
+    replacing: str | None = None,
+    existing: CaseSet | None = None,
 ) -> list[Problem]:
     """Live lint of a case being edited: its own problems, and its id or tel clashing with the set
-    (the case being replaced, when editing an existing one, does not count)."""
+    (the case being replaced, when editing an existing one, does not count). `existing` is a set
+    already read (the editor reads it once, not on every keystroke); without it the folder is read."""
     name = f"{case.get('id', '?')}.json"
     parsed, problems = parse_case(name, json.dumps(case, ensure_ascii=False))
     if parsed is None:
         return problems
     problems = lint_case(name, parsed)
     folder = goldens_dir(folder)
-    if folder.is_dir():
+    if existing is None and folder.is_dir():
         existing = load_set(folder)
-        existing.cases = [c for c in existing.cases if c.id != replacing]
-        if parsed.id in existing.by_id():
+    if existing is not None:
+        others = [c for c in existing.cases if c.id != replacing]
+        if parsed.id in {c.id for c in others}:
             problems.append(Problem(name, "id", f"id {parsed.id!r} already exists in {folder}", "error"))
-        if parsed.tel and parsed.tel in {c.tel for c in existing.cases}:
+        if parsed.tel and parsed.tel in {c.tel for c in others}:
             problems.append(Problem(name, "tel", f"tel {parsed.tel} is already used in {folder}", "error"))
     return problems
 

@@ -78,7 +78,6 @@ class RunOptions:
     repeat: int = 1
     concurrency: int = 4
     escalation_tools: tuple[str, ...] = (ESCALATION_TOOL,)
-    policy: retry.RetryPolicy = field(default_factory=retry.RetryPolicy)
 
 
 @dataclass

@@ -14,8 +14,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine, and_, or_, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
+from miner.sql import upsert_insert
 from miner.tables import CaseLink, ConversationRow, ReviewRow
 
 CLAIM_TTL = timedelta(minutes=30)
@@ -57,9 +57,8 @@ class ReviewStore:
     engine: Engine
 
     def _ensure_review(self, conn: Any, conversation_id: str) -> None:
-        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
         table = ReviewRow.__table__  # type: ignore[attr-defined]
-        stmt = dialect.insert(table).values(conversation_id=conversation_id, status="open")
+        stmt = upsert_insert(self.engine, table).values(conversation_id=conversation_id, status="open")
         conn.execute(stmt.on_conflict_do_nothing(index_elements=["conversation_id"]))
 
     def _claim_in(self, conn: Any, conversation_id: str, reviewer: str, now: datetime) -> ClaimResult:

@@ -11,20 +11,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Engine, bindparam, delete, func
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from miner.model import Conversation, Flag, ToolCall, Turn, priority
+from miner.sql import upsert_insert
 from miner.tables import ConversationRow, FlagRow, ReviewRow, SpanRow, TurnRow
 
 
 def _chunks(items: Sequence[str], size: int = 500) -> list[Sequence[str]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
-
-
-def _insert(engine: Engine, table: Any) -> Any:
-    dialect = postgresql if engine.dialect.name == "postgresql" else sqlite
-    return dialect.insert(table)
 
 
 @dataclass
@@ -151,7 +146,7 @@ class TraceStore:
                 for cid, (ch, ts) in sorted(conversations.items())
             ]
             conn.execute(
-                _insert(self.engine, conv_table).on_conflict_do_nothing(index_elements=["id"]), heads
+                upsert_insert(self.engine, conv_table).on_conflict_do_nothing(index_elements=["id"]), heads
             )
             if self.engine.dialect.name == "postgresql":
                 # concurrent writers (several receivers) of one conversation take turns, in a fixed order
@@ -164,7 +159,7 @@ class TraceStore:
                     )
             new = 0  # spans after the conversations' locks, in key order: writers never cross
             if spans:
-                stmt = _insert(self.engine, span_table).on_conflict_do_nothing(
+                stmt = upsert_insert(self.engine, span_table).on_conflict_do_nothing(
                     index_elements=["trace_id", "span_id"]
                 )
                 ordered = sorted(spans, key=lambda r: (r["trace_id"], r["span_id"]))
@@ -173,7 +168,7 @@ class TraceStore:
                 (turn_row(cid, t) for cid, (_, ts) in conversations.items() for t in ts),
                 key=lambda r: r["trace_id"],
             )
-            stmt = _insert(self.engine, turn_table)
+            stmt = upsert_insert(self.engine, turn_table)
             conn.execute(
                 stmt.on_conflict_do_update(
                     index_elements=["trace_id"],

@@ -142,12 +142,15 @@ def build_app(settings: ReceiverSettings | None = None) -> Starlette:
         if (redaction_enabled() if settings.redact is None else settings.redact)
         else None
     )
-    stores: list[Store] = []
+    opened: list[Store] = []  # one store (one engine, one pool) for the writer and /health
+
+    def store() -> Store:
+        if not opened:
+            opened.append(Store.open(settings.db))  # raises while the database is unreachable: 503, retried
+        return opened[0]
 
     def factory() -> Ingestor:
-        store = Store.open(settings.db)
-        stores.append(store)
-        return Ingestor(store, config, redactor)
+        return Ingestor(store(), config, redactor)
 
     writer = GroupCommitter(factory)
 
@@ -206,8 +209,7 @@ def build_app(settings: ReceiverSettings | None = None) -> Starlette:
 
     async def health(request: Request) -> Response:
         try:
-            store = stores[-1] if stores else Store.open(settings.db)
-            with store.engine.connect() as conn:
+            with store().engine.connect() as conn:
                 conn.exec_driver_sql("SELECT 1")
         except Exception as exc:
             return problem(

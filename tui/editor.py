@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.widgets import Footer, Header, Input, Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
-from goldens.caseset import Problem
+from goldens.caseset import CaseSet, Problem, load_set
 from goldens.draft import Draft
 from goldens.review import SaveError, lint_draft, save_case, try_case
 from tui.base import ReviewScreen
@@ -53,6 +53,7 @@ class EditorScreen(ReviewScreen):
         self.draft = draft
         self.conversation_id = conversation_id
         self.replacing = replacing  # the id of the case being corrected: saved over, atomically
+        self.existing: CaseSet | None = None
         self.problems: list[Problem] = []
 
     def compose(self) -> ComposeResult:
@@ -111,7 +112,9 @@ class EditorScreen(ReviewScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="lint")
     def lint(self, case: dict[str, Any]) -> None:
-        self.post_message(self.Linted(lint_draft(case, self.review.goldens, self.replacing)))
+        if self.existing is None:  # read once, in this worker; saving reads the folder afresh
+            self.existing = load_set(self.review.goldens) if self.review.goldens.is_dir() else None
+        self.post_message(self.Linted(lint_draft(case, self.review.goldens, self.replacing, self.existing)))
 
     @on(Linted)
     def _linted(self, message: Linted) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from filon.commands.common import Exit, console, fail
+from filon.commands.common import console, fail
 
 
 def history(
@@ -21,16 +21,13 @@ def history(
     """
     from rich.table import Table
 
-    from miner.store import Store, StoreError
+    from filon.commands.traces_cmds import open_store
 
     if limit < 1:
         fail("--limit takes a whole number of at least 1")
-    try:
-        store = Store.open()
-        rows = store.eval_history(case_id, limit)
-        store.close()
-    except StoreError as exc:
-        fail(str(exc), Exit.FAILED)
+    store = open_store()
+    rows = store.eval_history(case_id, limit)
+    store.close()
     if as_json:
         console.print_json(json.dumps([r.as_json() for r in rows]))
         return
