@@ -7,14 +7,14 @@ or phone number that is not the identity the user gave (an email they wrote, or 
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from miner.config import FlagConfig
+from miner.jsontext import dumps_sorted
 from miner.model import Conversation, Flag
 from miner.text import fold
 
@@ -22,11 +22,17 @@ EMAIL = re.compile(
     r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}"
 )  # bounded: linear on hostile input
 PHONE = re.compile(r"(?<![\w+])(?:\+?33|0)[1-9]\d{8}(?!\d)")
+DIGIT = re.compile(r"\d")
 
 
 def _identities(text: str) -> set[str]:
-    found = {e.lower() for e in EMAIL.findall(text)}
-    found |= {_phone(p) for p in PHONE.findall(text)}
+    """Emails (lower-cased) and French phone numbers (as 33…) in a text. Most texts hold neither: the
+    email pattern runs only where there is an "@", the phone pattern only where there is a digit."""
+    found: set[str] = set()
+    if "@" in text:
+        found = {e.lower() for e in EMAIL.findall(text)}
+    if DIGIT.search(text):
+        found |= {_phone(p) for p in PHONE.findall(text)}
     return found
 
 
@@ -36,33 +42,47 @@ def _phone(value: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def _folded(patterns: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    return tuple((p, fold(p)) for p in patterns)
+def _matcher(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, str]]:
+    """One regex for a list of patterns, on folded text; and each folded pattern's original spelling."""
+    originals: dict[str, str] = {}
+    for p in patterns:
+        originals.setdefault(fold(p), p)
+    return re.compile("|".join(re.escape(f) for f in originals)), originals
 
 
-def _has(text: str, patterns: Iterable[str]) -> str | None:
-    if not text:
+def _has(text: str, patterns: list[str] | tuple[str, ...]) -> str | None:
+    """The pattern (as configured) found in the text, both folded; the earliest in the text wins."""
+    if not text or not patterns:
         return None
-    folded = fold(text)
-    return next((p for p, f in _folded(tuple(patterns)) if f in folded), None)
+    regex, originals = _matcher(tuple(patterns))
+    found = regex.search(fold(text))
+    return originals[found.group()] if found else None
 
 
-def _records(value: Any) -> list[set[str]]:
+def _records(value: Any, out: list[set[str]] | None = None) -> list[set[str]]:
     """The customer records in a tool result: each JSON object holding an email or a phone number,
     as the set of identifiers it carries directly."""
-    out = []
+    out = [] if out is None else out
     if isinstance(value, dict):
         direct: set[str] = set()
+        nested = []
         for v in value.values():
-            if isinstance(v, str | int) and not isinstance(v, bool):
+            kind = type(v)
+            if kind is str:
+                if v:
+                    direct |= _identities(v)
+            elif kind is int:
                 direct |= _identities(str(v))
+            elif kind is dict or kind is list:
+                nested.append(v)
         if direct:
             out.append(direct)
-        for v in value.values():
-            out.extend(_records(v))
+        for v in nested:
+            _records(v, out)
     elif isinstance(value, list):
         for v in value:
-            out.extend(_records(v))
+            if isinstance(v, dict | list):
+                _records(v, out)
     return out
 
 
@@ -179,7 +199,9 @@ def tool_error(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
 def loop(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     out = []
     for i, t in enumerate(conv.turns):
-        counts = Counter((c.name, json.dumps(c.arguments, sort_keys=True)) for c in t.tools)
+        if len(t.tools) < cfg.loop_threshold:
+            continue
+        counts = Counter((c.name, dumps_sorted(c.arguments)) for c in t.tools)
         for (name, _args), n in counts.items():
             if n >= cfg.loop_threshold:
                 out.append(

@@ -9,17 +9,19 @@ model text of the turn.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from operator import attrgetter
 from typing import Any
 
+from miner.jsontext import loads
 from miner.model import ToolCall, Turn
 from tracing.records import SpanRecord
 
-MODEL_OPS = ("generate_content", "chat", "text_completion")
+MODEL_OPS = frozenset(("generate_content", "chat", "text_completion"))
+_start = attrgetter("start_ns")
 
 
 @dataclass
@@ -30,6 +32,9 @@ class TurnOf:
     model_versions: set[str]
 
 
+CONVERSATION = "gen_ai.conversation.id"
+
+
 def op(span: SpanRecord) -> str:
     return str(span.attributes.get("gen_ai.operation.name") or span.name.split(" ", 1)[0])
 
@@ -38,7 +43,7 @@ def _json(value: Any) -> Any:
     if not isinstance(value, str):
         return value
     try:
-        return json.loads(value)
+        return loads(value)
     except ValueError:
         return value
 
@@ -54,6 +59,16 @@ def _texts(message: dict[str, Any]) -> list[str]:
         for p in message.get("parts") or []
         if isinstance(p, dict) and p.get("type") == "text"
     ]
+
+
+def _last_text(value: Any, role: str | None = None) -> str:
+    """The last text part of the messages in `value` (of the given role, when one is given), or ""."""
+    for message in reversed(_messages(value)):
+        if role is None or message.get("role") == role:
+            texts = _texts(message)
+            if texts:
+                return texts[-1]
+    return ""
 
 
 def _int(value: Any) -> int:
@@ -77,20 +92,42 @@ def root_of(spans: Sequence[SpanRecord]) -> SpanRecord:
 
 
 def conversation_of(spans: Sequence[SpanRecord]) -> str:
-    for s in sorted(spans, key=lambda s: (op(s) != "invoke_agent", s.start_ns)):
-        value = s.attributes.get("gen_ai.conversation.id")
+    """The agent span's conversation id (the earliest agent span that has one), else the earliest span's
+    that has one, else the trace's own id."""
+    best: tuple[bool, int] | None = None
+    found = ""
+    for s in spans:
+        value = s.attributes.get(CONVERSATION)
         if value:
-            return str(value)
-    return f"trace:{spans[0].trace_id}"
+            key = (op(s) != "invoke_agent", s.start_ns)
+            if best is None or key < best:
+                best, found = key, str(value)
+    return found or f"trace:{spans[0].trace_id}"
 
 
-def turn_of(spans: Sequence[SpanRecord], escalation_tools: Sequence[str]) -> TurnOf:
-    ordered = sorted(spans, key=lambda s: s.start_ns)
-    agent = next((s for s in ordered if op(s) == "invoke_agent"), None)
+def turn_of(
+    spans: Sequence[SpanRecord], escalation_tools: Sequence[str], conversation_id: str | None = None
+) -> TurnOf:
+    """One pass over the trace's spans (it runs on every trace the sampler decides).
+    `conversation_id`, when the caller already has it, is `conversation_of(spans)`."""
+    ordered = sorted(spans, key=_start)
+    agent: SpanRecord | None = None
+    models: list[SpanRecord] = []
+    tool_spans: list[SpanRecord] = []
+    failed: list[SpanRecord] = []
+    for s in ordered:
+        kind = str(s.attributes.get("gen_ai.operation.name") or s.name.split(" ", 1)[0])
+        if kind == "invoke_agent":
+            if agent is None:
+                agent = s
+        elif kind == "execute_tool":
+            tool_spans.append(s)
+        elif kind in MODEL_OPS:
+            models.append(s)
+        if s.status == "ERROR":
+            failed.append(s)
     head = agent or root_of(ordered)
-    models = [s for s in ordered if op(s) in MODEL_OPS]
-    tool_spans = [s for s in ordered if op(s) == "execute_tool"]
-    conversation_id = conversation_of(ordered)
+    conversation_id = conversation_id or conversation_of(ordered)
     channel = str(head.attributes.get("support.channel") or "")
     if not channel:
         prefix = conversation_id.split(":", 1)[0]
@@ -98,37 +135,28 @@ def turn_of(spans: Sequence[SpanRecord], escalation_tools: Sequence[str]) -> Tur
 
     user = ""
     for source in ([agent] if agent else []) + models[:1]:
-        users = [
-            m for m in _messages(source.attributes.get("gen_ai.input.messages")) if m.get("role") == "user"
-        ]
-        texts = [t for m in users for t in _texts(m)]
-        if texts:
-            user = texts[-1]
+        user = _last_text(source.attributes.get("gen_ai.input.messages"), "user")
+        if user:
             break
-    answer = ""
-    for source in ([agent] if agent else []) or list(reversed(models)):
-        texts = [t for m in _messages(source.attributes.get("gen_ai.output.messages")) for t in _texts(m)]
-        if texts:
-            answer = texts[-1]
-            break
-    if not answer and agent:
+    answer = _last_text(agent.attributes.get("gen_ai.output.messages")) if agent else ""
+    if not answer:
         for source in reversed(models):
-            texts = [t for m in _messages(source.attributes.get("gen_ai.output.messages")) for t in _texts(m)]
-            if texts:
-                answer = texts[-1]
+            answer = _last_text(source.attributes.get("gen_ai.output.messages"))
+            if answer:
                 break
 
     tools: list[ToolCall] = []
     for s in tool_spans:
-        args = _json(s.attributes.get("gen_ai.tool.call.arguments"))
+        attrs = s.attributes
+        args = _json(attrs.get("gen_ai.tool.call.arguments"))
         error = None
         if s.status == "ERROR":
-            error = str(s.attributes.get("error.type") or s.status_message or "error")
+            error = str(attrs.get("error.type") or s.status_message or "error")
         tools.append(
             ToolCall(
-                name=str(s.attributes.get("gen_ai.tool.name") or s.name.removeprefix("execute_tool ")),
+                name=str(attrs.get("gen_ai.tool.name") or s.name.removeprefix("execute_tool ")),
                 arguments=args if isinstance(args, dict) else {},
-                result=_json(s.attributes.get("gen_ai.tool.call.result")),
+                result=_json(attrs.get("gen_ai.tool.call.result")),
                 error=error,
             )
         )
@@ -140,12 +168,18 @@ def turn_of(spans: Sequence[SpanRecord], escalation_tools: Sequence[str]) -> Tur
                         args = _json(part.get("arguments"))
                         tools.append(ToolCall(str(part["name"]), args if isinstance(args, dict) else {}))
 
-    input_tokens = sum(_int(s.attributes.get("gen_ai.usage.input_tokens")) for s in models)
-    output_tokens = sum(_int(s.attributes.get("gen_ai.usage.output_tokens")) for s in models)
+    input_tokens = output_tokens = 0
+    versions: set[str] = set()
+    for s in models:
+        attrs = s.attributes
+        input_tokens += _int(attrs.get("gen_ai.usage.input_tokens"))
+        output_tokens += _int(attrs.get("gen_ai.usage.output_tokens"))
+        version = attrs.get("gen_ai.response.model")
+        if version:
+            versions.add(str(version))
     if not input_tokens and agent:
         input_tokens = _int(agent.attributes.get("gen_ai.usage.input_tokens"))
         output_tokens = _int(agent.attributes.get("gen_ai.usage.output_tokens"))
-    failed = [s for s in ordered if s.status == "ERROR"]
     feedback = head.attributes.get("feedback.score", head.attributes.get("support.feedback"))
     turn = Turn(
         trace_id=head.trace_id,
@@ -162,9 +196,4 @@ def turn_of(spans: Sequence[SpanRecord], escalation_tools: Sequence[str]) -> Tur
         feedback=float(feedback) if isinstance(feedback, int | float) else None,
         sender=conversation_id.split(":", 1)[1] if channel == "whatsapp" and ":" in conversation_id else None,
     )
-    versions = {
-        str(s.attributes["gen_ai.response.model"])
-        for s in models
-        if s.attributes.get("gen_ai.response.model")
-    }
     return TurnOf(conversation_id, channel, turn, versions)

@@ -23,6 +23,7 @@ CARD = re.compile(r"(?<![\w-])(?:\d[ -]?){12,18}\d(?![\w-])")
 PHONE = re.compile(
     r"(?<![\w+])(?:\+\d{1,3}[ .-]?\d(?:[ .-]?\d{2,4}){2,5}|0[1-9](?:[ .-]?\d{2}){4}|33[1-9]\d{8})(?!\d)"
 )
+DIGIT = re.compile(r"\d")
 PSEUDO_DOMAIN = "redacted.invalid"
 PSEUDO_PHONE = "33999"
 
@@ -96,18 +97,21 @@ class Redactor:
         return f"[iban-{self._digest('iban', value.replace(' ', ''))[:8]}]"
 
     def text(self, value: str) -> str:
-        if not value:
+        # every pattern needs a digit or an "@": most strings (keys, names, prose) have neither
+        has_at = "@" in value
+        if not has_at and DIGIT.search(value) is None:
             return value
         value = IBAN.sub(self._iban, value)
         value = CARD.sub(self._card, value)
-        value = EMAIL.sub(self._email, value)
+        if has_at:
+            value = EMAIL.sub(self._email, value)
         return PHONE.sub(self._phone, value)
 
     def value(self, value: Any) -> Any:
         """Any JSON value, recursively: strings are redacted, keys too."""
         if isinstance(value, str):
             return self.text(value)
-        if isinstance(value, list):
+        if isinstance(value, list | tuple):
             return [self.value(v) for v in value]
         if isinstance(value, dict):
             return {self.text(str(k)): self.value(v) for k, v in value.items()}
