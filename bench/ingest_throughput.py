@@ -2,7 +2,10 @@
 
 Side by side in one run, on the same machine and disk: filon's ingest path (normalise, group, flag,
 upsert spans/turns/conversations/flags) and raw `sqlite3.executemany` of exactly the rows that ingest
-wrote, into the same schema, in the same batches, one commit per batch. Goal: ratio at least 0.5.
+wrote, into the same schema with the store's WAL and synchronous=NORMAL (and without the foreign-key
+checks the store makes: the baseline is the cheaper one), in the same batches, one commit per batch. A warm-up ingest first (imports, statement caches);
+then rounds interleaved so that the machine's noise hits all three alike, the best of each reported.
+Goal: ratio at least 0.5.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from tracing.redact import Redactor
 
 TURNS = 3000
 BATCH = 512
+ROUNDS = 3
 TABLES = ("spans", "turns", "conversations", "flags")
 
 
@@ -41,8 +45,8 @@ def ingest_rate(folder: Path, name: str, redact: bool) -> tuple[float, Path]:
     return len(records) / elapsed, db
 
 
-def raw_rate(folder: Path, source: Path) -> float:
-    target = folder / "raw.db"
+def raw_rate(folder: Path, source: Path, name: str = "raw") -> float:
+    target = folder / f"{name}.db"
     Store.open(f"sqlite:///{target}").close()  # the same schema, made by the same migrations
     src = sqlite3.connect(source)
     rows = {t: src.execute(f"SELECT * FROM {t}").fetchall() for t in TABLES}
@@ -66,20 +70,25 @@ def raw_rate(folder: Path, source: Path) -> float:
 
 
 def main() -> None:
+    plain, redacted, raw = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        plain, db = ingest_rate(folder, "ingest", redact=False)
-        redacted, _ = ingest_rate(folder, "ingest-redacted", redact=True)
-        raw = raw_rate(folder, db)
+        ingest_rate(folder, "warm-up", redact=True)
+        for r in range(ROUNDS):
+            rate, db = ingest_rate(folder, f"ingest-{r}", redact=False)
+            plain.append(rate)
+            redacted.append(ingest_rate(folder, f"ingest-redacted-{r}", redact=True)[0])
+            raw.append(raw_rate(folder, db, f"raw-{r}"))
+    best_plain, best_redacted, best_raw = max(plain), max(redacted), max(raw)
     print(
         json.dumps(
             {
                 "spans": TURNS * 4,
-                "ingest_spans_per_s": round(plain),
-                "ingest_redacted_spans_per_s": round(redacted),
-                "raw_executemany_spans_per_s": round(raw),
-                "ratio_ingest_to_raw": round(plain / raw, 3),
-                "ratio_ingest_redacted_to_raw": round(redacted / raw, 3),
+                "ingest_spans_per_s": round(best_plain),
+                "ingest_redacted_spans_per_s": round(best_redacted),
+                "raw_executemany_spans_per_s": round(best_raw),
+                "ratio_ingest_to_raw": round(best_plain / best_raw, 3),
+                "ratio_ingest_redacted_to_raw": round(best_redacted / best_raw, 3),
                 "goal_ratio_at_least": 0.5,
             }
         )

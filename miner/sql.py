@@ -1,14 +1,117 @@
-"""The one dialect-specific piece of SQL: an INSERT that knows `ON CONFLICT` (SQLite and PostgreSQL)."""
+"""The dialect-specific pieces of SQL (SQLite and PostgreSQL): an INSERT that knows `ON CONFLICT`, and the
+bulk insert of the ingest path, which hands rows straight to the driver's `executemany`.
+
+SQLAlchemy's per-row parameter handling costs more than SQLite's own insert on the ingest path, so
+`insert_rows` builds multi-row statements once per shape and converts only the columns whose type needs
+it (dates on SQLite), with the type's own bind processor: the stored text is the same as through the ORM.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from itertools import chain
+from typing import Any, Literal
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine, Table
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Dialect
 
 
 def upsert_insert(engine: Engine, table: Any) -> Any:
     """`INSERT` for `table` with `.on_conflict_do_nothing()` / `.on_conflict_do_update()` available."""
     dialect = postgresql if engine.dialect.name == "postgresql" else sqlite
     return dialect.insert(table)
+
+
+Conflict = Literal["error", "nothing", "update"]
+MAX_PARAMETERS = 32_000  # SQLite allows 32,766 host parameters per statement (since 3.32), PostgreSQL 65,535
+ROWS_PER_STATEMENT = 256
+
+
+@lru_cache(maxsize=128)
+def _statement(
+    table: Table,
+    dialect: Dialect,
+    names: tuple[str, ...],
+    rows: int,
+    conflict: Conflict,
+    keys: tuple[str, ...],
+) -> str:
+    quote = dialect.identifier_preparer.quote
+    mark = "?" if dialect.paramstyle == "qmark" else "%s"
+    one = f"({', '.join([mark] * len(names))})"
+    sql = f"INSERT INTO {quote(table.name)} ({', '.join(quote(n) for n in names)}) VALUES {', '.join([one] * rows)}"
+    if conflict != "error":
+        sql += f" ON CONFLICT ({', '.join(quote(k) for k in keys)}) DO "
+        updated = [n for n in names if n not in keys]
+        if conflict == "update" and updated:
+            sql += "UPDATE SET " + ", ".join(f"{quote(n)} = excluded.{quote(n)}" for n in updated)
+        else:
+            sql += "NOTHING"
+    return sql
+
+
+@lru_cache(maxsize=64)
+def _processors(
+    table: Table, dialect: Dialect, names: tuple[str, ...]
+) -> list[tuple[int, Callable[[Any], Any]]]:
+    """The columns whose values the driver cannot take as they are (dates on SQLite), with the type's own
+    conversion."""
+    out: list[tuple[int, Callable[[Any], Any]]] = []
+    for i, name in enumerate(names):
+        convert = table.c[name].type.dialect_impl(dialect).bind_processor(dialect)
+        if convert is not None:
+            out.append((i, convert))
+    return out
+
+
+def insert_rows(
+    conn: Connection,
+    table: Table,
+    columns: Sequence[str],
+    rows: Sequence[tuple[Any, ...]],
+    conflict: Conflict = "error",
+    keys: Sequence[str] = (),
+) -> int:
+    """Insert rows (tuples in the order of `columns`) with multi-row `INSERT … VALUES` statements, as
+    few as the parameter limit allows; returns the rows inserted or updated (a row skipped by
+    `ON CONFLICT DO NOTHING` does not count).
+
+    One statement for hundreds of rows rather than `executemany`: the same speed alone, but the driver
+    releases the GIL once per statement instead of once per row, so an agent's thread running beside
+    the exporter's is not made to hand the GIL back and forth for every stored span."""
+    if not rows:
+        return 0
+    names = tuple(columns)
+    converted = _processors(table, conn.dialect, names)
+    if converted:
+        fixed = []
+        for row in rows:
+            values = list(row)
+            for i, convert in converted:
+                if values[i] is not None:
+                    values[i] = convert(values[i])
+            fixed.append(values)
+        rows = fixed  # type: ignore[assignment]
+    per_statement = max(1, min(ROWS_PER_STATEMENT, MAX_PARAMETERS // len(names)))
+    changed = 0
+    for start in range(0, len(rows), per_statement):
+        part = rows[start : start + per_statement]
+        sql = _statement(table, conn.dialect, names, len(part), conflict, tuple(keys))
+        result = conn.exec_driver_sql(sql, tuple(chain.from_iterable(part)))
+        changed += max(0, result.rowcount)
+    return changed
+
+
+def insert_dicts(
+    conn: Connection,
+    table: Table,
+    rows: Sequence[Mapping[str, Any]],
+    conflict: Conflict = "error",
+    keys: Sequence[str] = (),
+) -> int:
+    """`insert_rows` for rows given as dicts that all have the same keys, in the same order."""
+    if not rows:
+        return 0
+    return insert_rows(conn, table, tuple(rows[0]), [tuple(r.values()) for r in rows], conflict, keys)

@@ -8,13 +8,15 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import Connection, Engine, bindparam, delete, func
 from sqlmodel import Session, col, select
 
+from miner.jsontext import dumps, loads
 from miner.model import Conversation, Flag, ToolCall, Turn, priority
-from miner.sql import upsert_insert
+from miner.sql import insert_dicts, insert_rows
 from miner.tables import ConversationRow, FlagRow, ReviewRow, SpanRow, TurnRow
 
 
@@ -53,13 +55,13 @@ def turn_row(conversation_id: str, turn: Turn) -> dict[str, Any]:
         "started_at": turn.started_at,
         "user_text": turn.user,
         "agent_text": turn.agent,
-        "tools": json.dumps([t.as_json() for t in turn.tools], ensure_ascii=False),
+        "tools": dumps([t.as_json() for t in turn.tools]),
         "escalated": turn.escalated,
         "latency_ms": turn.latency_ms,
         "input_tokens": turn.input_tokens,
         "output_tokens": turn.output_tokens,
-        "error_types": json.dumps(turn.error_types),
-        "failed_spans": json.dumps(turn.failed_spans),
+        "error_types": dumps(turn.error_types),
+        "failed_spans": dumps(turn.failed_spans),
         "feedback": turn.feedback,
         "sender": turn.sender,
     }
@@ -74,16 +76,49 @@ def row_turn(row: TurnRow | Mapping[str, Any]) -> Turn:
         started_at=started if started.tzinfo else started.replace(tzinfo=UTC),
         user=r["user_text"],
         agent=r["agent_text"],
-        tools=[ToolCall(**t) for t in json.loads(r["tools"])],
+        tools=[ToolCall(**t) for t in loads(r["tools"])],
         escalated=bool(r["escalated"]),
         latency_ms=r["latency_ms"],
         input_tokens=r["input_tokens"],
         output_tokens=r["output_tokens"],
-        error_types=json.loads(r["error_types"]),
-        failed_spans=json.loads(r["failed_spans"]),
+        error_types=loads(r["error_types"]),
+        failed_spans=loads(r["failed_spans"]),
         feedback=r["feedback"],
         sender=r["sender"],
     )
+
+
+def conversation_values(
+    cid: str, channel: str, turns: list[Turn], flags: list[Flag], human: set[str]
+) -> dict[str, Any]:
+    """A conversation's row from its turns (in order) and flags, rule and human."""
+    kinds = sorted({f.kind for f in flags} | human, key=lambda k: (priority(k), k))
+    return {
+        "id": cid,
+        "channel": channel,
+        "started_at": turns[0].started_at,
+        "last_at": turns[-1].started_at,
+        "turn_count": len(turns),
+        "escalated": any(t.escalated for t in turns),
+        "flag_kinds": dumps(kinds),
+        "priority": min((priority(k) for k in kinds), default=9),
+    }
+
+
+def flag_rows(cid: str, flags: list[Flag], now: datetime) -> list[dict[str, Any]]:
+    return [
+        {
+            "conversation_id": cid,
+            "trace_id": f.trace_id,
+            "turn": f.turn,
+            "kind": f.kind,
+            "severity": f.severity,
+            "reason": f.reason,
+            "source": "rule",
+            "created_at": now,
+        }
+        for f in flags
+    ]
 
 
 class TraceStore:
@@ -95,10 +130,16 @@ class TraceStore:
     def stored_trace_ids(self, trace_ids: Sequence[str]) -> set[str]:
         if not trace_ids:
             return set()
-        with self._session() as s:
-            return set(
-                s.exec(select(SpanRow.trace_id).where(col(SpanRow.trace_id).in_(list(trace_ids))).distinct())
-            )
+        table = SpanRow.__table__  # type: ignore[attr-defined]
+        found: set[str] = set()
+        with self.engine.connect() as conn:
+            for chunk in _chunks(list(trace_ids)):
+                found.update(
+                    conn.execute(
+                        select(table.c.trace_id).where(table.c.trace_id.in_(chunk)).distinct()
+                    ).scalars()
+                )
+        return found
 
     def spans_of(self, trace_ids: Sequence[str]) -> list[SpanRow]:
         with self._session() as s:
@@ -106,20 +147,24 @@ class TraceStore:
 
     def write_batch(
         self,
-        spans: list[dict[str, Any]],
+        span_columns: Sequence[str],
+        spans: list[tuple[Any, ...]],
         conversations: dict[str, tuple[str, list[Turn]]],
         flag_rules: Callable[[Conversation], list[Flag]],
     ) -> tuple[int, dict[str, list[Flag]]]:
-        """One transaction, a fixed number of statements whatever the batch size: spans (a span already
-        stored is skipped), turns (replaced), then every touched conversation recomputed from all its stored
-        turns, with its rule flags replaced. A turn whose conversation became known only with a late span
-        moves there with its spans. Returns the number of new spans and the flags of each conversation."""
+        """One transaction, a fixed number of statements whatever the batch size. A conversation new to
+        the store is written whole from the batch's turns, flags included. Then spans (a span already
+        stored is skipped) and turns (replaced); every other touched conversation is recomputed from all
+        its stored turns, with its rule flags replaced. A turn whose conversation became known only with
+        a late span moves there with its spans. Returns the number of new spans and the flags of each
+        conversation."""
         if not conversations:
             return 0, {}
         conv_table = ConversationRow.__table__  # type: ignore[attr-defined]
         turn_table = TurnRow.__table__  # type: ignore[attr-defined]
         span_table = SpanRow.__table__  # type: ignore[attr-defined]
         trace_ids = [t.trace_id for _, turns in conversations.values() for t in turns]
+        now = datetime.now(UTC)
         with self.engine.begin() as conn:
             previous: dict[str, str] = {}
             for chunk in _chunks(trace_ids):
@@ -135,19 +180,14 @@ class TraceStore:
                 existing.update(
                     conn.execute(select(conv_table.c.id).where(conv_table.c.id.in_(chunk))).scalars()
                 )
-            heads = [
-                {
-                    "id": cid,
-                    "channel": ch,
-                    "started_at": min(t.started_at for t in ts),
-                    "last_at": min(t.started_at for t in ts),
-                    "turn_count": 0,
-                }
-                for cid, (ch, ts) in sorted(conversations.items())
-            ]
-            conn.execute(
-                upsert_insert(self.engine, conv_table).on_conflict_do_nothing(index_elements=["id"]), heads
-            )
+            flags_by_conv: dict[str, list[Flag]] = {}
+            fresh_rows = []
+            for cid, (channel, turns) in sorted(conversations.items()):
+                if cid not in existing:
+                    flags_by_conv[cid] = flag_rules(Conversation(cid, channel, turns))
+                    fresh_rows.append(conversation_values(cid, channel, turns, flags_by_conv[cid], set()))
+            if insert_dicts(conn, conv_table, fresh_rows, "nothing", ["id"]) < len(fresh_rows):
+                flags_by_conv = {}  # another writer made some of them meanwhile: all are read back whole
             if self.engine.dialect.name == "postgresql":
                 # concurrent writers (several receivers) of one conversation take turns, in a fixed order
                 for chunk in _chunks(sorted(conversations)):
@@ -157,25 +197,16 @@ class TraceStore:
                         .order_by(conv_table.c.id)
                         .with_for_update()
                     )
-            new = 0  # spans after the conversations' locks, in key order: writers never cross
-            if spans:
-                stmt = upsert_insert(self.engine, span_table).on_conflict_do_nothing(
-                    index_elements=["trace_id", "span_id"]
-                )
-                ordered = sorted(spans, key=lambda r: (r["trace_id"], r["span_id"]))
-                new = len(conn.execute(stmt.returning(span_table.c.span_id), ordered).all())
+            # spans after the conversations' locks, in key order: writers never cross
+            key = itemgetter(span_columns.index("trace_id"), span_columns.index("span_id"))
+            new = insert_rows(
+                conn, span_table, span_columns, sorted(spans, key=key), "nothing", ["trace_id", "span_id"]
+            )
             rows = sorted(
                 (turn_row(cid, t) for cid, (_, ts) in conversations.items() for t in ts),
                 key=lambda r: r["trace_id"],
             )
-            stmt = upsert_insert(self.engine, turn_table)
-            conn.execute(
-                stmt.on_conflict_do_update(
-                    index_elements=["trace_id"],
-                    set_={k: stmt.excluded[k] for k in rows[0] if k != "trace_id"},
-                ),
-                rows,
-            )
+            insert_dicts(conn, turn_table, rows, "update", ["trace_id"])
             moved = [
                 (t, cid)
                 for cid, (_, ts) in conversations.items()
@@ -186,23 +217,28 @@ class TraceStore:
                 conn.execute(
                     span_table.update().where(span_table.c.trace_id == trace_id).values(conversation_id=cid)
                 )
-            touched = {cid: ch for cid, (ch, _) in conversations.items()}
+            touched = {cid: ch for cid, (ch, _) in conversations.items() if cid not in flags_by_conv}
             emptied = []
             for old in {previous[t] for t, _ in moved} - set(conversations):
-                channel = conn.execute(select(conv_table.c.channel).where(conv_table.c.id == old)).scalar()
+                old_channel = conn.execute(
+                    select(conv_table.c.channel).where(conv_table.c.id == old)
+                ).scalar()
                 remaining = conn.execute(
                     select(func.count()).select_from(turn_table).where(turn_table.c.conversation_id == old)
                 ).scalar()
                 if remaining:
-                    touched[old] = channel or ""
+                    touched[old] = old_channel or ""
                 else:
                     emptied.append(old)
             if emptied:
                 conn.execute(delete(FlagRow).where(col(FlagRow.conversation_id).in_(emptied)))
                 conn.execute(delete(ReviewRow).where(col(ReviewRow.conversation_id).in_(emptied)))
                 conn.execute(delete(ConversationRow).where(col(ConversationRow.id).in_(emptied)))
-            fresh = {cid: ts for cid, (_, ts) in conversations.items() if cid not in existing}
-            flags_by_conv = self._recompute(conn, touched, flag_rules, fresh)
+            flag_table = FlagRow.__table__  # type: ignore[attr-defined]
+            insert_dicts(
+                conn, flag_table, [r for c, fs in flags_by_conv.items() for r in flag_rows(c, fs, now)]
+            )
+            flags_by_conv.update(self._recompute(conn, touched, flag_rules, now))
         return new, flags_by_conv
 
     def _recompute(
@@ -210,16 +246,14 @@ class TraceStore:
         conn: Connection,
         touched: dict[str, str],
         flag_rules: Callable[[Conversation], list[Flag]],
-        fresh: dict[str, list[Turn]] | None = None,
+        now: datetime,
     ) -> dict[str, list[Flag]]:
-        """Conversations' rows and rule flags, from all their stored turns; human flags are kept.
-        `fresh` conversations did not exist before this batch: their turns are the batch's, not re-read."""
-        fresh = fresh or {}
+        """Conversations' rows and rule flags, from all their stored turns; human flags are kept."""
         ids = list(touched)
-        stored: dict[str, list[Turn]] = {cid: list(fresh.get(cid, [])) for cid in ids}
+        stored: dict[str, list[Turn]] = {cid: [] for cid in ids}
         human: dict[str, set[str]] = {cid: set() for cid in ids}
         turn_table = TurnRow.__table__  # type: ignore[attr-defined]
-        for chunk in _chunks([cid for cid in ids if cid not in fresh]):
+        for chunk in _chunks(ids):
             query = (
                 select(turn_table)
                 .where(turn_table.c.conversation_id.in_(chunk))
@@ -227,7 +261,6 @@ class TraceStore:
             )
             for r in conn.execute(query):
                 stored[r.conversation_id].append(row_turn(dict(r._mapping)))
-        for chunk in _chunks(ids):
             for cid, kind in conn.execute(
                 select(FlagRow.conversation_id, FlagRow.kind).where(
                     col(FlagRow.conversation_id).in_(chunk), FlagRow.source == "human"
@@ -237,43 +270,19 @@ class TraceStore:
             conn.execute(
                 delete(FlagRow).where(col(FlagRow.conversation_id).in_(chunk), col(FlagRow.source) == "rule")
             )
-        now = datetime.now(UTC)
         flags_by_conv: dict[str, list[Flag]] = {}
-        flag_rows, updates = [], []
+        new_flags, updates = [], []
         for cid, channel in touched.items():
             turns = stored[cid]
             if not turns:
                 continue
             flags = flag_rules(Conversation(cid, channel, turns))
             flags_by_conv[cid] = flags
-            flag_rows += [
-                {
-                    "conversation_id": cid,
-                    "trace_id": f.trace_id,
-                    "turn": f.turn,
-                    "kind": f.kind,
-                    "severity": f.severity,
-                    "reason": f.reason,
-                    "source": "rule",
-                    "created_at": now,
-                }
-                for f in flags
-            ]
-            kinds = sorted({f.kind for f in flags} | human[cid], key=lambda k: (priority(k), k))
-            updates.append(
-                {
-                    "b_id": cid,
-                    "channel": channel,
-                    "started_at": turns[0].started_at,
-                    "last_at": turns[-1].started_at,
-                    "turn_count": len(turns),
-                    "escalated": any(t.escalated for t in turns),
-                    "flag_kinds": json.dumps(kinds),
-                    "priority": min((priority(k) for k in kinds), default=9),
-                }
-            )
-        if flag_rows:
-            conn.execute(FlagRow.__table__.insert(), flag_rows)  # type: ignore[attr-defined]
+            new_flags += flag_rows(cid, flags, now)
+            values = conversation_values(cid, channel, turns, flags, human[cid])
+            values["b_id"] = values.pop("id")
+            updates.append(values)
+        insert_dicts(conn, FlagRow.__table__, new_flags)  # type: ignore[attr-defined]
         if updates:
             table = ConversationRow.__table__  # type: ignore[attr-defined]
             conn.execute(table.update().where(table.c.id == bindparam("b_id")), updates)

@@ -8,13 +8,13 @@ same span twice is stored once; a span arriving after its trace was stored is me
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 from miner.config import FlagConfig
 from miner.flags import flag_conversation
+from miner.jsontext import dumps, loads
 from miner.model import Conversation, Turn
 from miner.store import Store
 from miner.tables import SpanRow
@@ -50,22 +50,44 @@ def redact_record(r: SpanRecord, redactor: Redactor) -> SpanRecord:
     return r
 
 
-def to_row(r: SpanRecord, conversation_id: str) -> dict[str, Any]:
-    return {
-        "trace_id": r.trace_id,
-        "span_id": r.span_id,
-        "parent_span_id": r.parent_span_id,
-        "conversation_id": conversation_id,
-        "name": r.name,
-        "kind": r.kind,
-        "start_ns": r.start_ns,
-        "end_ns": r.end_ns,
-        "status": r.status,
-        "status_message": r.status_message,
-        "attributes": json.dumps(r.attributes, ensure_ascii=False),
-        "resource": json.dumps(r.resource, ensure_ascii=False),
-        "scope": r.scope,
-    }
+SPAN_COLUMNS = (
+    "trace_id",
+    "span_id",
+    "parent_span_id",
+    "conversation_id",
+    "name",
+    "kind",
+    "start_ns",
+    "end_ns",
+    "status",
+    "status_message",
+    "attributes",
+    "resource",
+    "scope",
+)
+
+
+def to_row(r: SpanRecord, conversation_id: str, resources: dict[int, str]) -> tuple[Any, ...]:
+    """A span's row, in `SPAN_COLUMNS` order. `resources` memoises the JSON of resources, which the
+    spans of one process share."""
+    resource = resources.get(id(r.resource))
+    if resource is None:
+        resource = resources[id(r.resource)] = dumps(r.resource)
+    return (
+        r.trace_id,
+        r.span_id,
+        r.parent_span_id,
+        conversation_id,
+        r.name,
+        r.kind,
+        r.start_ns,
+        r.end_ns,
+        r.status,
+        r.status_message,
+        dumps(r.attributes),
+        resource,
+        r.scope,
+    )
 
 
 def from_row(row: SpanRow) -> SpanRecord:
@@ -79,8 +101,8 @@ def from_row(row: SpanRow) -> SpanRecord:
         status=row.status,
         status_message=row.status_message,
         kind=row.kind,
-        attributes=json.loads(row.attributes),
-        resource=json.loads(row.resource),
+        attributes=loads(row.attributes),
+        resource=loads(row.resource),
         scope=row.scope,
     )
 
@@ -135,10 +157,15 @@ class Ingestor:
                 conversations[conv_id] = (channels[conv_id], turns)
             else:
                 stats.sampled_out += len(turns)
-        rows = [to_row(r, span_conv[r.trace_id]) for r in records if span_conv[r.trace_id] in conversations]
+        resources: dict[int, str] = {}  # within this call only: ids are reused once objects are freed
+        rows = [
+            to_row(r, span_conv[r.trace_id], resources)
+            for r in records
+            if span_conv[r.trace_id] in conversations
+        ]
         if not conversations:
             return stats
-        new, flags = self.store.write_batch(rows, conversations, self.flags)
+        new, flags = self.store.write_batch(SPAN_COLUMNS, rows, conversations, self.flags)
         stats.new_spans = new
         stats.conversations = len(conversations)
         stats.kept = sum(len(t) for _, t in conversations.values())
