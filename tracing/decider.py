@@ -8,13 +8,42 @@ flagged, its earlier turns still in the bounded buffer are kept too, and so are 
 from __future__ import annotations
 
 from collections import OrderedDict
+from datetime import datetime
 
 from miner.config import FlagConfig
 from miner.flags import flag_conversation
-from miner.model import Conversation, Turn
+from miner.jsontext import dumps, loads
+from miner.model import Conversation, ToolCall, Turn
 from tracing.grouping import conversation_of, turn_of
-from tracing.records import SpanRecord
+from tracing.records import SpanRecord, pack, unpack
 from tracing.sampling import sampled
+
+
+def _pack_turn(turn: Turn) -> str:
+    return dumps(
+        [
+            turn.trace_id,
+            turn.started_at.isoformat(),
+            turn.user,
+            turn.agent,
+            [t.as_json() for t in turn.tools],
+            turn.escalated,
+            turn.latency_ms,
+            turn.input_tokens,
+            turn.output_tokens,
+            turn.error_types,
+            turn.failed_spans,
+            turn.feedback,
+            turn.sender,
+        ]
+    )
+
+
+def _unpack_turn(packed: str) -> Turn:
+    fields = loads(packed)
+    fields[1] = datetime.fromisoformat(fields[1])
+    fields[4] = [ToolCall(**t) for t in fields[4]]
+    return Turn(*fields)
 
 
 class Decider:
@@ -22,7 +51,10 @@ class Decider:
         self.rate = rate
         self.config = config or FlagConfig()
         self.max_buffered = max_buffered
-        self._buffer: OrderedDict[str, list[tuple[str, list[SpanRecord], Turn]]] = OrderedDict()
+        # per conversation not kept (yet), oldest first: its turns' trace ids, spans, span counts and turns.
+        # Spans and turns are packed as JSON text: ten thousand traces held as strings, not as a hundred
+        # thousand containers, keep the garbage collector's full passes short in the agent's process.
+        self._buffer: OrderedDict[str, list[tuple[str, str, int, str]]] = OrderedDict()
         self._buffered = 0
         self._promoted: OrderedDict[str, None] = OrderedDict()
         self.decisions: OrderedDict[str, bool] = OrderedDict()
@@ -36,33 +68,37 @@ class Decider:
     def decide(self, records: list[SpanRecord]) -> list[list[SpanRecord]]:
         """The traces to keep now: [] (sampled out, buffered), or this trace, possibly after earlier ones."""
         conv_id = conversation_of(records)
-        if conv_id not in self._buffer and sampled(conv_id, self.rate):
-            # kept by the hash, like all of its turns: no need to read the turn or run the flag rules
+        if conv_id in self._promoted or (conv_id not in self._buffer and sampled(conv_id, self.rate)):
+            # kept by the hash (like all of its turns), or after a flagged turn: no need to read the turn
+            # or run the flag rules
             self._remember(records[0].trace_id, True)
             return [records]
-        seen = turn_of(records, self.config.escalation_tools)
+        seen = turn_of(records, self.config.escalation_tools, conv_id)
         earlier = self._buffer.get(conv_id, [])
-        conversation = Conversation(conv_id, seen.channel, [t for _, _, t in earlier] + [seen.turn])
+        conversation = Conversation(
+            conv_id, seen.channel, [_unpack_turn(t) for _, _, _, t in earlier] + [seen.turn]
+        )
         last = len(conversation.turns) - 1
         flagged = any(f.turn == last for f in flag_conversation(conversation, self.config))
-        if flagged or conv_id in self._promoted:
+        if flagged:
+            self._promoted[conv_id] = None
+            while len(self._promoted) > self.max_buffered:
+                self._promoted.popitem(last=False)
             out = []
-            if flagged:
-                self._promoted[conv_id] = None
-                while len(self._promoted) > self.max_buffered:
-                    self._promoted.popitem(last=False)
-                for trace_id, spans, _ in self._buffer.pop(conv_id, []):
-                    self._buffered -= 1
-                    self._remember(trace_id, True)
-                    out.append(spans)
+            for trace_id, packed, _, _ in self._buffer.pop(conv_id, []):
+                self._buffered -= 1
+                self._remember(trace_id, True)
+                out.append(unpack(packed))
             self._remember(seen.turn.trace_id, True)
             return [*out, records]
-        self._buffer.setdefault(conv_id, []).append((seen.turn.trace_id, records, seen.turn))
+        self._buffer.setdefault(conv_id, []).append(
+            (seen.turn.trace_id, pack(records), len(records), _pack_turn(seen.turn))
+        )
         self._buffer.move_to_end(conv_id)
         self._buffered += 1
         while self._buffered > self.max_buffered:
             _, dropped = self._buffer.popitem(last=False)
             self._buffered -= len(dropped)
-            self.evicted_spans += sum(len(s) for _, s, _ in dropped)
+            self.evicted_spans += sum(n for _, _, n, _ in dropped)
         self._remember(seen.turn.trace_id, False)
         return []

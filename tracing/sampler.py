@@ -11,15 +11,31 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from typing import Protocol
 
 from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 
-from tracing.exporter import StoreExporter
+from tracing.keeper import ExportCounters
+
+
+class Exporter(Protocol):
+    """Where finished traces go: `StoreExporter` (in this process) or `OffloadExporter` (filon's helper)."""
+
+    @property
+    def counters(self) -> ExportCounters: ...
+
+    def submit(self, kind: str, spans: list[ReadableSpan]) -> None: ...
+
+    def drop(self, n: int, why: str) -> None: ...
+
+    def flush(self, timeout_s: float = 30.0) -> bool: ...
+
+    def shutdown(self, timeout_s: float = 30.0) -> None: ...
 
 
 class TailSampler(SpanProcessor):
-    def __init__(self, exporter: StoreExporter, max_traces: int = 10_000, ttl_s: float = 300.0) -> None:
+    def __init__(self, exporter: Exporter, max_traces: int = 10_000, ttl_s: float = 300.0) -> None:
         self.exporter = exporter
         self.max_traces = max_traces
         self.ttl_s = ttl_s

@@ -65,6 +65,10 @@ _fanout: Fanout | None = None
 _lock = threading.Lock()
 
 
+def offload_enabled() -> bool:
+    return os.environ.get("FILON_OFFLOAD", "true").lower() not in ("0", "false", "no", "off")
+
+
 def capture_content_enabled() -> bool:
     return os.environ.get("FILON_CAPTURE_CONTENT", "true").lower() not in ("0", "false", "no", "off")
 
@@ -119,30 +123,50 @@ def setup_tracing(
     escalation_tools: list[str] | None = None,
     redact: bool | None = None,
     max_traces: int = 10_000,
+    offload: bool | None = None,
 ) -> FilonTracing:
     """One call for an agent process: OTel SDK + google-genai instrumentation + filon's sampler and exporter.
 
     Settings default to the environment: FILON_DB, FILON_SAMPLE_RATE (0.1), FILON_CAPTURE_CONTENT,
-    FILON_REDACT (on). The store is opened (and migrated) now, so a bad FILON_DB fails here, not later.
+    FILON_REDACT (on), FILON_OFFLOAD (on: deciding and storing run in filon's helper process, not in
+    the agent's). The store is opened (and migrated) now, so a bad FILON_DB fails here, not later.
     """
+    from dataclasses import asdict
+
     from miner.config import FlagConfig
-    from miner.store import Store
+    from miner.store import Store, db_url
     from tracing.decider import Decider
     from tracing.exporter import StoreExporter
     from tracing.ingest import Ingestor
+    from tracing.offload import OffloadExporter
     from tracing.redact import Redactor, load_secret, redaction_enabled
-    from tracing.sampler import TailSampler
+    from tracing.sampler import Exporter, TailSampler
     from tracing.sampling import rate_from_env
 
     fanout = ensure_tracing()
     rate = rate_from_env() if sample_rate is None else sample_rate
     config = FlagConfig.load(escalation_tools=escalation_tools)
-    store = Store.open(db)
-    redactor = Redactor(load_secret()) if (redaction_enabled() if redact is None else redact) else None
+    url = db_url(db)
+    store = Store.open(url)
+    secret = load_secret() if (redaction_enabled() if redact is None else redact) else None
+    exporter: Exporter
+    if offload_enabled() if offload is None else offload:
+        store.close()
+        settings = {
+            "db": url,
+            "rate": rate,
+            "config": asdict(config),
+            "redact": secret is not None,
+            "max_traces": max_traces,
+        }
+        exporter = OffloadExporter(settings, env={"FILON_SECRET": secret.decode()} if secret else None)
+    else:
+        redactor = Redactor(secret) if secret is not None else None
 
-    def factory() -> Ingestor:
-        return Ingestor(store, config, redactor)
+        def factory() -> Ingestor:
+            return Ingestor(store, config, redactor)
 
-    sampler = TailSampler(StoreExporter(factory, Decider(rate, config, max_traces)), max_traces=max_traces)
+        exporter = StoreExporter(factory, Decider(rate, config, max_traces))
+    sampler = TailSampler(exporter, max_traces=max_traces)
     fanout.add(sampler)
     return FilonTracing(fanout, sampler)

@@ -144,11 +144,11 @@ def test_a_failing_store_never_reaches_the_agent_and_is_counted(
 ) -> None:
     db = tmp_path / "db.sqlite"
     provider, sampler = make_sampler(f"sqlite:///{db}")
-    store = sampler.exporter._factory().store
+    store = Store.open(f"sqlite:///{db}")
     with store.engine.begin() as conn:
         conn.exec_driver_sql("DROP TABLE spans")  # the store breaks under the exporter
     tracer = provider.get_tracer("t")
-    with caplog.at_level(logging.WARNING, logger="tracing.exporter"):
+    with caplog.at_level(logging.WARNING, logger="tracing"):
         for i in range(3):
             tracer.start_span(
                 f"invoke_agent {i}", attributes={"gen_ai.conversation.id": f"c{i}"}

@@ -1,0 +1,143 @@
+"""filon's helper process: spans from a real agent through `setup_tracing()` (the default, offloaded),
+the pipe's framing, a helper that dies, and an agent that dies."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import select
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from opentelemetry.sdk.trace import TracerProvider
+
+from agent.model import SCRIPTED_MODEL, scripted_client
+from agent.service import Conversation, SupportService
+from miner.store import Store
+from tracing.helper import frames
+from tracing.offload import OffloadExporter
+from tracing.sampler import TailSampler
+from tracing.setup import setup_tracing
+from tracing.wire import HEADER, WireError
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def emit(provider: TracerProvider, n: int, prefix: str) -> None:
+    tracer = provider.get_tracer("test")
+    for i in range(n):
+        attrs = {"gen_ai.operation.name": "invoke_agent", "gen_ai.conversation.id": f"web:{prefix}-{i}"}
+        tracer.start_span("invoke_agent support", attributes=attrs).end()
+
+
+def test_a_real_agent_turn_is_stored_by_the_helper(scripted, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = f"sqlite:///{tmp_path / 'agent.db'}"
+    tracing = setup_tracing(db=db, sample_rate=1.0)  # the default: offloaded to filon's helper process
+    try:
+        assert isinstance(tracing.sampler.exporter, OffloadExporter)
+        service = SupportService(scripted_client(scripted.url), SCRIPTED_MODEL, "system.md")
+        service.repondre(Conversation.web("helper-1"), "Mon email est ana@exemple.fr, où en est LL-10563 ?")
+        assert tracing.flush(60)
+        counters = tracing.counters
+    finally:
+        tracing.shutdown()
+    assert counters.traces_kept == 1 and counters.spans_dropped == 0
+    detail = Store.open(db).conversation_detail("web:helper-1")
+    assert detail is not None
+    _, turns, _ = detail
+    assert turns[0].tools and "ana@exemple.fr" not in turns[0].user  # redacted by the helper
+    assert "@redacted.invalid" in turns[0].user
+
+
+def test_shutdown_hands_over_everything_without_a_flush(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    exporter = OffloadExporter({"db": db, "rate": 1.0})
+    provider = TracerProvider()
+    provider.add_span_processor(TailSampler(exporter))
+    emit(provider, 40, "s")
+    provider.shutdown()  # no flush first: the helper still stores what it was given
+    assert Store.open(db).counts()["conversations"] == 40
+    assert exporter.counters.traces_kept == 40
+
+
+def test_a_dead_helper_never_reaches_the_agent_and_drops_are_counted(tmp_path: Path) -> None:
+    exporter = OffloadExporter({"db": f"sqlite:///{tmp_path / 'db.sqlite'}", "rate": 1.0})
+    assert exporter.ready.wait(60)
+    os.kill(exporter.helper_pid, signal.SIGKILL)
+    provider = TracerProvider()
+    provider.add_span_processor(TailSampler(exporter))
+    emit(provider, 5, "d")  # no exception here
+    assert exporter.flush(10) is False
+    assert exporter.counters.spans_dropped == 5
+    provider.shutdown()
+
+
+def test_a_bad_store_is_reported_by_the_helper(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    exporter = OffloadExporter({"db": "nosuchdriver://x", "rate": 1.0})
+    exporter.shutdown()
+    assert "could not start" in caplog.text and "nosuchdriver" in caplog.text
+    assert not exporter.ready.is_set()
+
+
+def test_what_an_agent_handed_over_is_stored_when_the_agent_is_killed(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    script = textwrap.dedent(
+        f"""
+        import os, signal, sys
+        from opentelemetry.sdk.trace import TracerProvider
+        from tracing.offload import OffloadExporter
+        from tracing.sampler import TailSampler
+        exporter = OffloadExporter({{"db": {db!r}, "rate": 1.0}})
+        exporter.ready.wait(60)
+        provider = TracerProvider()
+        provider.add_span_processor(TailSampler(exporter))
+        tracer = provider.get_tracer("t")
+        for i in range(25):
+            tracer.start_span("invoke_agent a", attributes={{"gen_ai.conversation.id": f"web:k-{{i}}"}}).end()
+        exporter.hand_over(30)  # on the pipe, not yet stored
+        print(exporter.helper_pid, flush=True)
+        os.kill(os.getpid(), signal.SIGKILL)
+        """
+    )
+    agent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, cwd=REPO, text=True)
+    assert agent.stdout is not None
+    helper = int(agent.stdout.readline())
+    pidfd = os.pidfd_open(helper)  # the helper is not our child: wait on it through a pidfd
+    agent.wait(60)
+    assert agent.returncode == -signal.SIGKILL
+    ended, _, _ = select.select([pidfd], [], [], 60)
+    os.close(pidfd)
+    assert ended, "the helper did not end after its agent was killed"
+    assert Store.open(db).counts()["conversations"] == 25
+
+
+def frame(payload: bytes) -> bytes:
+    return HEADER.pack(len(payload)) + payload
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    payloads=st.lists(st.binary(max_size=300), max_size=8),
+    cuts=st.lists(st.integers(0, 3000), max_size=6),
+)
+def test_frames_come_out_whole_however_the_pipe_cuts_them(payloads: list[bytes], cuts: list[int]) -> None:
+    stream = b"".join(frame(p) for p in payloads)
+    bounds = sorted({0, len(stream), *(c for c in cuts if c < len(stream))})
+    buffer = bytearray()
+    out: list[bytes] = []
+    for start, end in itertools.pairwise(bounds):
+        buffer += stream[start:end]
+        out += frames(buffer)
+    assert out == payloads and not buffer
+
+
+def test_an_absurd_frame_size_is_refused() -> None:
+    buffer = bytearray(HEADER.pack(2**31) + b"x")
+    with pytest.raises(WireError, match="frame of"):
+        frames(buffer)

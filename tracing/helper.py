@@ -1,0 +1,125 @@
+"""filon's helper process: the tail-sampling decision, redaction and storage, off the agent's process.
+
+Deciding a trace (reading its turn, running the flag rules) is pure Python; in the agent's process it
+would hold the GIL against the agent's own threads. Here it runs on another core, in one thread that
+reads frames (`tracing/wire.py`) and runs the `Keeper`; the agent's side (`tracing/offload.py`) only
+packs finished spans. While this process decides, it does not read: the pipe fills and the agent's
+side feels the back-pressure, where drops are counted.
+
+Started as `python -m tracing.helper SETTINGS_JSON` with the settings `setup_tracing` resolved: `db`,
+`rate`, `config` (the flag settings), `redact` and `max_traces`; the key for redaction comes in the
+environment (FILON_SECRET). It ignores Ctrl-C (the agent's terminal is not its business), runs niced,
+and ends when its input ends, after storing what is pending: an agent that exits, even killed, loses
+nothing it had handed over.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import json
+import logging
+import os
+import select
+import signal
+import sys
+from typing import IO, Any
+
+from miner.config import FlagConfig
+from miner.jsontext import loads
+from miner.store import Store
+from tracing.decider import Decider
+from tracing.ingest import Ingestor
+from tracing.keeper import Keeper
+from tracing.records import SpanRecord
+from tracing.redact import Redactor
+from tracing.wire import HEADER, MAX_FRAME, WireError, counters_json, write_frame
+
+log = logging.getLogger("filon.helper")
+CHUNK = 1 << 20
+
+
+def frames(buffer: bytearray) -> list[bytes]:
+    """The complete frames at the front of `buffer`, removed from it; a partial frame stays."""
+    out, start = [], 0
+    while len(buffer) - start >= HEADER.size:
+        (size,) = HEADER.unpack_from(buffer, start)
+        if size > MAX_FRAME:
+            raise WireError(f"frame of {size} bytes announced, more than {MAX_FRAME}")
+        end = start + HEADER.size + size
+        if end > len(buffer):
+            break
+        out.append(bytes(buffer[start + HEADER.size : end]))
+        start = end
+    del buffer[:start]
+    return out
+
+
+def handle(message: list[Any], keeper: Keeper, stdout: IO[bytes]) -> None:
+    if message[0] == "spans":
+        for kind, rows in message[1]:
+            if rows:
+                keeper.take(kind, [SpanRecord(*fields) for fields in rows])
+    elif message[0] == "flush":
+        keeper.store()
+        write_frame(stdout, ["flushed", message[1], counters_json(keeper.snapshot())])
+
+
+def serve(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) -> int:
+    try:
+        store = Store.open(settings["db"])
+        config = FlagConfig(**settings.get("config", {}))
+    except Exception as exc:  # a bad store or settings: say so to the agent's side, then stop
+        write_frame(stdout, ["error", str(exc)])
+        return 2
+    secret = os.environ.get("FILON_SECRET", "")
+    redactor = Redactor(secret.encode()) if settings.get("redact") and secret else None
+
+    def factory() -> Ingestor:
+        return Ingestor(store, config, redactor)
+
+    max_traces = int(settings.get("max_traces", 10_000))
+    keeper = Keeper(factory, Decider(float(settings.get("rate", 0.1)), config, max_traces))
+    gc.freeze()  # what is loaded by now lives as long as the process: out of the collector's full passes
+    with contextlib.suppress(OSError):
+        os.nice(10)  # a background job: when cores are short, the agent goes first
+    write_frame(stdout, ["ready"])
+    fd = stdin.fileno()
+    buffer = bytearray()
+    while True:
+        readable, _, _ = select.select([fd], [], [], keeper.wait_s())
+        if readable:
+            chunk = os.read(fd, CHUNK)
+            if not chunk:
+                break
+            buffer += chunk
+            try:
+                batch = frames(buffer)
+            except WireError as exc:
+                log.error("%s; stopping", exc)
+                break
+            for frame in batch:
+                try:
+                    handle(loads(frame), keeper, stdout)
+                except (ValueError, TypeError, IndexError) as exc:
+                    log.error("a frame could not be read (%s); skipped", exc)
+        keeper.store_if_due()
+    keeper.store()
+    store.close()
+    with contextlib.suppress(OSError):  # nobody listening any more: the counts are in the store anyway
+        write_frame(stdout, ["closed", counters_json(keeper.snapshot())])
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.basicConfig(level=logging.WARNING, format="filon helper: %(message)s", stream=sys.stderr)
+    if len(args) != 1:
+        print("usage: python -m tracing.helper SETTINGS_JSON", file=sys.stderr)
+        return 2
+    return serve(json.loads(args[0]), sys.stdin.buffer, sys.stdout.buffer)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,256 @@
+"""The agent's side of filon's helper process: finished traces packed into frames on a pipe.
+
+The tail sampler hands each finished trace to `submit`, which only does `put_nowait` on a bounded queue
+(a full queue drops and counts, it never blocks). One thread here packs traces as JSON (`orjson`, in C)
+and writes them to the helper (`tracing/helper.py`), which decides, redacts and stores them on another
+core: the agent's process no longer pays for the decision with its GIL. A write blocks when the helper
+lags (the pipe is full), with the GIL released; the queue then fills and drops are counted.
+
+If the helper dies, spans are counted as dropped and the agent goes on; nothing ever raises into it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from opentelemetry.sdk.trace import ReadableSpan
+
+from miner.jsontext import loads
+from tracing.keeper import ExportCounters
+from tracing.records import sdk_fields
+from tracing.wire import WireError, counters_from, counters_json, read_frame, write_frame
+
+log = logging.getLogger(__name__)
+TRACES_PER_FRAME = 256
+
+
+def pack_trace(spans: list[ReadableSpan]) -> list[list[Any]]:
+    """A trace's spans as field lists; its id is formatted once."""
+    first = spans[0].context
+    trace_id = first.trace_id.to_bytes(16, "big").hex() if first is not None else None
+    return [sdk_fields(s, trace_id) for s in spans]
+
+
+class OffloadExporter:
+    """Same interface as `StoreExporter` (submit, drop, flush, shutdown, counters), storing through a
+    helper process started now with `settings` (see `tracing/helper.py`)."""
+
+    def __init__(
+        self, settings: dict[str, Any], env: dict[str, str] | None = None, max_queue: int = 2048
+    ) -> None:
+        self._queue: queue.Queue[tuple[str, Any] | None] = queue.Queue(max_queue)
+        self._lock = threading.Lock()
+        self._dropped = 0  # spans dropped on this side
+        self._sent = 0  # spans written to the helper
+        self._final = False  # the helper's last counts are complete (it answered "closed")
+        self._last_warning = 0.0
+        self._helper = ExportCounters()
+        self._acks: dict[int, threading.Event] = {}  # flushes waiting for their answer
+        self._in_flight: set[int] = set()  # flushes written to the helper, answer not read yet
+        self._next_ack = 0
+        self._dead = False
+        self._closing = False
+        self.ready = threading.Event()
+        self._written = threading.Condition()
+        root = str(Path(__file__).resolve().parent.parent)  # the helper imports the same filon
+        child_env = {**os.environ, **(env or {})}
+        child_env["PYTHONPATH"] = os.pathsep.join(p for p in (root, child_env.get("PYTHONPATH")) if p)
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "tracing.helper", json.dumps(settings)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=child_env,
+            start_new_session=True,  # Ctrl-C in the agent's terminal is for the agent
+        )
+        self._writer = threading.Thread(target=self._write_loop, name="filon-offload-writer", daemon=True)
+        self._reader = threading.Thread(target=self._read_loop, name="filon-offload-reader", daemon=True)
+        self._writer.start()
+        self._reader.start()
+
+    # --- the tail sampler's side ---------------------------------------------------------------------
+
+    def submit(self, kind: str, spans: list[ReadableSpan]) -> None:
+        """Never blocks: a full queue drops the spans and counts them."""
+        if self._dead:
+            self.drop(len(spans), "filon's helper process is gone")
+            return
+        try:
+            self._queue.put_nowait((kind, spans))
+        except queue.Full:
+            self.drop(len(spans), "queue full")
+
+    def drop(self, n: int, why: str) -> None:
+        with self._lock:
+            self._dropped += n
+            dropped = self._dropped
+        now = time.monotonic()
+        if now - self._last_warning > 10:
+            self._last_warning = now
+            log.warning("filon exporter dropped %d span(s) (%s); %d dropped so far", n, why, dropped)
+
+    @property
+    def helper_pid(self) -> int:
+        """The helper's process id (it runs in a session of its own)."""
+        return self._proc.pid
+
+    def hand_over(self, timeout_s: float = 30.0) -> bool:
+        """Wait until everything submitted so far is written to the pipe (not necessarily stored)."""
+        deadline = time.monotonic() + timeout_s
+        with self._written:
+            while self._queue.unfinished_tasks and not self._dead:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not self._written.wait(remaining):
+                    return False
+        return not self._dead
+
+    @property
+    def counters(self) -> ExportCounters:
+        """The helper's counts (as of its last answer), with the spans dropped on this side. When the
+        helper died, the spans written to it that it never confirmed receiving count as dropped."""
+        with self._lock:
+            out = counters_from(counters_json(self._helper))
+            out.spans_dropped += self._dropped
+            if self._dead and not self._final:
+                out.spans_dropped += max(0, self._sent - self._helper.spans_received)
+        return out
+
+    def flush(self, timeout_s: float = 30.0) -> bool:
+        """Wait until everything submitted so far is stored (or dropped) by the helper."""
+        if self._closing:
+            return False
+        done = threading.Event()
+        with self._lock:
+            n = self._next_ack
+            self._next_ack += 1
+            self._acks[n] = done
+        try:
+            self._queue.put(("flush", n), timeout=timeout_s)
+        except queue.Full:
+            return False
+        return done.wait(timeout_s) and not self._dead
+
+    def shutdown(self, timeout_s: float = 30.0) -> None:
+        """Hand over what is queued, let the helper store it, and wait for the helper to end."""
+        if self._closing:
+            return
+        self._closing = True
+        with contextlib.suppress(queue.Full):
+            self._queue.put(None, timeout=timeout_s)
+        self._writer.join(timeout_s)
+        self._reader.join(timeout_s)
+        try:
+            self._proc.wait(timeout_s)
+        except subprocess.TimeoutExpired:
+            log.warning("filon's helper process did not end in %.0f s; killed", timeout_s)
+            self._proc.kill()
+            self._proc.wait()
+
+    # --- the threads ---------------------------------------------------------------------------------
+
+    def _write_loop(self) -> None:
+        stdin = self._proc.stdin
+        assert stdin is not None
+        stop = False
+        while not stop:
+            items = [self._queue.get()]
+            while len(items) < TRACES_PER_FRAME:
+                try:
+                    items.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            traces: list[list[Any]] = []
+            count = 0
+            for item in items:
+                if item is None:
+                    stop = True
+                    break
+                kind, payload = item
+                if kind == "flush":
+                    self._send(stdin, ["spans", traces], count)
+                    traces, count = [], 0
+                    with self._lock:
+                        self._in_flight.add(payload)  # before writing: the answer may come at once
+                    self._send(stdin, ["flush", payload], 0)
+                    if self._dead:  # no answer will come: the spans before it are counted as dropped
+                        self._ack(payload)
+                else:
+                    try:
+                        traces.append([kind, pack_trace(payload)])
+                        count += len(payload)
+                    except Exception:  # a span the SDK should never have made: dropped, not raised
+                        self.drop(len(payload), "a span could not be packed")
+                        log.exception("filon exporter: a trace could not be packed")
+            self._send(stdin, ["spans", traces], count)
+            for _ in items:
+                self._queue.task_done()
+            with self._written:
+                self._written.notify_all()
+        with contextlib.suppress(OSError):
+            stdin.close()  # the helper stores what is pending, answers "closed" and ends
+
+    def _send(self, stdin: Any, message: list[Any], spans: int) -> None:
+        if message[0] == "spans" and not message[1]:
+            return
+        if not self._dead:
+            try:
+                write_frame(stdin, message)
+                with self._lock:
+                    self._sent += spans
+                return
+            except (OSError, ValueError):
+                self._gone()
+        if spans:
+            self.drop(spans, "filon's helper process is gone")
+
+    def _read_loop(self) -> None:
+        stdout = self._proc.stdout
+        assert stdout is not None
+        try:
+            while (frame := read_frame(stdout)) is not None:
+                message = loads(frame)
+                if message[0] == "ready":
+                    self.ready.set()
+                elif message[0] == "flushed":
+                    with self._lock:
+                        self._helper = counters_from(message[2])
+                    self._ack(message[1])
+                elif message[0] == "closed":
+                    with self._lock:
+                        self._helper = counters_from(message[1])
+                        self._final = True
+                elif message[0] == "error":
+                    log.error("filon's helper process could not start: %s", message[1])
+        except (OSError, ValueError, WireError):
+            log.exception("filon exporter: the helper's answers could not be read")
+        if not self._closing:
+            self._gone()
+        self._dead = True
+        with self._lock:
+            unanswered = list(self._in_flight)
+        for n in unanswered:
+            self._ack(n)
+
+    def _ack(self, n: int) -> None:
+        with self._lock:
+            self._in_flight.discard(n)
+            event = self._acks.pop(n, None)
+        if event is not None:
+            event.set()
+
+    def _gone(self) -> None:
+        if not self._dead:
+            self._dead = True
+            log.warning(
+                "filon's helper process ended (exit code %s): spans are dropped and counted from now on",
+                self._proc.poll(),
+            )

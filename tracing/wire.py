@@ -1,0 +1,52 @@
+"""The pipe between an agent process and filon's helper process: length-prefixed JSON frames.
+
+Agent → helper: `["spans", [[kind, [fields, ...]], ...]]` (several traces per frame; `fields` are a
+`SpanRecord`'s, in order) and `["flush", n]`. Helper → agent: `["ready"]`, `["flushed", n, counters]`,
+`["closed", counters]` and `["error", message]`. End of input means: store what is pending, then exit.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import asdict
+from typing import IO, Any
+
+from miner.jsontext import dumps_bytes
+from tracing.ingest import IngestStats
+from tracing.keeper import ExportCounters
+
+HEADER = struct.Struct(">I")
+MAX_FRAME = 1 << 30
+
+
+class WireError(ValueError):
+    """A frame that is not filon's: a bug or a stray writer on the pipe."""
+
+
+def write_frame(stream: IO[bytes], message: Any) -> None:
+    payload = dumps_bytes(message)
+    stream.write(HEADER.pack(len(payload)))
+    stream.write(payload)
+    stream.flush()
+
+
+def read_frame(stream: IO[bytes]) -> bytes | None:
+    """The next frame's payload; None at the end of the stream (a frame cut short counts as the end)."""
+    header = stream.read(HEADER.size)
+    if len(header) < HEADER.size:
+        return None
+    (size,) = HEADER.unpack(header)
+    if size > MAX_FRAME:
+        raise WireError(f"frame of {size} bytes announced, more than {MAX_FRAME}")
+    payload = stream.read(size)
+    return payload if len(payload) == size else None
+
+
+def counters_json(counters: ExportCounters) -> dict[str, Any]:
+    return asdict(counters)
+
+
+def counters_from(data: dict[str, Any]) -> ExportCounters:
+    fields = dict(data)
+    stored = IngestStats(**fields.pop("stored", {}))
+    return ExportCounters(**fields, stored=stored)
