@@ -21,7 +21,9 @@ from miner.text import fold
 EMAIL = re.compile(
     r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}"
 )  # bounded: linear on hostile input
-PHONE = re.compile(r"(?<![\w+])(?:\+?33|0)[1-9]\d{8}(?!\d)")
+# the "not preceded by" test after the first character: the engine skips to candidates (see redact.py)
+PHONE = re.compile(r"(?:\+(?<![\w+]\+)33|3(?<![\w+]3)3|0(?<![\w+]0))[1-9]\d{8}(?!\d)")
+PHONE_MIN = 10  # 0 and nine digits
 DIGIT = re.compile(r"\d")
 
 
@@ -31,7 +33,7 @@ def _identities(text: str) -> set[str]:
     found: set[str] = set()
     if "@" in text:
         found = {e.lower() for e in EMAIL.findall(text)}
-    if DIGIT.search(text):
+    if len(text) >= PHONE_MIN and DIGIT.search(text):
         found |= {_phone(p) for p in PHONE.findall(text)}
     return found
 

@@ -9,13 +9,15 @@ it (dates on SQLite), with the type's own bind processor: the stored text is the
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
 from functools import lru_cache
 from itertools import chain
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Engine, Table
+from sqlalchemy import Connection, DateTime, Engine, Table
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
+from sqlmodel.sql.sqltypes import UTCDateTime
 
 
 def upsert_insert(engine: Engine, table: Any) -> Any:
@@ -52,6 +54,19 @@ def _statement(
     return sql
 
 
+def _sqlite_datetime(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """SQLite stores dates as text; the type's conversion (to UTC, then formatted field by field) is
+    Python work for every date of every row. An aware date in UTC with a four-digit year gets the same
+    text from one `strftime`; any other value goes through the type's own conversion."""
+
+    def fast(value: Any) -> Any:
+        if type(value) is datetime and value.tzinfo is UTC and value.year >= 1000:
+            return value.strftime("%Y-%m-%d %H:%M:%S.%f")
+        return convert(value)
+
+    return fast
+
+
 @lru_cache(maxsize=64)
 def _processors(
     table: Table, dialect: Dialect, names: tuple[str, ...]
@@ -60,9 +75,13 @@ def _processors(
     conversion."""
     out: list[tuple[int, Callable[[Any], Any]]] = []
     for i, name in enumerate(names):
-        convert = table.c[name].type.dialect_impl(dialect).bind_processor(dialect)
-        if convert is not None:
-            out.append((i, convert))
+        column_type = table.c[name].type
+        convert: Callable[[Any], Any] | None = column_type.dialect_impl(dialect).bind_processor(dialect)
+        if convert is None:
+            continue
+        if dialect.name == "sqlite" and isinstance(column_type, DateTime | UTCDateTime):
+            convert = _sqlite_datetime(convert)
+        out.append((i, convert))
     return out
 
 
@@ -115,3 +134,14 @@ def insert_dicts(
     if not rows:
         return 0
     return insert_rows(conn, table, tuple(rows[0]), [tuple(r.values()) for r in rows], conflict, keys)
+
+
+def select_in(conn: Connection, sql: str, values: Sequence[Any], chunk: int = 500) -> list[Any]:
+    """Rows of `sql`, whose one `{}` is the place of an `IN (...)` list, for all `values` (in chunks),
+    through the driver: the ingest path asks this for every batch."""
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    rows: list[Any] = []
+    for start in range(0, len(values), chunk):
+        part = tuple(values[start : start + chunk])
+        rows += conn.exec_driver_sql(sql.format(", ".join([mark] * len(part))), part).all()
+    return rows

@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 
 from miner.jsontext import dumps, loads
 from miner.model import Conversation, Flag, ToolCall, Turn, priority
-from miner.sql import insert_dicts, insert_rows
+from miner.sql import insert_dicts, insert_rows, select_in
 from miner.tables import ConversationRow, FlagRow, ReviewRow, SpanRow, TurnRow
 
 
@@ -127,19 +127,16 @@ class TraceStore:
     def _session(self) -> Session:
         return Session(self.engine, expire_on_commit=False)
 
-    def stored_trace_ids(self, trace_ids: Sequence[str]) -> set[str]:
+    def stored_turns(self, trace_ids: Sequence[str]) -> dict[str, str]:
+        """The traces already stored (their turn, hence their spans), with their conversation."""
         if not trace_ids:
-            return set()
-        table = SpanRow.__table__  # type: ignore[attr-defined]
-        found: set[str] = set()
+            return {}
         with self.engine.connect() as conn:
-            for chunk in _chunks(list(trace_ids)):
-                found.update(
-                    conn.execute(
-                        select(table.c.trace_id).where(table.c.trace_id.in_(chunk)).distinct()
-                    ).scalars()
+            return dict(
+                select_in(
+                    conn, "SELECT trace_id, conversation_id FROM turns WHERE trace_id IN ({})", trace_ids
                 )
-        return found
+            )
 
     def spans_of(self, trace_ids: Sequence[str]) -> list[SpanRow]:
         with self._session() as s:
@@ -151,13 +148,14 @@ class TraceStore:
         spans: list[tuple[Any, ...]],
         conversations: dict[str, tuple[str, list[Turn]]],
         flag_rules: Callable[[Conversation], list[Flag]],
+        stored: dict[str, str] | None = None,
     ) -> tuple[int, dict[str, list[Flag]]]:
         """One transaction, a fixed number of statements whatever the batch size. A conversation new to
         the store is written whole from the batch's turns, flags included. Then spans (a span already
         stored is skipped) and turns (replaced); every other touched conversation is recomputed from all
         its stored turns, with its rule flags replaced. A turn whose conversation became known only with
-        a late span moves there with its spans. Returns the number of new spans and the flags of each
-        conversation."""
+        a late span moves there with its spans. `stored` is `stored_turns()` of the batch's traces, when
+        the caller has it already. Returns the number of new spans and the flags of each conversation."""
         if not conversations:
             return 0, {}
         conv_table = ConversationRow.__table__  # type: ignore[attr-defined]
@@ -166,20 +164,19 @@ class TraceStore:
         trace_ids = [t.trace_id for _, turns in conversations.values() for t in turns]
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
-            previous: dict[str, str] = {}
-            for chunk in _chunks(trace_ids):
-                previous.update(
-                    conn.execute(
-                        select(turn_table.c.trace_id, turn_table.c.conversation_id).where(
-                            turn_table.c.trace_id.in_(chunk)
-                        )
-                    ).all()
+            if stored is None:
+                stored = dict(
+                    select_in(
+                        conn, "SELECT trace_id, conversation_id FROM turns WHERE trace_id IN ({})", trace_ids
+                    )
                 )
-            existing: set[str] = set()
-            for chunk in _chunks(list(conversations)):
-                existing.update(
-                    conn.execute(select(conv_table.c.id).where(conv_table.c.id.in_(chunk))).scalars()
+            previous = stored
+            existing = {
+                cid
+                for (cid,) in select_in(
+                    conn, "SELECT id FROM conversations WHERE id IN ({})", list(conversations)
                 )
+            }
             flags_by_conv: dict[str, list[Flag]] = {}
             fresh_rows = []
             for cid, (channel, turns) in sorted(conversations.items()):

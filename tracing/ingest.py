@@ -130,7 +130,8 @@ class Ingestor:
         if self.redactor is not None:
             records = [redact_record(r, self.redactor) for r in records]
         traces = by_trace(records)
-        known = self.store.stored_trace_ids(list(traces))
+        stored = self.store.stored_turns(list(traces))
+        known = set(stored)
         if known:  # late spans: merge with what is stored so the turn is read whole
             present = {(r.trace_id, r.span_id) for r in records}
             for row in self.store.spans_of(sorted(known)):
@@ -165,7 +166,7 @@ class Ingestor:
         ]
         if not conversations:
             return stats
-        new, flags = self.store.write_batch(SPAN_COLUMNS, rows, conversations, self.flags)
+        new, flags = self.store.write_batch(SPAN_COLUMNS, rows, conversations, self.flags, stored)
         stats.new_spans = new
         stats.conversations = len(conversations)
         stats.kept = sum(len(t) for _, t in conversations.values())

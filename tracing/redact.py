@@ -18,11 +18,18 @@ from typing import Any
 EMAIL = re.compile(
     r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}"
 )  # bounded: linear on hostile input
-IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b")
-CARD = re.compile(r"(?<![\w-])(?:\d[ -]?){12,18}\d(?![\w-])")
+# The patterns below begin with a character class, their "not preceded by" test just after it: Python's
+# regex engine then skips ahead to candidate characters instead of trying every position (two to three
+# times faster on span text); the matches are the same as with the test in front.
+IBAN = re.compile(r"[A-Z](?<!\w[A-Z])[A-Z]\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b")
+CARD = re.compile(r"\d(?<![\w-]\d)(?:[ -]?\d){12,18}(?![\w-])")
 PHONE = re.compile(
-    r"(?<![\w+])(?:\+\d{1,3}[ .-]?\d(?:[ .-]?\d{2,4}){2,5}|0[1-9](?:[ .-]?\d{2}){4}|33[1-9]\d{8})(?!\d)"
+    r"(?:\+(?<![\w+]\+)\d{1,3}[ .-]?\d(?:[ .-]?\d{2,4}){2,5}"
+    r"|0(?<![\w+]0)[1-9](?:[ .-]?\d{2}){4}"
+    r"|3(?<![\w+]3)3[1-9]\d{8})(?!\d)"
 )
+CARD_DIGITS = 13  # a card number has at least this many digits
+SHORTEST = 7  # the shortest phone number the pattern takes ("+111111"); IBANs and cards are longer
 DIGIT = re.compile(r"\d")
 PSEUDO_DOMAIN = "redacted.invalid"
 PSEUDO_PHONE = "33999"
@@ -97,12 +104,14 @@ class Redactor:
         return f"[iban-{self._digest('iban', value.replace(' ', ''))[:8]}]"
 
     def text(self, value: str) -> str:
-        # every pattern needs a digit or an "@": most strings (keys, names, prose) have neither
+        # every pattern needs a digit or an "@", and all but the email seven characters: most strings
+        # (keys, names, short values, prose) are none of those
         has_at = "@" in value
-        if not has_at and DIGIT.search(value) is None:
+        if not has_at and (len(value) < SHORTEST or DIGIT.search(value) is None):
             return value
         value = IBAN.sub(self._iban, value)
-        value = CARD.sub(self._card, value)
+        if sum(map(value.count, "0123456789")) >= CARD_DIGITS:
+            value = CARD.sub(self._card, value)
         if has_at:
             value = EMAIL.sub(self._email, value)
         return PHONE.sub(self._phone, value)

@@ -97,3 +97,45 @@ def test_queue_and_span_lookups_use_indexes(db_url: str) -> None:
     assert "ix_conversations_queue" in plans[0], plans[0]
     assert "spans" in plans[1] and ("pkey" in plans[1] or "INDEX" in plans[1].upper()), plans[1]
     assert "ix_turns_conversation_id" in plans[2], plans[2]
+
+
+def test_a_batch_larger_than_one_statement_is_stored_whole_and_read_back_alike(db_url: str) -> None:
+    """Ingest writes rows in multi-row statements of at most ROWS_PER_STATEMENT rows, through the driver;
+    what it wrote reads back through the ORM exactly as written."""
+    import json
+
+    from miner.sql import ROWS_PER_STATEMENT
+    from tracing.ingest import Ingestor
+    from tracing.records import SpanRecord
+
+    start = datetime(2026, 11, 30, 9, 15, 2, 123456, tzinfo=UTC)
+    t0 = int(start.timestamp() * 1e9)
+    records = []
+    for n in range(ROWS_PER_STATEMENT + 45):  # one root span per trace: more rows than one statement takes
+        message = json.dumps([{"role": "user", "parts": [{"type": "text", "content": f"question {n}"}]}])
+        records.append(
+            SpanRecord(
+                f"{n + 1:032x}",
+                f"{n + 1:016x}",
+                None,
+                "invoke_agent support",
+                t0 + n * 1000,
+                t0 + n * 1000 + 500,
+                attributes={"gen_ai.conversation.id": f"web:big-{n // 3}", "gen_ai.input.messages": message},
+            )
+        )
+    store = Store.open(db_url)
+    stats = Ingestor(store).ingest(records)
+    assert (stats.new_spans, stats.turns, stats.conversations) == (
+        len(records),
+        len(records),
+        (len(records) + 2) // 3,
+    )
+    assert Ingestor(store).ingest(records).new_spans == 0  # the same spans again: stored once
+    counts = store.counts()
+    assert (counts["spans"], counts["turns"]) == (len(records), len(records))
+    detail = store.conversation_detail("web:big-0")
+    assert detail is not None
+    conv, turns, _ = detail
+    assert [t.user for t in turns] == ["question 0", "question 1", "question 2"]
+    assert turns[0].started_at == start and conv.turn_count == 3
