@@ -57,11 +57,11 @@ def _statement(
 def _sqlite_datetime(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """SQLite stores dates as text; the type's conversion (to UTC, then formatted field by field) is
     Python work for every date of every row. An aware date in UTC with a four-digit year gets the same
-    text from one `strftime`; any other value goes through the type's own conversion."""
+    text from one `isoformat`; any other value goes through the type's own conversion."""
 
     def fast(value: Any) -> Any:
         if type(value) is datetime and value.tzinfo is UTC and value.year >= 1000:
-            return value.strftime("%Y-%m-%d %H:%M:%S.%f")
+            return value.isoformat(" ", "microseconds")[:-6]  # without its "+00:00"
         return convert(value)
 
     return fast

@@ -23,9 +23,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+import orjson
 from opentelemetry.sdk.trace import ReadableSpan
 
-from miner.jsontext import loads
+from miner.jsontext import dumps_bytes, loads
 from tracing.keeper import ExportCounters
 from tracing.records import sdk_fields
 from tracing.wire import WireError, counters_from, counters_json, read_frame, write_frame
@@ -34,11 +35,51 @@ log = logging.getLogger(__name__)
 TRACES_PER_FRAME = 256
 
 
+_resources: dict[int, tuple[dict[str, Any], orjson.Fragment]] = {}  # by the resource's id
+_sources: dict[int, dict[str, Any]] = {}  # the resource of each fragment, by the fragment's id
+
+
+def _resource_json(resource: dict[str, Any]) -> orjson.Fragment | dict[str, Any]:
+    """A resource's JSON, made once: every span of a process carries the same resource."""
+    cached = _resources.get(id(resource))
+    if cached is None or cached[0] is not resource:
+        try:
+            fragment = orjson.Fragment(orjson.dumps(resource))
+        except TypeError:
+            return resource  # orjson refuses it: the standard library will write it, span by span
+        if len(_resources) > 64:
+            _resources.clear()
+            _sources.clear()
+        cached = (resource, fragment)
+        _resources[id(resource)] = cached
+        _sources[id(fragment)] = resource
+    return cached[1]
+
+
+def encode(message: list[Any]) -> bytes:
+    """A frame's JSON; with the standard library when orjson refuses a value (an integer past 64 bits),
+    resources written out again since only orjson takes its own fragments."""
+    try:
+        return orjson.dumps(message)
+    except TypeError:
+        if message[0] == "spans":
+            for _, spans in message[1]:
+                for fields in spans:
+                    if isinstance(fields[10], orjson.Fragment):
+                        fields[10] = _sources[id(fields[10])]
+        return dumps_bytes(message)
+
+
 def pack_trace(spans: list[ReadableSpan]) -> list[list[Any]]:
-    """A trace's spans as field lists; its id is formatted once."""
+    """A trace's spans as field lists; its id is formatted once, its resource written once per process."""
     first = spans[0].context
     trace_id = first.trace_id.to_bytes(16, "big").hex() if first is not None else None
-    return [sdk_fields(s, trace_id) for s in spans]
+    packed = []
+    for span in spans:
+        fields = sdk_fields(span, trace_id)
+        fields[10] = _resource_json(fields[10])
+        packed.append(fields)
+    return packed
 
 
 class OffloadExporter:
@@ -203,12 +244,14 @@ class OffloadExporter:
             return
         if not self._dead:
             try:
-                write_frame(stdin, message)
+                write_frame(stdin, encode(message))
                 with self._lock:
                     self._sent += spans
                 return
             except (OSError, ValueError):
                 self._gone()
+            except Exception:  # a value no JSON encoder takes: these spans only are lost
+                log.exception("filon exporter: spans could not be encoded")
         if spans:
             self.drop(spans, "filon's helper process is gone")
 

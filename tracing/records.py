@@ -50,8 +50,9 @@ class SpanRecord:
 # --- the SDK ------------------------------------------------------------------------------------------
 
 
-_STATUS_NAMES = {StatusCode.UNSET: "UNSET", StatusCode.OK: "OK", StatusCode.ERROR: "ERROR"}
-_KIND_NAMES = {kind: kind.name for kind in SpanKind}
+# by the enums' values: hashing an Enum member is a Python call, on every span
+_STATUS_NAMES = {code.value: code.name for code in StatusCode}
+_KIND_NAMES = {kind.value: kind.name for kind in SpanKind}
 _resources: dict[int, tuple[object, dict[str, Any]]] = {}
 
 
@@ -113,9 +114,9 @@ def sdk_fields(span: ReadableSpan, trace_id: str | None = None) -> list[Any]:
         name,
         start or 0,
         end or start or 0,
-        _STATUS_NAMES[status.status_code],
+        _STATUS_NAMES[status.status_code._value_],
         status.description or "",
-        _KIND_NAMES.get(kind) or kind.name,
+        _KIND_NAMES.get(kind._value_) or kind.name,
         _plain(attributes),
         _resource(span),
         scope.name if scope else "",

@@ -2,7 +2,8 @@
 
 Agent → helper: `["spans", [[kind, [fields, ...]], ...]]` (several traces per frame; `fields` are a
 `SpanRecord`'s, in order) and `["flush", n]`. Helper → agent: `["ready"]`, `["flushed", n, counters]`,
-`["closed", counters]` and `["error", message]`. End of input means: store what is pending, then exit.
+`["closed", counters]` and `["error", message]`. End of input means: store what is pending, then exit. Integers past 64 bits (which OTLP cannot carry
+either) arrive as floats.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ class WireError(ValueError):
 
 
 def write_frame(stream: IO[bytes], message: Any) -> None:
-    payload = dumps_bytes(message)
+    """`message` as JSON, or bytes already encoded."""
+    payload = message if isinstance(message, bytes) else dumps_bytes(message)
     stream.write(HEADER.pack(len(payload)))
     stream.write(payload)
     stream.flush()
