@@ -3,7 +3,9 @@
 Side by side in one run, for SQLite and for PostgreSQL (when reachable): 4 concurrent clients post
 512-span OTLP protobuf batches to `filon serve` running in its own process on loopback; the figure counts spans found in
 the store afterwards, not 200s. The baseline ingests the same batches in-process with the same
-`Ingestor`. The ratio is the receiver's own cost (HTTP, decoding, group commit). Goal: at least 0.7.
+`Ingestor`. The ratio is the receiver's own cost (HTTP, decoding, group commit; the store is written
+by its helper process while it decodes the next requests). Best of three interleaved rounds each.
+Goal: at least 0.7.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from tracing.records import SpanRecord, batched
 
 TURNS = 3072  # 12,288 spans: 24 batches of 512
 CLIENTS = 4
+ROUNDS = 3  # the best of each, the two interleaved
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 
 
@@ -92,12 +95,13 @@ def serve_process(db: str) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(400):
+        for _ in range(1200):
             try:
-                httpx.get(f"{url}/health", timeout=1)
-                break
+                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                    break  # the receiver and its writer process are up
             except httpx.TransportError:
-                time.sleep(0.05)
+                pass
+            time.sleep(0.05)
         yield url
     finally:
         proc.terminate()
@@ -127,6 +131,14 @@ def through_serve(db: str, bodies: list[bytes]) -> float:
     return stored / elapsed
 
 
+def drop_db(url: str) -> None:
+    if url.startswith("postgresql"):
+        import psycopg
+
+        with psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=2) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+
+
 def main() -> None:
     records = traffic(TURNS)
     batches = list(batched(records, 512))
@@ -135,19 +147,28 @@ def main() -> None:
         "spans": len(records),
         "clients": CLIENTS,
         "batch_spans": 512,
+        "rounds": ROUNDS,
         "goal_ratio_at_least": 0.7,
     }
     with tempfile.TemporaryDirectory() as tmp:
         for kind in ("sqlite", "postgres"):
-            a, b = fresh_db(kind, Path(tmp)), fresh_db(kind, Path(tmp))
-            if a is None or b is None:
+            base, served = [], []
+            for _ in range(ROUNDS):  # interleaved, so the machine's drift hits both alike
+                a, b = fresh_db(kind, Path(tmp)), fresh_db(kind, Path(tmp))
+                if a is None or b is None:
+                    break
+                try:
+                    base.append(in_process(a, batches))
+                    served.append(through_serve(b, bodies))
+                finally:
+                    drop_db(a)
+                    drop_db(b)
+            if not served:
                 out[f"{kind}_skipped"] = "PostgreSQL not reachable at 127.0.0.1:5432"
                 continue
-            base = in_process(a, batches)
-            served = through_serve(b, bodies)
-            out[f"{kind}_in_process_spans_per_s"] = round(base)
-            out[f"{kind}_serve_spans_per_s"] = round(served)
-            out[f"{kind}_ratio_serve_to_in_process"] = round(served / base, 3)
+            out[f"{kind}_in_process_spans_per_s"] = round(max(base))
+            out[f"{kind}_serve_spans_per_s"] = round(max(served))
+            out[f"{kind}_ratio_serve_to_in_process"] = round(max(served) / max(base), 3)
     print(json.dumps(out))
 
 

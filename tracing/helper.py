@@ -6,6 +6,9 @@ reads frames (`tracing/wire.py`) and runs the `Keeper`; the agent's side (`traci
 packs finished spans. While this process decides, it does not read: the pipe fills and the agent's
 side feels the back-pressure, where drops are counted.
 
+The same process, in "ingest" mode, is `filon serve`'s writer (`tracing/receiver.py`): the receiver
+decodes requests while the helper stores the previous ones, on two cores instead of one GIL.
+
 Started as `python -m tracing.helper SETTINGS_JSON` with the settings `setup_tracing` resolved: `db`,
 `rate`, `config` (the flag settings), `redact` and `max_traces`; the key for redaction comes in the
 environment (FILON_SECRET). It ignores Ctrl-C (the agent's terminal is not its business), runs niced,
@@ -23,20 +26,21 @@ import os
 import select
 import signal
 import sys
+from dataclasses import asdict
 from typing import IO, Any
 
 from miner.config import FlagConfig
 from miner.jsontext import loads
 from miner.store import Store
 from tracing.decider import Decider
-from tracing.ingest import Ingestor
+from tracing.ingest import Ingestor, ingest_replaying
 from tracing.keeper import Keeper
 from tracing.records import SpanRecord
 from tracing.redact import Redactor
 from tracing.wire import HEADER, MAX_FRAME, WireError, counters_json, write_frame
 
 log = logging.getLogger("filon.helper")
-CHUNK = 1 << 20
+CHUNK = 4 << 20
 
 
 def frames(buffer: bytearray) -> list[bytes]:
@@ -66,6 +70,8 @@ def handle(message: list[Any], keeper: Keeper, stdout: IO[bytes]) -> None:
 
 
 def serve(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) -> int:
+    if settings.get("mode") == "ingest":
+        return serve_ingest(settings, stdin, stdout)
     try:
         store = Store.open(settings["db"])
         config = FlagConfig(**settings.get("config", {}))
@@ -108,6 +114,53 @@ def serve(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) -> int:
     store.close()
     with contextlib.suppress(OSError):  # nobody listening any more: the counts are in the store anyway
         write_frame(stdout, ["closed", counters_json(keeper.snapshot())])
+    return 0
+
+
+def serve_ingest(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) -> int:
+    """`filon serve`'s writer: `["ingest", job, [fields, ...]]` frames, stored with no sampling, every job
+    that arrived together in one transaction (a group commit), each answered `["stored", [jobs], stats]`
+    or `["failed", [jobs], reason]`. The store is opened on the first group, and again after a failure:
+    a store that is down gives "failed" (the receiver answers 503), not a dead process."""
+    config = FlagConfig(**settings.get("config", {}))
+    secret = os.environ.get("FILON_SECRET", "")
+    redactor = Redactor(secret.encode()) if settings.get("redact") and secret else None
+    ingestor: Ingestor | None = None
+    gc.freeze()
+    write_frame(stdout, ["ready"])
+    fd = stdin.fileno()
+    buffer = bytearray()
+    while True:
+        chunk = os.read(fd, CHUNK)
+        if not chunk:
+            break
+        buffer += chunk
+        try:
+            batch = frames(buffer)
+        except WireError as exc:
+            log.error("%s; stopping", exc)
+            break
+        jobs: list[Any] = []
+        records: list[SpanRecord] = []
+        for frame in batch:
+            try:
+                message = loads(frame)
+                records += [SpanRecord(*fields) for fields in message[2]]
+                jobs.append(message[1])
+            except (ValueError, TypeError, IndexError) as exc:
+                log.error("a frame could not be read (%s); skipped", exc)
+        if not jobs:
+            continue
+        try:
+            if ingestor is None:
+                ingestor = Ingestor(Store.open(settings.get("db")), config, redactor)
+            stats = ingest_replaying(ingestor, records)
+        except Exception as exc:
+            log.warning("store unavailable for %d request(s): %s", len(jobs), exc)
+            ingestor = None
+            write_frame(stdout, ["failed", jobs, str(exc)[:500]])
+            continue
+        write_frame(stdout, ["stored", jobs, asdict(stats)])
     return 0
 
 

@@ -8,6 +8,7 @@ same span twice is stored once; a span arriving after its trace was stored is me
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,8 @@ from tracing.grouping import by_trace, turn_of
 from tracing.records import SpanRecord
 from tracing.redact import Redactor
 from tracing.sampling import sampled
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -175,3 +178,19 @@ class Ingestor:
             for kind in {f.kind for f in conv_flags}:
                 stats.flag_kinds[kind] = stats.flag_kinds.get(kind, 0) + 1
         return stats
+
+
+def ingest_replaying(ingestor: Ingestor, records: list[SpanRecord]) -> IngestStats:
+    """`ingest`, where a batch that lost a deadlock or a serialization race to another writer (several
+    receivers on one PostgreSQL) is simply replayed."""
+    from sqlalchemy.exc import DBAPIError
+
+    for attempt in range(3):
+        try:
+            return ingestor.ingest(records)
+        except DBAPIError as exc:
+            code = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
+            if code not in ("40P01", "40001") or attempt == 2:
+                raise
+            log.info("replaying a batch after %s", code)
+    raise AssertionError("unreachable")

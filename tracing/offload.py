@@ -12,15 +12,11 @@ If the helper dies, spans are counted as dropped and the agent goes on; nothing 
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
-import os
 import queue
 import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -29,7 +25,7 @@ from opentelemetry.sdk.trace import ReadableSpan
 from miner.jsontext import dumps_bytes, loads
 from tracing.keeper import ExportCounters
 from tracing.records import sdk_fields
-from tracing.wire import WireError, counters_from, counters_json, read_frame, write_frame
+from tracing.wire import WireError, counters_from, counters_json, read_frame, start_helper, write_frame
 
 log = logging.getLogger(__name__)
 TRACES_PER_FRAME = 256
@@ -103,16 +99,7 @@ class OffloadExporter:
         self._closing = False
         self.ready = threading.Event()
         self._written = threading.Condition()
-        root = str(Path(__file__).resolve().parent.parent)  # the helper imports the same filon
-        child_env = {**os.environ, **(env or {})}
-        child_env["PYTHONPATH"] = os.pathsep.join(p for p in (root, child_env.get("PYTHONPATH")) if p)
-        self._proc = subprocess.Popen(
-            [sys.executable, "-m", "tracing.helper", json.dumps(settings)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=child_env,
-            start_new_session=True,  # Ctrl-C in the agent's terminal is for the agent
-        )
+        self._proc = start_helper(settings, env)
         self._writer = threading.Thread(target=self._write_loop, name="filon-offload-writer", daemon=True)
         self._reader = threading.Thread(target=self._read_loop, name="filon-offload-reader", daemon=True)
         self._writer.start()

@@ -20,31 +20,28 @@ import zlib
 from collections.abc import AsyncIterator
 from concurrent.futures import Future
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from google.protobuf.json_format import MessageToDict
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
-from sqlalchemy.exc import DBAPIError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from miner.config import FlagConfig
-from miner.store import Store
-from tracing.ingest import Ingestor, IngestStats
+from miner.store import Store, db_url
+from tracing.ingest import Ingestor, IngestStats, ingest_replaying
 from tracing.records import DecodeError, SpanRecord, from_json, from_protobuf
 from tracing.redact import Redactor, load_secret, redaction_enabled
+from tracing.store_writer import HelperCommitter, StoreUnavailable
+from tracing.wire import offload_enabled
 
 log = logging.getLogger(__name__)
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
 MAX_GROUP_SPANS = 20_000
-
-
-class StoreUnavailable(RuntimeError):
-    pass
 
 
 @dataclass
@@ -55,6 +52,7 @@ class ReceiverSettings:
     escalation_tools: list[str] | None = None
     redact: bool | None = None
     retry_after_s: int = 5
+    offload: bool | None = None  # store in filon's helper process (FILON_OFFLOAD, on by default)
 
 
 @dataclass
@@ -64,7 +62,9 @@ class _Job:
 
 
 class GroupCommitter:
-    """One writer thread: every request waiting is stored in one transaction (a group commit)."""
+    """One writer thread: every request waiting is stored in one transaction (a group commit). The
+    receiver's writer when FILON_OFFLOAD is off; otherwise `HelperCommitter` does the same in filon's
+    helper process."""
 
     def __init__(self, factory: Any) -> None:
         self._factory = factory
@@ -96,7 +96,7 @@ class GroupCommitter:
                 spans += len(more.records)
             try:
                 ingestor = ingestor or self._factory()
-                stats = self._ingest(ingestor, [r for job in jobs for r in job.records])
+                stats = ingest_replaying(ingestor, [r for job in jobs for r in job.records])
             except Exception as exc:
                 log.warning("store unavailable for %d request(s): %s", len(jobs), exc)
                 ingestor = None
@@ -105,19 +105,6 @@ class GroupCommitter:
                 continue
             for job in jobs:
                 job.done.set_result(stats)
-
-    @staticmethod
-    def _ingest(ingestor: Ingestor, records: list[SpanRecord]) -> IngestStats:
-        """A batch that lost a deadlock or a serialization race to another receiver is simply replayed."""
-        for attempt in range(3):
-            try:
-                return ingestor.ingest(records)
-            except DBAPIError as exc:
-                code = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
-                if code not in ("40P01", "40001") or attempt == 2:
-                    raise
-                log.info("replaying a batch after %s", code)
-        raise AssertionError("unreachable")
 
     def close(self) -> None:
         self._queue.put(None)
@@ -137,11 +124,8 @@ def _decompress(body: bytes, limit: int) -> bytes:
 def build_app(settings: ReceiverSettings | None = None) -> Starlette:
     settings = settings or ReceiverSettings()
     config = FlagConfig.load(escalation_tools=settings.escalation_tools)
-    redactor = (
-        Redactor(load_secret())
-        if (redaction_enabled() if settings.redact is None else settings.redact)
-        else None
-    )
+    secret = load_secret() if (redaction_enabled() if settings.redact is None else settings.redact) else None
+    redactor = Redactor(secret) if secret is not None else None
     opened: list[Store] = []  # one store (one engine, one pool) for the writer and /health
 
     def store() -> Store:
@@ -152,7 +136,14 @@ def build_app(settings: ReceiverSettings | None = None) -> Starlette:
     def factory() -> Ingestor:
         return Ingestor(store(), config, redactor)
 
-    writer = GroupCommitter(factory)
+    writer: GroupCommitter | HelperCommitter
+    if offload_enabled() if settings.offload is None else settings.offload:
+        writer = HelperCommitter(
+            {"db": db_url(settings.db), "config": asdict(config), "redact": secret is not None},
+            env={"FILON_SECRET": secret.decode()} if secret is not None else None,
+        )
+    else:
+        writer = GroupCommitter(factory)
 
     def answer(kind: str, rejected: list[str]) -> Response:
         msg = ExportTraceServiceResponse()
@@ -208,6 +199,8 @@ def build_app(settings: ReceiverSettings | None = None) -> Starlette:
         return answer(kind, rejected)
 
     async def health(request: Request) -> Response:
+        if isinstance(writer, HelperCommitter) and not writer.ready.is_set():
+            return problem(503, "the writer process is starting", {"Retry-After": "1"})
         try:
             with store().engine.connect() as conn:
                 conn.exec_driver_sql("SELECT 1")
@@ -222,7 +215,9 @@ def build_app(settings: ReceiverSettings | None = None) -> Starlette:
         yield
         writer.close()
 
-    return Starlette(
+    app = Starlette(
         routes=[Route("/v1/traces", traces, methods=["POST"]), Route("/health", health, methods=["GET"])],
         lifespan=lifespan,
     )
+    app.state.writer = writer
+    return app

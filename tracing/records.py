@@ -167,10 +167,11 @@ _SCALARS = frozenset(("string_value", "int_value", "bool_value", "double_value")
 def _attrs_pb(kvs: Any) -> dict[str, Any]:
     """Attributes of a span or resource; scalars (nearly all of them) without a call each."""
     out: dict[str, Any] = {}
+    scalars = _SCALARS
     for kv in kvs:
         value = kv.value
         which = value.WhichOneof("value")
-        out[kv.key] = getattr(value, which) if which in _SCALARS else _any_pb(value)
+        out[kv.key] = getattr(value, which) if which in scalars else _any_pb(value)
     return out
 
 
@@ -190,24 +191,33 @@ def from_protobuf(payload: bytes, rejected: list[str] | None = None) -> list[Spa
     except Exception as exc:  # protobuf raises its own DecodeError, and more on garbage
         raise DecodeError(f"not an ExportTraceServiceRequest: {exc}") from exc
     out = []
+    zero16, zero8 = bytes(16), bytes(8)
     for rs in request.resource_spans:
         resource = _attrs_pb(rs.resource.attributes)
         for ss in rs.scope_spans:
+            scope = ss.scope.name
             for s in ss.spans:
+                trace_id, span_id = s.trace_id, s.span_id
                 try:
+                    if len(trace_id) != 16 or trace_id == zero16:
+                        _id(trace_id, 16, "traceId")  # raises with the reason
+                    if len(span_id) != 8 or span_id == zero8:
+                        _id(span_id, 8, "spanId")
+                    status = s.status
+                    parent = s.parent_span_id
                     record = SpanRecord(
-                        trace_id=_id(s.trace_id, 16, "traceId"),
-                        span_id=_id(s.span_id, 8, "spanId"),
-                        parent_span_id=s.parent_span_id.hex() if s.parent_span_id else None,
-                        name=s.name,
-                        start_ns=s.start_time_unix_nano,
-                        end_ns=s.end_time_unix_nano,
-                        status=STATUS.get(s.status.code, "UNSET"),
-                        status_message=s.status.message,
-                        kind=KIND.get(s.kind, "UNSPECIFIED"),
-                        attributes=_attrs_pb(s.attributes),
-                        resource=resource,
-                        scope=ss.scope.name,
+                        trace_id.hex(),
+                        span_id.hex(),
+                        parent.hex() if parent else None,
+                        s.name,
+                        s.start_time_unix_nano,
+                        s.end_time_unix_nano,
+                        STATUS.get(status.code, "UNSET"),
+                        status.message,
+                        KIND.get(s.kind, "UNSPECIFIED"),
+                        _attrs_pb(s.attributes),
+                        resource,
+                        scope,
                     )
                 except DecodeError as exc:
                     if rejected is None:

@@ -65,10 +65,6 @@ _fanout: Fanout | None = None
 _lock = threading.Lock()
 
 
-def offload_enabled() -> bool:
-    return os.environ.get("FILON_OFFLOAD", "true").lower() not in ("0", "false", "no", "off")
-
-
 def capture_content_enabled() -> bool:
     return os.environ.get("FILON_CAPTURE_CONTENT", "true").lower() not in ("0", "false", "no", "off")
 
@@ -142,6 +138,7 @@ def setup_tracing(
     from tracing.redact import Redactor, load_secret, redaction_enabled
     from tracing.sampler import Exporter, TailSampler
     from tracing.sampling import rate_from_env
+    from tracing.wire import offload_enabled
 
     fanout = ensure_tracing()
     rate = rate_from_env() if sample_rate is None else sample_rate

@@ -8,8 +8,15 @@ either) arrive as floats.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import json
+import os
 import struct
+import subprocess
+import sys
 from dataclasses import asdict
+from pathlib import Path
 from typing import IO, Any
 
 from miner.jsontext import dumps_bytes
@@ -18,6 +25,7 @@ from tracing.keeper import ExportCounters
 
 HEADER = struct.Struct(">I")
 MAX_FRAME = 1 << 30
+PIPE_SIZE = 1 << 20  # Linux's default ceiling for an unprivileged process
 
 
 class WireError(ValueError):
@@ -42,6 +50,30 @@ def read_frame(stream: IO[bytes]) -> bytes | None:
         raise WireError(f"frame of {size} bytes announced, more than {MAX_FRAME}")
     payload = stream.read(size)
     return payload if len(payload) == size else None
+
+
+def offload_enabled() -> bool:
+    """FILON_OFFLOAD (on unless 0/false/no/off): deciding and storing run in filon's helper process."""
+    return os.environ.get("FILON_OFFLOAD", "true").lower() not in ("0", "false", "no", "off")
+
+
+def start_helper(settings: dict[str, Any], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """`python -m tracing.helper SETTINGS`, talking frames on its standard input and output, in a session
+    of its own (Ctrl-C in the parent's terminal is for the parent), importing this same filon."""
+    root = str(Path(__file__).resolve().parent.parent)
+    child_env = {**os.environ, **(env or {})}
+    child_env["PYTHONPATH"] = os.pathsep.join(p for p in (root, child_env.get("PYTHONPATH")) if p)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tracing.helper", json.dumps(settings)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=child_env,
+        start_new_session=True,
+    )
+    if proc.stdin is not None and hasattr(fcntl, "F_SETPIPE_SZ"):  # Linux: frames of a few MB in one go
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(proc.stdin.fileno(), fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+    return proc
 
 
 def counters_json(counters: ExportCounters) -> dict[str, Any]:

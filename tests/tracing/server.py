@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import uvicorn
+from starlette.applications import Starlette
 
 from tracing.receiver import ReceiverSettings, build_app
 
@@ -19,11 +20,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+_apps: list[Starlette] = []
+
+
+def last_app() -> Starlette:
+    """The app `running()` started last (its writer, for tests that reach into it)."""
+    return _apps[-1]
+
+
 @contextmanager
 def running(settings: ReceiverSettings) -> Iterator[str]:
     port = free_port()
+    app = build_app(settings)
+    _apps[:] = [app]
     server = uvicorn.Server(
-        uvicorn.Config(build_app(settings), host="127.0.0.1", port=port, log_level="error", lifespan="on")
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="on")
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -32,6 +43,9 @@ def running(settings: ReceiverSettings) -> Iterator[str]:
         if time.monotonic() > deadline:
             raise RuntimeError("the receiver did not start")
         time.sleep(0.01)  # waiting for a socket, not for a result: polled, bounded
+    ready = getattr(app.state.writer, "ready", None)  # filon's helper process, when it writes
+    if ready is not None and not ready.wait(60):
+        raise RuntimeError("the receiver's writer process did not start")
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from agent import Conversation, SupportService
 from agent.model import SCRIPTED_MODEL, scripted_client
 from miner.store import Store
 from tests.tracing.helpers import captured, otlp_json, otlp_protobuf
-from tests.tracing.server import free_port, running
+from tests.tracing.server import free_port, last_app, running
 from tracing.receiver import ReceiverSettings
 
 PB = {"Content-Type": "application/x-protobuf"}
@@ -209,4 +210,23 @@ def test_killed_right_after_200_loses_nothing(spans, tmp_path: Path) -> None:  #
         proc.kill()
         proc.wait(10)
     assert answer.status_code == 200
+    assert Store.open(db).counts()["spans"] == len(spans)
+
+
+def test_a_writer_process_that_dies_is_replaced_and_nothing_committed_is_lost(spans, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The receiver stores through filon's helper process; if that process dies, the next request
+    starts another, and what was answered 200 before is in the store."""
+    db = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    body = otlp_protobuf(spans)
+    settings = ReceiverSettings(db=db)
+    with running(settings) as url:
+        assert httpx.post(f"{url}/v1/traces", content=body, headers=PB).status_code == 200
+        writer = last_app().state.writer
+        pid = writer.helper_pid
+        pidfd = os.pidfd_open(pid)
+        os.kill(pid, signal.SIGKILL)
+        assert select.select([pidfd], [], [], 30)[0], "the writer process did not die"
+        os.close(pidfd)
+        again = httpx.post(f"{url}/v1/traces", content=body, headers=PB, timeout=60)
+        assert again.status_code == 200 and writer.helper_pid != pid
     assert Store.open(db).counts()["spans"] == len(spans)
