@@ -59,6 +59,27 @@ def frames(buffer: bytearray) -> list[bytes]:
     return out
 
 
+def read_messages(fd: int, buffer: bytearray) -> list[Any] | None:
+    """Read what the pipe has (blocking until something comes); the messages completed by it, decoded.
+    None at the end of input, or on a frame that is not filon's (then nothing more can be trusted)."""
+    chunk = os.read(fd, CHUNK)
+    if not chunk:
+        return None
+    buffer += chunk
+    try:
+        batch = frames(buffer)
+    except WireError as exc:
+        log.error("%s; stopping", exc)
+        return None
+    messages = []
+    for frame in batch:
+        try:
+            messages.append(loads(frame))
+        except ValueError as exc:
+            log.error("a frame could not be read (%s); skipped", exc)
+    return messages
+
+
 def handle(message: list[Any], keeper: Keeper, stdout: IO[bytes]) -> None:
     if message[0] == "spans":
         for kind, rows in message[1]:
@@ -95,18 +116,12 @@ def serve(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) -> int:
     while True:
         readable, _, _ = select.select([fd], [], [], keeper.wait_s())
         if readable:
-            chunk = os.read(fd, CHUNK)
-            if not chunk:
+            messages = read_messages(fd, buffer)
+            if messages is None:
                 break
-            buffer += chunk
-            try:
-                batch = frames(buffer)
-            except WireError as exc:
-                log.error("%s; stopping", exc)
-                break
-            for frame in batch:
+            for message in messages:
                 try:
-                    handle(loads(frame), keeper, stdout)
+                    handle(message, keeper, stdout)
                 except (ValueError, TypeError, IndexError) as exc:
                     log.error("a frame could not be read (%s); skipped", exc)
         keeper.store_if_due()
@@ -130,25 +145,17 @@ def serve_ingest(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) 
     write_frame(stdout, ["ready"])
     fd = stdin.fileno()
     buffer = bytearray()
-    while True:
-        chunk = os.read(fd, CHUNK)
-        if not chunk:
-            break
-        buffer += chunk
-        try:
-            batch = frames(buffer)
-        except WireError as exc:
-            log.error("%s; stopping", exc)
-            break
+    while (messages := read_messages(fd, buffer)) is not None:
         jobs: list[Any] = []
         records: list[SpanRecord] = []
-        for frame in batch:
+        for message in messages:
             try:
-                message = loads(frame)
                 records += [SpanRecord(*fields) for fields in message[2]]
                 jobs.append(message[1])
-            except (ValueError, TypeError, IndexError) as exc:
+            except (TypeError, IndexError) as exc:  # answered, so that no request waits for ever
                 log.error("a frame could not be read (%s); skipped", exc)
+                if isinstance(message, list) and len(message) > 1:
+                    write_frame(stdout, ["failed", [message[1]], f"unreadable spans: {exc}"])
         if not jobs:
             continue
         try:
