@@ -36,11 +36,14 @@ def emit(provider: TracerProvider, n: int, prefix: str) -> None:
         tracer.start_span("invoke_agent support", attributes=attrs).end()
 
 
-def test_a_real_agent_turn_is_stored_by_the_helper(scripted, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("offload", [True, False], ids=["helper process", "in-process thread"])
+def test_a_real_agent_turn_is_stored_by_the_helper(scripted, tmp_path: Path, offload: bool) -> None:  # type: ignore[no-untyped-def]
+    """The default (filon's helper process) and FILON_OFFLOAD=false (a thread of the agent's process)
+    store the same thing."""
     db = f"sqlite:///{tmp_path / 'agent.db'}"
-    tracing = setup_tracing(db=db, sample_rate=1.0)  # the default: offloaded to filon's helper process
+    tracing = setup_tracing(db=db, sample_rate=1.0, offload=offload)
     try:
-        assert isinstance(tracing.sampler.exporter, OffloadExporter)
+        assert isinstance(tracing.sampler.exporter, OffloadExporter) is offload
         service = SupportService(scripted_client(scripted.url), SCRIPTED_MODEL, "system.md")
         service.repondre(Conversation.web("helper-1"), "Mon email est ana@exemple.fr, où en est LL-10563 ?")
         assert tracing.flush(60)

@@ -38,8 +38,9 @@ def spans(scripted):  # type: ignore[no-untyped-def]
     return list(memory.get_finished_spans())
 
 
-def test_the_official_exporter_stores_through_the_receiver(spans, db_url: str) -> None:  # type: ignore[no-untyped-def]
-    with running(ReceiverSettings(db=db_url)) as url:
+@pytest.mark.parametrize("offload", [True, False], ids=["writer process", "writer thread"])
+def test_the_official_exporter_stores_through_the_receiver(spans, db_url: str, offload: bool) -> None:  # type: ignore[no-untyped-def]
+    with running(ReceiverSettings(db=db_url, offload=offload)) as url:
         exporter = OTLPSpanExporter(endpoint=f"{url}/v1/traces")
         assert exporter.export(spans) is SpanExportResult.SUCCESS
         store = Store.open(db_url)  # the 200 came after the commit: it is there now
