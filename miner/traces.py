@@ -121,6 +121,12 @@ def flag_rows(cid: str, flags: list[Flag], now: datetime) -> list[dict[str, Any]
     ]
 
 
+def _stored_turns(conn: Connection, trace_ids: Sequence[str]) -> dict[str, str]:
+    return dict(
+        select_in(conn, "SELECT trace_id, conversation_id FROM turns WHERE trace_id IN ({})", trace_ids)
+    )
+
+
 class TraceStore:
     engine: Engine
 
@@ -132,11 +138,7 @@ class TraceStore:
         if not trace_ids:
             return {}
         with self.engine.connect() as conn:
-            return dict(
-                select_in(
-                    conn, "SELECT trace_id, conversation_id FROM turns WHERE trace_id IN ({})", trace_ids
-                )
-            )
+            return _stored_turns(conn, trace_ids)
 
     def spans_of(self, trace_ids: Sequence[str]) -> list[SpanRow]:
         with self._session() as s:
@@ -165,11 +167,7 @@ class TraceStore:
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
             if stored is None:
-                stored = dict(
-                    select_in(
-                        conn, "SELECT trace_id, conversation_id FROM turns WHERE trace_id IN ({})", trace_ids
-                    )
-                )
+                stored = _stored_turns(conn, trace_ids)
             previous = stored
             existing = {
                 cid

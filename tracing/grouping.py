@@ -116,7 +116,7 @@ def turn_of(
     tool_spans: list[SpanRecord] = []
     failed: list[SpanRecord] = []
     for s in ordered:
-        kind = str(s.attributes.get("gen_ai.operation.name") or s.name.split(" ", 1)[0])
+        kind = op(s)
         if kind == "invoke_agent":
             if agent is None:
                 agent = s

@@ -80,6 +80,11 @@ def read_messages(fd: int, buffer: bytearray) -> list[Any] | None:
     return messages
 
 
+def _redactor(settings: dict[str, Any]) -> Redactor | None:
+    secret = os.environ.get("FILON_SECRET", "")
+    return Redactor(secret.encode()) if settings.get("redact") and secret else None
+
+
 def handle(message: list[Any], keeper: Keeper, stdout: IO[bytes]) -> None:
     if message[0] == "spans":
         for kind, rows in message[1]:
@@ -99,8 +104,7 @@ def serve(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) -> int:
     except Exception as exc:  # a bad store or settings: say so to the agent's side, then stop
         write_frame(stdout, ["error", str(exc)])
         return 2
-    secret = os.environ.get("FILON_SECRET", "")
-    redactor = Redactor(secret.encode()) if settings.get("redact") and secret else None
+    redactor = _redactor(settings)
 
     def factory() -> Ingestor:
         return Ingestor(store, config, redactor)
@@ -138,8 +142,7 @@ def serve_ingest(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) 
     or `["failed", [jobs], reason]`. The store is opened on the first group, and again after a failure:
     a store that is down gives "failed" (the receiver answers 503), not a dead process."""
     config = FlagConfig(**settings.get("config", {}))
-    secret = os.environ.get("FILON_SECRET", "")
-    redactor = Redactor(secret.encode()) if settings.get("redact") and secret else None
+    redactor = _redactor(settings)
     ingestor: Ingestor | None = None
     gc.freeze()
     write_frame(stdout, ["ready"])

@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tracing.decider import Decider
 from tracing.ingest import Ingestor, IngestStats
@@ -31,6 +31,11 @@ class ExportCounters:
     spans_dropped: int = 0
     ingest_failures: int = 0
     stored: IngestStats = field(default_factory=IngestStats)
+
+    def copy(self) -> ExportCounters:
+        stored = IngestStats()
+        stored.add(self.stored)
+        return replace(self, stored=stored)
 
 
 class Keeper:
@@ -123,14 +128,4 @@ class Keeper:
     def snapshot(self) -> ExportCounters:
         """A copy of the counters, consistent at one instant."""
         with self._lock:
-            c = self.counters
-            stored = IngestStats()
-            stored.add(c.stored)
-            return ExportCounters(
-                c.spans_received,
-                c.traces_kept,
-                c.traces_sampled_out,
-                c.spans_dropped,
-                c.ingest_failures,
-                stored,
-            )
+            return self.counters.copy()

@@ -25,7 +25,7 @@ from opentelemetry.sdk.trace import ReadableSpan
 from miner.jsontext import dumps_bytes, loads
 from tracing.keeper import ExportCounters
 from tracing.records import sdk_fields
-from tracing.wire import WireError, counters_from, counters_json, read_frame, start_helper, write_frame
+from tracing.wire import WireError, counters_from, read_frame, start_helper, write_frame
 
 log = logging.getLogger(__name__)
 TRACES_PER_FRAME = 256
@@ -146,7 +146,7 @@ class OffloadExporter:
         """The helper's counts (as of its last answer), with the spans dropped on this side. When the
         helper died, the spans written to it that it never confirmed receiving count as dropped."""
         with self._lock:
-            out = counters_from(counters_json(self._helper))
+            out = self._helper.copy()
             out.spans_dropped += self._dropped
             if self._dead and not self._final:
                 out.spans_dropped += max(0, self._sent - self._helper.spans_received)

@@ -20,7 +20,7 @@ import zlib
 from collections.abc import AsyncIterator
 from concurrent.futures import Future
 from contextlib import asynccontextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from google.protobuf.json_format import MessageToDict
@@ -34,9 +34,9 @@ from miner.config import FlagConfig
 from miner.store import Store, db_url
 from tracing.ingest import Ingestor, IngestStats, ingest_replaying
 from tracing.records import DecodeError, SpanRecord, from_json, from_protobuf
-from tracing.redact import Redactor, load_secret, redaction_enabled
+from tracing.redact import Redactor, redaction_secret
 from tracing.store_writer import HelperCommitter, StoreUnavailable
-from tracing.wire import offload_enabled
+from tracing.wire import helper_settings, offload_enabled
 
 log = logging.getLogger(__name__)
 PROTOBUF = "application/x-protobuf"
@@ -124,7 +124,7 @@ def _decompress(body: bytes, limit: int) -> bytes:
 def build_app(settings: ReceiverSettings | None = None) -> Starlette:
     settings = settings or ReceiverSettings()
     config = FlagConfig.load(escalation_tools=settings.escalation_tools)
-    secret = load_secret() if (redaction_enabled() if settings.redact is None else settings.redact) else None
+    secret = redaction_secret(settings.redact)
     redactor = Redactor(secret) if secret is not None else None
     opened: list[Store] = []  # one store (one engine, one pool) for the writer and /health
 
@@ -138,10 +138,7 @@ def build_app(settings: ReceiverSettings | None = None) -> Starlette:
 
     writer: GroupCommitter | HelperCommitter
     if offload_enabled() if settings.offload is None else settings.offload:
-        writer = HelperCommitter(
-            {"db": db_url(settings.db), "config": asdict(config), "redact": secret is not None},
-            env={"FILON_SECRET": secret.decode()} if secret is not None else None,
-        )
+        writer = HelperCommitter(*helper_settings(db_url(settings.db), config, secret))
     else:
         writer = GroupCommitter(factory)
 

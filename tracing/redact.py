@@ -127,5 +127,10 @@ class Redactor:
         return value
 
 
+def redaction_secret(redact: bool | None = None) -> bytes | None:
+    """The key to redact with, or None when redaction is off (`redact`, else FILON_REDACT)."""
+    return load_secret() if (redaction_enabled() if redact is None else redact) else None
+
+
 def redaction_enabled() -> bool:
     return os.environ.get("FILON_REDACT", "true").lower() not in ("0", "false", "no", "off")

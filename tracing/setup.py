@@ -127,36 +127,27 @@ def setup_tracing(
     FILON_REDACT (on), FILON_OFFLOAD (on: deciding and storing run in filon's helper process, not in
     the agent's). The store is opened (and migrated) now, so a bad FILON_DB fails here, not later.
     """
-    from dataclasses import asdict
-
     from miner.config import FlagConfig
     from miner.store import Store, db_url
     from tracing.decider import Decider
     from tracing.exporter import StoreExporter
     from tracing.ingest import Ingestor
     from tracing.offload import OffloadExporter
-    from tracing.redact import Redactor, load_secret, redaction_enabled
+    from tracing.redact import Redactor, redaction_secret
     from tracing.sampler import Exporter, TailSampler
     from tracing.sampling import rate_from_env
-    from tracing.wire import offload_enabled
+    from tracing.wire import helper_settings, offload_enabled
 
     fanout = ensure_tracing()
     rate = rate_from_env() if sample_rate is None else sample_rate
     config = FlagConfig.load(escalation_tools=escalation_tools)
     url = db_url(db)
     store = Store.open(url)
-    secret = load_secret() if (redaction_enabled() if redact is None else redact) else None
+    secret = redaction_secret(redact)
     exporter: Exporter
     if offload_enabled() if offload is None else offload:
         store.close()
-        settings = {
-            "db": url,
-            "rate": rate,
-            "config": asdict(config),
-            "redact": secret is not None,
-            "max_traces": max_traces,
-        }
-        exporter = OffloadExporter(settings, env={"FILON_SECRET": secret.decode()} if secret else None)
+        exporter = OffloadExporter(*helper_settings(url, config, secret, rate=rate, max_traces=max_traces))
     else:
         redactor = Redactor(secret) if secret is not None else None
 

@@ -2,8 +2,8 @@
 
 Agent → helper: `["spans", [[kind, [fields, ...]], ...]]` (several traces per frame; `fields` are a
 `SpanRecord`'s, in order) and `["flush", n]`. Helper → agent: `["ready"]`, `["flushed", n, counters]`,
-`["closed", counters]` and `["error", message]`. End of input means: store what is pending, then exit. Integers past 64 bits (which OTLP cannot carry
-either) arrive as floats.
+`["closed", counters]` and `["error", message]`. End of input means: store what is pending, then exit.
+Integers past 64 bits (which OTLP cannot carry either) arrive as floats.
 """
 
 from __future__ import annotations
@@ -55,6 +55,14 @@ def read_frame(stream: IO[bytes]) -> bytes | None:
 def offload_enabled() -> bool:
     """FILON_OFFLOAD (on unless 0/false/no/off): deciding and storing run in filon's helper process."""
     return os.environ.get("FILON_OFFLOAD", "true").lower() not in ("0", "false", "no", "off")
+
+
+def helper_settings(
+    db: str, config: Any, secret: bytes | None, **more: Any
+) -> tuple[dict[str, Any], dict[str, str] | None]:
+    """A helper's settings (`config` a `FlagConfig`) and the environment that carries its redaction key."""
+    settings = {"db": db, "config": asdict(config), "redact": secret is not None, **more}
+    return settings, ({"FILON_SECRET": secret.decode()} if secret is not None else None)
 
 
 def start_helper(settings: dict[str, Any], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
