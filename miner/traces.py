@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 
 from miner.jsontext import dumps, loads
 from miner.model import Conversation, Flag, ToolCall, Turn, priority
-from miner.sql import insert_dicts, insert_rows, select_in
+from miner.sql import insert_dicts, insert_rows, returning_supported, select_in
 from miner.tables import ConversationRow, FlagRow, ReviewRow, SpanRow, TurnRow
 
 
@@ -127,6 +127,22 @@ def _stored_turns(conn: Connection, trace_ids: Sequence[str]) -> dict[str, str]:
     )
 
 
+def _insert_new_conversations(conn: Connection, rows: list[dict[str, Any]]) -> set[str]:
+    """Insert the conversations not stored yet (rows without flags); the ids of those inserted. Those
+    already stored, by an earlier batch or by another writer meanwhile, are left as they are."""
+    table = ConversationRow.__table__  # type: ignore[attr-defined]
+    if returning_supported(conn.dialect):
+        inserted: list[str] = []
+        insert_dicts(conn, table, rows, "nothing", ["id"], inserted)
+        return set(inserted)
+    ids = [r["id"] for r in rows]
+    existing = {cid for (cid,) in select_in(conn, "SELECT id FROM conversations WHERE id IN ({})", ids)}
+    fresh = [r for r in rows if r["id"] not in existing]
+    if insert_dicts(conn, table, fresh, "nothing", ["id"]) < len(fresh):
+        return set()  # another writer made some of them meanwhile: all are read back whole
+    return {r["id"] for r in fresh}
+
+
 class TraceStore:
     engine: Engine
 
@@ -169,20 +185,27 @@ class TraceStore:
             if stored is None:
                 stored = _stored_turns(conn, trace_ids)
             previous = stored
-            existing = {
-                cid
-                for (cid,) in select_in(
-                    conn, "SELECT id FROM conversations WHERE id IN ({})", list(conversations)
-                )
-            }
             flags_by_conv: dict[str, list[Flag]] = {}
-            fresh_rows = []
-            for cid, (channel, turns) in sorted(conversations.items()):
-                if cid not in existing:
-                    flags_by_conv[cid] = flag_rules(Conversation(cid, channel, turns))
-                    fresh_rows.append(conversation_values(cid, channel, turns, flags_by_conv[cid], set()))
-            if insert_dicts(conn, conv_table, fresh_rows, "nothing", ["id"]) < len(fresh_rows):
-                flags_by_conv = {}  # another writer made some of them meanwhile: all are read back whole
+            fresh = sorted(conversations.items())
+            new_ids = _insert_new_conversations(
+                conn, [conversation_values(cid, ch, turns, [], set()) for cid, (ch, turns) in fresh]
+            )
+            flagged = []
+            for cid, (channel, turns) in fresh:
+                if cid in new_ids:
+                    flags_by_conv[cid] = flags = flag_rules(Conversation(cid, channel, turns))
+                    if flags:
+                        values = conversation_values(cid, channel, turns, flags, set())
+                        flagged.append(
+                            {"b_id": cid, "b_kinds": values["flag_kinds"], "b_priority": values["priority"]}
+                        )
+            if flagged:
+                conn.execute(
+                    conv_table.update()
+                    .where(conv_table.c.id == bindparam("b_id"))
+                    .values(flag_kinds=bindparam("b_kinds"), priority=bindparam("b_priority")),
+                    flagged,
+                )
             if self.engine.dialect.name == "postgresql":
                 # concurrent writers (several receivers) of one conversation take turns, in a fixed order
                 for chunk in _chunks(sorted(conversations)):

@@ -40,7 +40,7 @@ def op(span: SpanRecord) -> str:
 
 
 def _json(value: Any) -> Any:
-    if not isinstance(value, str):
+    if type(value) is not str:
         return value
     try:
         return loads(value)
@@ -48,30 +48,34 @@ def _json(value: Any) -> Any:
         return value
 
 
-def _messages(value: Any) -> list[dict[str, Any]]:
-    parsed = _json(value)
-    return [m for m in parsed if isinstance(m, dict)] if isinstance(parsed, list) else []
-
-
-def _texts(message: dict[str, Any]) -> list[str]:
-    return [
-        str(p.get("content", ""))
-        for p in message.get("parts") or []
-        if isinstance(p, dict) and p.get("type") == "text"
-    ]
+def _messages(value: Any) -> list[Any]:
+    """The messages in an attribute (JSON text or already parsed); entries that are not objects are left
+    for the readers to skip."""
+    if type(value) is str:
+        try:
+            value = loads(value)
+        except ValueError:
+            return []
+    return value if type(value) is list else []
 
 
 def _last_text(value: Any, role: str | None = None) -> str:
     """The last text part of the messages in `value` (of the given role, when one is given), or ""."""
     for message in reversed(_messages(value)):
-        if role is None or message.get("role") == role:
-            texts = _texts(message)
-            if texts:
-                return texts[-1]
+        if type(message) is not dict or (role is not None and message.get("role") != role):
+            continue
+        parts = message.get("parts")
+        if not parts:
+            continue
+        for part in reversed(parts):
+            if type(part) is dict and part.get("type") == "text":
+                return str(part.get("content", ""))
     return ""
 
 
 def _int(value: Any) -> int:
+    if type(value) is int:
+        return value
     try:
         return int(value or 0)
     except (TypeError, ValueError):
@@ -115,8 +119,13 @@ def turn_of(
     models: list[SpanRecord] = []
     tool_spans: list[SpanRecord] = []
     failed: list[SpanRecord] = []
+    best: tuple[bool, int] | None = None  # conversation_of, in the same pass
+    found = ""
     for s in ordered:
-        kind = op(s)
+        attrs = s.attributes
+        kind = attrs.get("gen_ai.operation.name") or s.name.split(" ", 1)[0]
+        if type(kind) is not str:
+            kind = str(kind)
         if kind == "invoke_agent":
             if agent is None:
                 agent = s
@@ -126,8 +135,15 @@ def turn_of(
             models.append(s)
         if s.status == "ERROR":
             failed.append(s)
+        if conversation_id is None:
+            value = attrs.get(CONVERSATION)
+            if value:
+                key = (kind != "invoke_agent", s.start_ns)
+                if best is None or key < best:
+                    best, found = key, str(value)
     head = agent or root_of(ordered)
-    conversation_id = conversation_id or conversation_of(ordered)
+    if conversation_id is None:
+        conversation_id = found or f"trace:{ordered[0].trace_id}"
     channel = str(head.attributes.get("support.channel") or "")
     if not channel:
         prefix = conversation_id.split(":", 1)[0]
@@ -163,6 +179,8 @@ def turn_of(
     if not tool_spans:
         for s in models:
             for message in _messages(s.attributes.get("gen_ai.output.messages")):
+                if type(message) is not dict:
+                    continue
                 for part in message.get("parts") or []:
                     if isinstance(part, dict) and part.get("type") == "tool_call" and part.get("name"):
                         args = _json(part.get("arguments"))
@@ -187,13 +205,19 @@ def turn_of(
         user=user,
         agent=answer,
         tools=tools,
-        escalated=any(t.name in escalation_tools for t in tools),
+        escalated=bool(tools) and any(t.name in escalation_tools for t in tools),
         latency_ms=head.duration_ms,
         input_tokens=input_tokens,
         output_tokens=output_tokens,
-        error_types=[str(s.attributes.get("error.type") or s.status_message or "error") for s in failed],
-        failed_spans=[s.name for s in failed],
-        feedback=float(feedback) if isinstance(feedback, int | float) else None,
+        error_types=[str(s.attributes.get("error.type") or s.status_message or "error") for s in failed]
+        if failed
+        else [],
+        failed_spans=[s.name for s in failed] if failed else [],
+        feedback=None
+        if feedback is None
+        else float(feedback)
+        if isinstance(feedback, (int, float))
+        else None,
         sender=conversation_id.split(":", 1)[1] if channel == "whatsapp" and ":" in conversation_id else None,
     )
     return TurnOf(conversation_id, channel, turn, versions)

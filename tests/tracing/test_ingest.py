@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 
 from agent import Conversation, SupportService
 from agent.model import SCRIPTED_MODEL, scripted_client
+from miner.model import priority
 from miner.store import Store
 from tests.tracing.helpers import captured
 from tracing.ingest import Ingestor
@@ -45,6 +49,48 @@ def conversations_copy(records):  # type: ignore[no-untyped-def]
     import copy
 
     return copy.deepcopy(records)
+
+
+@pytest.mark.parametrize("returning", [True, False], ids=["insert-returning", "select-first"])
+def test_batches_do_not_change_what_is_stored(  # type: ignore[no-untyped-def]
+    scripted, db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, returning: bool
+) -> None:
+    """One trace per batch, or all at once into another store: the same conversations, turns and flags;
+    whether the store says which conversations it inserted (RETURNING) or is asked first."""
+    if not returning:
+        monkeypatch.setattr("miner.traces.returning_supported", lambda dialect: False)
+    records = conversations(scripted, "court.md")
+    whole = Store.open(f"sqlite:///{tmp_path / 'whole.db'}")
+    Ingestor(whole).ingest(conversations_copy(records))
+    store = Store.open(db_url)
+    ingestor = Ingestor(store)
+    for trace_id in dict.fromkeys(r.trace_id for r in records):
+        ingestor.ingest([r for r in records if r.trace_id == trace_id])
+    assert [c.as_json() for c in store.list_conversations()] == [
+        c.as_json() for c in whole.list_conversations()
+    ]
+    assert store.counts() == whole.counts()
+    flagged = 0
+    for row in whole.list_conversations():
+        mine, theirs = (
+            store.conversation_detail(row.conversation_id),
+            whole.conversation_detail(row.conversation_id),
+        )
+        assert mine is not None and theirs is not None
+        for conv, _, flags in (
+            mine,
+            theirs,
+        ):  # each row agrees with its flags: kinds in review order, priority
+            kinds = sorted({f.kind for f in flags}, key=lambda k: (priority(k), k))
+            assert (json.loads(conv.flag_kinds), conv.priority) == (
+                kinds,
+                min(map(priority, kinds), default=9),
+            )
+            flagged += bool(kinds)
+        assert [(f.kind, f.turn, f.reason) for f in mine[2]] == [
+            (f.kind, f.turn, f.reason) for f in theirs[2]
+        ]
+    assert flagged  # court.md leaks: there is something to agree on
 
 
 def test_late_span_joins_its_stored_turn(scripted, db_url: str) -> None:  # type: ignore[no-untyped-def]
