@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 
-@dataclass
+@dataclass(slots=True)
 class ToolCall:
     name: str
     arguments: dict[str, Any] = field(default_factory=dict)
@@ -18,7 +18,7 @@ class ToolCall:
         return {"name": self.name, "arguments": self.arguments, "result": self.result, "error": self.error}
 
 
-@dataclass
+@dataclass(slots=True)
 class Turn:
     trace_id: str
     started_at: datetime

@@ -55,13 +55,13 @@ def turn_row(conversation_id: str, turn: Turn) -> dict[str, Any]:
         "started_at": turn.started_at,
         "user_text": turn.user,
         "agent_text": turn.agent,
-        "tools": dumps([t.as_json() for t in turn.tools]),
+        "tools": dumps([t.as_json() for t in turn.tools]) if turn.tools else "[]",
         "escalated": turn.escalated,
         "latency_ms": turn.latency_ms,
         "input_tokens": turn.input_tokens,
         "output_tokens": turn.output_tokens,
-        "error_types": dumps(turn.error_types),
-        "failed_spans": dumps(turn.failed_spans),
+        "error_types": dumps(turn.error_types) if turn.error_types else "[]",
+        "failed_spans": dumps(turn.failed_spans) if turn.failed_spans else "[]",
         "feedback": turn.feedback,
         "sender": turn.sender,
     }
@@ -92,15 +92,20 @@ def conversation_values(
     cid: str, channel: str, turns: list[Turn], flags: list[Flag], human: set[str]
 ) -> dict[str, Any]:
     """A conversation's row from its turns (in order) and flags, rule and human."""
-    kinds = sorted({f.kind for f in flags} | human, key=lambda k: (priority(k), k))
+    kinds = sorted({f.kind for f in flags} | human, key=lambda k: (priority(k), k)) if flags or human else []
+    escalated = False
+    for t in turns:
+        if t.escalated:
+            escalated = True
+            break
     return {
         "id": cid,
         "channel": channel,
         "started_at": turns[0].started_at,
         "last_at": turns[-1].started_at,
         "turn_count": len(turns),
-        "escalated": any(t.escalated for t in turns),
-        "flag_kinds": dumps(kinds),
+        "escalated": escalated,
+        "flag_kinds": dumps(kinds) if kinds else "[]",
         "priority": min((priority(k) for k in kinds), default=9),
     }
 
@@ -215,15 +220,21 @@ class TraceStore:
                         .order_by(conv_table.c.id)
                         .with_for_update()
                     )
-            # spans after the conversations' locks, in key order: writers never cross
+            # spans after the conversations' locks, in key order: concurrent writers never cross
+            # (one writer at a time on SQLite: no order needed)
+            ordered = self.engine.dialect.name == "postgresql"
             key = itemgetter(span_columns.index("trace_id"), span_columns.index("span_id"))
             new = insert_rows(
-                conn, span_table, span_columns, sorted(spans, key=key), "nothing", ["trace_id", "span_id"]
+                conn,
+                span_table,
+                span_columns,
+                sorted(spans, key=key) if ordered else spans,
+                "nothing",
+                ["trace_id", "span_id"],
             )
-            rows = sorted(
-                (turn_row(cid, t) for cid, (_, ts) in conversations.items() for t in ts),
-                key=lambda r: r["trace_id"],
-            )
+            rows = [turn_row(cid, t) for cid, (_, ts) in conversations.items() for t in ts]
+            if ordered:
+                rows.sort(key=lambda r: r["trace_id"])
             insert_dicts(conn, turn_table, rows, "update", ["trace_id"])
             moved = [
                 (t, cid)

@@ -199,13 +199,18 @@ def turn_of(
         input_tokens = _int(agent.attributes.get("gen_ai.usage.input_tokens"))
         output_tokens = _int(agent.attributes.get("gen_ai.usage.output_tokens"))
     feedback = head.attributes.get("feedback.score", head.attributes.get("support.feedback"))
+    escalated = False
+    for t in tools:
+        if t.name in escalation_tools:
+            escalated = True
+            break
     turn = Turn(
         trace_id=head.trace_id,
         started_at=datetime.fromtimestamp(head.start_ns / 1e9, UTC),
         user=user,
         agent=answer,
         tools=tools,
-        escalated=bool(tools) and any(t.name in escalation_tools for t in tools),
+        escalated=escalated,
         latency_ms=head.duration_ms,
         input_tokens=input_tokens,
         output_tokens=output_tokens,

@@ -6,10 +6,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from miner.config import FlagConfig
 from miner.flags import flag_conversation
 from miner.model import Conversation, ToolCall, Turn
+from miner.text import fold
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 OWNER = {"client": {"email": "lea.bernard@exemple.fr", "tel": "33600000103"}, "statut": "en préparation"}
@@ -133,3 +136,20 @@ def test_config_from_pyproject_and_filon_toml(tmp_path: Path) -> None:
     (tmp_path / "filon.toml").write_text("latence = 3\n")
     with pytest.raises(ValueError, match="unknown setting"):
         FlagConfig.load(tmp_path)
+
+
+@given(
+    patterns=st.lists(st.text("abé ’", min_size=1, max_size=6), min_size=1, max_size=8),
+    text=st.text("abéE ’x", max_size=30),
+)
+def test_an_injection_pattern_is_found_exactly_where_it_occurs(patterns: list[str], text: str) -> None:
+    """The patterns are matched as one regex factored by prefixes: a pattern is reported iff one occurs
+    in the folded text, and the one reported begins at the earliest place any does."""
+    cfg = FlagConfig(injection_patterns=patterns)
+    flags = [f for f in flag_conversation(conv(turn(user=text)), cfg) if "injection" in f.reason]
+    folded = fold(text)
+    starts = [i for p in patterns for i in range(len(folded)) if folded.startswith(fold(p), i)]
+    assert bool(flags) == bool(starts)
+    if flags:
+        reported = flags[0].reason.split("« ", 1)[1].rsplit(" »", 1)[0]
+        assert reported in patterns and folded.find(fold(reported)) == min(starts)
