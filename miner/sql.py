@@ -66,20 +66,21 @@ def returning_supported(dialect: Dialect) -> bool:
     return sqlite3.sqlite_version_info >= (3, 35, 0)
 
 
+_SQLITE_DATES: dict[datetime, str] = {}  # a turn's date is also its conversation's: formatted once for both
+
+
 def _sqlite_datetime(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """SQLite stores dates as text; the type's conversion (to UTC, then formatted field by field) is
     Python work for every date of every row. An aware date in UTC with a four-digit year gets the same
     text from one `isoformat`; any other value goes through the type's own conversion."""
 
-    memo: dict[datetime, str] = {}  # a turn's date is also its conversation's: each is formatted once
-
     def fast(value: Any) -> Any:
         if type(value) is datetime and value.tzinfo is UTC and value.year >= 1000:
-            text = memo.get(value)
+            text = _SQLITE_DATES.get(value)
             if text is None:
-                if len(memo) >= 4096:
-                    memo.clear()
-                text = memo[value] = value.isoformat(" ", "microseconds")[:-6]  # without its "+00:00"
+                if len(_SQLITE_DATES) >= 4096:
+                    _SQLITE_DATES.clear()
+                text = _SQLITE_DATES[value] = value.isoformat(" ", "microseconds")[:-6]  # without "+00:00"
             return text
         return convert(value)
 

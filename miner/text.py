@@ -52,12 +52,14 @@ def fold(text: str) -> str:
     if text.isascii():
         return text.lower()
     out = text.lower()
-    for special, plain in _SPECIAL:
-        if special in out:
-            out = out.replace(special, plain)
-    if _OTHER.search(out) is None:  # French and most Latin text: C routines only
-        return unicodedata.normalize("NFKD", out).encode("ascii", "ignore").decode("ascii")
-    return _fold_table(text)
+    if _OTHER.search(out) is not None:  # a character NFKD does not bring to ASCII: typographic first
+        for special, plain in _SPECIAL:
+            if special in out:
+                out = out.replace(special, plain)
+        if _OTHER.search(out) is not None:
+            return _fold_table(text)
+    # French and most Latin text: C routines only
+    return unicodedata.normalize("NFKD", out).encode("ascii", "ignore").decode("ascii")
 
 
 def _fold_table(text: str) -> str:
