@@ -47,9 +47,9 @@ class IngestStats:
 
 def redact_record(r: SpanRecord, redactor: Redactor) -> SpanRecord:
     r.attributes = redactor.value(r.attributes)
-    r.resource = redactor.value(r.resource)
+    r.resource = redactor.shared(r.resource)
     r.status_message = redactor.text(r.status_message)
-    r.name = redactor.text(r.name)
+    r.name = redactor.name(r.name)
     return r
 
 

@@ -29,8 +29,13 @@ PHONE = re.compile(
     r"|3(?<![\w+]3)3[1-9]\d{8})(?!\d)"
 )
 CARD_DIGITS = 13  # a card number has at least this many digits
-SHORTEST = 7  # the shortest phone number the pattern takes ("+111111"); IBANs and cards are longer
-DIGIT = re.compile(r"\d")
+# What any of the four needs: an "@" (emails), two capitals then two digits (IBANs), or six digits with at
+# most one separator between two (phones take six at the least, "+1 1 11 11"; cards thirteen). One search
+# for that passes over most strings (keys, names, prose, order numbers) without the four patterns.
+CANDIDATE = re.compile(r"@|[A-Z]{2}\d{2}|\d(?:[ .-]?\d){5}")
+SHORT = 64  # strings this short are remembered as names are
+LONG, LONGEST = 512, 65_536  # strings of these lengths are remembered (up to 64 of them): system
+# instructions and tool definitions repeat on every model call
 PSEUDO_DOMAIN = "redacted.invalid"
 PSEUDO_PHONE = "33999"
 
@@ -71,6 +76,9 @@ def load_secret(home: Path | None = None) -> bytes:
 class Redactor:
     def __init__(self, secret: bytes) -> None:
         self.secret = secret
+        self._often: dict[str, str] = {}  # attribute and span names: the same few on every span
+        self._long: dict[str, str] = {}
+        self._shared: tuple[object, Any] | None = None
 
     def _digest(self, kind: str, value: str) -> str:
         return hmac.new(self.secret, f"{kind}:{value}".encode(), hashlib.sha256).hexdigest()
@@ -103,21 +111,70 @@ class Redactor:
             return value
         return f"[iban-{self._digest('iban', value.replace(' ', ''))[:8]}]"
 
-    def text(self, value: str) -> str:
-        # every pattern needs a digit or an "@", and all but the email seven characters: most strings
-        # (keys, names, short values, prose) are none of those
-        has_at = "@" in value
-        if not has_at and (len(value) < SHORTEST or DIGIT.search(value) is None):
-            return value
+    def patterns(self, value: str) -> str:
+        """The definition: the four patterns, in this order. `text` is this, for the strings it can change."""
         value = IBAN.sub(self._iban, value)
         if sum(map(value.count, "0123456789")) >= CARD_DIGITS:
             value = CARD.sub(self._card, value)
-        if has_at:
+        if "@" in value:
             value = EMAIL.sub(self._email, value)
         return PHONE.sub(self._phone, value)
 
+    def name(self, value: str) -> str:
+        """`text`, remembered: for short strings, which repeat on every span (attribute keys, span and tool
+        names, operations, models, channels). Held in memory only, 4,096 at most."""
+        done = self._often.get(value)
+        if done is None:
+            done = self.text(value)
+            if len(self._often) >= 4096:
+                self._often.clear()
+            self._often[value] = done
+        return done
+
+    def shared(self, value: Any) -> Any:
+        """`value`, for an object many spans share as it is (their resource): redacted once while the same
+        object comes again."""
+        last = self._shared
+        if last is not None and last[0] is value:
+            return last[1]
+        done = self.value(value)
+        self._shared = (value, done)
+        return done
+
+    def text(self, value: str) -> str:
+        if not value:
+            return value
+        if LONG <= len(value) <= LONGEST:
+            done = self._long.get(value)
+            if done is None:
+                done = self.patterns(value) if CANDIDATE.search(value) else value
+                if len(self._long) >= 64:
+                    self._long.clear()
+                self._long[value] = done
+            return done
+        if CANDIDATE.search(value) is None:
+            return value
+        return self.patterns(value)
+
     def value(self, value: Any) -> Any:
         """Any JSON value, recursively: strings are redacted, keys too."""
+        kind = type(value)
+        if kind is str:
+            return self.name(value) if len(value) <= SHORT else self.text(value)
+        if kind is dict:  # span attributes: scalars and short names nearly all, read without a call each
+            often, out = self._often, {}
+            for k, v in value.items():
+                key = (often.get(k) or self.name(k)) if type(k) is str else self.text(str(k))
+                sort = type(v)
+                if sort is str:
+                    out[key] = (often.get(v) or self.name(v)) if len(v) <= SHORT else self.text(v)
+                elif sort is int or sort is float or sort is bool or v is None:
+                    out[key] = v
+                else:
+                    out[key] = self.value(v)
+            return out
+        if kind is int or kind is float or kind is bool or value is None:
+            return value
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, list | tuple):

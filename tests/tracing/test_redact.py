@@ -68,3 +68,34 @@ def test_the_secret_is_made_once_and_private(tmp_path: Path, monkeypatch: pytest
     assert (tmp_path / "secret.key").stat().st_mode & 0o777 == 0o600
     monkeypatch.setenv("FILON_SECRET", "from-env")
     assert load_secret(tmp_path) == b"from-env"
+
+
+@given(
+    st.text(st.sampled_from("0123456789 .-+@AZFRx/é") | st.characters(), max_size=60)
+    | st.from_regex(r"[a-z.]{1,8}@[a-z]{1,6}\.fr|(\+33|0)[67]([ .-]?\d\d){4}|FR76( \d{4}){5} \d{3}")
+    | st.sampled_from(["FR32ABCDEFGHIJKLMNOP", "FR32 ABCD EFGH IJKL MNOP", "+33 6 12 34 56"])
+)
+def test_the_candidate_search_only_skips_strings_the_patterns_leave_alone(text: str) -> None:
+    """`text` runs the four patterns only where one search finds what one of them needs; on any string it
+    gives what the four patterns give."""
+    fresh = Redactor(b"secret")
+    assert fresh.text(text) == fresh.patterns(text)
+    long = text * (600 // max(1, len(text)) + 1)  # and the memo of long strings
+    assert fresh.text(long) == fresh.patterns(long) == fresh.text(long)
+    for _ in range(2):  # and in JSON values, as keys and values, remembered or not
+        assert fresh.value({text: [text, long]}) == {
+            fresh.patterns(text): [fresh.patterns(text), fresh.patterns(long)]
+        }
+
+
+def test_keys_are_redacted_once_remembered() -> None:
+    fresh = Redactor(b"secret")
+    value = {"a@b.fr": 1, "n": {"a@b.fr": [2, "0612345678"]}}
+    assert (
+        fresh.value(value)
+        == fresh.value(value)
+        == {
+            fresh.text("a@b.fr"): 1,
+            "n": {fresh.text("a@b.fr"): [2, fresh.text("0612345678")]},
+        }
+    )
