@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from miner.jsontext import loads
 from miner.model import ToolCall, Turn
@@ -24,8 +23,7 @@ MODEL_OPS = frozenset(("generate_content", "chat", "text_completion"))
 _start = attrgetter("start_ns")
 
 
-@dataclass
-class TurnOf:
+class TurnOf(NamedTuple):
     conversation_id: str
     channel: str
     turn: Turn
@@ -149,11 +147,9 @@ def turn_of(
         prefix = conversation_id.split(":", 1)[0]
         channel = prefix if prefix in ("whatsapp", "web") else "unknown"
 
-    user = ""
-    for source in ([agent] if agent else []) + models[:1]:
-        user = _last_text(source.attributes.get("gen_ai.input.messages"), "user")
-        if user:
-            break
+    user = _last_text(agent.attributes.get("gen_ai.input.messages"), "user") if agent else ""
+    if not user and models:
+        user = _last_text(models[0].attributes.get("gen_ai.input.messages"), "user")
     answer = _last_text(agent.attributes.get("gen_ai.output.messages")) if agent else ""
     if not answer:
         for source in reversed(models):
@@ -190,8 +186,10 @@ def turn_of(
     versions: set[str] = set()
     for s in models:
         attrs = s.attributes
-        input_tokens += _int(attrs.get("gen_ai.usage.input_tokens"))
-        output_tokens += _int(attrs.get("gen_ai.usage.output_tokens"))
+        tokens = attrs.get("gen_ai.usage.input_tokens")
+        input_tokens += tokens if type(tokens) is int else _int(tokens)
+        tokens = attrs.get("gen_ai.usage.output_tokens")
+        output_tokens += tokens if type(tokens) is int else _int(tokens)
         version = attrs.get("gen_ai.response.model")
         if version:
             versions.add(str(version))

@@ -73,7 +73,7 @@ SPAN_COLUMNS = (
 def to_row(r: SpanRecord, conversation_id: str, resources: dict[int, str]) -> tuple[Any, ...]:
     """A span's row, in `SPAN_COLUMNS` order. `resources` memoises the JSON of resources, which the
     spans of one process share."""
-    resource = resources.get(id(r.resource))
+    resource = resources.get(id(r.resource)) if r.resource else "{}"
     if resource is None:
         resource = resources[id(r.resource)] = dumps(r.resource)
     return (
