@@ -1,14 +1,16 @@
 """filon's text folding, for flags and the grader: no case, no accents, straight apostrophes, plain spaces.
 
 The agent has its own (`agent/text.py`): it is the product under observation, and filon's judgement of
-its words must not depend on the agent's code. Folding runs on every turn the sampler decides, so the
-common case (Latin text) is one `str.lower` for ASCII, one `str.translate` otherwise; only other scripts pay for Unicode decomposition.
-"""
+its words must not depend on the agent's code. Folding runs on every turn the sampler decides, so it is
+C routines only: `str.lower` for ASCII; for Latin text, NFKD then ASCII; for anything else (a euro sign,
+guillemets, another script), NFKD then one regex for the combining marks. The tests hold it to the
+definition: a table of the Latin letters to their base, lower case, NFKD without combining marks."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 _PUNCT = {
     "’": "'",
@@ -22,20 +24,6 @@ _PUNCT = {
     "Æ": "ae",
 }
 
-
-def _latin_table() -> dict[int, str]:
-    table = {ord(k): v for k, v in _PUNCT.items()}
-    for code in range(0xC0, 0x250):
-        ch = chr(code)
-        if ch in _PUNCT:
-            continue
-        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
-        if base != ch and base.isascii():
-            table[code] = base
-    return table
-
-
-_TABLE = _latin_table()
 # after lower-casing: the characters `_PUNCT` maps, and the Latin letters NFKD splits into ASCII and accents
 _SPECIAL = tuple((k, v) for k, v in _PUNCT.items() if k == k.lower())
 _ACCENTED = "".join(
@@ -57,18 +45,35 @@ def fold(text: str) -> str:
             if special in out:
                 out = out.replace(special, plain)
         if _OTHER.search(out) is not None:
-            return _fold_table(text)
+            return _without_marks(unicodedata.normalize("NFKD", out))
     # French and most Latin text: C routines only
     return unicodedata.normalize("NFKD", out).encode("ascii", "ignore").decode("ascii")
 
 
-def _fold_table(text: str) -> str:
-    """The definition: the Latin table, lower case, then NFKD without combining marks."""
-    out = text.translate(_TABLE).lower()
-    if out.isascii():
-        return out
-    decomposed = unicodedata.normalize("NFKD", out)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+def _without_marks(text: str) -> str:
+    """`text` without the characters whose combining class is not 0: one regex for those of the Basic
+    Multilingual Plane (a bitmap the regex engine tests in constant time, where a test per character in
+    Python costs ten times as much), then a look at each character beyond it, if any."""
+    return _ASTRAL.sub(_astral_mark, _bmp_marks().sub("", text))
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _astral_mark(m: re.Match[str]) -> str:
+    return "" if unicodedata.combining(m.group()) else m.group()
+
+
+@cache
+def _bmp_marks() -> re.Pattern[str]:
+    ranges: list[tuple[int, int]] = []
+    for code in range(0x10000):
+        if unicodedata.combining(chr(code)):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+    return re.compile("[" + "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges) + "]")
 
 
 def norm(text: str) -> str:
