@@ -19,7 +19,8 @@ from typing import Any
 from agent.shop.fixtures import relative_label
 from agent.tools import ESCALATION_TOOL
 from miner.config import FlagConfig
-from miner.flags import EMAIL, PHONE
+from miner.emails import emails
+from miner.flags import PHONE
 from miner.model import Conversation, Flag
 from miner.text import fold
 
@@ -151,7 +152,7 @@ def facts(answers: list[str]) -> list[list[str]]:
 
 
 def _identities(text: str) -> set[str]:
-    return set(EMAIL.findall(text)) | set(PHONE.findall(text))
+    return {m.group() for m in emails(text)} | set(PHONE.findall(text))
 
 
 def _fixtures(conv: Conversation, today: date) -> dict[str, Any] | None:

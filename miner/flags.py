@@ -14,13 +14,11 @@ from functools import lru_cache
 from typing import Any
 
 from miner.config import FlagConfig
+from miner.emails import emails
 from miner.jsontext import dumps_sorted
 from miner.model import Conversation, Flag
 from miner.text import fold
 
-EMAIL = re.compile(
-    r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}"
-)  # bounded: linear on hostile input
 # the "not preceded by" test after the first character: the engine skips to candidates (see redact.py)
 PHONE = re.compile(r"(?:\+(?<![\w+]\+)33|3(?<![\w+]3)3|0(?<![\w+]0))[1-9]\d{8}(?!\d)")
 PHONE_MIN = 10  # 0 and nine digits
@@ -32,7 +30,7 @@ def _identities(text: str) -> set[str]:
     class, skips ahead to its candidates in one pass."""
     found: set[str] = set()
     if "@" in text:
-        found = {e.lower() for e in EMAIL.findall(text)}
+        found = {m.group().lower() for m in emails(text)}
     if len(text) >= PHONE_MIN:
         phones = PHONE.findall(text)
         if phones:

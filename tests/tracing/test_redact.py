@@ -79,12 +79,15 @@ def test_the_candidate_search_only_skips_strings_the_patterns_leave_alone(text: 
     """`text` runs the four patterns only where one search finds what one of them needs; on any string it
     gives what the four patterns give."""
     fresh = Redactor(b"secret")
-    assert fresh.text(text) == fresh.patterns(text)
+    assert fresh.text(text) == fresh.patterns(text, definition=True)
     long = text * (600 // max(1, len(text)) + 1)  # and the memo of long strings
-    assert fresh.text(long) == fresh.patterns(long) == fresh.text(long)
+    assert fresh.text(long) == fresh.patterns(long, definition=True) == fresh.text(long)
     for _ in range(2):  # and in JSON values, as keys and values, remembered or not
         assert fresh.value({text: [text, long]}) == {
-            fresh.patterns(text): [fresh.patterns(text), fresh.patterns(long)]
+            fresh.patterns(text, definition=True): [
+                fresh.patterns(text, definition=True),
+                fresh.patterns(long, definition=True),
+            ]
         }
 
 
