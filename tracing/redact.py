@@ -12,6 +12,7 @@ import hmac
 import os
 import re
 import secrets
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -146,12 +147,14 @@ class Redactor:
         if not value:
             return value
         if LONG <= len(value) <= LONGEST:
-            done = self._long.get(value)
+            long = self._long  # least recently used first: the strings that repeat stay, the others pass
+            done = long.pop(value, None)
             if done is None:
                 done = self.patterns(value) if CANDIDATE.search(value) else value
-                if len(self._long) >= 64:
-                    self._long.clear()
-                self._long[value] = done
+                if len(long) >= 64:
+                    with suppress(RuntimeError, KeyError, StopIteration):  # another thread evicted it
+                        del long[next(iter(long))]
+            long[value] = done
             return done
         if CANDIDATE.search(value) is None:
             return value

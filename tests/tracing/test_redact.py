@@ -102,3 +102,17 @@ def test_keys_are_redacted_once_remembered() -> None:
             "n": {fresh.text("a@b.fr"): [2, fresh.text("0612345678")]},
         }
     )
+
+
+def test_a_long_string_that_keeps_coming_back_is_redacted_once() -> None:
+    """System instructions come with every model call, between histories that never come twice: the
+    redacted instructions are kept (least recently used go first), not redone after every 64 strings."""
+    fresh = Redactor(b"secret")
+    instructions = "Tu es l'assistant de Lin et Laine ; le service client répond au 01 23 45 67 89. " * 10
+    results = [fresh.text(instructions)]
+    for n in range(300):
+        fresh.text(f"{n} : " + "un historique qui ne revient jamais " * 20)
+        if n % 5 == 0:
+            results.append(fresh.text("".join(list(instructions))))  # equal, another object
+    assert "01 23 45 67 89" not in results[0]
+    assert all(r is results[0] for r in results)
