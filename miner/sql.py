@@ -14,7 +14,7 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any, Literal
 
-from sqlalchemy import Boolean, Connection, DateTime, Engine, Table
+from sqlalchemy import Boolean, Connection, DateTime, Engine, Float, Table
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
 from sqlmodel.sql.sqltypes import UTCDateTime
@@ -97,8 +97,8 @@ def _processors(
     for i, name in enumerate(names):
         column_type = table.c[name].type
         convert: Callable[[Any], Any] | None = column_type.dialect_impl(dialect).bind_processor(dialect)
-        if convert is None or (dialect.name == "sqlite" and isinstance(column_type, Boolean)):
-            continue  # the driver stores a bool as the 0 or 1 the type's conversion would give
+        if convert is None or (dialect.name == "sqlite" and isinstance(column_type, Boolean | Float)):
+            continue  # the driver stores a bool as 0 or 1, a REAL column an int as a float: as the type would
         if dialect.name == "sqlite" and isinstance(column_type, DateTime | UTCDateTime):
             convert = _sqlite_datetime(convert)
         out.append((i, convert))
