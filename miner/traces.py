@@ -48,23 +48,42 @@ class ConversationSummary:
         }
 
 
-def turn_row(conversation_id: str, turn: Turn) -> dict[str, Any]:
-    return {
-        "trace_id": turn.trace_id,
-        "conversation_id": conversation_id,
-        "started_at": turn.started_at,
-        "user_text": turn.user,
-        "agent_text": turn.agent,
-        "tools": dumps([t.as_json() for t in turn.tools]) if turn.tools else "[]",
-        "escalated": turn.escalated,
-        "latency_ms": turn.latency_ms,
-        "input_tokens": turn.input_tokens,
-        "output_tokens": turn.output_tokens,
-        "error_types": dumps(turn.error_types) if turn.error_types else "[]",
-        "failed_spans": dumps(turn.failed_spans) if turn.failed_spans else "[]",
-        "feedback": turn.feedback,
-        "sender": turn.sender,
-    }
+TURN_COLUMNS = (
+    "trace_id",
+    "conversation_id",
+    "started_at",
+    "user_text",
+    "agent_text",
+    "tools",
+    "escalated",
+    "latency_ms",
+    "input_tokens",
+    "output_tokens",
+    "error_types",
+    "failed_spans",
+    "feedback",
+    "sender",
+)
+
+
+def turn_row(conversation_id: str, turn: Turn) -> tuple[Any, ...]:
+    """A turn's row, in `TURN_COLUMNS` order."""
+    return (
+        turn.trace_id,
+        conversation_id,
+        turn.started_at,
+        turn.user,
+        turn.agent,
+        dumps([t.as_json() for t in turn.tools]) if turn.tools else "[]",
+        turn.escalated,
+        turn.latency_ms,
+        turn.input_tokens,
+        turn.output_tokens,
+        dumps(turn.error_types) if turn.error_types else "[]",
+        dumps(turn.failed_spans) if turn.failed_spans else "[]",
+        turn.feedback,
+        turn.sender,
+    )
 
 
 def row_turn(row: TurnRow | Mapping[str, Any]) -> Turn:
@@ -234,8 +253,8 @@ class TraceStore:
             )
             rows = [turn_row(cid, t) for cid, (_, ts) in conversations.items() for t in ts]
             if ordered:
-                rows.sort(key=lambda r: r["trace_id"])
-            insert_dicts(conn, turn_table, rows, "update", ["trace_id"])
+                rows.sort(key=itemgetter(0))
+            insert_rows(conn, turn_table, TURN_COLUMNS, rows, "update", ["trace_id"])
             moved = [
                 (t, cid)
                 for cid, (_, ts) in conversations.items()
