@@ -5,7 +5,7 @@ upsert spans/turns/conversations/flags) and raw `sqlite3.executemany` of exactly
 wrote, into the same schema with the store's WAL and synchronous=NORMAL (and without the foreign-key
 checks the store makes: the baseline is the cheaper one), in the same batches, one commit per batch. A
 warm-up ingest first (imports, statement caches); then rounds interleaved so that the machine's noise hits
-all three alike, the best of each reported. Goal: ratio at least 0.5.
+all three alike (five rounds), the best of each reported. Goal: ratio at least 0.5.
 
 Two sources of spans. The goal is stated on the minimal agent-shaped traces of `_spans.py` (a root, two
 model calls, a tool call, a few hundred bytes each). The same figures follow for the spans filon's own
@@ -35,7 +35,7 @@ from tracing.redact import Redactor
 
 TURNS = 3000
 BATCH = 512
-ROUNDS = 3
+ROUNDS = 5
 TABLES = ("spans", "turns", "conversations", "flags")
 Source = Callable[[int], list[SpanRecord]]
 

@@ -126,16 +126,8 @@ def insert_rows(
         return 0
     names = tuple(columns)
     converted = _processors(table, conn.dialect, names)
-    if converted:
-        fixed = []
-        for row in rows:
-            values = list(row)
-            for i, convert in converted:
-                if values[i] is not None:
-                    values[i] = convert(values[i])
-            fixed.append(values)
-        rows = fixed  # type: ignore[assignment]
-    per_statement = max(1, min(ROWS_PER_STATEMENT, MAX_PARAMETERS // len(names)))
+    width = len(names)
+    per_statement = max(1, min(ROWS_PER_STATEMENT, MAX_PARAMETERS // width))
     back = keys[0] if returned is not None else None
     changed = 0
     cursor = conn.connection.cursor()  # the transaction's own connection, without the per-call machinery
@@ -143,7 +135,12 @@ def insert_rows(
         for start in range(0, len(rows), per_statement):
             part = rows[start : start + per_statement]
             sql = _statement(table, conn.dialect, names, len(part), conflict, tuple(keys), back)
-            cursor.execute(sql, tuple(chain.from_iterable(part)))
+            params = list(chain.from_iterable(part))
+            for i, convert in converted:  # in place, column by column: no copy of each row
+                for at in range(i, len(params), width):
+                    if params[at] is not None:
+                        params[at] = convert(params[at])
+            cursor.execute(sql, params)
             if returned is not None:
                 got = [r[0] for r in cursor.fetchall()]
                 returned += got

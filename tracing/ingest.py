@@ -151,7 +151,8 @@ class Ingestor:
             span_conv[trace_id] = seen.conversation_id
         stats.turns = sum(len(t) for t in grouped.values())
         for conv_id, turns in grouped.items():
-            turns.sort(key=lambda t: t.started_at)
+            if len(turns) > 1:
+                turns.sort(key=lambda t: t.started_at)
             keep = self.sample_rate >= 1 or sampled(conv_id, self.sample_rate)
             if not keep:
                 keep = bool(self.flags(Conversation(conv_id, channels[conv_id], turns))) or any(
