@@ -9,7 +9,6 @@ same span twice is stored once; a span arriving after its trace was stored is me
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,31 +141,35 @@ class Ingestor:
                     traces[row.trace_id].append(from_row(row))
         conversations: dict[str, tuple[str, list[Turn]]] = {}
         span_conv: dict[str, str] = {}
-        grouped: dict[str, list[Turn]] = defaultdict(list)
-        channels: dict[str, str] = {}
+        grouped: dict[str, tuple[str, list[Turn]]] = {}
+        escalation_tools = self.config.escalation_tools
         for trace_id, spans in traces.items():
-            seen = turn_of(spans, self.config.escalation_tools)
-            grouped[seen.conversation_id].append(seen.turn)
-            channels[seen.conversation_id] = seen.channel
-            span_conv[trace_id] = seen.conversation_id
-        stats.turns = sum(len(t) for t in grouped.values())
-        for conv_id, turns in grouped.items():
+            conv_id, channel, turn, _ = turn_of(spans, escalation_tools)
+            span_conv[trace_id] = conv_id
+            entry = grouped.get(conv_id)
+            if entry is None:
+                grouped[conv_id] = (channel, [turn])
+            else:
+                grouped[conv_id] = (channel, entry[1])  # the channel of the last trace read, as before
+                entry[1].append(turn)
+        stats.turns = len(traces)
+        for conv_id, (channel, turns) in grouped.items():
             if len(turns) > 1:
                 turns.sort(key=lambda t: t.started_at)
             keep = self.sample_rate >= 1 or sampled(conv_id, self.sample_rate)
-            if not keep:
-                keep = bool(self.flags(Conversation(conv_id, channels[conv_id], turns))) or any(
-                    span_conv[t.trace_id] in known for t in turns
+            if not keep:  # flagged, or one of its turns is stored already (a late span of a kept trace)
+                keep = any(t.trace_id in known for t in turns) or bool(
+                    self.flags(Conversation(conv_id, channel, turns))
                 )
             if keep:
-                conversations[conv_id] = (channels[conv_id], turns)
+                conversations[conv_id] = (channel, turns)
             else:
                 stats.sampled_out += len(turns)
         resources: dict[int, str] = {}  # within this call only: ids are reused once objects are freed
         rows = [
-            to_row(r, span_conv[r.trace_id], resources)
+            to_row(r, conv_id, resources)
             for r in records
-            if span_conv[r.trace_id] in conversations
+            if (conv_id := span_conv[r.trace_id]) in conversations
         ]
         if not conversations:
             return stats
