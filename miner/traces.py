@@ -107,26 +107,46 @@ def row_turn(row: TurnRow | Mapping[str, Any]) -> Turn:
     )
 
 
-def conversation_values(
+CONVERSATION_COLUMNS = (
+    "id",
+    "channel",
+    "started_at",
+    "last_at",
+    "turn_count",
+    "escalated",
+    "flag_kinds",
+    "priority",
+)
+
+
+def conversation_row(
     cid: str, channel: str, turns: list[Turn], flags: list[Flag], human: set[str]
-) -> dict[str, Any]:
-    """A conversation's row from its turns (in order) and flags, rule and human."""
+) -> tuple[Any, ...]:
+    """A conversation's row, in `CONVERSATION_COLUMNS` order, from its turns (in order) and flags, rule
+    and human."""
     kinds = sorted({f.kind for f in flags} | human, key=lambda k: (priority(k), k)) if flags or human else []
     escalated = False
     for t in turns:
         if t.escalated:
             escalated = True
             break
-    return {
-        "id": cid,
-        "channel": channel,
-        "started_at": turns[0].started_at,
-        "last_at": turns[-1].started_at,
-        "turn_count": len(turns),
-        "escalated": escalated,
-        "flag_kinds": dumps(kinds) if kinds else "[]",
-        "priority": min((priority(k) for k in kinds), default=9),
-    }
+    return (
+        cid,
+        channel,
+        turns[0].started_at,
+        turns[-1].started_at,
+        len(turns),
+        escalated,
+        dumps(kinds) if kinds else "[]",
+        min((priority(k) for k in kinds), default=9),
+    )
+
+
+def conversation_values(
+    cid: str, channel: str, turns: list[Turn], flags: list[Flag], human: set[str]
+) -> dict[str, Any]:
+    """`conversation_row`, by column name."""
+    return dict(zip(CONVERSATION_COLUMNS, conversation_row(cid, channel, turns, flags, human), strict=True))
 
 
 def flag_rows(cid: str, flags: list[Flag], now: datetime) -> list[dict[str, Any]]:
@@ -151,20 +171,21 @@ def _stored_turns(conn: Connection, trace_ids: Sequence[str]) -> dict[str, str]:
     )
 
 
-def _insert_new_conversations(conn: Connection, rows: list[dict[str, Any]]) -> set[str]:
-    """Insert the conversations not stored yet (rows without flags); the ids of those inserted. Those
-    already stored, by an earlier batch or by another writer meanwhile, are left as they are."""
+def _insert_new_conversations(conn: Connection, rows: list[tuple[Any, ...]]) -> set[str]:
+    """Insert the conversations not stored yet (`conversation_row`s without flags); the ids of those
+    inserted. Those already stored, by an earlier batch or by another writer meanwhile, are left as
+    they are."""
     table = ConversationRow.__table__  # type: ignore[attr-defined]
     if returning_supported(conn.dialect):
         inserted: list[str] = []
-        insert_dicts(conn, table, rows, "nothing", ["id"], inserted)
+        insert_rows(conn, table, CONVERSATION_COLUMNS, rows, "nothing", ["id"], inserted)
         return set(inserted)
-    ids = [r["id"] for r in rows]
+    ids = [r[0] for r in rows]
     existing = {cid for (cid,) in select_in(conn, "SELECT id FROM conversations WHERE id IN ({})", ids)}
-    fresh = [r for r in rows if r["id"] not in existing]
-    if insert_dicts(conn, table, fresh, "nothing", ["id"]) < len(fresh):
+    fresh = [r for r in rows if r[0] not in existing]
+    if insert_rows(conn, table, CONVERSATION_COLUMNS, fresh, "nothing", ["id"]) < len(fresh):
         return set()  # another writer made some of them meanwhile: all are read back whole
-    return {r["id"] for r in fresh}
+    return {r[0] for r in fresh}
 
 
 class TraceStore:
@@ -212,7 +233,7 @@ class TraceStore:
             flags_by_conv: dict[str, list[Flag]] = {}
             fresh = sorted(conversations.items())
             new_ids = _insert_new_conversations(
-                conn, [conversation_values(cid, ch, turns, [], set()) for cid, (ch, turns) in fresh]
+                conn, [conversation_row(cid, ch, turns, [], set()) for cid, (ch, turns) in fresh]
             )
             flagged = []
             for cid, (channel, turns) in fresh:
