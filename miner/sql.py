@@ -1,5 +1,6 @@
 """The dialect-specific pieces of SQL (SQLite and PostgreSQL): an INSERT that knows `ON CONFLICT`, and the
-bulk insert of the ingest path, which hands rows straight to the driver's `executemany`.
+bulk insert of the ingest path, which hands rows straight to the driver in multi-row statements
+(`RETURNING` the new keys where asked).
 
 SQLAlchemy's per-row parameter handling costs more than SQLite's own insert on the ingest path, so
 `insert_rows` builds multi-row statements once per shape and converts only the columns whose type needs
@@ -158,13 +159,11 @@ def insert_dicts(
     rows: Sequence[Mapping[str, Any]],
     conflict: Conflict = "error",
     keys: Sequence[str] = (),
-    returned: list[Any] | None = None,
 ) -> int:
     """`insert_rows` for rows given as dicts that all have the same keys, in the same order."""
     if not rows:
         return 0
-    values = [tuple(r.values()) for r in rows]
-    return insert_rows(conn, table, tuple(rows[0]), values, conflict, keys, returned)
+    return insert_rows(conn, table, tuple(rows[0]), [tuple(r.values()) for r in rows], conflict, keys)
 
 
 def select_in(conn: Connection, sql: str, values: Sequence[Any], chunk: int = 500) -> list[Any]:

@@ -76,7 +76,7 @@ def load_secret(home: Path | None = None) -> bytes:
 class Redactor:
     def __init__(self, secret: bytes) -> None:
         self.secret = secret
-        self._often: dict[str, str] = {}  # attribute and span names: the same few on every span
+        self._often: dict[str, str] = {}  # short strings: keys, names, operations, the same few on every span
         self._long: dict[str, str] = {}
         self._shared: tuple[object, Any] | None = None
 
