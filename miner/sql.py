@@ -9,6 +9,7 @@ it (dates on SQLite), with the type's own bind processor: the stored text is the
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -60,11 +61,7 @@ def _statement(
 
 def returning_supported(dialect: Dialect) -> bool:
     """`INSERT … RETURNING`: PostgreSQL, and SQLite from 3.35."""
-    if dialect.name != "sqlite":
-        return True
-    import sqlite3
-
-    return sqlite3.sqlite_version_info >= (3, 35, 0)
+    return dialect.name != "sqlite" or sqlite3.sqlite_version_info >= (3, 35, 0)
 
 
 _SQLITE_DATES: dict[datetime, str] = {}  # a turn's date is also its conversation's: formatted once for both

@@ -121,9 +121,7 @@ def turn_of(
     found = ""
     for s in ordered:
         attrs = s.attributes
-        kind = attrs.get("gen_ai.operation.name") or s.name.split(" ", 1)[0]
-        if type(kind) is not str:
-            kind = str(kind)
+        kind = op(s)
         if kind == "invoke_agent":
             if agent is None:
                 agent = s

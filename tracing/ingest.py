@@ -141,19 +141,17 @@ class Ingestor:
                     traces[row.trace_id].append(from_row(row))
         conversations: dict[str, tuple[str, list[Turn]]] = {}
         span_conv: dict[str, str] = {}
-        grouped: dict[str, tuple[str, list[Turn]]] = {}
+        grouped: dict[str, list[Turn]] = {}
+        channels: dict[str, str] = {}  # the channel of the conversation's last trace read
         escalation_tools = self.config.escalation_tools
         for trace_id, spans in traces.items():
             conv_id, channel, turn, _ = turn_of(spans, escalation_tools)
             span_conv[trace_id] = conv_id
-            entry = grouped.get(conv_id)
-            if entry is None:
-                grouped[conv_id] = (channel, [turn])
-            else:
-                grouped[conv_id] = (channel, entry[1])  # the channel of the last trace read, as before
-                entry[1].append(turn)
+            grouped.setdefault(conv_id, []).append(turn)
+            channels[conv_id] = channel
         stats.turns = len(traces)
-        for conv_id, (channel, turns) in grouped.items():
+        for conv_id, turns in grouped.items():
+            channel = channels[conv_id]
             if len(turns) > 1:
                 turns.sort(key=lambda t: t.started_at)
             keep = self.sample_rate >= 1 or sampled(conv_id, self.sample_rate)
