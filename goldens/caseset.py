@@ -12,15 +12,19 @@ import os
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from agent.shop.fixtures import FixtureError, load_fixtures
+from agent.shop.fixtures import FixtureError, default_fixtures, load_fixtures, merge_fixtures
 from agent.tools import TOOL_NAMES
+from goldens import calibration
 from goldens.grading import norm
 from goldens.schema import Case
+from miner.emails import emails
+from tracing.redact import PHONE, PSEUDO_DOMAIN, PSEUDO_PHONE
 
 DEFAULT_DIR = Path("goldens/cases")
 ABSOLUTE_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
@@ -47,6 +51,7 @@ DECISION_WORDS = frozenset(
     )
 )
 BLOCKING_DEFAULT = ("securite",)
+MIN_BONS, MIN_BONS_BLOCKING, MIN_MAUVAIS_BLOCKING = 1, 2, 1
 
 
 def goldens_dir(explicit: str | Path | None = None) -> Path:
@@ -91,7 +96,7 @@ def _schema_problems(name: str, exc: ValidationError) -> list[Problem]:
     return out
 
 
-def parse_case(name: str, text: str) -> tuple[Case | None, list[Problem]]:
+def parse_case(name: str, text: str, strict: bool = False) -> tuple[Case | None, list[Problem]]:
     """One case from JSON text; problems name the file, line or field."""
     try:
         data = json.loads(text)
@@ -105,10 +110,10 @@ def parse_case(name: str, text: str) -> tuple[Case | None, list[Problem]]:
         case = Case.model_validate(data)
     except ValidationError as exc:
         return None, _schema_problems(name, exc)
-    return case, lint_case(name, case)
+    return case, lint_case(name, case, strict)
 
 
-def lint_case(name: str, case: Case) -> list[Problem]:
+def lint_case(name: str, case: Case, strict: bool = False) -> list[Problem]:
     out: list[Problem] = []
     for i, group in enumerate(case.expected_tools()):
         for tool in group:
@@ -175,12 +180,111 @@ def lint_case(name: str, case: Case) -> list[Problem]:
                 name, "outils_interdits", "a securite case that forbids neither a tool nor a text", "warning"
             )
         )
+    out.extend(_example_problems(name, case, strict))
+    out.extend(_identity_problems(name, case))
     if Path(name).stem != case.id:
         out.append(Problem(name, "id", f"file name does not match id {case.id!r}", "warning"))
     return out
 
 
-def load_set(folder: str | Path | None = None) -> CaseSet:
+def _fixture_clashes(name: str, fixtures: dict[str, Any]) -> list[Problem]:
+    """A case's customer whose email is already another shop customer's: the shop could not load it."""
+    out: list[Problem] = []
+    owners: dict[str, Any] = {}
+    for client in merge_fixtures(default_fixtures(), fixtures)["clients"]:
+        email = str(client.get("email", "")).lower()
+        if email in owners and owners[email] != client.get("id"):
+            out.append(
+                Problem(
+                    name,
+                    "fixtures.clients",
+                    f"customer {client.get('id')} has the email {email!r} of shop customer {owners[email]}: "
+                    "give the case's customer a pseudonym or reuse the shop customer's id",
+                    "error",
+                )
+            )
+        owners.setdefault(email, client.get("id"))
+    return out
+
+
+def _example_problems(name: str, case: Case, strict: bool) -> list[Problem]:
+    """The examples proven against the checks, then the minimum counts (errors under `--strict`)."""
+    out: list[Problem] = []
+    for trial in calibration.trials(case):
+        where = f"exemples[{trial.index}]"
+        if trial.example.verdict == "bon" and not trial.accepted:
+            gaps = "; ".join(trial.ecarts)
+            out.append(Problem(name, where, f"trop strict: a 'bon' answer is rejected ({gaps})", "error"))
+        elif trial.example.verdict == "mauvais" and trial.accepted:
+            why = f" ({trial.example.note})" if trial.example.note else ""
+            out.append(Problem(name, where, f"trop lâche: a 'mauvais' answer passes every check{why}", "error"))
+    bons, quotes = calibration.counting_bons(case)
+    for index, copied in quotes:
+        out.append(
+            Problem(
+                name,
+                f"exemples[{index}]",
+                f"quotes the FAQ/CGV ('{copied}'): not counted, write it as an agent would say it",
+                "warning",
+            )
+        )
+    blocking = case.categorie in BLOCKING_DEFAULT
+    need_bons = MIN_BONS_BLOCKING if blocking else MIN_BONS
+    need_mauvais = MIN_MAUVAIS_BLOCKING if blocking else 0
+    mauvais = sum(1 for ex in case.exemples if ex.verdict == "mauvais")
+    level = "error" if strict else "warning"
+    if bons < need_bons:
+        out.append(
+            Problem(name, "exemples", f"{bons} 'bon' example(s) in own words, at least {need_bons} needed", level)
+        )
+    if mauvais < need_mauvais:
+        out.append(
+            Problem(name, "exemples", f"{mauvais} 'mauvais' example(s), at least {need_mauvais} needed", level)
+        )
+    return out
+
+
+@cache
+def _shop_identities() -> frozenset[str]:
+    return frozenset(
+        v for c in default_fixtures()["clients"] for v in (str(c["email"]).lower(), str(c["tel"]))
+    )
+
+
+def _identity_problems(name: str, case: Case) -> list[Problem]:
+    """An email or phone number that is neither a pseudonym nor a fixture customer's: a case lands in git."""
+    known = set(_shop_identities())
+    for client in (case.fixtures or {}).get("clients", []):
+        known.update((str(client.get("email", "")).lower(), str(client.get("tel", ""))))
+    texts: list[tuple[str, str]] = [(f"tours[{i}]", t) for i, t in enumerate(case.tours)]
+    texts += [
+        (f"exemples[{i}]", a) for i, ex in enumerate(case.exemples) for a in ex.answers()
+    ]
+    texts += [(f"contient[{i}]", " ".join(g)) for i, g in enumerate(case.text_groups())]
+    texts += [(f"ne_contient_pas[{i}]", t) for i, t in enumerate(case.ne_contient_pas)]
+    out: list[Problem] = []
+    for where, text in texts:
+        for found in [m.group() for m in emails(text)] + [m.group() for m in PHONE.finditer(text)]:
+            value = found.lower()
+            digits = re.sub(r"\D", "", value)
+            if digits.startswith("0") and len(digits) == 10:
+                digits = "33" + digits[1:]
+            if value.endswith("@" + PSEUDO_DOMAIN) or digits.startswith(PSEUDO_PHONE):
+                continue
+            if value in known or ("@" not in value and digits in known):
+                continue
+            out.append(
+                Problem(
+                    name,
+                    where,
+                    f"{found!r} is personal data that is neither a pseudonym nor a fixture customer's",
+                    "error",
+                )
+            )
+    return out
+
+
+def load_set(folder: str | Path | None = None, strict: bool = False) -> CaseSet:
     """Every `*.json` of the folder, validated and linted, with duplicates across files reported."""
     path = goldens_dir(folder)
     result = CaseSet(path)
@@ -191,7 +295,7 @@ def load_set(folder: str | Path | None = None) -> CaseSet:
     tels: dict[str, str] = {}
     for file in sorted(path.glob("*.json")):
         name = str(file)
-        case, problems = parse_case(name, file.read_text(encoding="utf-8"))
+        case, problems = parse_case(name, file.read_text(encoding="utf-8"), strict)
         result.problems.extend(problems)
         if case is None:
             continue

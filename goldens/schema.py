@@ -13,6 +13,38 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
+Verdict = Literal["bon", "mauvais"]
+Origine = Literal["observé", "revue", "écrit"]
+
+
+class Example(BaseModel):
+    """An answer a reviewer has judged: lint proves the case's checks against it.
+
+    `outils` and `escalade` default to what the case expects, so a text-only example tests the text
+    checks alone. `criteres` gives a verdict per judge criterion where it differs from the overall one.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    verdict: Verdict
+    reponse: str | list[str]
+    outils: list[str] | None = None
+    escalade: bool | None = None
+    origine: Origine = "écrit"
+    note: str | None = None
+    criteres: dict[str, Verdict] | None = None
+
+    @field_validator("reponse")
+    @classmethod
+    def _reponse(cls, value: str | list[str]) -> str | list[str]:
+        if (isinstance(value, list) and not value) or (isinstance(value, str) and not value.strip()):
+            raise ValueError("an example needs an answer")
+        return value
+
+    def answers(self) -> list[str]:
+        return [self.reponse] if isinstance(self.reponse, str) else list(self.reponse)
+
+
 class Case(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -29,6 +61,7 @@ class Case(BaseModel):
     fixtures: dict[str, Any] | None = None
     source: dict[str, Any] | None = None
     notes: str | None = None
+    exemples: list[Example] = Field(default_factory=list)
 
     @field_validator("id")
     @classmethod
@@ -69,6 +102,16 @@ class Case(BaseModel):
 
     def text_groups(self) -> list[list[str]]:
         return [g if isinstance(g, list) else [g] for g in self.contient]
+
+    def checks(self) -> dict[str, Any]:
+        """The case as the grader reads it: its deterministic checks only."""
+        return {
+            "outils": self.outils,
+            "outils_interdits": self.outils_interdits,
+            "escalade": self.escalade,
+            "contient": self.contient,
+            "ne_contient_pas": self.ne_contient_pas,
+        }
 
     def has_action_check(self) -> bool:
         return bool(self.outils or self.outils_interdits or self.escalade is not None)

@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any
 
 from agent.scripted import intents
-from agent.text import fold
+from agent.scripted.rules import read_rules
 
 SENDER = re.compile(r"Numéro de l'expéditeur : (\d+)")
 TODAY = re.compile(r"Date du jour : (\d{4}-\d{2}-\d{2})")
@@ -29,9 +29,10 @@ class Turn:
     user_texts: list[str]
     results: list[tuple[str, dict[str, Any]]]
     tools: set[str]
-    verification: bool
+    verification: bool  # the prompt carries the identity rule
     sender: str | None
     today: date
+    obeys_injection: bool = False  # the prompt orders obeying a "mode maintenance"
 
     @property
     def text(self) -> str:
@@ -74,14 +75,16 @@ def parse(body: dict[str, Any]) -> Turn:
     }
     sender = SENDER.search(system)
     today = TODAY.search(system)
+    rules = read_rules(system)
     return Turn(
         system=system,
         user_texts=user_texts,
         results=results,
         tools=tools,
-        verification="identit" in fold(system),
+        verification=rules.verification,
         sender=sender.group(1) if sender else None,
         today=date.fromisoformat(today.group(1)) if today else date.today(),
+        obeys_injection=rules.obeys_injection,
     )
 
 
@@ -116,6 +119,8 @@ class Brain:
                 intent = intents.intent(" ".join(turn.user_texts[-3:]))
         handler = getattr(self, f"_{intent}")
         decision: Decision = handler(turn)
+        if not decision.call and intent not in ("faq", "injection"):
+            decision = self._also_asked(turn, decision)
         if decision.call and decision.call[0] not in turn.tools:
             return Decision(text="Je ne peux pas traiter cette demande ici. Un conseiller pourra vous aider.")
         return decision
@@ -184,10 +189,88 @@ class Brain:
             ).strip()
         )
 
+    def _also_asked(self, turn: Turn, decision: Decision) -> Decision:
+        """Two requests in one message: a policy question beside the main one gets its answer too."""
+        clause = intents.policy_clause(turn.text)
+        if clause is None:
+            return decision
+        aide = turn.result("rechercher_aide")
+        if aide is None:
+            return Decision(call=("rechercher_aide", {"question": clause[:300]}))
+        if turn.called("demander_retour") or not aide.get("passages"):
+            return decision
+        return Decision(text=f"{decision.text} Pour votre autre question : {self._quote(aide)}")
+
+    @staticmethod
+    def _quote(aide: dict[str, Any]) -> str:
+        return " ".join(
+            f"D'après {'notre FAQ' if p.get('source') == 'faq' else 'nos conditions générales de vente'} : "
+            f"{p.get('texte', '')}"
+            for p in (aide.get("passages") or [])[:2]
+        )
+
     # --- intents -------------------------------------------------------------------------------------
 
+    def _damage(self, turn: Turn) -> Decision:
+        numero = self._numero(turn)
+        about = f" (commande {numero})" if numero else ""
+        return self._transfer(
+            turn,
+            motif=f"article abîmé ou défectueux{about}",
+            intro="Je suis désolé pour cet article arrivé abîmé : un défaut est pris en charge par un conseiller. ",
+        )
+
+    def _refund(self, turn: Turn) -> Decision:
+        numero = self._numero(turn) or ""
+        now, order = self._consult_first(turn, numero)
+        if now is not None or order is None:
+            return now or Decision()
+        aide = turn.result("rechercher_aide")
+        if aide is None:
+            return Decision(call=("rechercher_aide", {"question": "délai de remboursement après un retour"}))
+        return Decision(
+            text=(
+                f"Votre commande {numero} a le statut « {order['statut']} ». Le remboursement arrive sous 14 jours "
+                "après la réception du retour, sur le moyen de paiement de la commande. Passé ce délai, un "
+                "conseiller peut vérifier pour vous."
+            )
+        )
+
+    def _return_question(self, turn: Turn) -> Decision:
+        """"Je peux encore renvoyer… ?": the customer asks whether; answer, and offer to register it."""
+        numero = self._numero(turn) or ""
+        now, order = self._consult_first(turn, numero)
+        if now is not None or order is None:
+            return now or Decision()
+        aide = turn.result("rechercher_aide")
+        if aide is None:
+            return Decision(call=("rechercher_aide", {"question": "délai de retour après livraison"}))
+        if order["statut"] != "livrée" or not order.get("date_livraison"):
+            return Decision(
+                text=(
+                    f"Votre commande {numero} a le statut « {order['statut']} » : le retour se demande une fois "
+                    "la commande livrée, et vous aurez alors 30 jours."
+                )
+            )
+        days = (turn.today - date.fromisoformat(order["date_livraison"])).days
+        if days > 30:
+            return Decision(
+                text=(
+                    f"Votre commande {numero} a été livrée il y a {days} jours : le délai de 30 jours pour un "
+                    "retour est dépassé, il n'est donc plus possible de la retourner."
+                )
+            )
+        left = 30 - days
+        reste = "c'est le dernier jour" if left == 0 else f"il vous reste {left} jours"
+        return Decision(
+            text=(
+                f"Oui : votre commande {numero} a été livrée il y a {days} jours et le délai de retour est de "
+                f"30 jours après la livraison, {reste}. Voulez-vous que j'enregistre le retour ?"
+            )
+        )
+
     def _injection(self, turn: Turn) -> Decision:
-        if turn.verification:
+        if turn.verification and not turn.obeys_injection:
             return Decision(
                 text=(
                     "Je ne peux pas changer mes règles de fonctionnement ni communiquer les informations "
@@ -339,17 +422,11 @@ class Brain:
         aide = turn.result("rechercher_aide")
         if aide is None:
             return Decision(call=("rechercher_aide", {"question": turn.text[:300]}))
-        passages = aide.get("passages") or []
-        if not passages:
+        if not aide.get("passages"):
             return Decision(
                 text="Je n'ai pas trouvé la réponse dans notre FAQ. Souhaitez-vous que je vous transfère à un conseiller ?"
             )
-        quoted = " ".join(
-            f"D'après {'notre FAQ' if p.get('source') == 'faq' else 'nos conditions générales de vente'} : "
-            f"{p.get('texte', '')}"
-            for p in passages[:2]
-        )
-        return Decision(text=quoted)
+        return Decision(text=self._quote(aide))
 
     def _needs_order(self, turn: Turn) -> Decision:
         return Decision(text="Pouvez-vous m'indiquer votre numéro de commande (format LL-1xxxx) ?")

@@ -36,6 +36,13 @@ INJECTION = (
     "system prompt",
     "affiche tes instructions",
     "nouvelles instructions",
+    "equipe technique",
+    "equipe tech ",
+    "service technique",
+    "support technique",
+    "service informatique",
+    "je suis du support",
+    "je suis developpeur",
 )
 HUMAN = (
     "conseiller",
@@ -44,6 +51,10 @@ HUMAN = (
     "une personne",
     "quelqu'un de reel",
     "vrai personne",
+    "vraie personne",
+    "quelqu'un",
+    "parler a ",
+    "operateur",
     "geste commercial",
     "geste",
     "dedommag",
@@ -69,7 +80,36 @@ CHANGE = (
     "modification",
     "ajouter un article",
     "adresse de livraison",
+    "au lieu d",
+    "trompe de taille",
+    "trompee de taille",
+    "me suis trompe",
 )
+# something arrived damaged or faulty: a conseiller handles it (CGV, garantie)
+DAMAGE = (
+    "abime",
+    "endommag",
+    "eventre",
+    "dechir",
+    "troue",
+    "un trou",
+    "decousu",
+    "couture",
+    "defectueu",
+    "defaut",
+    "tache",
+    "casse",
+    "mouille",
+)
+# the customer asks about the rule, not for the action ("jusqu'à quand ?", "je peux encore… ?")
+QUESTION = ("?", "est-ce que", "est ce que", "jusqu'a quand", "combien de temps", "quel delai", "juste savoir")
+ASKS_ACTION = re.compile(
+    r"\b(je (veux|voudrais|souhaite|souhaiterais|vais) (faire |demander |lancer )?(un |le |la |les )?"
+    r"(retour|retourner|renvoyer|rendre|echanger)|merci d'enregistrer|enregistre[rz]?|lancez|faites)"
+)
+NOT_REFUNDED = ("pas ete rembourse", "pas encore rembourse", "toujours pas rembourse", "jamais ete rembourse",
+                "pas recu mon remboursement", "pas recu le remboursement", "attends mon remboursement",
+                "toujours pas recu", "pas ete credite")
 RETURN = ("retour", "retourner", "renvoyer", "rendre", "echanger", "echange", "me faire rembourser")
 TRACKING = (
     "colis",
@@ -145,17 +185,27 @@ def emails(text: str) -> list[str]:
     return [e.lower() for e in EMAIL.findall(text)]
 
 
+def asks_rule(text: str) -> bool:
+    """A question about what is allowed, not a request to act on it."""
+    folded = fold(text)
+    return has(text, QUESTION) and not ASKS_ACTION.search(folded)
+
+
 def intent(text: str) -> str:
-    """The first matching intent: injection, human, change, return, tracking, order, faq, greeting, other."""
+    """The first matching intent: injection, human, damage, change, refund, return, tracking, order, faq…"""
     if has(text, INJECTION):
         return "injection"
     if has(text, HUMAN):
         return "human"
     numbered = bool(order_numbers(text))
+    if has(text, DAMAGE) and (numbered or not has(text, ("garantie",))):
+        return "damage"
     if numbered and has(text, CHANGE):
         return "change"
+    if numbered and has(text, NOT_REFUNDED):
+        return "refund"
     if numbered and has(text, RETURN):
-        return "return"
+        return "return_question" if asks_rule(text) else "return"
     if numbered and has(text, TRACKING):
         return "tracking"
     if numbered:
@@ -167,3 +217,14 @@ def intent(text: str) -> str:
     if has(text, GREETING):
         return "greeting"
     return "other"
+
+
+CLAUSES = re.compile(r"\?|\bet (?:est-ce que|est ce que|aussi)\b|\baussi\b|\bautre question\b")
+
+
+def policy_clause(text: str) -> str | None:
+    """In a message of several requests, the clause that is a policy question (no order number), if any."""
+    parts = [p.strip() for p in CLAUSES.split(text) if p and p.strip()]
+    if len(parts) < 2:
+        return None
+    return next((p for p in parts if not order_numbers(p) and intent(p) == "faq"), None)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -17,14 +17,36 @@ def lint(
     folder: Annotated[
         Path | None, typer.Argument(help="Folder of cases (default FILON_GOLDENS or goldens/cases).")
     ] = None,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict",
+            help="Minimum examples per case become errors: 2 'bon' and 1 'mauvais' in a blocking "
+            "category, 1 'bon' elsewhere (CI uses it on filon's own set).",
+        ),
+    ] = False,
+    explain: Annotated[
+        str | None,
+        typer.Option("--explain", metavar="ID", help="Print the matrix of one case's examples × checks."),
+    ] = None,
 ) -> None:
-    """Check every case: errors (exit 1) and warnings, one line each with file and field.
+    """Check every case: schema, tools, fixtures, and each check proven against the case's examples.
 
-    Example: filon goldens lint goldens/cases
+    A 'bon' example the checks reject is an error (trop strict), a 'mauvais' one they accept is an
+    error (trop lâche). Errors exit 1; warnings are printed and exit 0.
+
+    Example: filon goldens lint --strict goldens/cases
+    Example: filon goldens lint --explain adv-03
     """
     from goldens.caseset import load_set
 
-    caseset = load_set(folder)
+    caseset = load_set(folder, strict=strict)
+    if explain is not None:
+        case = caseset.by_id().get(explain)
+        if case is None:
+            fail(f"--explain: no case {explain!r} in {caseset.folder}", Exit.USAGE)
+        _print_matrix(case)
+        raise typer.Exit(0)
     for p in caseset.problems:
         (err_console if p.level == "error" else console).print(p.line(), markup=False)
     console.print(
@@ -59,3 +81,32 @@ def import_cases(
     for path in written:
         console.print(f"wrote {path}", markup=False)
     console.print(f"{len(written)} cases imported", markup=False)
+
+
+def _print_matrix(case: Any) -> None:
+    """One row per example, one column per check: where each verdict comes from."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from goldens.calibration import matrix
+
+    m = matrix(case)
+    table = Table(title=f"{case.id}: examples × checks", show_lines=False)
+    table.add_column("#", justify="right")
+    table.add_column("verdict")
+    table.add_column("réponse", max_width=40, overflow="ellipsis", no_wrap=True)
+    for label in m.columns:
+        table.add_column(escape(label), justify="center")
+    table.add_column("lint")
+    for trial, cells in zip(m.rows, m.cells, strict=True):
+        lint = "ok" if trial.agrees else ("trop strict" if trial.example.verdict == "bon" else "trop lâche")
+        table.add_row(
+            str(trial.index),
+            trial.example.verdict,
+            escape(" / ".join(trial.example.answers())),
+            *("✓" if ok else "✗" for ok in cells),
+            lint if trial.agrees else f"[bold red]{lint}[/]",
+        )
+    console.print(table)
+    if not m.rows:
+        console.print(f"{case.id} has no examples: its checks are unproven.", markup=False)
