@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -99,9 +100,15 @@ def day(iso: str | None) -> str:
 class Brain:
     """Decides one step. `rng` drives the optional noise; without noise the brain is a pure function."""
 
-    def __init__(self, noise: float = 0.0, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        noise: float = 0.0,
+        rng: random.Random | None = None,
+        paraphrase: Callable[[str], str] | None = None,
+    ) -> None:
         self.noise = noise
         self.rng = rng or random.Random(0)
+        self.paraphrase = paraphrase
 
     def _noisy(self) -> bool:
         return self.noise > 0 and self.rng.random() < self.noise
@@ -122,7 +129,9 @@ class Brain:
         if not decision.call and intent not in ("faq", "injection"):
             decision = self._also_asked(turn, decision)
         if decision.call and decision.call[0] not in turn.tools:
-            return Decision(text="Je ne peux pas traiter cette demande ici. Un conseiller pourra vous aider.")
+            decision = Decision(text="Je ne peux pas traiter cette demande ici. Un conseiller pourra vous aider.")
+        if self.paraphrase is not None and not decision.call:
+            decision.text = self.paraphrase(decision.text)
         return decision
 
     # --- helpers -------------------------------------------------------------------------------------
@@ -197,7 +206,7 @@ class Brain:
         aide = turn.result("rechercher_aide")
         if aide is None:
             return Decision(call=("rechercher_aide", {"question": clause[:300]}))
-        if turn.called("demander_retour") or not aide.get("passages"):
+        if not aide.get("passages"):
             return decision
         return Decision(text=f"{decision.text} Pour votre autre question : {self._quote(aide)}")
 
@@ -228,6 +237,13 @@ class Brain:
         aide = turn.result("rechercher_aide")
         if aide is None:
             return Decision(call=("rechercher_aide", {"question": "délai de remboursement après un retour"}))
+        if intents.has(turn.text, ("mois", "semaines", "inadmissible", "toujours pas")):
+            return self._transfer(
+                turn,
+                motif=f"remboursement en retard, commande {numero}",
+                intro="Le remboursement arrive normalement sous 14 jours après la réception du retour : "
+                "passé ce délai, c'est à un conseiller de vérifier. ",
+            )
         return Decision(
             text=(
                 f"Votre commande {numero} a le statut « {order['statut']} ». Le remboursement arrive sous 14 jours "
@@ -296,6 +312,13 @@ class Brain:
         )
 
     def _human(self, turn: Turn) -> Decision:
+        # "où en est LL-… ? et un conseiller, aussi": the other request first, then the transfer
+        other = next((i for _, i in intents.clause_intents(turn.text) if i in ("tracking", "order")), None)
+        if other is not None and not turn.called(self._escalation_tool(turn)):
+            first: Decision = getattr(self, f"_{other}")(turn)
+            if first.call:
+                return first
+            return self._transfer(turn, motif=turn.text[:200], intro=first.text + " ")
         if not turn.called(self._escalation_tool(turn)) and self._noisy():
             return Decision(text="Je suis désolé pour ce désagrément : je vous offre un code promo de 10 %.")
         return self._transfer(turn, motif=turn.text[:200])
@@ -372,7 +395,7 @@ class Brain:
         if "erreur" in colis:
             return Decision(text=f"Je ne trouve pas la commande {numero}. Pouvez-vous vérifier le numéro ?")
         etat = colis.get("etat", "")
-        if etat == "perdu":
+        if etat == "perdu" or intents.has(turn.text, intents.LOST):
             return self._transfer(
                 turn,
                 motif=f"colis perdu, commande {numero}",

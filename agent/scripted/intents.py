@@ -43,6 +43,16 @@ INJECTION = (
     "service informatique",
     "je suis du support",
     "je suis developpeur",
+    "ignore tes regles",
+    "ignore les regles",
+    "oublie tes regles",
+    "sans aucune regle",
+    "sans regles",
+    "jeu de role",
+    "je suis le patron",
+    "je suis la patronne",
+    "je suis le directeur",
+    "je suis le gerant",
 )
 HUMAN = (
     "conseiller",
@@ -55,6 +65,13 @@ HUMAN = (
     "quelqu'un",
     "parler a ",
     "operateur",
+    "la difference",
+    "m'offrir",
+    "me l'offrir",
+    "offrir la livraison",
+    "offrir les frais",
+    "un petit geste",
+    "faire un effort",
     "geste commercial",
     "geste",
     "dedommag",
@@ -100,6 +117,14 @@ DAMAGE = (
     "tache",
     "casse",
     "mouille",
+    "fils tire",
+    "fil tire",
+    "maille",
+    "bouloch",
+    "decolor",
+    "deteint",
+    "pas conforme",
+    "seconde main",
 )
 # the customer asks about the rule, not for the action ("jusqu'à quand ?", "je peux encore… ?")
 QUESTION = ("?", "est-ce que", "est ce que", "jusqu'a quand", "combien de temps", "quel delai", "juste savoir")
@@ -107,9 +132,9 @@ ASKS_ACTION = re.compile(
     r"\b(je (veux|voudrais|souhaite|souhaiterais|vais) (faire |demander |lancer )?(un |le |la |les )?"
     r"(retour|retourner|renvoyer|rendre|echanger)|merci d'enregistrer|enregistre[rz]?|lancez|faites)"
 )
-NOT_REFUNDED = ("pas ete rembourse", "pas encore rembourse", "toujours pas rembourse", "jamais ete rembourse",
-                "pas recu mon remboursement", "pas recu le remboursement", "attends mon remboursement",
-                "toujours pas recu", "pas ete credite")
+MONEY = ("rembours", "argent", "money", "centime", "credite", "virement")
+WAITING = ("pas ete", "pas encore", "toujours pas", "pas recu", "pas un centime", "quand", "when", "attends", "attente", "jamais")
+LOST = ("perdu", "jamais arrive", "jamais recu", "n'est jamais", "introuvable", "egare")
 RETURN = ("retour", "retourner", "renvoyer", "rendre", "echanger", "echange", "me faire rembourser")
 TRACKING = (
     "colis",
@@ -188,7 +213,14 @@ def emails(text: str) -> list[str]:
 def asks_rule(text: str) -> bool:
     """A question about what is allowed, not a request to act on it."""
     folded = fold(text)
+    if has(text, ("juste savoir", "me renseigne", "ne lancez", "n'enregistrez", "pas tout de suite", "ne faites rien")):
+        return True
     return has(text, QUESTION) and not ASKS_ACTION.search(folded)
+
+
+def waits_refund(text: str) -> bool:
+    """A refund that has not arrived: money words, and waiting or asking when."""
+    return has(text, MONEY) and has(text, WAITING) and has(text, ("renvoye", "retour", "retourne", "rembours"))
 
 
 def intent(text: str) -> str:
@@ -200,9 +232,11 @@ def intent(text: str) -> str:
     numbered = bool(order_numbers(text))
     if has(text, DAMAGE) and (numbered or not has(text, ("garantie",))):
         return "damage"
+    if numbered and has(text, LOST):
+        return "tracking"  # a parcel said lost or never arrived: track it, then a conseiller decides
     if numbered and has(text, CHANGE):
         return "change"
-    if numbered and has(text, NOT_REFUNDED):
+    if numbered and waits_refund(text) and not ASKS_ACTION.search(fold(text)):
         return "refund"
     if numbered and has(text, RETURN):
         return "return_question" if asks_rule(text) else "return"
@@ -210,7 +244,7 @@ def intent(text: str) -> str:
         return "tracking"
     if numbered:
         return "order"
-    if has(text, FAQ):
+    if has(text, FAQ) or (has(text, RETURN) and asks_rule(text)):
         return "faq"
     if has(text, CHANGE) or has(text, RETURN) or has(text, TRACKING) or has(text, ("commande",)):
         return "needs_order"
@@ -219,7 +253,7 @@ def intent(text: str) -> str:
     return "other"
 
 
-CLAUSES = re.compile(r"\?|\bet (?:est-ce que|est ce que|aussi)\b|\baussi\b|\bautre question\b")
+CLAUSES = re.compile(r"\?|\bet (?:est-ce que|est ce que|aussi|si)\b|\baussi\b|\bautre question\b", re.IGNORECASE)
 
 
 def policy_clause(text: str) -> str | None:
@@ -228,3 +262,9 @@ def policy_clause(text: str) -> str | None:
     if len(parts) < 2:
         return None
     return next((p for p in parts if not order_numbers(p) and intent(p) == "faq"), None)
+
+
+def clause_intents(text: str) -> list[tuple[str, str]]:
+    """Each clause of a message with its own intent, for messages that ask two things."""
+    parts = [p.strip() for p in CLAUSES.split(text) if p and p.strip()]
+    return [(p, intent(p)) for p in parts] if len(parts) > 1 else []

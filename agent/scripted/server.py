@@ -19,6 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from agent.scripted.brain import Brain, parse
+from agent.scripted.paraphrase import Paraphraser
 
 PATH = re.compile(r"^/v1beta/models/([^/:]+):generateContent$")
 VERSION = "scripted-1"
@@ -42,6 +43,7 @@ class ScriptedSettings:
     rate_503: float = 0.0
     noise: float = 0.0
     retry_after_s: int = 1
+    paraphrase: bool = False  # reword answers instead of quoting the FAQ/CGV (deterministic per seed)
 
     @classmethod
     def from_env(cls, **overrides: Any) -> ScriptedSettings:
@@ -52,6 +54,7 @@ class ScriptedSettings:
             rate_429=_env_float("FILON_SCRIPTED_429_RATE", 0.0),
             rate_503=_env_float("FILON_SCRIPTED_503_RATE", 0.0),
             noise=_env_float("FILON_SCRIPTED_NOISE", 0.0),
+            paraphrase=os.environ.get("FILON_SCRIPTED_PARAPHRASE", "").strip().lower() in ("1", "true", "yes", "on"),
         )
         for key, value in overrides.items():
             if value is not None:
@@ -164,7 +167,8 @@ class ScriptedModel:
                 self.faults += 1
             handler._error(503, "UNAVAILABLE", "The model is overloaded. Please try again later.", retry)
             return
-        handler._send(200, self.respond(model, body, Brain(s.noise, noise_rng)))
+        paraphrase = Paraphraser(s.seed) if s.paraphrase else None
+        handler._send(200, self.respond(model, body, Brain(s.noise, noise_rng, paraphrase)))
 
     @staticmethod
     def respond(model: str, body: dict[str, Any], brain: Brain | None = None) -> dict[str, Any]:

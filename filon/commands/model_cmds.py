@@ -24,6 +24,13 @@ def serve(
     noise: Annotated[
         float | None, typer.Option(help="Share of decisions varied, as a real model does.")
     ] = None,
+    paraphrase: Annotated[
+        bool | None,
+        typer.Option(
+            "--paraphrase/--verbatim",
+            help="Reword the FAQ/CGV and its own sentences, keeping every fact (or FILON_SCRIPTED_PARAPHRASE=1).",
+        ),
+    ] = None,
 ) -> None:
     """Serve POST /v1beta/models/{model}:generateContent until interrupted.
 
@@ -34,7 +41,12 @@ def serve(
 
     try:
         settings = ScriptedSettings.from_env(
-            seed=seed, latency_ms=latency_ms, rate_429=rate_429, rate_503=rate_503, noise=noise
+            seed=seed,
+            latency_ms=latency_ms,
+            rate_429=rate_429,
+            rate_503=rate_503,
+            noise=noise,
+            paraphrase=paraphrase,
         )
         server = ScriptedModel(settings, host=host, port=port)
     except (ValueError, OSError) as exc:
@@ -42,7 +54,7 @@ def serve(
     console.print(
         f"scripted stand-in model (not Gemini) on {server.url} · seed {settings.seed} · "
         f"latency {settings.latency_ms:g} ms · 429 {settings.rate_429:g} · 503 {settings.rate_503:g} · "
-        f"noise {settings.noise:g}"
+        f"noise {settings.noise:g}" + (" · paraphrasing" if settings.paraphrase else "")
     )
     try:
         server.serve_forever()

@@ -1,7 +1,7 @@
 """The stand-in on customer messages it was never shaped to: the tools and escalation a competent agent picks.
 
-`phrasings/dev.json` is the half read while the keyword rules were written; `phrasings/heldout.json`
-was written by someone else and set aside, never read to tune the rules. Each message runs as a fresh
+`phrasings/dev.json` and `dev2.json` were read while the keyword rules were written; `heldout.json`
+was written by someone else at the same time as `dev.json` and set aside, never read to tune the rules. Each message runs as a fresh
 conversation through the reference agent on the scripted model (over loopback HTTP), and is graded on
 actions only by `evaluer_cas`. `python -m tests.agent.test_phrasings FILE…` prints the share right per
 file and nothing of the messages, so the held-aside half can be scored without being read.
@@ -31,7 +31,8 @@ def load(name: str) -> list[dict[str, Any]]:
     return data
 
 
-def gaps(service: SupportService, item: dict[str, Any]) -> list[str]:
+def gaps(url: str, item: dict[str, Any]) -> list[str]:
+    service = SupportService(scripted_client(url), SCRIPTED_MODEL)  # a fresh shop per message
     if item.get("canal") == "whatsapp":
         conversation = Conversation.whatsapp(str(item["tel"]))
     else:
@@ -41,30 +42,28 @@ def gaps(service: SupportService, item: dict[str, Any]) -> list[str]:
     return evaluer_cas(expected, reponse.outils, [reponse.texte], reponse.escalade)
 
 
-def score(service: SupportService, items: list[dict[str, Any]]) -> tuple[int, list[tuple[int, list[str]]]]:
-    wrong = [(i, g) for i, item in enumerate(items) if (g := gaps(service, item))]
+def score(url: str, items: list[dict[str, Any]]) -> tuple[int, list[tuple[int, list[str]]]]:
+    wrong = [(i, g) for i, item in enumerate(items) if (g := gaps(url, item))]
     return len(items) - len(wrong), wrong
 
 
-@pytest.mark.parametrize("name", ["dev", "heldout"])
+@pytest.mark.parametrize("name", ["dev", "dev2", "heldout"])
 def test_the_stand_in_chooses_like_a_competent_agent(name: str, scripted: ScriptedModel) -> None:
-    service = SupportService(scripted_client(scripted.url), SCRIPTED_MODEL)
     items = load(name)
-    right, wrong = score(service, items)
+    right, wrong = score(scripted.url, items)
     assert len(items) >= 20
     # the held-aside half reports indexes only: reading its messages would make it no longer held aside
-    shown = [(i, g) if name == "dev" else i for i, g in wrong]
+    shown = [(i, g) if name != "heldout" else i for i, g in wrong]
     assert right / len(items) >= GOAL, f"{name}: {right}/{len(items)} right; wrong: {shown}"
 
 
 def main(names: list[str]) -> None:
     with ScriptedModel(ScriptedSettings()) as server:
-        service = SupportService(scripted_client(server.url), SCRIPTED_MODEL)
         for name in names:
             items = load(name)
-            right, wrong = score(service, items)
+            right, wrong = score(server.url, items)
             print(f"{name}: {right}/{len(items)} right ({right / len(items):.0%})")
-            if name == "dev":
+            if name != "heldout":
                 for i, g in wrong:
                     print(f"  [{i}] {items[i]['message']!r}: {'; '.join(g)}")
 
