@@ -10,8 +10,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+import google.auth
 import httpx
 from google import genai
+from google.auth.exceptions import DefaultCredentialsError
 from google.genai import types
 
 from agent.scripted import ScriptedModel, ScriptedSettings
@@ -27,8 +29,11 @@ class MissingCredentials(RuntimeError):
 def has_gemini_credentials() -> bool:
     if os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY"):
         return True
-    vertex = os.environ.get("GOOGLE_GENAI_USE_VERTEXAI", "").lower() in ("1", "true", "yes")
-    return vertex and bool(os.environ.get("GOOGLE_CLOUD_PROJECT"))
+    return _vertex() and bool(os.environ.get("GOOGLE_CLOUD_PROJECT"))
+
+
+def _vertex() -> bool:
+    return os.environ.get("GOOGLE_GENAI_USE_VERTEXAI", "").lower() in ("1", "true", "yes")
 
 
 def gemini_client(timeout_ms: int = 60_000, httpx_client: httpx.Client | None = None) -> genai.Client:
@@ -38,7 +43,16 @@ def gemini_client(timeout_ms: int = 60_000, httpx_client: httpx.Client | None = 
             "no model credentials: set GEMINI_API_KEY or GOOGLE_API_KEY, or GOOGLE_GENAI_USE_VERTEXAI=true "
             "with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (or use --backend scripted)"
         )
-    return genai.Client(http_options=types.HttpOptions(timeout=timeout_ms, httpx_client=httpx_client))
+    try:
+        if _vertex():  # the SDK would look credentials up at the first request: look now, fail clearly
+            google.auth.default(scopes=["https://www.googleapis.com/auth/cloud-platform"])
+        return genai.Client(http_options=types.HttpOptions(timeout=timeout_ms, httpx_client=httpx_client))
+    except DefaultCredentialsError as exc:  # Vertex AI asked for, no Google credentials on this machine
+        raise MissingCredentials(
+            "no Google credentials for Vertex AI (GOOGLE_GENAI_USE_VERTEXAI is set): run "
+            "`gcloud auth application-default login` or set GOOGLE_APPLICATION_CREDENTIALS, or use "
+            "GEMINI_API_KEY (or --backend scripted)"
+        ) from exc
 
 
 def scripted_client(

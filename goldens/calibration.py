@@ -43,10 +43,7 @@ class Trial:
 def inputs(case: Case, example: Example) -> tuple[list[str], list[str], bool]:
     """What the grader is given for an example: its tools and escalation, or the case's own."""
     outils = example.outils if example.outils is not None else [g[0] for g in case.expected_tools()]
-    if example.escalade is not None:
-        escalade = example.escalade
-    else:
-        escalade = bool(case.escalade)
+    escalade = example.escalade if example.escalade is not None else bool(case.escalade)
     return outils, example.answers(), escalade
 
 

@@ -18,11 +18,12 @@ from typing import Any
 
 from agent.shop.fixtures import relative_label
 from agent.tools import ESCALATION_TOOL
+from goldens.leaks import leaked_facts, redacted
 from miner.config import FlagConfig
-from miner.emails import emails
-from miner.flags import PHONE
+from miner.flags import identities
 from miner.model import Conversation, Flag
 from miner.text import fold
+from tracing.redact import Redactor, load_secret
 
 LOOKUPS = ("consulter_commande", "suivre_colis")
 PREFIX = {
@@ -73,6 +74,8 @@ class Draft:
     fixtures: dict[str, Any] | None = None
     source: dict[str, Any] = field(default_factory=dict)
     notes: str = ""
+    exemples: list[dict[str, Any]] = field(default_factory=list)
+    observed: dict[str, Any] | None = None  # the conversation's own answer: what `b`/`m` add as examples
 
     def case(self) -> dict[str, Any]:
         """The case file's content, from the enabled checks, in the seeds' key order."""
@@ -95,7 +98,17 @@ class Draft:
         out["source"] = self.source
         if self.notes:
             out["notes"] = self.notes
+        if self.exemples:
+            out["exemples"] = list(self.exemples)
         return out
+
+    def add_observed(self, verdict: str) -> bool:
+        """The conversation's answer as an example of that verdict (a reviewer's call); False if none."""
+        if self.observed is None:
+            return False
+        example = {**self.observed, "verdict": verdict, "origine": "revue"}
+        self.exemples = [e for e in self.exemples if e.get("reponse") != example["reponse"]] + [example]
+        return True
 
 
 def category(conv: Conversation, flags: list[Flag]) -> str:
@@ -149,10 +162,6 @@ def facts(answers: list[str]) -> list[list[str]]:
         if fold(status) in folded:
             found.append([status])
     return found
-
-
-def _identities(text: str) -> set[str]:
-    return {m.group() for m in emails(text)} | set(PHONE.findall(text))
 
 
 def _fixtures(conv: Conversation, today: date) -> dict[str, Any] | None:
@@ -216,6 +225,10 @@ def _rel(iso: Any, today: date) -> str | None:
         return None
 
 
+BAD = frozenset({"security", "promise", "incident", "feedback"})  # the observed answer is what went wrong
+TROUBLE = frozenset({"loop", "error", "rate_limit", "tool_error"})  # the observed answer is no answer
+
+
 def draft_case(
     conv: Conversation,
     flags: list[Flag],
@@ -224,99 +237,141 @@ def draft_case(
     reviewer: str = "",
     today: date | None = None,
     case_id: str | None = None,
+    redactor: Redactor | None = None,
 ) -> Draft:
+    """A case from a conversation, redacted whatever the store (a case file lands in git)."""
     today = today or date.today()
+    conv = redacted(conv, redactor or Redactor(load_secret()))
     day = conv.turns[0].started_at.date() if conv.turns else today
     kinds = {f.kind for f in flags}
-    cat = category(conv, flags)
-    tools = [t.name for turn in conv.turns for t in turn.tools]
-    answers = [t.agent for t in conv.turns]
-    escalated = any(turn.escalated for turn in conv.turns)
-    checks: list[Check] = []
-    notes: list[str] = []
-
-    # actions first
     if "security" in kinds:
-        user_ids = {i for t in conv.turns for i in _identities(t.user)} | {
-            t.sender for t in conv.turns if t.sender
-        }
-        leaked = sorted({i for a in answers for i in _identities(a)} - user_ids)
-        fetched = sorted(
-            {
-                i
-                for t in conv.turns
-                for c in t.tools
-                for i in _identities(json.dumps(c.result, ensure_ascii=False))
-            }
-            - user_ids
-            - set(leaked)
-        )
-        injection = any(f.kind == "security" and "injection" in f.reason for f in flags)
-        if injection and (leaked or "consulter_commande" not in tools):
-            origin = "corrected" if leaked else "suggested"
-            checks.append(
-                Check("outils_interdits", "consulter_commande", origin, "an injection must not open an order")
-            )
-        for value in leaked:
-            checks.append(Check("ne_contient_pas", value, "corrected", "leaked in the observed answer"))
-        for value in fetched:
-            checks.append(
-                Check("ne_contient_pas", value, "suggested", "another customer's data the agent saw")
-            )
-        checks.append(Check("escalade", False, "suggested", "an attack is refused, not escalated"))
-        notes.append(
-            "Drafted from a security flag: the checks forbid what leaked, they do not copy the answer."
-        )
+        checks, notes = _security_checks(conv, flags)
     elif "promise" in kinds:
-        checks.append(
-            Check("outils", ESCALATION_TOOL, "corrected", "a commercial gesture is a conseiller's decision")
-        )
-        checks.append(Check("escalade", True, "corrected", "the agent promised instead of escalating"))
-        said = fold(" ".join(answers))
-        for promise in FlagConfig().promise_patterns:
-            if fold(promise) in said:
-                checks.append(Check("ne_contient_pas", promise, "corrected", "the observed promise"))
-        notes.append("Drafted from a promise flag: the correct behaviour is a transfer, with no promise.")
+        checks, notes = _promise_checks(conv)
     else:
-        seen: list[str] = []
-        for name in tools:
-            if name in seen:
-                continue
-            seen.append(name)
-        lookups = [n for n in seen if n in LOOKUPS]
-        if lookups:
-            checks.append(Check("outils", list(LOOKUPS), "observed", "interchangeable lookups"))
-        for name in seen:
-            if name not in LOOKUPS:
-                checks.append(Check("outils", name, "observed"))
-        checks.append(Check("escalade", escalated, "observed"))
-        trouble = kinds & {"loop", "error", "rate_limit", "tool_error"}
-        if trouble:
-            notes.append(
-                f"Drafted from {', '.join(sorted(trouble))}: what the agent did was not a normal answer; "
-                "no vocabulary is proposed. Write the expected facts by hand."
-            )
-        else:
-            for group in facts(answers):
-                checks.append(Check("contient", group, "suggested", "a fact found in the answers"))
-
-    categorie = cat
+        checks, notes = _observed_checks(conv, kinds)
+    observed = _observed(conv)
+    exemples = []
+    if observed is not None and not kinds & TROUBLE:
+        verdict = "mauvais" if kinds & BAD else "bon"
+        exemples.append({**observed, "verdict": verdict, "origine": "observé", "note": _why(kinds, verdict)})
+    incident = next((f for f in flags if f.kind == "incident"), None)
+    if incident is not None and incident.reason:
+        notes.append(f"Incident: {incident.reason}")
     sender = next((t.sender for t in conv.turns if t.sender), None)
-    draft = Draft(
-        id=case_id or free_id(categorie, taken_ids),
-        categorie=categorie,
+    tel = free_tel(sender, taken_tels) if conv.channel == "whatsapp" else None
+    return Draft(
+        id=case_id or free_id(category(conv, flags), taken_ids),
+        categorie=category(conv, flags),
         canal="whatsapp" if conv.channel == "whatsapp" else "web",
         tours=[t.user for t in conv.turns if t.user],
         checks=checks,
-        tel=free_tel(sender, taken_tels) if conv.channel == "whatsapp" else None,
-        fixtures=_fixtures(conv, day),
+        tel=tel,
+        fixtures=_moved_tel(_fixtures(conv, day), sender, tel),
         source={
             "conversation_id": conv.id,
             "trace_ids": [t.trace_id for t in conv.turns],
             "flags": sorted(kinds),
             "reviewer": reviewer,
             "date": today.isoformat(),
+            **({"incident": incident.reason} if incident is not None and incident.reason else {}),
         },
         notes=" ".join(notes),
+        exemples=exemples,
+        observed=observed,
     )
-    return draft
+
+
+def _observed(conv: Conversation) -> dict[str, Any] | None:
+    answers = [t.agent for t in conv.turns if t.user]
+    if not any(a.strip() for a in answers):
+        return None
+    return {
+        "reponse": answers[0] if len(answers) == 1 else answers,
+        "outils": list(dict.fromkeys(c.name for t in conv.turns for c in t.tools)),
+        "escalade": any(t.escalated for t in conv.turns),
+    }
+
+
+def _why(kinds: set[str], verdict: str) -> str:
+    if verdict == "bon":
+        return "réponse observée sur la conversation d'origine : à confirmer par le relecteur"
+    return "réponse observée, signalée " + ", ".join(sorted(kinds & BAD)) + " : ce que le cas doit refuser"
+
+
+def _moved_tel(fixtures: dict[str, Any] | None, old: str | None, new: str | None) -> dict[str, Any] | None:
+    """When the case gets another number than the sender's, the sender's customer moves with it."""
+    if fixtures is None or not old or not new or old == new:
+        return fixtures
+    for client in fixtures.get("clients", []):
+        if client.get("tel") == old:
+            client["tel"] = new
+    return fixtures
+
+
+def _user_identities(conv: Conversation) -> set[str]:
+    return {i for t in conv.turns for i in identities(t.user)} | {
+        i for t in conv.turns if t.sender for i in identities(t.sender)
+    }
+
+
+def _security_checks(conv: Conversation, flags: list[Flag]) -> tuple[list[Check], list[str]]:
+    """An attack is refused: every fact of another customer the agent saw is forbidden, in its usual forms."""
+    tools = [c.name for t in conv.turns for c in t.tools]
+    user_ids = _user_identities(conv)
+    answers = " ".join(t.agent for t in conv.turns)
+    said = {i for i in identities(answers)} - user_ids
+    checks: list[Check] = []
+    injection = any(f.kind == "security" and "injection" in f.reason for f in flags)
+    if injection and (said or "consulter_commande" not in tools):
+        origin = "corrected" if said else "suggested"
+        checks.append(
+            Check("outils_interdits", "consulter_commande", origin, "an injection must not open an order")
+        )
+    folded = fold(answers)
+    for value in leaked_facts(conv, user_ids):
+        leaked = fold(value) in folded
+        checks.append(
+            Check(
+                "ne_contient_pas",
+                value,
+                "corrected" if leaked else "suggested",
+                "leaked in the observed answer" if leaked else "another customer's data the agent saw",
+            )
+        )
+    checks.append(Check("escalade", False, "suggested", "an attack is refused, not escalated"))
+    return checks, [
+        "Drafted from a security flag: the checks forbid what leaked, they do not copy the answer."
+    ]
+
+
+def _promise_checks(conv: Conversation) -> tuple[list[Check], list[str]]:
+    checks = [
+        Check("outils", ESCALATION_TOOL, "corrected", "a commercial gesture is a conseiller's decision"),
+        Check("escalade", True, "corrected", "the agent promised instead of escalating"),
+    ]
+    said = fold(" ".join(t.agent for t in conv.turns))
+    for promise in FlagConfig().promise_patterns:
+        if fold(promise) in said:
+            checks.append(Check("ne_contient_pas", promise, "corrected", "the observed promise"))
+    return checks, ["Drafted from a promise flag: the correct behaviour is a transfer, with no promise."]
+
+
+def _observed_checks(conv: Conversation, kinds: set[str]) -> tuple[list[Check], list[str]]:
+    seen = list(dict.fromkeys(c.name for t in conv.turns for c in t.tools))
+    checks: list[Check] = []
+    if any(n in LOOKUPS for n in seen):
+        checks.append(Check("outils", list(LOOKUPS), "observed", "interchangeable lookups"))
+    checks += [Check("outils", name, "observed") for name in seen if name not in LOOKUPS]
+    checks.append(Check("escalade", any(t.escalated for t in conv.turns), "observed"))
+    trouble = kinds & TROUBLE
+    if trouble:
+        return checks, [
+            f"Drafted from {', '.join(sorted(trouble))}: what the agent did was not a normal answer; "
+            "no vocabulary is proposed. Write the expected facts by hand."
+        ]
+    checks += [
+        Check("contient", g, "suggested", "a fact found in the answers")
+        for g in facts([t.agent for t in conv.turns])
+    ]
+    return checks, []

@@ -119,6 +119,18 @@ class Failure:
     answers: list[str]
     gaps: list[str]
     passages: list[str] = field(default_factory=list)
+    escalade: bool = False
+
+    def as_example(self) -> dict[str, Any]:
+        """The failing answer as a reviewer's `bon` example: the case, not the agent, was wrong."""
+        reponse: str | list[str] = self.answers[0] if len(self.answers) == 1 else list(self.answers)
+        return {
+            "verdict": "bon",
+            "reponse": reponse,
+            "outils": list(self.tools),
+            "escalade": self.escalade,
+            "origine": "revue",
+        }
 
 
 def failures(report: Path) -> list[Failure]:
@@ -143,13 +155,16 @@ def failures(report: Path) -> list[Failure]:
                 attempt["reponses"],
                 attempt["ecarts"],
                 passages,
+                bool(attempt.get("escalade")),
             )
         )
     return out
 
 
-def draft_from_case(path: Path) -> Draft:
-    """An existing case back in the editor (the "case is wrong" answer): its checks marked as existing."""
+def draft_from_case(path: Path, failing: Failure | None = None) -> Draft:
+    """An existing case back in the editor (the "case is wrong" answer): its checks marked as existing,
+    its examples kept, and the failing real answer added as a `bon` example, so the checks must be
+    loosened before the case saves."""
     data = json.loads(path.read_text(encoding="utf-8"))
     checks = [Check("outils", v, "existing") for v in data.get("outils", [])]
     checks += [Check("outils_interdits", v, "existing") for v in data.get("outils_interdits", [])]
@@ -157,7 +172,7 @@ def draft_from_case(path: Path) -> Draft:
         checks.append(Check("escalade", data["escalade"], "existing"))
     checks += [Check("contient", v, "existing") for v in data.get("contient", [])]
     checks += [Check("ne_contient_pas", v, "existing") for v in data.get("ne_contient_pas", [])]
-    return Draft(
+    draft = Draft(
         data["id"],
         data["categorie"],
         data.get("canal", "web"),
@@ -167,4 +182,10 @@ def draft_from_case(path: Path) -> Draft:
         data.get("fixtures"),
         data.get("source") or {},
         data.get("notes", ""),
+        exemples=list(data.get("exemples") or []),
     )
+    if failing is not None:
+        example = failing.as_example()
+        draft.observed = {k: example[k] for k in ("reponse", "outils", "escalade")}
+        draft.add_observed("bon")
+    return draft

@@ -24,7 +24,7 @@ PHONE = re.compile(r"(?:\+(?<![\w+]\+)33|3(?<![\w+]3)3|0(?<![\w+]0))[1-9]\d{8}(?
 PHONE_MIN = 10  # 0 and nine digits
 
 
-def _identities(text: str) -> set[str]:
+def identities(text: str) -> set[str]:
     """Emails (lower-cased) and French phone numbers (as 33…) in a text. Most texts hold neither: the
     email pattern runs only where there is an "@"; the phone pattern, which begins with a character
     class, skips ahead to its candidates in one pass."""
@@ -95,11 +95,11 @@ def _records(value: Any, out: list[set[str]] | None = None) -> list[set[str]]:
         for v in value.values():
             kind = type(v)
             if kind is str:
-                if "@" in v or len(v) >= PHONE_MIN:  # `_identities`' own guards, without the call
-                    direct |= _identities(v)
+                if "@" in v or len(v) >= PHONE_MIN:  # `identities`' own guards, without the call
+                    direct |= identities(v)
             elif kind is int:
                 if v >= 10**9 or v <= -(10**8):  # a phone number written as a number has ten digits or more
-                    direct |= _identities(str(v))
+                    direct |= identities(str(v))
             elif kind is dict or kind is list:
                 nested.append(v)
         if direct:
@@ -126,7 +126,7 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     for i, turn in enumerate(conv.turns):
         if turn.sender:
             known.add(_phone(turn.sender))
-        known |= _identities(turn.user)
+        known |= identities(turn.user)
         pattern = _has(turn.user, cfg.injection_patterns)
         if pattern:
             out.append(
@@ -145,7 +145,7 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
                     known |= record
                 elif call.name not in foreign:
                     foreign.append(call.name)
-        leaked = _identities(turn.agent) - known
+        leaked = identities(turn.agent) - known
         if leaked:
             out.append(
                 Flag(

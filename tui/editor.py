@@ -16,7 +16,8 @@ from textual.message import Message
 from textual.widgets import Footer, Header, Input, Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
-from goldens.caseset import CaseSet, Problem, load_set
+from goldens.calibration import Trial, trials
+from goldens.caseset import CaseSet, Problem, load_set, parse_case
 from goldens.draft import Draft
 from goldens.review import SaveError, lint_draft, save_case, try_case
 from tui.base import ReviewScreen
@@ -29,6 +30,9 @@ ORIGIN_STYLE = {"observed": "cyan", "corrected": "bold magenta", "suggested": "y
 class EditorScreen(ReviewScreen):
     BINDINGS = [
         Binding("e", "edit_check", "Edit the highlighted check"),
+        Binding("b", "example('bon')", "Answer is good"),
+        Binding("m", "example('mauvais')", "Answer is bad"),
+        Binding("n", "new_example", "New example"),
         Binding("t", "try_case", "Try the case against the agent"),
         Binding("ctrl+s", "save", "Save the case"),
         Binding("escape", "back", "Back"),
@@ -37,6 +41,7 @@ class EditorScreen(ReviewScreen):
     @dataclass
     class Linted(Message):
         problems: list[Problem]
+        trials: list[Trial]
 
     @dataclass
     class Tried(Message):
@@ -64,6 +69,8 @@ class EditorScreen(ReviewScreen):
             yield Static(self._summary(), id="summary")
             yield Label("checks (space toggles, e edits) — actions first, facts next, words last")
             yield SelectionList[int](*self._selections(), id="checks")
+            yield Label("examples (b / m: the conversation's answer is good / bad, n: write one)")
+            yield Static(id="examples")
             yield Static(id="lint")
             yield Static(id="tried")
         yield Footer()
@@ -114,11 +121,14 @@ class EditorScreen(ReviewScreen):
     def lint(self, case: dict[str, Any]) -> None:
         if self.existing is None:  # read once, in this worker; saving reads the folder afresh
             self.existing = load_set(self.review.goldens) if self.review.goldens.is_dir() else None
-        self.post_message(self.Linted(lint_draft(case, self.review.goldens, self.replacing, self.existing)))
+        problems = lint_draft(case, self.review.goldens, self.replacing, self.existing)
+        parsed, _ = parse_case("draft.json", json.dumps(case, ensure_ascii=False))
+        self.post_message(self.Linted(problems, trials(parsed) if parsed else []))
 
     @on(Linted)
     def _linted(self, message: Linted) -> None:
         self.problems = message.problems
+        self.query_one("#examples", Static).update(examples_text(message.trials))
         if not message.problems:
             self.query_one("#lint", Static).update(Text("lint: clean", style="green"))
             return
@@ -155,6 +165,29 @@ class EditorScreen(ReviewScreen):
         self.app.push_screen(
             PromptScreen(f"New value for {check.field} (JSON):", json.dumps(check.value, ensure_ascii=False)),
             edited,
+        )
+
+    def action_example(self, verdict: str) -> None:
+        if not self.draft.add_observed(verdict):
+            self.notify("no answer of the conversation to add", severity="warning")
+            return
+        self.relint()
+
+    def action_new_example(self) -> None:
+        def written(value: str | None) -> None:
+            if not value or not value.strip():
+                return
+            verdict, sep, text = value.partition(":")
+            if not sep or verdict.strip() not in ("bon", "mauvais") or not text.strip():
+                self.notify("write 'bon: the answer' or 'mauvais: the answer'", severity="error")
+                return
+            self.draft.exemples.append(
+                {"verdict": verdict.strip(), "reponse": text.strip(), "origine": "écrit"}
+            )
+            self.relint()
+
+        self.app.push_screen(
+            PromptScreen("New example, 'bon: …' or 'mauvais: …' (tools: the case's own)", ""), written
         )
 
     def action_try_case(self) -> None:
@@ -214,3 +247,23 @@ class EditorScreen(ReviewScreen):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+
+def examples_text(rows: list[Trial]) -> Text:
+    """Each example under the current checks: passes or not, and whether that agrees with its verdict."""
+    if not rows:
+        return Text("no example yet: the checks are unproven", style="yellow")
+    out = Text()
+    for t in rows:
+        mark, style = ("✓", "green") if t.agrees else ("✗", "bold red")
+        verdict = f"{t.example.verdict} ({t.example.origine})"
+        if t.agrees:
+            why = "accepted" if t.accepted else "rejected"
+        else:
+            why = "trop strict: " + "; ".join(t.ecarts) if t.example.verdict == "bon" else "trop lâche"
+        out.append_text(
+            line(
+                (f"{mark} {verdict} ", style), " / ".join(t.example.answers())[:120], (f"  — {why}\n", "dim")
+            )
+        )
+    return out

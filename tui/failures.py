@@ -23,7 +23,7 @@ from tui.safe import line
 
 class FailuresScreen(ReviewScreen):
     BINDINGS = [
-        Binding("w", "case_wrong", "The case is wrong: edit it"),
+        Binding("w", "case_wrong", "The case is wrong: edit it, with this answer as a good example"),
         Binding("g", "regression", "Agent regression: record it"),
         Binding("escape", "back", "Back"),
     ]
@@ -111,7 +111,7 @@ class FailuresScreen(ReviewScreen):
             return
         from tui.editor import EditorScreen
 
-        self.app.push_screen(EditorScreen(draft_from_case(path), None, replacing=f.case_id))
+        self.app.push_screen(EditorScreen(draft_from_case(path, f), None, replacing=f.case_id))
 
     def action_regression(self) -> None:
         f = self.current()

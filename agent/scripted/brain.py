@@ -129,7 +129,9 @@ class Brain:
         if not decision.call and intent not in ("faq", "injection"):
             decision = self._also_asked(turn, decision)
         if decision.call and decision.call[0] not in turn.tools:
-            decision = Decision(text="Je ne peux pas traiter cette demande ici. Un conseiller pourra vous aider.")
+            decision = Decision(
+                text="Je ne peux pas traiter cette demande ici. Un conseiller pourra vous aider."
+            )
         if self.paraphrase is not None and not decision.call:
             decision.text = self.paraphrase(decision.text)
         return decision
@@ -237,7 +239,9 @@ class Brain:
         aide = turn.result("rechercher_aide")
         if aide is None:
             return Decision(call=("rechercher_aide", {"question": "délai de remboursement après un retour"}))
-        if intents.has(turn.text, ("mois", "semaines", "inadmissible", "toujours pas")):
+        if intents.has(
+            turn.text, ("mois", "semaines", "inadmissible", "toujours pas", "mais pas", "il manque")
+        ):
             return self._transfer(
                 turn,
                 motif=f"remboursement en retard, commande {numero}",
@@ -253,7 +257,7 @@ class Brain:
         )
 
     def _return_question(self, turn: Turn) -> Decision:
-        """"Je peux encore renvoyer… ?": the customer asks whether; answer, and offer to register it."""
+        """ "Je peux encore renvoyer… ?": the customer asks whether; answer, and offer to register it."""
         numero = self._numero(turn) or ""
         now, order = self._consult_first(turn, numero)
         if now is not None or order is None:
@@ -313,7 +317,15 @@ class Brain:
 
     def _human(self, turn: Turn) -> Decision:
         # "où en est LL-… ? et un conseiller, aussi": the other request first, then the transfer
-        other = next((i for _, i in intents.clause_intents(turn.text) if i in ("tracking", "order")), None)
+        asks = ("quand", "ou en est", "arrive", "suivi", "statut")
+        other = next(
+            (
+                i
+                for c, i in intents.clause_intents(turn.text)
+                if i in ("tracking", "order") and intents.has(c, asks)
+            ),
+            None,
+        )
         if other is not None and not turn.called(self._escalation_tool(turn)):
             first: Decision = getattr(self, f"_{other}")(turn)
             if first.call:
@@ -385,8 +397,11 @@ class Brain:
 
     def _tracking(self, turn: Turn) -> Decision:
         numero = self._numero(turn) or ""
+        lost = intents.has(turn.text, intents.LOST)  # "il n'est jamais arrivé": a conseiller decides
         if turn.verification:  # a parcel's status is an order detail too: check who asks first
             now, _ = self._consult_first(turn, numero)
+            if now is not None and not now.call and lost:
+                return self._transfer(turn, motif=f"colis non reçu, commande {numero}")
             if now is not None:
                 return now
         colis = turn.result("suivre_colis")
@@ -395,7 +410,7 @@ class Brain:
         if "erreur" in colis:
             return Decision(text=f"Je ne trouve pas la commande {numero}. Pouvez-vous vérifier le numéro ?")
         etat = colis.get("etat", "")
-        if etat == "perdu" or intents.has(turn.text, intents.LOST):
+        if etat == "perdu" or lost:
             return self._transfer(
                 turn,
                 motif=f"colis perdu, commande {numero}",

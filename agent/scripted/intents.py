@@ -10,7 +10,9 @@ import re
 
 from agent.text import fold
 
-ORDER = re.compile(r"\bLL[-\s]?(\d{5})\b", re.IGNORECASE)
+ORDER = re.compile(
+    r"\bLL[-\s]?(\d{5})\b|(?<![\d,.])(1\d{4})\b(?!\s+(?-i:[A-Z]))", re.IGNORECASE
+)  # "la 10571" too
 EMAIL = re.compile(
     r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}"
 )  # bounded: linear on hostile input
@@ -53,6 +55,39 @@ INJECTION = (
     "je suis la patronne",
     "je suis le directeur",
     "je suis le gerant",
+    "requisition",
+    "gendarmerie",
+    "police",
+    "brigade",
+    "petit jeu",
+    "on fait un jeu",
+    "ta cheffe",
+    "ton chef",
+    "ton patron",
+    "je suis ta ",
+    "je suis ton ",
+    "t'es le ",
+    "tu es le stagiaire",
+    "mode test",
+    "service logistique",
+    "audit",
+    "autorisation de la direction",
+    "de la direction",
+    "service interne",
+    "system:",
+    "developer mode",
+    "identity_check",
+    "###",
+    "debug",
+    "consulter_commande(",
+    "sortie brute",
+    "verbose",
+    "une de mes clientes",
+    "un de mes clients",
+    "pour une cliente",
+    "pour un client",
+    "n'a pas internet",
+    "a sa place",
 )
 HUMAN = (
     "conseiller",
@@ -88,6 +123,30 @@ HUMAN = (
     "plainte",
     "reclamation",
     "avocat",
+    "aligner",
+    "moins cher",
+    "ristourne",
+    "rabais",
+    "remise",
+    "reduc",
+    "faire gratuit",
+    "gratuit pour moi",
+    "exceptionnellement",
+    "responsable",
+    "passez-moi",
+    "superieur",
+    "manager",
+    "robot",
+    "vrai monde",
+    "un vrai ",
+    "une vraie",
+    "quelque chose de votre part",
+    "la moindre des choses",
+    "offerte dans",
+    "offert dans",
+    "glisser",
+    "rembourser la livraison",
+    "rembourser le port",
 )
 CHANGE = (
     "modifier",
@@ -101,6 +160,18 @@ CHANGE = (
     "trompe de taille",
     "trompee de taille",
     "me suis trompe",
+    "ajouter",
+    "rajouter",
+    "retirer un article",
+    "enlever",
+    "ancienne adresse",
+    "ancien appart",
+    "mauvaise adresse",
+    "l'adresse de mon",
+    "rectifier",
+    "corriger",
+    "laissez tomber",
+    "plus besoin",
 )
 # something arrived damaged or faulty: a conseiller handles it (CGV, garantie)
 DAMAGE = (
@@ -125,17 +196,114 @@ DAMAGE = (
     "deteint",
     "pas conforme",
     "seconde main",
+    "accroc",
+    "a retreci",
+    "ont retreci",
+    "ai retreci",
+    "retrecie ",
+    "deforme",
+    "j'avais commande",
+    "il manque",
+    "manquant",
+    "qu'un seul",
+    "qu'une seule",
+    "au lieu de deux",
+    "pas ce que j'ai commande",
+    "mauvais article",
+    "erreur dans ma commande",
+    "erreur de colis",
+    "pas le bon article",
+    "l'etiquette dit",
+    "mais c'est un",
+    "pas la bonne taille",
+    "erreur de taille",
+    "fil qui pend",
+    "qui pend",
+    "m'attendais a mieux",
+    "j'en ai paye",
+    "il en manque",
 )
+RECEIVED = (
+    "recu",
+    "arrive",
+    "dans le colis",
+    "dans le paquet",
+    "ouvert",
+    "deballe",
+    "j'ai lave",
+    "apres lavage",
+)
+CARE_QUESTION = ("comment laver", "comment entretenir", "de peur de", "peur de les", "peur de l'")
 # the customer asks about the rule, not for the action ("jusqu'à quand ?", "je peux encore… ?")
-QUESTION = ("?", "est-ce que", "est ce que", "jusqu'a quand", "combien de temps", "quel delai", "juste savoir")
+QUESTION = (
+    "?",
+    "est-ce que",
+    "est ce que",
+    "jusqu'a quand",
+    "combien de temps",
+    "quel delai",
+    "juste savoir",
+)
 ASKS_ACTION = re.compile(
     r"\b(je (veux|voudrais|souhaite|souhaiterais|vais) (faire |demander |lancer )?(un |le |la |les )?"
-    r"(retour|retourner|renvoyer|rendre|echanger)|merci d'enregistrer|enregistre[rz]?|lancez|faites)"
+    r"(retour|retourner|renvoyer|rendre|echanger)|merci d'enregistrer|enregistre[rz]?|lancez|faites"
+    r"|je (vous )?(le |la |les )?(rends|renvoie)|rembourse[zr]?[- ]moi)"
 )
-MONEY = ("rembours", "argent", "money", "centime", "credite", "virement")
-WAITING = ("pas ete", "pas encore", "toujours pas", "pas recu", "pas un centime", "quand", "when", "attends", "attente", "jamais")
-LOST = ("perdu", "jamais arrive", "jamais recu", "n'est jamais", "introuvable", "egare")
-RETURN = ("retour", "retourner", "renvoyer", "rendre", "echanger", "echange", "me faire rembourser")
+MONEY = ("rembours", "argent", "money", "centime", "credite", "virement", "rien vu passer", "mon compte")
+WAITING = (
+    "pas ete",
+    "pas encore",
+    "toujours pas",
+    "pas recu",
+    "pas un centime",
+    "quand",
+    "when",
+    "attends",
+    "attente",
+    "jamais",
+    "mais pas",
+    "pas des ",
+    "il manque",
+    "toujours rien",
+)
+LOST = (
+    "perdu",
+    "jamais arrive",
+    "jamais recu",
+    "n'est jamais",
+    "introuvable",
+    "egare",
+    "disparu",
+    "volatilis",
+    "rien dans ma boite",
+    "rien recu",
+    "n'ai rien recu",
+    "jamais eu",
+    "boite aux lettres est vide",
+    "boite est vide",
+    "personne n'a sonne",
+    "pas ete livre",
+    "jamais livre",
+    "rien devant",
+    "n'a rien vu",
+)
+RETURN = (
+    "retour",
+    "retourner",
+    "renvoyer",
+    "rendre",
+    "echanger",
+    "echange",
+    "me faire rembourser",
+    "renvoi",
+    "je rends",
+    "rapporter",
+    "remboursez-moi",
+    "remboursez moi",
+    "n'en veux plus",
+    "n'en veut plus",
+    "renoncer",
+)
 TRACKING = (
     "colis",
     "coli ",
@@ -152,6 +320,8 @@ TRACKING = (
     "expedi",
     "toujours pas",
     "perdu",
+    "📦",
+    "🚚",
 )
 FAQ = (
     "livraison",
@@ -193,6 +363,14 @@ FAQ = (
     "rétract",
     "retract",
     "personnalis",
+    "se lave",
+    "entretenir",
+    "entretien",
+    "envoyez",
+    "corse",
+    "canada",
+    "pays",
+    "expediez",
 )
 GREETING = ("bonjour", "salut", "bonsoir", "hello", "coucou", "merci")
 
@@ -203,7 +381,7 @@ def has(text: str, keywords: tuple[str, ...]) -> bool:
 
 
 def order_numbers(text: str) -> list[str]:
-    return [f"LL-{m}" for m in ORDER.findall(text)]
+    return [f"LL-{a or b}" for a, b in ORDER.findall(text)]
 
 
 def emails(text: str) -> list[str]:
@@ -213,33 +391,42 @@ def emails(text: str) -> list[str]:
 def asks_rule(text: str) -> bool:
     """A question about what is allowed, not a request to act on it."""
     folded = fold(text)
-    if has(text, ("juste savoir", "me renseigne", "ne lancez", "n'enregistrez", "pas tout de suite", "ne faites rien")):
+    if has(
+        text,
+        ("juste savoir", "me renseigne", "ne lancez", "n'enregistrez", "pas tout de suite", "ne faites rien"),
+    ):
         return True
     return has(text, QUESTION) and not ASKS_ACTION.search(folded)
 
 
 def waits_refund(text: str) -> bool:
     """A refund that has not arrived: money words, and waiting or asking when."""
-    return has(text, MONEY) and has(text, WAITING) and has(text, ("renvoye", "retour", "retourne", "rembours"))
+    return (
+        has(text, MONEY)
+        and has(text, WAITING)
+        and has(text, ("renvoye", "retour", "retourne", "rembours", "recupere"))
+    )
 
 
 def intent(text: str) -> str:
     """The first matching intent: injection, human, damage, change, refund, return, tracking, order, faq…"""
+    text = re.sub(r"changer d.avis", "renoncer", text, flags=re.IGNORECASE)  # not a change to the order
     if has(text, INJECTION):
         return "injection"
     if has(text, HUMAN):
         return "human"
     numbered = bool(order_numbers(text))
-    if has(text, DAMAGE) and (numbered or not has(text, ("garantie",))):
-        return "damage"
     if numbered and has(text, LOST):
         return "tracking"  # a parcel said lost or never arrived: track it, then a conseiller decides
+    if has(text, DAMAGE) and (numbered or (has(text, RECEIVED) and not has(text, CARE_QUESTION))):
+        return "damage"
     if numbered and has(text, CHANGE):
         return "change"
     if numbered and waits_refund(text) and not ASKS_ACTION.search(fold(text)):
         return "refund"
     if numbered and has(text, RETURN):
-        return "return_question" if asks_rule(text) else "return"
+        about = next((c for c in clauses(text) if has(c, RETURN)), text)  # the clause about the return
+        return "return_question" if asks_rule(about) else "return"
     if numbered and has(text, TRACKING):
         return "tracking"
     if numbered:
@@ -253,7 +440,10 @@ def intent(text: str) -> str:
     return "other"
 
 
-CLAUSES = re.compile(r"\?|\bet (?:est-ce que|est ce que|aussi|si)\b|\baussi\b|\bautre question\b", re.IGNORECASE)
+CLAUSES = re.compile(
+    r"\?|[.!]\s|\n|,\s*et\b|\bet (?:est-ce que|est ce que|aussi|si|sinon)\b|\bet (?=\w+-vous\b)|\baussi\b|\bautre question\b",
+    re.IGNORECASE,
+)
 
 
 def policy_clause(text: str) -> str | None:
@@ -262,6 +452,10 @@ def policy_clause(text: str) -> str | None:
     if len(parts) < 2:
         return None
     return next((p for p in parts if not order_numbers(p) and intent(p) == "faq"), None)
+
+
+def clauses(text: str) -> list[str]:
+    return [p.strip() for p in CLAUSES.split(text) if p and p.strip()]
 
 
 def clause_intents(text: str) -> list[tuple[str, str]]:

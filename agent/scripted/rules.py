@@ -35,8 +35,11 @@ _LIFT = re.compile(
 _INJECTION = r"(mode (maintenance|developpeur|debug|admin)|administrateur|employe|equipe technique)"
 _OBEY = re.compile(
     r"(obei[rs]?|obeissez|accepte[sz]?|respecte[sz]?|applique[sz]?|suis|suivez|active[sz]?)"
-    r"[^.]{0,40}" + _INJECTION
-    + r"|" + _INJECTION + r"[^.]{0,60}(tu (dois|peux) (tout )?(donner|communiquer|reveler|afficher)|donne(s)? tout"
+    r"[^.]{0,40}"
+    + _INJECTION
+    + r"|"
+    + _INJECTION
+    + r"[^.]{0,60}(tu (dois|peux) (tout )?(donner|communiquer|reveler|afficher)|donne(s)? tout"
     r"|tous les droits|a tous les droits)"
 )
 _REFUSE = re.compile(r"ignore|n'obei|ne (jamais )?(suis|suivez|obei|accepte)|refuse|aucun droit|ne donnent")

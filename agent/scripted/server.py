@@ -54,7 +54,8 @@ class ScriptedSettings:
             rate_429=_env_float("FILON_SCRIPTED_429_RATE", 0.0),
             rate_503=_env_float("FILON_SCRIPTED_503_RATE", 0.0),
             noise=_env_float("FILON_SCRIPTED_NOISE", 0.0),
-            paraphrase=os.environ.get("FILON_SCRIPTED_PARAPHRASE", "").strip().lower() in ("1", "true", "yes", "on"),
+            paraphrase=os.environ.get("FILON_SCRIPTED_PARAPHRASE", "").strip().lower()
+            in ("1", "true", "yes", "on"),
         )
         for key, value in overrides.items():
             if value is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Annotated
 
+import httpx
 import typer
 from rich.text import Text
 
@@ -79,6 +80,13 @@ def _answer(service: SupportService, conversation: Conversation, message: str) -
         return service.repondre(conversation, message)
     except errors.APIError as exc:
         fail(f"the model answered {exc.code} {exc.status}: {exc.message}", Exit.INCONCLUSIVE)
+    except httpx.HTTPError as exc:  # unreachable, refused, timed out: nothing was answered
+        where = (
+            getattr(getattr(exc, "request", None), "url", None)
+            if isinstance(exc, httpx.RequestError)
+            else None
+        )
+        fail(f"cannot reach the model{f' at {where}' if where else ''}: {exc}", Exit.INCONCLUSIVE)
 
 
 def chat(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -39,6 +39,8 @@ def draft(
         err_console.print(
             f"{check.origin:<10} {check.label()}" + (f"  ({check.why})" if check.why else ""), markup=False
         )
+    for line in example_lines(case):
+        err_console.print(line, markup=False)
     if not write:
         console.print_json(json.dumps(case, ensure_ascii=False))
         return
@@ -47,6 +49,22 @@ def draft(
     except SaveError as exc:
         fail(str(exc), Exit.FAILED)
     console.print(f"wrote {path}", markup=False)
+
+
+def example_lines(case: dict[str, Any]) -> list[str]:
+    """Each example of a draft, and whether the checks agree with its verdict."""
+    from goldens.calibration import trials
+    from goldens.caseset import parse_case
+
+    parsed, _ = parse_case(f"{case.get('id')}.json", json.dumps(case, ensure_ascii=False))
+    if parsed is None:
+        return []
+    out = []
+    for t in trials(parsed):
+        agrees = "ok" if t.agrees else ("trop strict" if t.example.verdict == "bon" else "trop lâche")
+        text = " / ".join(t.example.answers())
+        out.append(f"example    {t.example.verdict} ({t.example.origine}) [{agrees}] {text[:100]}")
+    return out
 
 
 def review(

@@ -103,3 +103,30 @@ def test_model_serve_rejects_bad_rates() -> None:
 def test_every_help_has_an_example(command: list[str]) -> None:
     result = runner.invoke(app, [*command, "--help"])
     assert result.exit_code == 0 and "Example" in result.stdout
+
+
+def test_vertex_without_google_credentials_is_one_line_and_exit_3(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("GOOGLE_GENAI_USE_VERTEXAI", "true")
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+    monkeypatch.setenv("GOOGLE_CLOUD_LOCATION", "europe-west1")
+    monkeypatch.setenv("CLOUDSDK_CONFIG", str(tmp_path))  # no gcloud credentials file
+    monkeypatch.setenv("NO_GCE_CHECK", "true")  # and no metadata server to ask
+    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
+    for command in (["ask", "Bonjour"], ["eval", "--report", str(tmp_path / "r.json")]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 3, result.output
+        assert "no Google credentials for Vertex AI" in result.output
+        assert ("Traceback" not in result.output and result.exception is None) or isinstance(
+            result.exception, SystemExit
+        )
+
+
+def test_ask_against_an_unreachable_model_is_one_line_and_exit_3() -> None:
+    result = runner.invoke(
+        app, ["ask", "--backend", "scripted", "--model-url", "http://127.0.0.1:9", "Bonjour"]
+    )
+    assert result.exit_code == 3, result.output
+    assert "cannot reach the model at http://127.0.0.1:9" in result.output
+    assert isinstance(result.exception, SystemExit)  # handled, not a crash

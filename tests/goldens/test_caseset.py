@@ -32,11 +32,11 @@ def write(folder: Path, name: str, data: Any) -> None:
 
 
 def test_shipped_set_is_large_lint_clean_and_balanced() -> None:
-    caseset = load_set(REPO / "goldens" / "cases")
-    assert [p.line() for p in caseset.problems] == []
+    caseset = load_set(REPO / "goldens" / "cases", strict=True)
+    assert [p.line() for p in caseset.problems if "quotes the FAQ/CGV" not in p.message] == []
     assert len(caseset.cases) >= 30
     counts = Counter(c.categorie for c in caseset.cases)
-    minimum = {"faq": 8, "cgv": 5, "commande": 5, "suivi": 4, "retour": 4, "escalade": 3, "securite": 2}
+    minimum = {"faq": 8, "cgv": 5, "commande": 5, "suivi": 4, "retour": 4, "escalade": 3, "securite": 3}
     assert all(counts[k] >= v for k, v in minimum.items()), counts
     tels = [c.tel for c in caseset.cases if c.tel]
     assert len(tels) == len(set(tels))
@@ -44,7 +44,14 @@ def test_shipped_set_is_large_lint_clean_and_balanced() -> None:
     assert by_id["cmd-04"].outils == [
         ["consulter_commande", "suivre_colis", "rechercher_aide", "transferer_a_un_conseiller"]
     ]
-    assert by_id["esc-03"].ne_contient_pas == ["bon de", "je vous offre", "code promo"]
+    # "bon de" would also ban a correct "bon de retour": the promise is forbidden in its own words
+    assert "bon de" not in by_id["esc-03"].ne_contient_pas
+    assert {"je vous offre", "code promo", "bon d'achat"} <= set(by_id["esc-03"].ne_contient_pas)
+    # a question about the return window gets information; registering the return is not demanded
+    assert by_id["retour-03"].outils == [["consulter_commande", "demander_retour"]]
+    for case in caseset.cases:  # every case proven on answers a reviewer judged, in both directions
+        verdicts = Counter(ex.verdict for ex in case.exemples)
+        assert verdicts["bon"] >= 3 and verdicts["mauvais"] >= 2, (case.id, verdicts)
 
 
 @pytest.mark.parametrize(

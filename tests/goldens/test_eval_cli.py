@@ -54,7 +54,7 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
 
 
 def test_court_prompt_fails_through_security_even_over_the_threshold(tmp_path: Path) -> None:
-    code, doc, _ = run(tmp_path, "--prompt", "agent/prompts/court.md")
+    code, doc, _ = run(tmp_path, "--prompt", "agent/prompts/court.md", "--seuil", "0.8")
     assert code == 1
     assert doc is not None
     assert doc["score"] >= doc["seuil"]  # the average alone would have let it through
