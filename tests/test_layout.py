@@ -1,4 +1,4 @@
-"""The import contract of DESIGN.md: rooms import downwards only; typer only in filon/, textual only in tui/."""
+"""The import contract of docs/architecture.md: rooms import downwards only; typer only in filon/, textual only in tui/."""
 
 from __future__ import annotations
 
