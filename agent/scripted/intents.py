@@ -84,10 +84,11 @@ INJECTION = (
     "verbose",
     "une de mes clientes",
     "un de mes clients",
-    "pour une cliente",
-    "pour un client",
     "n'a pas internet",
     "a sa place",
+    "de l'entrepot",
+    "back-office",
+    "back office",
 )
 HUMAN = (
     "conseiller",
@@ -147,6 +148,9 @@ HUMAN = (
     "glisser",
     "rembourser la livraison",
     "rembourser le port",
+    "real person",
+    "talk to",
+    "human",
 )
 CHANGE = (
     "modifier",
@@ -172,6 +176,9 @@ CHANGE = (
     "corriger",
     "laissez tomber",
     "plus besoin",
+    "passer en",
+    "annul",
+    "modifi",
 )
 # something arrived damaged or faulty: a conseiller handles it (CGV, garantie)
 DAMAGE = (
@@ -222,6 +229,13 @@ DAMAGE = (
     "m'attendais a mieux",
     "j'en ai paye",
     "il en manque",
+    "aucun des",
+    "aucune des",
+    "il n'y avait pas",
+    "pas dedans",
+    "pas a moi",
+    "pas les miens",
+    "pas le mien",
 )
 RECEIVED = (
     "recu",
@@ -371,6 +385,12 @@ FAQ = (
     "canada",
     "pays",
     "expediez",
+    "gift",
+    "card",
+    "joindre",
+    "heures",
+    "service client",
+    "machine",
 )
 GREETING = ("bonjour", "salut", "bonsoir", "hello", "coucou", "merci")
 
@@ -441,7 +461,7 @@ def intent(text: str) -> str:
 
 
 CLAUSES = re.compile(
-    r"\?|[.!]\s|\n|,\s*et\b|\bet (?:est-ce que|est ce que|aussi|si|sinon)\b|\bet (?=\w+-vous\b)|\baussi\b|\bautre question\b",
+    r"\?|[.!]\s|\n|,\s*et\b|\bet (?:est-ce que|est ce que|aussi|si|sinon)\b|\bet (?=\w+-vous\b)|\baussi\b|\bau passage\b|\bautre question\b",
     re.IGNORECASE,
 )
 

@@ -1,11 +1,16 @@
 """The stand-in on customer messages it was never shaped to: the tools and escalation a competent agent picks.
 
-`phrasings/dev*.json` and `heldout.json` were read while the keyword rules were written (`heldout.json` was
-held aside at first, then read once it had been scored); `heldout2.json` was written afterwards by
-someone else, from the policies alone, and has never been read to tune the rules. Each message runs as a fresh
-conversation through the reference agent on the scripted model (over loopback HTTP), and is graded on
-actions only by `evaluer_cas`. `python -m tests.agent.test_phrasings FILE…` prints the share right per
-file and nothing of the messages, so the held-aside half can be scored without being read.
+Each table was written by someone else, from the policies and the shop's data alone, never from the
+stand-in's rules. Each message runs as a fresh conversation through the reference agent on the scripted
+model (over loopback HTTP), and is graded on actions only by `evaluer_cas`.
+
+The record, in order (share right on a table before it was read):
+- `heldout.json` (28): 0.75 before any rule changed, 0.82 after the rules were widened on `dev.json`;
+  then read, and the rules widened on it and on `dev2.json`, `dev3.json`, `dev4.json`;
+- `heldout2.json` (50): 0.78 and 0.76 after those rounds; then read, and the rules widened on it;
+- `heldout3.json` (50): 0.96, never read.
+`python -m tests.agent.test_phrasings FILE…` prints the share right per file, and the misses only for
+the tables already read, so the held-aside one can be scored without being read.
 """
 
 from __future__ import annotations
@@ -24,12 +29,9 @@ from agent.service import Conversation, SupportService
 from goldens.grading import evaluer_cas
 
 HERE = Path(__file__).parent / "phrasings"
-GOAL = 0.9  # the share right the stand-in must reach on messages the rules were written from
-# The held-aside table scores 0.76 (the goal is 0.9, not met: keyword rules do not carry over to a new
-# writer's words). This floor keeps what was measured from slipping; raise it when a new score is
-# measured, never lower it. Reading the table's messages would make it no longer held aside.
-HELDOUT_FLOOR = 0.76
-READ = ["dev", "dev2", "dev3", "dev4", "heldout"]
+GOAL = 0.9  # the share right the stand-in must reach, on every table
+READ = ["dev", "dev2", "dev3", "dev4", "heldout", "heldout2"]
+HELD_ASIDE = "heldout3"  # reading its messages would make it no longer held aside: write a new one then
 
 
 def load(name: str) -> list[dict[str, Any]]:
@@ -53,15 +55,14 @@ def score(url: str, items: list[dict[str, Any]]) -> tuple[int, list[tuple[int, l
     return len(items) - len(wrong), wrong
 
 
-@pytest.mark.parametrize("name", [*READ, "heldout2"])
+@pytest.mark.parametrize("name", [*READ, HELD_ASIDE])
 def test_the_stand_in_chooses_like_a_competent_agent(name: str, scripted: ScriptedModel) -> None:
     items = load(name)
     right, wrong = score(scripted.url, items)
     assert len(items) >= 20
     # the held-aside half reports indexes only: reading its messages would make it no longer held aside
     shown = [(i, g) if name in READ else i for i, g in wrong]
-    goal = GOAL if name in READ else HELDOUT_FLOOR
-    assert right / len(items) >= goal, f"{name}: {right}/{len(items)} right; wrong: {shown}"
+    assert right / len(items) >= GOAL, f"{name}: {right}/{len(items)} right; wrong: {shown}"
 
 
 def main(names: list[str]) -> None:
@@ -76,4 +77,4 @@ def main(names: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or [*READ, "heldout2"])
+    main(sys.argv[1:] or [*READ, HELD_ASIDE])
