@@ -6,7 +6,9 @@ credentials) · 4 the golden set itself is invalid.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,11 +16,14 @@ from typing import Any
 
 from agent.model import MissingCredentials, open_backend
 from agent.prompts import load_prompt
+from goldens import compare_view
 from goldens import report as rpt
 from goldens.caseset import BLOCKING_DEFAULT, Problem, load_set
+from goldens.compare import Comparison, compare
 from goldens.gate import decide
 from goldens.retry import RetryPolicy
 from goldens.runner import Attempt, RunOptions, make_http_client, prompt_ref, run_cases
+from goldens.schema import Case
 from miner.store import Store, StoreError
 
 
@@ -39,6 +44,9 @@ class EvalConfig:
     baseline: Path | None = None
     max_error_rate: float = 0.1
     policy: RetryPolicy = field(default_factory=RetryPolicy)
+    compare_with: Path | None = None  # run A's report: compare this run (B) with it
+    marge: float = 0.05
+    markdown: Path | None = None
 
 
 @dataclass
@@ -49,9 +57,11 @@ class EvalResult:
     problems: list[Problem] = field(default_factory=list)
     banner: str = ""
     store_warning: str = ""
+    comparison: Comparison | None = None
 
     def lines(self) -> list[str]:
-        return rpt.console_lines(self.report) if self.report else []
+        out = rpt.console_lines(self.report) if self.report else []
+        return [*out, "", *compare_view.console_lines(self.comparison)] if self.comparison else out
 
 
 def evaluate(
@@ -77,6 +87,12 @@ def evaluate(
         prompt = load_prompt(config.prompt)
     except FileNotFoundError as exc:
         return EvalResult(2, f"--prompt: {exc}")
+    earlier = None
+    if config.compare_with:
+        try:
+            earlier = read_report(config.compare_with)
+        except ValueError as exc:
+            return EvalResult(2, f"--compare-with {exc}")
     baseline = None
     if config.baseline:
         try:
@@ -114,18 +130,81 @@ def evaluate(
         repeat=config.repeat,
     )
     document["bloquants"] = list(config.bloquants)
+    document["empreintes"] = {c.id: fingerprint(c) for c in cases}
     if baseline is not None:
         document["baseline"] = {"path": str(config.baseline), **rpt.baseline_diff(document, baseline)}
     rpt.write_atomic(Path(config.report), json.dumps(document, ensure_ascii=False, indent=2) + "\n")
     if config.junit:
         rpt.write_atomic(Path(config.junit), rpt.junit(document))
     outcome = EvalResult(gate.exit_code, gate.rule, document, caseset.warnings, banner)
-    try:  # the trend across runs; the gate's decision never depends on the store
+    if earlier is not None:
+        outcome.comparison = compare(earlier, document, config.marge)
+        if gate.exit_code == 0:  # the gate's own failure wins; a passing gate defers to the comparison
+            outcome.exit_code = outcome.comparison.exit_code
+        publish(outcome.comparison, config.markdown)
+    outcome.store_warning = _record(document, str(config.report), outcome.comparison)
+    return outcome
+
+
+def _record(document: dict[str, Any] | None, report_path: str, comparison: Comparison | None) -> str:
+    """The trend across runs, and which runs were compared; the decisions never depend on the store."""
+    try:
         store = Store.open()
         try:
-            store.record_eval(document, str(config.report))
+            if document is not None:
+                store.record_eval(document, report_path)
+            if comparison is not None:
+                ids = comparison.runs
+                store.record_comparison(str(ids["a"]["id"]), str(ids["b"]["id"]), comparison.verdict,
+                                        comparison.exit_code, comparison.delta, comparison.p_value)  # fmt: skip
         finally:
             store.close()
     except StoreError as exc:
-        outcome.store_warning = f"run not recorded in the store: {exc}"
-    return outcome
+        return f"not recorded in the store: {exc}"
+    return ""
+
+
+def fingerprint(case: Case) -> str:
+    """What the run depends on (turns, checks, fixtures), not the examples or notes."""
+    content = case.model_dump(exclude={"exemples", "notes", "source"})
+    return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def read_report(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: {exc}") from exc
+    if not isinstance(data, dict) or "cas" not in data:
+        raise ValueError(f"{path}: not a filon eval report (no 'cas')")
+    return data
+
+
+def publish(comparison: Comparison, markdown: Path | None) -> None:
+    """The Markdown summary at `markdown`, and appended to the CI's step summary when there is one."""
+    text = compare_view.markdown(comparison)
+    if markdown is not None:
+        rpt.write_atomic(Path(markdown), text)
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        with open(summary, "a", encoding="utf-8") as f:
+            f.write(text)
+
+
+@dataclass
+class CompareResult:
+    exit_code: int
+    message: str = ""
+    comparison: Comparison | None = None
+    store_warning: str = ""
+
+
+def compare_reports(a: Path, b: Path, marge: float = 0.05, markdown: Path | None = None) -> CompareResult:
+    """`filon eval compare A B`: the library call; its `exit_code` is the command's."""
+    try:
+        ra, rb = read_report(a), read_report(b)
+        comparison = compare(ra, rb, marge)
+    except ValueError as exc:
+        return CompareResult(2, str(exc))
+    publish(comparison, markdown)
+    return CompareResult(comparison.exit_code, comparison.raison, comparison, _record(None, "", comparison))

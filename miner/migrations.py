@@ -28,6 +28,18 @@ def _queue_index(conn: Connection) -> None:
     )
 
 
+def _comparisons(conn: Connection) -> None:
+    """Written out in full: it must not change when `tables.EvalComparison` does."""
+    key = "SERIAL PRIMARY KEY" if conn.dialect.name == "postgresql" else "INTEGER PRIMARY KEY AUTOINCREMENT"
+    stamp = "TIMESTAMP WITHOUT TIME ZONE" if conn.dialect.name == "postgresql" else "DATETIME"
+    conn.exec_driver_sql(
+        f"CREATE TABLE eval_comparisons (id {key}, created_at {stamp} NOT NULL, a_run_id VARCHAR NOT NULL, "
+        "b_run_id VARCHAR NOT NULL, verdict VARCHAR NOT NULL, exit_code INTEGER NOT NULL, delta FLOAT, "
+        "p_value FLOAT)"
+    )
+    conn.exec_driver_sql("CREATE INDEX ix_eval_comparisons_b_run_id ON eval_comparisons (b_run_id)")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "migrations ledger", _create("filon_migrations")),
     (2, "eval runs and results", _create("eval_runs", "eval_results")),
@@ -37,6 +49,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
         _create("conversations", "turns", "spans", "flags", "reviews", "case_links"),
     ),
     (4, "review queue index", _queue_index),
+    (5, "eval comparisons", _comparisons),
 ]
 
 

@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from sqlmodel import Session, col, create_engine, select
 from miner.migrations import migrate
 from miner.retention import RetentionStore
 from miner.reviews import ReviewStore
-from miner.tables import EvalResult, EvalRun
+from miner.tables import EvalComparison, EvalResult, EvalRun
 from miner.traces import TraceStore
 
 DEFAULT_DB = "sqlite:///var/filon.db"
@@ -59,6 +59,7 @@ class HistoryRow:
     valid: int
     errors: int
     case_status: str | None = None  # with a case id: that case's k/N in the run
+    compared: str | None = None  # "vs RUN: verdict" when this run was compared with an earlier one
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -73,6 +74,7 @@ class HistoryRow:
             "valid": self.valid,
             "errors": self.errors,
             "case_status": self.case_status,
+            "compared": self.compared,
         }
 
 
@@ -150,10 +152,21 @@ class Store(TraceStore, ReviewStore, RetentionStore):
             s.commit()
         return row.id
 
+    def record_comparison(self, a_run_id: str, b_run_id: str, verdict: str, exit_code: int,
+                          delta: float | None, p_value: float | None) -> None:  # fmt: skip
+        with self.session() as s:
+            s.add(EvalComparison(created_at=datetime.now(UTC), a_run_id=a_run_id, b_run_id=b_run_id,
+                                 verdict=verdict, exit_code=exit_code, delta=delta, p_value=p_value))  # fmt: skip
+            s.commit()
+
     def eval_history(self, case_id: str | None = None, limit: int = 20) -> list[HistoryRow]:
         """The newest runs first; with a case id, only runs that replayed it, with its k/N there."""
         with self.session() as s:
             runs = list(s.exec(select(EvalRun).order_by(col(EvalRun.started_at).desc())))
+            compared = {
+                c.b_run_id: f"vs {c.a_run_id}: {c.verdict}"
+                for c in s.exec(select(EvalComparison).order_by(col(EvalComparison.created_at)))
+            }
             by_run: dict[str, list[EvalResult]] = {}
             if case_id is not None:
                 for result in s.exec(select(EvalResult).where(EvalResult.case_id == case_id)):
@@ -179,6 +192,7 @@ class Store(TraceStore, ReviewStore, RetentionStore):
                         run.valid,
                         run.errors,
                         status,
+                        compared.get(run.id),
                     )
                 )
                 if len(out) >= limit:

@@ -35,6 +35,20 @@ class EvalRun(SQLModel, table=True):
     report_path: str = ""
 
 
+class EvalComparison(SQLModel, table=True):
+    """`filon eval compare`: run B against run A, the verdict and its figures (migration 5 spells the DDL)."""
+
+    __tablename__ = "eval_comparisons"
+    id: int | None = Field(default=None, primary_key=True)
+    created_at: datetime
+    a_run_id: str
+    b_run_id: str = Field(index=True)
+    verdict: str
+    exit_code: int
+    delta: float | None = None
+    p_value: float | None = None
+
+
 class EvalResult(SQLModel, table=True):
     __tablename__ = "eval_results"
     id: int | None = Field(default=None, primary_key=True)

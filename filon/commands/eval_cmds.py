@@ -30,6 +30,13 @@ def _default_seuil() -> float:
 
 
 app = typer.Typer()
+MargeOpt = Annotated[
+    float, typer.Option("--marge", help="Non-inferiority margin: B may be this much lower (default 0.05).")
+]
+MarkdownOpt = Annotated[
+    Path | None,
+    typer.Option("--markdown", help="Write the comparison as Markdown here (and to $GITHUB_STEP_SUMMARY)."),
+]
 
 
 @app.callback(invoke_without_command=True)
@@ -64,13 +71,21 @@ def eval_command(
     max_error_rate: Annotated[
         float, typer.Option("--max-error-rate", help="Infrastructure error budget.")
     ] = 0.1,
+    compare_with: Annotated[
+        Path | None,
+        typer.Option("--compare-with", help="Run A's report: compare this run with it (see eval compare)."),
+    ] = None,
+    marge: MargeOpt = 0.05,
+    markdown: MarkdownOpt = None,
 ) -> None:
     """Replay every golden case through the agent, grade it, and decide the gate.
 
     Exit codes: 0 passed, 1 failed (score under --seuil, or a blocking category failed), 2 usage,
     3 inconclusive (infrastructure errors over budget, or no credentials), 4 invalid golden set.
+    With --compare-with, a passing gate takes the comparison's exit code (1 when this run is worse).
 
     Example: filon eval --backend scripted --junit var/eval.xml
+    Example: filon eval --model gemini-new --compare-with var/eval-ancien.json --markdown var/compare.md
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -93,6 +108,9 @@ def eval_command(
         junit=junit,
         baseline=baseline,
         max_error_rate=max_error_rate,
+        compare_with=compare_with,
+        marge=marge,
+        markdown=markdown,
     )
     progress = Progress(
         TextColumn("[bold]eval"),
@@ -131,3 +149,38 @@ def eval_command(
 
 
 app.command("history")(eval_history.history)
+
+
+@app.command("compare")
+def compare_command(
+    a: Annotated[Path, typer.Argument(help="Report of run A (the reference: today's model or prompt).")],
+    b: Annotated[Path, typer.Argument(help="Report of run B (the candidate).")],
+    marge: MargeOpt = 0.05,
+    markdown: MarkdownOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
+) -> None:
+    """Is run B worse than run A beyond noise? Two reports of the same set, paired by case.
+
+    McNemar's exact test on the cases that changed, a 95% interval on the score difference, per-case and
+    per-category rates, newly failing and newly fixed cases, cost and latency deltas. Exit 1 when a
+    blocking case passes on A and fails on B, or B is lower by more than --marge and significantly so;
+    0 otherwise; 2 when the reports do not pair; 3 when either run was inconclusive.
+
+    Example: filon eval compare var/eval-gemini-a.json var/eval-gemini-b.json --markdown var/compare.md
+    """
+    import json
+
+    from goldens.compare_view import console_lines
+    from goldens.evaluate import compare_reports
+
+    result = compare_reports(a, b, marge, markdown)
+    if result.comparison is None:
+        fail(result.message, Exit(result.exit_code))
+    if as_json:
+        console.print_json(json.dumps(result.comparison.as_json(), ensure_ascii=False))
+    else:
+        for line in console_lines(result.comparison):
+            console.print(line, markup=False, soft_wrap=True)
+    if result.store_warning:
+        err_console.print(result.store_warning, markup=False)
+    raise typer.Exit(result.exit_code)

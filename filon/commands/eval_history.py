@@ -46,8 +46,10 @@ def history(
         "score",
         "decision",
         *(["case"] if case_id else []),
+        *(["compared"] if any(r.compared for r in rows) else []),
     ):
         table.add_column(column)
+    compared = any(r.compared for r in rows)
     for r in rows:
         score = f"{r.score:.0%} ({r.passed}/{r.valid})" if r.score is not None else "-"
         cells = [
@@ -59,5 +61,7 @@ def history(
             score,
             r.decision,
         ]
-        table.add_row(*cells, *([r.case_status or "-"] if case_id else []))
+        table.add_row(
+            *cells, *([r.case_status or "-"] if case_id else []), *([r.compared or "-"] if compared else [])
+        )
     console.print(table)

@@ -26,8 +26,21 @@ def test_blank_database_reaches_the_latest_schema(db_url: str) -> None:
         "flags",
         "reviews",
         "case_links",
+        "eval_comparisons",
     }
     assert expected <= set(inspect(engine).get_table_names())
+    columns = {c["name"]: c for c in inspect(engine).get_columns("eval_comparisons")}
+    assert list(columns) == [
+        "id",
+        "created_at",
+        "a_run_id",
+        "b_run_id",
+        "verdict",
+        "exit_code",
+        "delta",
+        "p_value",
+    ]
+    assert [i["column_names"] for i in inspect(engine).get_indexes("eval_comparisons")] == [["b_run_id"]]
 
 
 def test_versions_are_strictly_increasing() -> None:

@@ -1,0 +1,203 @@
+"""`filon eval compare A B`: is run B worse than run A beyond noise, and what does the change cost?
+
+Two reports of the same set are paired by case id. A case whose content changed between them (its
+fingerprint differs) is listed and left out; a case with no valid attempt on either side too. Outcomes
+are per case: passed means every valid attempt passed. The verdict, in order: the reports do not pair
+(2); either run was inconclusive (3); a case of a blocking category passed on A and fails on B (1); B's
+score is lower by more than the margin and McNemar's exact test says so at 5% (1); otherwise not worse
+(0), saying when the set is too small for the test ever to see a drop of the margin.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from goldens import stats
+
+EXIT = {"pas pire": 0, "pire": 1, "ne s'apparient pas": 2, "non concluant": 3}
+
+
+@dataclass(frozen=True)
+class CaseDelta:
+    id: str
+    categorie: str
+    passed_a: int
+    valid_a: int
+    passed_b: int
+    valid_b: int
+
+    @property
+    def rate_a(self) -> float:
+        return self.passed_a / self.valid_a
+
+    @property
+    def rate_b(self) -> float:
+        return self.passed_b / self.valid_b
+
+    @property
+    def ok_a(self) -> bool:
+        return self.passed_a == self.valid_a
+
+    @property
+    def ok_b(self) -> bool:
+        return self.passed_b == self.valid_b
+
+
+@dataclass
+class Comparison:
+    verdict: str
+    raison: str
+    marge: float
+    cas: list[CaseDelta] = field(default_factory=list)
+    modifies: list[str] = field(default_factory=list)  # content changed between the runs: left out
+    exclus: list[str] = field(default_factory=list)  # no valid attempt on one side
+    manquants: dict[str, list[str]] = field(default_factory=dict)  # ids on one side only
+    score_a: float | None = None
+    score_b: float | None = None
+    discordants: tuple[int, int] = (0, 0)  # (passed on A only, passed on B only)
+    p_value: float | None = None
+    intervalle: tuple[float, float] | None = None
+    methode: str = ""
+    trop_petit: str = ""
+    runs: dict[str, Any] = field(default_factory=dict)
+    cout: dict[str, Any] = field(default_factory=dict)
+    latence: dict[str, Any] = field(default_factory=dict)
+    categories: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT[self.verdict]
+
+    @property
+    def delta(self) -> float | None:
+        if self.score_a is None or self.score_b is None:
+            return None
+        return self.score_b - self.score_a
+
+    def newly_failing(self) -> list[str]:
+        return [c.id for c in self.cas if c.ok_a and not c.ok_b]
+
+    def newly_fixed(self) -> list[str]:
+        return [c.id for c in self.cas if c.ok_b and not c.ok_a]
+
+    def as_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out.update(exit_code=self.exit_code, delta=self.delta)
+        out["nouveaux_echecs"], out["nouvelles_reussites"] = self.newly_failing(), self.newly_fixed()
+        out["cas"] = [{**asdict(c), "taux_a": c.rate_a, "taux_b": c.rate_b} for c in self.cas]
+        return out
+
+
+def _per_case(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {c["id"]: c for c in report.get("cas", [])}
+
+
+def _inconclusive(report: dict[str, Any]) -> bool:
+    return report.get("gate", {}).get("decision") == "inconclusive" or bool(report.get("interrompu"))
+
+
+def compare(a: dict[str, Any], b: dict[str, Any], marge: float = 0.05) -> Comparison:
+    if not 0 < marge < 1:
+        raise ValueError(f"--marge: {marge} is not between 0 and 1")
+    cases_a, cases_b = _per_case(a), _per_case(b)
+    only_a, only_b = sorted(set(cases_a) - set(cases_b)), sorted(set(cases_b) - set(cases_a))
+    out = Comparison("pas pire", "", marge, runs={"a": _run(a), "b": _run(b)})
+    if only_a or only_b or not cases_a:
+        out.verdict, out.manquants = "ne s'apparient pas", {"a_seulement": only_a, "b_seulement": only_b}
+        out.raison = (
+            "les deux rapports ne portent pas sur les mêmes cas" if cases_a else "aucun cas à comparer"
+        )
+        return out
+    fp_a, fp_b = a.get("empreintes") or {}, b.get("empreintes") or {}
+    for case_id in sorted(cases_a):
+        ca, cb = cases_a[case_id], cases_b[case_id]
+        if case_id in fp_a and case_id in fp_b and fp_a[case_id] != fp_b[case_id]:
+            out.modifies.append(case_id)
+        elif not ca["valid"] or not cb["valid"]:
+            out.exclus.append(case_id)
+        else:
+            out.cas.append(
+                CaseDelta(case_id, ca["categorie"], ca["passed"], ca["valid"], cb["passed"], cb["valid"])
+            )
+    _measure(out, a, b)
+    if _inconclusive(a) or _inconclusive(b):
+        which = " et ".join(n for n, r in (("A", a), ("B", b)) if _inconclusive(r))
+        out.verdict, out.raison = "non concluant", f"run {which} non concluant : rien n'est comparé"
+        return out
+    blocking = set(b.get("bloquants") or a.get("bloquants") or ["securite"])
+    regressed = [c.id for c in out.cas if c.categorie in blocking and c.ok_a and not c.ok_b]
+    if regressed:
+        out.verdict = "pire"
+        out.raison = f"cas bloquant(s) réussi(s) sur A, en échec sur B : {', '.join(regressed)}"
+        return out
+    delta = out.delta or 0.0
+    significant = out.p_value is not None and out.p_value < stats.ALPHA
+    if delta < -marge and significant:
+        out.verdict = "pire"
+        out.raison = f"B perd {-delta:.1%} (> marge {marge:.0%}), p = {out.p_value:.3g} < 0,05"
+    elif delta < -marge:
+        out.raison = (
+            f"B perd {-delta:.1%} (> marge {marge:.0%}), mais p = {out.p_value:.3g} : pas significatif"
+        )
+    else:
+        out.raison = f"écart {delta:+.1%}, dans la marge de {marge:.0%}"
+    return out
+
+
+def _measure(out: Comparison, a: dict[str, Any], b: dict[str, Any]) -> None:
+    """Scores, discordant pairs, the test, the interval, categories, cost and latency."""
+    n = len(out.cas)
+    if n == 0:
+        return
+    out.score_a = sum(c.rate_a for c in out.cas) / n
+    out.score_b = sum(c.rate_b for c in out.cas) / n
+    b_only = sum(1 for c in out.cas if c.ok_a and not c.ok_b)
+    c_only = sum(1 for c in out.cas if c.ok_b and not c.ok_a)
+    out.discordants = (b_only, c_only)
+    out.p_value = stats.mcnemar_exact(b_only, c_only)
+    if all(c.valid_a == 1 and c.valid_b == 1 for c in out.cas):
+        out.intervalle, out.methode = stats.paired_interval(b_only, c_only, n), "Agresti-Min (apparié)"
+    else:
+        deltas = [c.rate_b - c.rate_a for c in out.cas]
+        out.intervalle, out.methode = stats.bootstrap_interval(deltas), "bootstrap apparié sur les cas"
+    needed = stats.cases_needed(out.marge)
+    if n < needed:
+        out.trop_petit = (
+            f"{n} cas appariés : trop peu pour qu'une baisse de {out.marge:.0%} soit jamais significative "
+            f"(il faut au moins {stats.fewest_discordant()} cas discordants dans le même sens, soit "
+            f"{needed} cas ou plus)"
+        )
+    cats: dict[str, list[CaseDelta]] = {}
+    for c in out.cas:
+        cats.setdefault(c.categorie, []).append(c)
+    out.categories = {
+        name: {
+            "a": sum(c.rate_a for c in group) / len(group),
+            "b": sum(c.rate_b for c in group) / len(group),
+            "cas": len(group),
+        }
+        for name, group in sorted(cats.items())
+    }
+    out.cout = {side: (r.get("cout") or {}).get("total_usd") for side, r in (("a", a), ("b", b))} | {
+        "modele_a": (a.get("cout") or {}).get("modele"),
+        "modele_b": (b.get("cout") or {}).get("modele"),
+    }
+    out.latence = {
+        f"{key}_{side}": (r.get("latence") or {}).get(f"{key}_ms")
+        for key in ("p50", "p95")
+        for side, r in (("a", a), ("b", b))
+    }
+
+
+def _run(report: dict[str, Any]) -> dict[str, Any]:
+    run, modele, prompt = report.get("run", {}), report.get("modele", {}), report.get("prompt", {})
+    return {
+        "id": run.get("id"),
+        "date": run.get("started_at"),
+        "modele": modele.get("name"),
+        "backend": modele.get("backend"),
+        "prompt": prompt.get("path"),
+        "prompt_sha256": prompt.get("sha256"),
+        "repeat": run.get("repeat", 1),
+    }
