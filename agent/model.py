@@ -96,6 +96,8 @@ def open_backend(
 ) -> Iterator[Backend]:
     """`gemini` (the default everywhere; never falls back) or `scripted` (in-process unless `model_url`)."""
     if backend == "gemini":
+        if model_url:  # silently talking to Gemini while the user meant a local server would mislead
+            raise ValueError("--model-url goes with --backend scripted (a running `filon model serve`)")
         yield Backend(gemini_client(timeout_ms, httpx_client), model or DEFAULT_MODEL, scripted=False)
         return
     if backend != "scripted":

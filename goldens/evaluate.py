@@ -160,7 +160,7 @@ def _record(document: dict[str, Any] | None, report_path: str, comparison: Compa
         finally:
             store.close()
     except StoreError as exc:
-        return f"not recorded in the store: {exc}"
+        return f"run not recorded in the store: {exc}"
     return ""
 
 

@@ -89,7 +89,7 @@ def save_case(
     conversation, mark it done."""
     errors = [p for p in lint_draft(case, folder, replacing) if p.level == "error"]
     if errors:
-        raise SaveError("; ".join(p.line() for p in errors))
+        raise SaveError("; ".join(p.line().removeprefix("error: ") for p in errors))
     try:
         path = write_case(goldens_dir(folder), case, overwrite=case["id"] == replacing)
     except FileExistsError as exc:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,7 +33,19 @@ class StoreError(RuntimeError):
 
 
 def db_url(explicit: str | None = None) -> str:
-    return explicit or os.environ.get("FILON_DB") or DEFAULT_DB
+    """The store's SQLAlchemy URL: a plain path is a SQLite file, `postgres://` is PostgreSQL (psycopg)."""
+    url = explicit or os.environ.get("FILON_DB") or DEFAULT_DB
+    if "://" not in url and url != ":memory:":
+        return f"sqlite:///{url}"
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
+
+
+def shown(url: str) -> str:
+    """The URL as messages name it: its password hidden."""
+    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
 
 
 def _sqlite_pragmas(engine: Engine) -> None:
@@ -60,6 +73,7 @@ class HistoryRow:
     errors: int
     case_status: str | None = None  # with a case id: that case's k/N in the run
     compared: str | None = None  # "vs RUN: verdict" when this run was compared with an earlier one
+    prompt_path: str = ""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -75,6 +89,7 @@ class HistoryRow:
             "errors": self.errors,
             "case_status": self.case_status,
             "compared": self.compared,
+            "prompt_path": self.prompt_path,
         }
 
 
@@ -84,17 +99,28 @@ class Store(TraceStore, ReviewStore, RetentionStore):
 
     @classmethod
     def open(cls, url: str | None = None) -> Store:
+        chosen = url or os.environ.get("FILON_DB")
         url = db_url(url)
+        if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+            folder = Path(url.removeprefix("sqlite:///")).parent
+            if chosen and not folder.is_dir():  # a typo would silently start an empty store
+                raise StoreError(
+                    f"cannot open the store {shown(url)!r}: the folder {str(folder)!r} does not exist"
+                )
+            folder.mkdir(parents=True, exist_ok=True)  # the default, var/filon.db, is made on first use
         try:
-            if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
-                Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
             engine = create_engine(url, pool_pre_ping=True)
             if engine.dialect.name == "sqlite":
                 _sqlite_pragmas(engine)
             migrate(engine)
         except Exception as exc:  # driver, URL or permission: one clear line for the user
-            raise StoreError(f"cannot open the store {url!r}: {exc}") from exc
+            raise StoreError(f"cannot open the store {shown(url)!r}: {exc}") from exc
         return cls(engine)
+
+    @property
+    def name(self) -> str:
+        """Which store this is, for messages ("no conversation X in the store …")."""
+        return self.engine.url.render_as_string(hide_password=True)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -193,6 +219,7 @@ class Store(TraceStore, ReviewStore, RetentionStore):
                         run.errors,
                         status,
                         compared.get(run.id),
+                        run.prompt_path,
                     )
                 )
                 if len(out) >= limit:

@@ -45,3 +45,33 @@ def read_otlp_file(path: Path) -> list[SpanRecord]:
         except json.JSONDecodeError as exc:
             raise DecodeError(f"line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from exc
     raise DecodeError("unknown file type: expected .pb, .json or .jsonl (optionally .gz)")
+
+
+def what_it_is(path: Path) -> str:
+    """Why a file gave no span at all, in one line: it is empty, or it is not an OTLP trace export."""
+    raw = path.read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError):
+            return "not a valid gzip file"
+    if not raw.strip():
+        return "an empty file: no span in it"
+    try:
+        data = json.loads(
+            raw.decode("utf-8").splitlines()[0] if path.name.endswith((".jsonl", ".jsonl.gz")) else raw
+        )
+    except (UnicodeDecodeError, ValueError):
+        return "no OTLP span in it (an ExportTraceServiceRequest with no resourceSpans)"
+    if (
+        isinstance(data, dict)
+        and isinstance(data.get("data"), list)
+        and data["data"]
+        and "spans" in data["data"][0]
+    ):
+        return "a Jaeger export, not OTLP: export OTLP (the Collector's file exporter, or an OTLP exporter)"
+    if isinstance(data, list) and data and isinstance(data[0], dict) and "traceId" in data[0]:
+        return "a Zipkin export, not OTLP: export OTLP (the Collector's file exporter, or an OTLP exporter)"
+    if isinstance(data, dict) and "resourceSpans" in data:
+        return "an OTLP export with no span in it"
+    return "not an OTLP trace export: no resourceSpans"

@@ -44,3 +44,19 @@ PromptOpt = Annotated[
     str | None,
     typer.Option("--prompt", help="System prompt file (default agent/prompts/system.md)."),
 ]
+
+
+def invocation() -> str:
+    """How to call filon again, as this process was called: `filon` when it is on the PATH, else its path
+    (`.venv/bin/filon` after `make demo`), so that a printed next step runs as shown."""
+    import os
+    import shutil
+    import sys
+
+    called = sys.argv[0] if sys.argv else ""
+    if os.path.basename(called) != "filon":
+        return "filon"
+    found = shutil.which("filon")
+    if found and os.path.realpath(found) == os.path.realpath(called):
+        return "filon"
+    return os.path.relpath(called) if not os.path.isabs(called) or called.startswith(os.getcwd()) else called

@@ -14,7 +14,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from filon.commands.common import console, err_console
+from filon.commands.common import console, err_console, invocation
 
 
 def demo(
@@ -63,6 +63,7 @@ def demo(
         f"flagged by kind: {', '.join(f'{k} {v}' for k, v in sorted(flags.items())) or 'none'}",
         markup=False,
     )
+    me = invocation()
     top = store.list_conversations(limit=5)
     table = Table(title="top of the review queue (incident, security, then the rest)")
     table.add_column("conversation", no_wrap=True)
@@ -77,8 +78,10 @@ def demo(
         table.add_row(Text(row.conversation_id), ", ".join(row.flags), Text(tools), Text(why))
     console.print(table, soft_wrap=False)
     if top:
-        console.print(f"next: filon traces show {top[0].conversation_id}", markup=False, soft_wrap=True)
+        console.print(f"next: {me} traces show {top[0].conversation_id}", markup=False, soft_wrap=True)
     console.print(
-        "then: filon eval --backend scripted --prompt agent/prompts/court.md   (the gate refuses that deploy)",
+        f"then: {me} eval --backend scripted --prompt agent/prompts/court.md   (the gate refuses that deploy)",
         markup=False,
     )
+    if me != "filon":
+        console.print("(or put filon on your PATH: source .venv/bin/activate)", markup=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -19,6 +20,7 @@ def history(
 
     Example: filon eval history cmd-04 --limit 10
     """
+    from rich import box
     from rich.table import Table
 
     from filon.commands.traces_cmds import open_store
@@ -36,32 +38,35 @@ def history(
             "no recorded run" + (f" replayed {case_id}" if case_id else "") + ": run filon eval first"
         )
         return
-    table = Table(title=f"eval history{' of ' + case_id if case_id else ''}")
-    for column in (
-        "run",
-        "started",
-        "backend",
-        "model",
-        "prompt",
-        "score",
-        "decision",
-        *(["case"] if case_id else []),
-        *(["compared"] if any(r.compared for r in rows) else []),
+    # what must stay whole at 80 columns (ids, dates, prompt, score) does not wrap; names may fold
+    table = Table(
+        title=f"eval history{' of ' + case_id if case_id else ''}", box=box.SIMPLE_HEAD, pad_edge=False
+    )
+    for column, whole in (
+        ("run", True),
+        ("started", True),
+        ("model", False),
+        ("prompt", True),
+        ("score", True),
+        ("decision", False),
+        *([("case", True)] if case_id else []),
     ):
-        table.add_column(column)
-    compared = any(r.compared for r in rows)
+        table.add_column(column, overflow="fold", no_wrap=whole, min_width=None if whole else 10)
     for r in rows:
-        score = f"{r.score:.0%} ({r.passed}/{r.valid})" if r.score is not None else "-"
+        score = f"{r.score:.0%} {r.passed}/{r.valid}" if r.score is not None else "-"
         cells = [
             r.run_id,
-            r.started_at.strftime("%Y-%m-%d %H:%M"),
-            r.backend,
-            r.model,
-            r.prompt_sha256[:10],
+            r.started_at.strftime("%m-%d %H:%M"),
+            r.model if r.backend in r.model else f"{r.model} ({r.backend})",
+            Path(r.prompt_path).name or r.prompt_sha256[:10],
             score,
-            r.decision,
+            r.decision + (f"\n{_short(r.compared)}" if r.compared else ""),
         ]
-        table.add_row(
-            *cells, *([r.case_status or "-"] if case_id else []), *([r.compared or "-"] if compared else [])
-        )
+        table.add_row(*cells, *([r.case_status or "-"] if case_id else []))
     console.print(table)
+
+
+def _short(compared: str) -> str:
+    """ "vs RUNID: verdict" with the id cut to six characters: it fits under the decision."""
+    run, _, verdict = compared.removeprefix("vs ").partition(": ")
+    return f"vs {run[:6]} {verdict}"

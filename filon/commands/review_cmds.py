@@ -33,7 +33,7 @@ def draft(
     store = open_store()
     made = make_draft(store, conversation_id, reviewer, case_id)
     if made is None:
-        fail(f"no conversation {conversation_id!r} in the store", Exit.FAILED)
+        fail(f"no conversation {conversation_id!r} in the store {store.name}", Exit.FAILED)
     case = made.case()
     for check in made.checks:
         err_console.print(

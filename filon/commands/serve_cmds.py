@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import socket
 from datetime import timedelta
 from typing import Annotated
 
@@ -46,11 +47,16 @@ def serve(
         Store.open().close()  # a wrong FILON_DB fails now, in one line, not at the first request
     except StoreError as exc:
         fail(str(exc), Exit.FAILED)
+    try:  # bound here, before anything is printed: a port already taken is one line, not uvicorn's trace
+        sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+    except OSError as exc:
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}", Exit.FAILED)
     app = build_app(ReceiverSettings(token=token, max_body=max_body, escalation_tools=escalation_tool))
     console.print(
         f"filon serve: OTLP/HTTP on http://{host}:{port}/v1/traces" + (" (token required)" if token else "")
     )
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    server.run(sockets=[sock])
 
 
 def _duration(text: str) -> timedelta:

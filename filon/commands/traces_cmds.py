@@ -96,7 +96,7 @@ def ingest(
     Example: filon ingest traces.pb export.jsonl.gz --escalation-tool handoff_to_human
     """
     from miner.config import FlagConfig
-    from tracing.files import read_otlp_file
+    from tracing.files import read_otlp_file, what_it_is
     from tracing.ingest import Ingestor, IngestStats
     from tracing.records import DecodeError, batched
     from tracing.redact import Redactor, load_secret, redaction_enabled
@@ -119,7 +119,12 @@ def ingest(
             bad += 1
             continue
         except DecodeError as exc:
-            err_console.print(f"error: {path}: {exc}", markup=False)
+            said = what_it_is(path)
+            err_console.print(f"error: {path}: {said if 'not OTLP' in said else exc}", markup=False)
+            bad += 1
+            continue
+        if not records:  # "0 spans" and exit 0 would hide a wrong file
+            err_console.print(f"error: {path}: {what_it_is(path)}", markup=False)
             bad += 1
             continue
         for batch in batched(records, 5000):
@@ -190,9 +195,10 @@ def traces_show(
 
     Example: filon traces show whatsapp:33999123456
     """
-    found = open_store().conversation_detail(conversation_id)
+    store = open_store()
+    found = store.conversation_detail(conversation_id)
     if found is None:
-        fail(f"no conversation {conversation_id!r} in the store", Exit.FAILED)
+        fail(f"no conversation {conversation_id!r} in the store {store.name}", Exit.FAILED)
     conv, turns, flags = found
     doc: dict[str, Any] = {
         "conversation_id": conv.id,
@@ -251,6 +257,7 @@ def incident_add(
     """
     if not note.strip():
         fail("--note: say what happened")
-    if not open_store().add_incident(conversation_id, note.strip()):
-        fail(f"no conversation {conversation_id!r} in the store", Exit.FAILED)
+    store = open_store()
+    if not store.add_incident(conversation_id, note.strip()):
+        fail(f"no conversation {conversation_id!r} in the store {store.name}", Exit.FAILED)
     console.print(f"incident recorded on {conversation_id}", markup=False)

@@ -130,3 +130,20 @@ def test_ask_against_an_unreachable_model_is_one_line_and_exit_3() -> None:
     assert result.exit_code == 3, result.output
     assert "cannot reach the model at http://127.0.0.1:9" in result.output
     assert isinstance(result.exception, SystemExit)  # handled, not a crash
+
+
+def test_next_steps_are_printed_as_filon_was_called(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    import sys
+
+    from filon.commands.common import invocation
+
+    script = tmp_path / "bin" / "filon"
+    script.parent.mkdir()
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", [str(script), "demo"])
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert invocation() == "bin/filon"  # not on the PATH: the path that works from here
+    monkeypatch.setenv("PATH", f"{script.parent}:/usr/bin:/bin")
+    assert invocation() == "filon"

@@ -26,3 +26,24 @@ def test_usage_errors() -> None:
     assert runner.invoke(app, ["db", "prune", "--older-than", "a month"]).exit_code == 2
     bad = runner.invoke(app, ["serve", "--max-body", "10"])
     assert bad.exit_code == 2 and "--max-body" in bad.stderr
+
+
+def test_filon_db_takes_a_plain_path_and_refuses_a_missing_folder(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("FILON_DB", str(tmp_path / "plain.db"))
+    listed = runner.invoke(app, ["traces", "list", "--json"])
+    assert listed.exit_code == 0, listed.output
+    assert (tmp_path / "plain.db").exists()
+    unknown = runner.invoke(app, ["traces", "show", "web:nope"])
+    assert unknown.exit_code == 1 and f"in the store sqlite:///{tmp_path / 'plain.db'}" in unknown.stderr
+    monkeypatch.setenv("FILON_DB", str(tmp_path / "typo" / "filon.db"))
+    missing = runner.invoke(app, ["traces", "list"])
+    assert missing.exit_code == 1
+    assert f"the folder '{tmp_path / 'typo'}' does not exist" in missing.stderr
+    assert not (tmp_path / "typo").exists()  # no empty store made behind the user's back
+
+
+def test_filon_db_takes_postgres_urls(postgres_url: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("FILON_DB", postgres_url.replace("postgresql+psycopg://", "postgres://"))
+    result = runner.invoke(app, ["db", "stats"])
+    assert result.exit_code == 0, result.output
+    assert "conversations" in result.stdout

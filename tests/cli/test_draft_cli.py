@@ -44,5 +44,6 @@ def test_draft_write_saves_links_and_refuses_an_existing_id(cases: Path) -> None
     assert load_set(cases).errors == []
     again = runner.invoke(app, ["draft", "web:geste", "--id", "esc-10", "--write"])
     assert again.exit_code == 1 and "already exists" in again.stderr
+    assert "error: error:" not in again.stderr and again.stderr.count("error:") == 1
     unknown = runner.invoke(app, ["draft", "nope"])
     assert unknown.exit_code == 1 and "no conversation 'nope'" in unknown.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -124,3 +125,23 @@ def test_demo_tells_the_story_and_says_it_is_scripted() -> None:
 def test_every_help_has_an_example(command: list[str]) -> None:
     result = runner.invoke(app, [*command, "--help"])
     assert result.exit_code == 0 and "Example" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "needle"),
+    [
+        ("empty.json", "{}", "not an OTLP trace export: no resourceSpans"),
+        ("jaeger.json", '{"data": [{"traceID": "a", "spans": []}]}', "a Jaeger export, not OTLP"),
+        ("zipkin.json", '[{"traceId": "a", "id": "b", "name": "x"}]', "a Zipkin export, not OTLP"),
+        ("empty.pb", "", "an empty file: no span in it"),
+        ("none.json", '{"resourceSpans": []}', "an OTLP export with no span in it"),
+    ],
+)
+def test_ingest_of_a_file_with_no_span_says_what_it_was_and_exits_1(
+    tmp_path: Path, name: str, content: str, needle: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    result = runner.invoke(app, ["ingest", str(path)])
+    assert result.exit_code == 1, result.output
+    assert f"error: {path}: {needle}" in result.stderr

@@ -56,3 +56,20 @@ def test_store_record_is_complete(tmp_path: Path, db_url: str) -> None:
     [row] = store.eval_history("esc-03")
     assert row.backend == "scripted" and row.valid == 1 and row.case_status == "1/1"
     assert row.run_id == json.loads(report.read_text())["run"]["id"]
+
+
+def test_history_at_80_columns_keeps_ids_whole_and_names_the_prompt(tmp_path: Path, db_url: str) -> None:
+    report = str(tmp_path / "r.json")
+    runner.invoke(app, ["eval", "--backend", "scripted", "--ids", "faq-01", "--report", report])
+    run_id = json.loads(Path(report).read_text())["run"]["id"]
+    table = runner.invoke(app, ["eval", "history"], env={"COLUMNS": "80"})
+    assert table.exit_code == 0
+    assert max(len(line) for line in table.stdout.splitlines()) <= 80
+    assert run_id in table.stdout and "system.md" in table.stdout
+
+
+def test_model_url_with_the_real_backend_is_refused(tmp_path: Path) -> None:
+    for command in (["ask", "Bonjour"], ["eval", "--report", str(tmp_path / "r.json")]):
+        result = runner.invoke(app, [*command, "--model-url", "http://127.0.0.1:8765"])
+        assert result.exit_code == 2, result.output
+        assert "--model-url goes with --backend scripted" in result.output

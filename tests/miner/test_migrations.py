@@ -49,6 +49,7 @@ def test_versions_are_strictly_increasing() -> None:
 
 
 def test_store_opens_in_wal_mode(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
     store = Store.open(f"sqlite:///{tmp_path / 'sub' / 'filon.db'}")
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"

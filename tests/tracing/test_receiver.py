@@ -231,3 +231,18 @@ def test_a_writer_process_that_dies_is_replaced_and_nothing_committed_is_lost(sp
         again = httpx.post(f"{url}/v1/traces", content=body, headers=PB, timeout=60)
         assert again.status_code == 200 and writer.helper_pid != pid
     assert Store.open(db).counts()["spans"] == len(spans)
+
+
+def test_serve_on_a_taken_port_is_one_line(tmp_path: Path) -> None:
+    import socket
+
+    from typer.testing import CliRunner
+
+    from filon.cli import app
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(app, ["serve", "--port", str(port)])
+    assert result.exit_code == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
+    assert "OTLP/HTTP on" not in result.stdout  # nothing announced that is not there
