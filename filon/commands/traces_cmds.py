@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -169,21 +171,41 @@ def traces_list(
     if as_json:
         console.print_json(json.dumps([r.as_json() for r in rows], ensure_ascii=False))
         return
-    table = Table(title=f"{len(rows)} conversation(s)")
-    for column in ("conversation", "channel", "turns", "tools", "escalated", "flags", "status", "started"):
-        table.add_column(column)
+    # one line per conversation: the id is what people copy, whole; tools shrink first
+    table = Table(title=f"{len(rows)} conversation(s)", box=box.SIMPLE_HEAD, pad_edge=False)
+    fixed = {
+        "conversation": max((len(r.conversation_id) for r in rows), default=12),
+        "n": 3,
+        "esc": 3,
+        "flags": min(24, max((len(", ".join(r.flags)) for r in rows), default=5)),
+        "status": 9,
+        "age": 4,
+    }
+    budget = max(8, console.width - sum(fixed.values()) - 3 * (len(fixed) + 1))  # what is left for the tools
+    for column in ("conversation", "n", "tools", "esc", "flags", "status", "age"):
+        width = fixed.get(column, budget)
+        table.add_column(column, no_wrap=True, overflow="ellipsis", min_width=width, max_width=width)
     for r in rows:
+        tools = Text(", ".join(dict.fromkeys(r.tools)) or "-")
+        tools.truncate(budget, overflow="ellipsis")
         table.add_row(
             Text(r.conversation_id),
-            r.channel,
             str(r.turns),
-            Text(", ".join(r.tools) or "-"),
+            tools,
             "yes" if r.escalated else "",
             ", ".join(r.flags),
             r.status,
-            r.started_at.strftime("%Y-%m-%d %H:%M"),
+            _age(r.started_at),
         )
     console.print(table)
+
+
+def _age(when: datetime) -> str:
+    seconds = (datetime.now(UTC) - (when if when.tzinfo else when.replace(tzinfo=UTC))).total_seconds()
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)}{unit}"
+    return "now"
 
 
 @traces_app.command("show")

@@ -145,3 +145,24 @@ def test_ingest_of_a_file_with_no_span_says_what_it_was_and_exits_1(
     result = runner.invoke(app, ["ingest", str(path)])
     assert result.exit_code == 1, result.output
     assert f"error: {path}: {needle}" in result.stderr
+
+
+@pytest.mark.parametrize("columns", ["80", "160"])
+def test_list_is_one_line_per_conversation_with_whole_ids(columns: str, db_url: str) -> None:
+    from tests.tui.data import fill, turn
+    from tracing.ingest import Ingestor
+
+    store = Store.open()
+    fill(store)
+    aide = [("rechercher_aide", {"question": "q"}, {"passages": []})]
+    Ingestor(store).ingest(
+        [r for i in range(6) for r in turn("web:bavard", f"question {i}", "réponse", aide, 70 + i)]
+    )
+    rows = json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout)
+    shown = runner.invoke(app, ["traces", "list"], env={"COLUMNS": columns}).stdout
+    lines = shown.splitlines()
+    assert max(len(line) for line in lines) <= int(columns)
+    for row in rows:  # each id whole, on exactly one line
+        assert sum(row["conversation_id"] in line for line in lines) == 1, shown
+    [line] = [x for x in lines if "web:bavard" in x]
+    assert line.count("recherche") == 1  # a tool called on each of six turns is named once
