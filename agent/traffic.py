@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from agent.customers import Customers, Script
@@ -25,6 +25,7 @@ class TrafficResult:
     errors: int = 0
     personas: Counter[str] = field(default_factory=Counter)
     error_kinds: Counter[str] = field(default_factory=Counter)
+    interrupted: bool = False
 
 
 def run_traffic(
@@ -54,12 +55,19 @@ def run_traffic(
                 on_done(script)
         return script, turns, None
 
-    with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-        for script, turns, error in pool.map(talk, scripts):
+    pool = ThreadPoolExecutor(max_workers=max(1, concurrency))
+    try:
+        for future in as_completed([pool.submit(talk, s) for s in scripts]):
+            script, turns, error = future.result()
             result.conversations += 1
             result.turns += turns
             result.personas[script.persona] += 1
             if error:
                 result.errors += 1
                 result.error_kinds[error] += 1
+    except KeyboardInterrupt:  # ctrl-C: conversations under way end, the others never start
+        result.interrupted = True
+        pool.shutdown(wait=True, cancel_futures=True)
+    finally:
+        pool.shutdown(wait=True)
     return result

@@ -1,7 +1,7 @@
 """`evaluate()`: the one library call behind `filon eval`. Its result's `exit_code` is the command's.
 
 0 passed · 1 failed (score or blocking category) · 2 usage · 3 inconclusive (infrastructure, or no
-credentials) · 4 the golden set itself is invalid.
+credentials) · 4 the golden set itself is invalid · 130 interrupted (the report says what was done).
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from goldens.retry import RetryPolicy
 from goldens.runner import Attempt, RunOptions, make_http_client, prompt_ref, run_cases
 from goldens.schema import Case
 from miner.store import Store, StoreError
+
+INTERRUPTED = 130  # ctrl-C, as shells report it: never 0 (passed) nor 1 (failed)
 
 
 @dataclass
@@ -129,6 +131,14 @@ def evaluate(
         goldens=str(caseset.folder),
         repeat=config.repeat,
     )
+    if run.interrupted:  # what was done is reported, marked as such; the run decides nothing
+        done, planned = len(run.attempts), len(cases) * config.repeat
+        document["interrompu"] = True
+        document["gate"].update(
+            decision="interrupted",
+            exit_code=INTERRUPTED,
+            rule=f"run interrompu (ctrl-C) après {done}/{planned} tentatives : aucune décision",
+        )
     document["bloquants"] = list(config.bloquants)
     document["empreintes"] = {c.id: fingerprint(c) for c in cases}
     if baseline is not None:
@@ -136,8 +146,9 @@ def evaluate(
     rpt.write_atomic(Path(config.report), json.dumps(document, ensure_ascii=False, indent=2) + "\n")
     if config.junit:
         rpt.write_atomic(Path(config.junit), rpt.junit(document))
-    outcome = EvalResult(gate.exit_code, gate.rule, document, caseset.warnings, banner)
-    if earlier is not None:
+    code = INTERRUPTED if run.interrupted else gate.exit_code
+    outcome = EvalResult(code, document["gate"]["rule"], document, caseset.warnings, banner)
+    if earlier is not None and not run.interrupted:
         outcome.comparison = compare(earlier, document, config.marge)
         if gate.exit_code == 0:  # the gate's own failure wins; a passing gate defers to the comparison
             outcome.exit_code = outcome.comparison.exit_code

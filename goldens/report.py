@@ -165,18 +165,35 @@ def junit(report: dict[str, Any]) -> str:
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
 
 
+def case_line(case: dict[str, Any]) -> str:
+    """One case as the seeds print it: status (or k/N and stability with repeats), id, tools, time, gaps."""
+    last = case["attempts"][-1]
+    status = {"ok": "OK", "echec": "ÉCHEC", "erreur": "ERREUR"}[last["statut"]]
+    if case["total"] > 1:
+        status = f"{case['passed']}/{case['valid']} {case['label']}"
+    tools = ",".join(last["outils"]) or "-"
+    ms = f"{sum(last['latences_ms']):.0f} ms" if last["latences_ms"] else "-"
+    detail = "; ".join(last["ecarts"]) or (last["erreur"] or "")
+    return f"{status:<6} {case['id']:<11} {tools:<50}{ms:>9}  {detail}".rstrip()
+
+
+def live_case(attempts: list[Attempt]) -> dict[str, Any]:
+    """A case's entry from its finished attempts, as the report will hold it (for lines printed as it goes)."""
+    attempts = sorted(attempts, key=lambda a: a.attempt)
+    valid = [a for a in attempts if a.valid]
+    return {
+        "id": attempts[0].case_id,
+        "passed": sum(a.ok for a in valid),
+        "valid": len(valid),
+        "total": len(attempts),
+        "label": stability(attempts),
+        "attempts": [a.as_json() for a in attempts],
+    }
+
+
 def console_lines(report: dict[str, Any]) -> list[str]:
     """The seeds' shape: a line per case, score, per category, latency, cost, five worst, the rule."""
-    lines = []
-    for case in report["cas"]:
-        last = case["attempts"][-1]
-        status = {"ok": "OK", "echec": "ÉCHEC", "erreur": "ERREUR"}[last["statut"]]
-        if case["total"] > 1:
-            status = f"{case['passed']}/{case['valid']} {case['label']}"
-        tools = ",".join(last["outils"]) or "-"
-        ms = f"{sum(last['latences_ms']):.0f} ms" if last["latences_ms"] else "-"
-        detail = "; ".join(last["ecarts"]) or (last["erreur"] or "")
-        lines.append(f"{status:<6}{case['id']:<11}{tools:<50}{ms:>9}  {detail}".rstrip())
+    lines = [case_line(case) for case in report["cas"]]
     g = report["gate"]["numbers"]
     score = f"{report['score']:.0%}" if report["score"] is not None else "-"
     lines.append("")

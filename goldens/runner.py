@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -88,6 +88,7 @@ class RunOutput:
     attempts: list[Attempt]
     circuit_opened: bool
     retried: int
+    interrupted: bool = False  # ctrl-C: only the attempts that had finished are here
 
 
 def infra_error(exc: BaseException) -> str | None:
@@ -187,11 +188,21 @@ def run_cases(
             on_attempt(done)
         return done
 
+    interrupted = False
+    pool = ThreadPoolExecutor(max_workers=max(1, options.concurrency))
     try:
-        with ThreadPoolExecutor(max_workers=max(1, options.concurrency)) as pool:
-            attempts = list(pool.map(job, jobs))
+        futures = [pool.submit(job, j) for j in jobs]
+        for future in as_completed(futures):
+            attempts.append(future.result())
+    except KeyboardInterrupt:  # ctrl-C: the attempts under way finish, the others never start
+        interrupted = True
+        pool.shutdown(wait=True, cancel_futures=True)
+        attempts = [f.result() for f in futures if f.done() and not f.cancelled() and f.exception() is None]
     finally:
+        pool.shutdown(wait=True)
         fanout.remove(collector)
+    order = {case.id: i for i, case in enumerate(cases)}  # the report follows the set, not the finish
+    attempts.sort(key=lambda a: (order.get(a.case_id, len(order)), a.attempt))
     return RunOutput(
         run_id=run_id,
         started_at=started_at,
@@ -199,6 +210,7 @@ def run_cases(
         attempts=attempts,
         circuit_opened=bool(transport and transport.breaker.open),
         retried=transport.retried if transport else 0,
+        interrupted=interrupted,
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 from typing import Annotated
 
@@ -92,6 +93,8 @@ def eval_command(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from goldens.evaluate import EvalConfig, evaluate
+    from goldens.report import case_line, live_case
+    from goldens.runner import Attempt
 
     config = EvalConfig(
         goldens=goldens,
@@ -127,14 +130,40 @@ def eval_command(
             err_console.print(f"[bold yellow]⚠ {banner}[/]")
         progress.update(task, total=total)
 
-    with progress:
-        result = evaluate(config, on_start, lambda _a: progress.advance(task))
+    live = not err_console.is_terminal  # in CI: a line per case as it finishes, not a silent bar
+    finished: dict[str, list[Attempt]] = {}
+    lock = threading.Lock()
+
+    def on_attempt(attempt: Attempt) -> None:
+        progress.advance(task)
+        if not live:
+            return
+        with lock:
+            done = finished.setdefault(attempt.case_id, [])
+            done.append(attempt)
+            if len(done) == repeat:
+                console.print(case_line(live_case(done)), markup=False, soft_wrap=True)
+
+    try:
+        with progress:
+            result = evaluate(config, on_start, on_attempt)
+    except KeyboardInterrupt:  # outside the replay itself (which stops cleanly and reports): nothing to keep
+        err_console.print("interrupted before any case finished: no report written", markup=False)
+        raise typer.Exit(130) from None
     for problem in result.problems:
         (err_console if problem.level == "error" else console).print(problem.line(), markup=False)
     if result.report is None:
         fail(result.message, Exit(result.exit_code))
-    for line in result.lines():
+    lines = result.lines()
+    if live and finished:  # the cases were printed as they finished: the summary follows
+        lines = lines[len(result.report["cas"]) :]
+    for line in lines:
         console.print(line, markup=False, soft_wrap=True)
+    if result.report.get("interrompu"):
+        err_console.print(
+            f"interrupted: {len(finished) or len(result.report['cas'])} case(s) done, reported in {config.report}",
+            markup=False,
+        )
     console.print(
         f"Rapport : {config.report}" + (f" · JUnit : {config.junit}" if config.junit else ""), markup=False
     )

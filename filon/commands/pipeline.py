@@ -21,48 +21,67 @@ class TrafficRun:
     model_url: str | None = None
 
 
-def run_traffic_into_store(run: TrafficRun, console: Console, label: str = "traffic") -> list[str]:
+class Summary(list[str]):
+    """The lines to print, and whether ctrl-C cut the run short."""
+
+    interrupted: bool = False
+
+
+def run_traffic_into_store(run: TrafficRun, console: Console, label: str = "traffic") -> Summary:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from agent.model import open_backend
     from agent.prompts import load_prompt
-    from agent.traffic import run_traffic
+    from agent.traffic import TrafficResult, run_traffic
     from tracing.setup import setup_tracing
 
     prompt = load_prompt(run.prompt)
     tracing = setup_tracing(sample_rate=run.sample_rate, escalation_tools=run.escalation_tools)
     seed = run.seed if run.seed is not None else random.randrange(1_000_000)
+    result = TrafficResult()
     try:
-        with open_backend(run.backend, run.model, run.model_url) as backend:
-            if backend.scripted:
-                console.print(f"[yellow]{backend.banner}[/]")
-            progress = Progress(
-                TextColumn(f"[bold]{label}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=console,
-                transient=True,
-            )
-            task = progress.add_task(label, total=run.conversations)
-            with progress:
-                result = run_traffic(
-                    backend,
-                    prompt,
-                    run.conversations,
-                    seed,
-                    run.concurrency,
-                    lambda _s: progress.advance(task),
+        try:
+            with open_backend(run.backend, run.model, run.model_url) as backend:
+                if backend.scripted:
+                    console.print(f"[yellow]{backend.banner}[/]")
+                progress = Progress(
+                    TextColumn(f"[bold]{label}"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TimeElapsedColumn(),
+                    console=console,
+                    transient=True,
                 )
-        tracing.flush()
+                task = progress.add_task(label, total=run.conversations)
+                with progress:
+                    result = run_traffic(
+                        backend,
+                        prompt,
+                        run.conversations,
+                        seed,
+                        run.concurrency,
+                        lambda _s: progress.advance(task),
+                    )
+        except KeyboardInterrupt:  # before the customers were under way (after, run_traffic stops cleanly)
+            result.interrupted = True
+        tracing.flush()  # what was done is stored, interrupted or not
     finally:
         tracing.shutdown()
     c = tracing.counters
     stored = c.stored
     kinds = ", ".join(f"{k} {v}" for k, v in sorted(stored.flag_kinds.items())) or "none"
-    return [
-        f"{label}: {result.conversations} conversations, {result.turns} turns, {result.errors} failed "
-        f"(prompt {prompt.path}, seed {seed})",
-        f"kept {c.traces_kept} traces, sampled out {c.traces_sampled_out}, dropped {c.spans_dropped} spans; "
-        f"flagged conversations by kind: {kinds}",
-    ]
+    stopped = (
+        f"interrupted after {result.conversations} of {run.conversations} conversations; "
+        if result.interrupted
+        else ""
+    )
+    summary = Summary(
+        [
+            f"{label}: {stopped}{result.conversations} conversations, {result.turns} turns, {result.errors} failed "
+            f"(prompt {prompt.path}, seed {seed})",
+            f"kept {c.traces_kept} traces, sampled out {c.traces_sampled_out}, dropped {c.spans_dropped} spans; "
+            f"flagged conversations by kind: {kinds}",
+        ]
+    )
+    summary.interrupted = result.interrupted
+    return summary

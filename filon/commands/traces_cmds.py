@@ -84,6 +84,8 @@ def traffic(
         fail(str(exc))
     for line in summary:
         console.print(line, markup=False)
+    if summary.interrupted:
+        raise typer.Exit(130)  # ctrl-C: what was kept is stored and said above, but the run is not whole
 
 
 def ingest(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from xml.etree import ElementTree as ET
@@ -118,3 +119,10 @@ def test_eval_seuil_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("EVAL_SEUIL", "0.95")
     code, doc, _ = run(tmp_path, "--ids", "faq-01")
     assert code == 0 and doc is not None and doc["seuil"] == 0.95
+
+
+def test_repeat_lines_keep_the_label_apart_from_the_id(tmp_path: Path) -> None:
+    code, _, out = run(tmp_path, "--ids", "faq-01", "--repeat", "2")
+    assert code == 0, out
+    assert re.search(r"^2/2 stable pass\s+faq-01\s", out, re.M), out
+    assert out.count("faq-01 ") == 1  # printed as it finished, not again in the summary

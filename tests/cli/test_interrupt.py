@@ -1,0 +1,60 @@
+"""ctrl-C in CI: `filon eval` prints a line per case as it finishes, and when interrupted writes its report
+marked as such and exits 130 (never 0 or 1); `filon traffic` says what it kept and exits 130 too.
+A real SIGINT to a real process, sent once the process has shown it is under way."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import REPO
+
+
+def start(args: list[str], tmp_path: Path) -> subprocess.Popen[str]:
+    env = {
+        **os.environ,
+        "FILON_SCRIPTED_LATENCY_MS": "150",
+        "FILON_DB": f"sqlite:///{tmp_path / 'f.db'}",
+        "PYTHONUNBUFFERED": "1",
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "filon.cli", *args],
+        cwd=REPO,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_eval_streams_case_lines_and_an_interrupt_is_reported_and_exit_130(tmp_path: Path) -> None:
+    report = tmp_path / "r.json"
+    proc = start(["eval", "--backend", "scripted", "--concurrency", "1", "--report", str(report)], tmp_path)
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # a case line, printed as the case finished: no terminal needed
+    assert first.split()[0] in ("OK", "ÉCHEC", "ERREUR"), first
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert "interrupted:" in err
+    doc = json.loads(report.read_text(encoding="utf-8"))
+    assert doc["interrompu"] is True and doc["gate"]["decision"] == "interrupted"
+    assert 1 <= len(doc["cas"]) < 32  # what was done, and not the rest
+
+
+def test_traffic_interrupted_says_what_it_kept_and_exits_130(tmp_path: Path) -> None:
+    proc = start(
+        ["traffic", "-n", "400", "--backend", "scripted", "--concurrency", "1", "--seed", "3"], tmp_path
+    )
+    assert proc.stderr is not None
+    banner = proc.stderr.readline()  # the stand-in announces itself once the run is under way
+    assert "stand-in" in banner
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert "interrupted after" in out and "of 400 conversations" in out and "kept" in out
