@@ -120,6 +120,7 @@ class Failure:
     gaps: list[str]
     passages: list[str] = field(default_factory=list)
     escalade: bool = False
+    forbidden: list[str] = field(default_factory=list)  # a blocking case: what must never be said or done
 
     def as_example(self) -> dict[str, Any]:
         """The failing answer as a reviewer's `bon` example: the case, not the agent, was wrong."""
@@ -133,19 +134,39 @@ class Failure:
         }
 
 
-def failures(report: Path) -> list[Failure]:
-    """The failing cases of a report, each with what the agent did and the FAQ/CGV passages closest
-    to the question: the material to decide whether the case or the agent is wrong."""
+class ReportMissing(Exception):
+    """No report to read: the message says how to make one."""
+
+
+def report_header(doc: dict[str, Any]) -> str:
+    """Which run a report is: prompt, model, date."""
+    run, modele, prompt = doc.get("run", {}), doc.get("modele", {}), doc.get("prompt", {})
+    return f"prompt {prompt.get('name', '?')} · model {modele.get('name', '?')} · {str(run.get('started_at', '?'))[:16]}"
+
+
+def failures(report: Path) -> tuple[str, list[Failure]]:
+    """The failing cases of a report (with its header), each with what the agent did and, to decide
+    whether the case or the agent is wrong, the closest FAQ/CGV passages, or for a blocking case what
+    it forbids."""
+    if not report.exists():
+        raise ReportMissing(f"no report at {report}: run `filon eval` (or `make eval`) to make one")
     doc = json.loads(report.read_text(encoding="utf-8"))
-    cases = {c.id: c for c in load_set(doc.get("run", {}).get("goldens")).cases} if doc.get("run") else {}
+    caseset = load_set(doc.get("run", {}).get("goldens")) if doc.get("run") else None
+    cases = caseset.by_id() if caseset else {}
+    blocking = set(doc.get("bloquants") or ["securite"])
     out = []
     for case in doc.get("cas", []):
         failed = [a for a in case["attempts"] if a["statut"] == "echec"]
         if not failed:
             continue
-        attempt = failed[-1]
-        tours = cases[case["id"]].tours if case["id"] in cases else []
-        passages = [f"{p.source.upper()} — {p.titre} : {p.texte}" for p in search(" ".join(tours))]
+        attempt, known = failed[-1], cases.get(case["id"])
+        tours = known.tours if known else []
+        forbidden: list[str] = []
+        passages: list[str] = []
+        if case["categorie"] in blocking and known is not None:
+            forbidden = [f"outil {t}" for t in known.outils_interdits] + list(known.ne_contient_pas)
+        else:
+            passages = [f"{p.source.upper()} — {p.titre} : {p.texte}" for p in search(" ".join(tours))]
         out.append(
             Failure(
                 case["id"],
@@ -156,9 +177,10 @@ def failures(report: Path) -> list[Failure]:
                 attempt["ecarts"],
                 passages,
                 bool(attempt.get("escalade")),
+                forbidden,
             )
         )
-    return out
+    return report_header(doc), out
 
 
 def draft_from_case(path: Path, failing: Failure | None = None) -> Draft:

@@ -18,6 +18,7 @@ class ReviewApp(App[None]):
     TITLE = "filon review"
     BINDINGS = [
         Binding("q", "quit", "Quit"),
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),  # what a terminal user expects
         Binding("question_mark", "help", "Help"),
         Binding("F", "failures", "Failures of the last eval"),
     ]
@@ -46,6 +47,29 @@ class ReviewApp(App[None]):
         self.goldens = goldens_dir(goldens)
         self.now = now or (lambda: datetime.now(UTC))
         self.sub_title = f"reviewer {reviewer} · cases in {self.goldens}"
+        self.held: set[str] = set()  # conversations this app claimed: released on every way out
+
+    def release_all(self) -> None:
+        """Give back every claim this app holds (quit, ctrl+c, a crash): another reviewer can take them."""
+        for conversation_id in list(self.held):
+            self.held.discard(conversation_id)
+            try:
+                self.store.release(conversation_id, self.reviewer)
+            except Exception:  # the store is gone: the claim expires on its own (30 minutes)
+                pass
+
+    def release(self, conversation_id: str) -> None:
+        """Give one claim back, off the UI thread."""
+        self.held.discard(conversation_id)
+
+        def give_back() -> None:
+            self.store.release(conversation_id, self.reviewer)
+
+        self.run_worker(give_back, thread=True, group="release", exit_on_error=False)
+
+    async def action_quit(self) -> None:
+        self.release_all()
+        self.exit()
 
     def on_mount(self) -> None:
         self.push_screen(QueueScreen())

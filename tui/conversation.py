@@ -69,6 +69,8 @@ class ConversationScreen(ReviewScreen):
     def load(self) -> None:
         store = self.review.store
         claim = store.claim(self.conversation_id, self.review.reviewer)
+        if claim.ok:
+            self.review.held.add(self.conversation_id)
         loaded = load_conversation(store, self.conversation_id)
         conv, flags = loaded if loaded else (None, [])
         self.post_message(self.Loaded(conv, flags, claim))
@@ -170,5 +172,5 @@ class ConversationScreen(ReviewScreen):
 
     def action_back(self) -> None:
         if self.mine:
-            self.review.store.release(self.conversation_id, self.review.reviewer)
+            self.review.release(self.conversation_id)  # the app's worker: this screen is going away
         self.app.pop_screen()

@@ -4,8 +4,9 @@ the editor) or the agent regressed (`g`, recorded with a note)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -15,7 +16,7 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 
-from goldens.review import Failure, draft_from_case, failures
+from goldens.review import Failure, ReportMissing, draft_from_case, failures
 from tui.base import ReviewScreen
 from tui.prompt import PromptScreen
 from tui.safe import line
@@ -32,11 +33,14 @@ class FailuresScreen(ReviewScreen):
     class Loaded(Message):
         failures: list[Failure]
         error: str | None
+        header: str = ""
+        verdicts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     def __init__(self, report: Path) -> None:
         super().__init__()
         self.report = report
         self.items: list[Failure] = []
+        self.verdicts: dict[str, list[dict[str, Any]]] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -55,14 +59,21 @@ class FailuresScreen(ReviewScreen):
     @work(thread=True, exclusive=True, exit_on_error=False)
     def load(self) -> None:
         try:
-            self.post_message(self.Loaded(failures(self.report), None))
+            header, items = failures(self.report)
+        except ReportMissing as exc:
+            self.post_message(self.Loaded([], str(exc)))
+            return
         except (OSError, ValueError, KeyError) as exc:
             self.post_message(self.Loaded([], f"cannot read {self.report}: {exc}"))
+            return
+        verdicts = {f.case_id: self.review.store.verdicts(f.case_id) for f in items}
+        self.post_message(self.Loaded(items, None, header, verdicts))
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
         self.items = message.failures
-        status = message.error or f"{len(self.items)} failing case(s) in {self.report}"
+        self.verdicts = message.verdicts
+        status = message.error or f"{len(self.items)} failing case(s) in {self.report} · {message.header}"
         self.query_one("#status", Static).update(Text(status))
         table = self.query_one(DataTable)
         for f in self.items:
@@ -94,11 +105,19 @@ class FailuresScreen(ReviewScreen):
         )
         for answer in f.answers:
             text.append_text(line(("  > ", "green"), answer, "\n"))
-        text.append_text(
-            line(("gaps: ", "bold red"), "; ".join(f.gaps), "\n", ("closest FAQ/CGV:", "bold"), "\n")
-        )
-        for passage in f.passages:
-            text.append_text(line("  • ", passage, "\n"))
+        text.append_text(line(("gaps: ", "bold red"), "; ".join(f.gaps), "\n"))
+        if f.forbidden:  # a blocking case: what it must never say or do, not policy passages
+            text.append_text(line(("forbidden by the case:", "bold"), "\n"))
+            for item in f.forbidden:
+                text.append_text(line("  • ", item, "\n"))
+        else:
+            text.append_text(line(("closest FAQ/CGV:", "bold"), "\n"))
+            for passage in f.passages:
+                text.append_text(line("  • ", passage, "\n"))
+        for v in self.verdicts.get(f.case_id, []):
+            text.append_text(
+                line(("verdict: ", "bold"), f"{v.get('verdict')} — {v.get('note')} ({v.get('reviewer')})", "\n")
+            )
         self.query_one("#detail", Static).update(text)
 
     def action_case_wrong(self) -> None:
@@ -120,10 +139,34 @@ class FailuresScreen(ReviewScreen):
 
         def noted(note: str | None) -> None:
             if note is not None:
-                self.review.store.record_verdict(f.case_id, "agent regression", note, self.review.reviewer)
-                self.notify(f"{f.case_id}: agent regression recorded")
+                self.record_verdict(f.case_id, note)
 
         self.app.push_screen(PromptScreen(f"Agent regression on {f.case_id}: note"), noted)
+
+    @dataclass
+    class Recorded(Message):
+        case_id: str
+        verdict: dict[str, Any]
+        error: str | None = None
+
+    @work(thread=True, exclusive=False, exit_on_error=False, group="verdict")
+    def record_verdict(self, case_id: str, note: str) -> None:
+        verdict = {"verdict": "agent regression", "note": note, "reviewer": self.review.reviewer}
+        try:
+            self.review.store.record_verdict(case_id, "agent regression", note, self.review.reviewer)
+        except Exception as exc:  # the store is down: say so, keep the screen
+            self.post_message(self.Recorded(case_id, verdict, str(exc)))
+            return
+        self.post_message(self.Recorded(case_id, verdict))
+
+    @on(Recorded)
+    def _recorded(self, message: Recorded) -> None:
+        if message.error:
+            self.notify(f"{message.case_id}: not recorded: {message.error}", severity="error")
+            return
+        self.verdicts.setdefault(message.case_id, []).append(message.verdict)
+        self.notify(f"{message.case_id}: agent regression recorded")
+        self._show()
 
     def action_back(self) -> None:
         self.app.pop_screen()

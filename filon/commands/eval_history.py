@@ -29,7 +29,6 @@ def history(
         fail("--limit takes a whole number of at least 1")
     store = open_store()
     rows = store.eval_history(case_id, limit)
-    store.close()
     if as_json:
         console.print_json(json.dumps([r.as_json() for r in rows]))
         return
@@ -64,6 +63,11 @@ def history(
         ]
         table.add_row(*cells, *([r.case_status or "-"] if case_id else []))
     console.print(table)
+    if case_id:  # what reviewers said of this case on the failures screen (g)
+        for v in store.verdicts(case_id):
+            console.print(
+                f"verdict on {case_id}: {v.get('verdict')} — {v.get('note')} ({v.get('reviewer')})", markup=False
+            )
 
 
 def _short(compared: str) -> str:

@@ -88,4 +88,8 @@ def review(
 
     store = open_store()
     name = reviewer or getpass.getuser() or "reviewer"
-    ReviewApp(store, reviewer=name, backend=backend, report=report, conversation=conversation).run()
+    app = ReviewApp(store, reviewer=name, backend=backend, report=report, conversation=conversation)
+    try:
+        app.run()
+    finally:  # however the app ended (a crash, a signal), its claims go back to the queue
+        app.release_all()

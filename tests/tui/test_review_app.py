@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from textual.message import Message
 from textual.widgets import Static
 
@@ -157,14 +158,33 @@ async def test_failures_screen_records_a_regression(
         await settle(pilot)
         assert [f.case_id for f in app.screen.items] == ["adv-01"]
         shown = texts(app)
-        assert "outil interdit" in shown and ("FAQ" in shown or "CGV" in shown)
+        assert "outil interdit" in shown
+        assert "prompt court.md" in shown and "model scripted-lin-et-laine" in shown  # which run it reads
+        assert "forbidden by the case:" in shown and "closest FAQ/CGV" not in shown  # a security case
         await pilot.press("g")
         await settle(pilot)
         await pilot.press(*"court.md deploye", "enter")
         await settle(pilot)
+        assert "verdict: agent regression — court.md deploye (alice)" in texts(app)
     assert store.verdicts("adv-01") == [
         {"verdict": "agent regression", "note": "court.md deploye", "reviewer": "alice"}
     ]
+    from typer.testing import CliRunner
+
+    from filon.cli import app as cli
+
+    history = CliRunner().invoke(cli, ["eval", "history", "adv-01"])
+    assert "verdict on adv-01: agent regression — court.md deploye (alice)" in history.stdout
+
+
+async def test_failures_without_a_report_say_how_to_make_one(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(report=tmp_path / "none.json")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("F")
+        await settle(pilot)
+        shown = texts(app)
+    assert f"no report at {tmp_path / 'none.json'}: run `filon eval`" in shown and "Errno" not in shown
 
 
 async def test_the_case_is_wrong_opens_it_and_saves_it_back(make_app, tmp_path: Path, cases: Path) -> None:  # type: ignore[no-untyped-def]
@@ -243,3 +263,25 @@ async def test_examples_are_added_from_the_conversation_and_written_by_hand(make
         verdicts = [(e["verdict"], e["origine"]) for e in editor.draft.exemples]
     assert ("mauvais", "revue") in verdicts and ("bon", "écrit") in verdicts
     assert "bon (écrit)" in shown
+
+
+@pytest.mark.parametrize("keys", [["q"], ["ctrl+c"], ["escape"], ["d", "q"], ["d", "escape", "escape"]])
+async def test_every_way_out_gives_the_claim_back(make_app, keys: list[str]) -> None:  # type: ignore[no-untyped-def]
+    alice = make_app(reviewer="alice", conversation="web:leak")
+    async with alice.run_test(size=(120, 36)) as pa:
+        await settle(pa)
+        assert alice.screen.mine
+        for key in keys:
+            await pa.press(key)
+            await settle(pa)
+        if keys[-1] == "escape":  # still running, back on the queue: the claim is already given back
+            bob = make_app(reviewer="bob", conversation="web:leak")
+            async with bob.run_test(size=(120, 36)) as pb:
+                await settle(pb)
+                assert bob.screen.mine
+            return
+    bob = make_app(reviewer="bob", conversation="web:leak")
+    async with bob.run_test(size=(120, 36)) as pb:
+        await settle(pb)
+        assert bob.screen.mine, "alice's claim outlived her app"
+        assert "held by alice" not in texts(bob)
