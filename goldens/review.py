@@ -102,12 +102,26 @@ def save_case(
     return path
 
 
-def try_case(case: dict[str, Any], backend: str = "gemini", prompt: str | None = None) -> Attempt:
+@dataclass(frozen=True)
+class Tried:
+    """One replay of a case from the editor, and what it ran on: the reviewer must know which prompt."""
+
+    attempt: Attempt
+    prompt: str
+    model: str
+    target: str = "filon (the reference agent)"
+
+    def ran_on(self) -> str:
+        return f"prompt {self.prompt} · model {self.model} · target {self.target}"
+
+
+def try_case(case: dict[str, Any], backend: str = "gemini", prompt: str | None = None) -> Tried:
     """One replay of the case through the agent, as the gate would do it; raises MissingCredentials."""
     model = Case.model_validate(case)
+    loaded = load_prompt(prompt)
     with open_backend(backend) as b:
-        run = run_cases([model], b, load_prompt(prompt), RunOptions(repeat=1, concurrency=1))
-    return run.attempts[0]
+        run = run_cases([model], b, loaded, RunOptions(repeat=1, concurrency=1))
+        return Tried(run.attempts[0], loaded.path, b.model)
 
 
 @dataclass

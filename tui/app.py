@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -37,8 +38,10 @@ class ReviewApp(App[None]):
         conversation: str | None = None,
         goldens: Path | None = None,
         now: Callable[[], datetime] | None = None,
+        prompt: str | None = None,
     ) -> None:
         super().__init__()
+        self.prompt = prompt  # the system prompt `t` tries cases with (default agent/prompts/system.md)
         self.store = store
         self.reviewer = reviewer
         self.backend = backend
@@ -46,17 +49,17 @@ class ReviewApp(App[None]):
         self.start_conversation = conversation
         self.goldens = goldens_dir(goldens)
         self.now = now or (lambda: datetime.now(UTC))
-        self.sub_title = f"reviewer {reviewer} · cases in {self.goldens}"
+        self.sub_title = f"reviewer {reviewer} · cases in {self.goldens}" + (
+            f" · prompt {prompt}" if prompt else ""
+        )
         self.held: set[str] = set()  # conversations this app claimed: released on every way out
 
     def release_all(self) -> None:
         """Give back every claim this app holds (quit, ctrl+c, a crash): another reviewer can take them."""
         for conversation_id in list(self.held):
             self.held.discard(conversation_id)
-            try:
+            with suppress(Exception):  # the store is gone: the claim expires on its own (30 minutes)
                 self.store.release(conversation_id, self.reviewer)
-            except Exception:  # the store is gone: the claim expires on its own (30 minutes)
-                pass
 
     def release(self, conversation_id: str) -> None:
         """Give one claim back, off the UI thread."""

@@ -197,21 +197,22 @@ class EditorScreen(ReviewScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="try")
     def attempt(self, case: dict[str, Any]) -> None:
         try:
-            result = try_case(case, self.review.backend)
+            tried = try_case(case, self.review.backend, self.review.prompt)
         except Exception as exc:
             self.post_message(self.Tried(f"could not try it: {exc}", False))
             return
+        result, ran_on = tried.attempt, tried.ran_on()
         if result.erreur:
-            self.post_message(self.Tried(f"infrastructure error: {result.erreur}", False))
+            self.post_message(self.Tried(f"{ran_on}\ninfrastructure error: {result.erreur}", False))
         elif result.ecarts:
+            gaps = "\n".join(result.ecarts)
             self.post_message(
-                self.Tried(
-                    "gaps:\n" + "\n".join(result.ecarts) + f"\ntools: {', '.join(result.outils) or '-'}",
-                    False,
-                )
+                self.Tried(f"{ran_on}\nfails:\n{gaps}\ntools: {', '.join(result.outils) or '-'}", False)
             )
         else:
-            self.post_message(self.Tried(f"passes — tools: {', '.join(result.outils) or '-'}", True))
+            self.post_message(
+                self.Tried(f"{ran_on}\npasses — tools: {', '.join(result.outils) or '-'}", True)
+            )
 
     @on(Tried)
     def _tried(self, message: Tried) -> None:

@@ -116,7 +116,9 @@ class FailuresScreen(ReviewScreen):
                 text.append_text(line("  • ", passage, "\n"))
         for v in self.verdicts.get(f.case_id, []):
             text.append_text(
-                line(("verdict: ", "bold"), f"{v.get('verdict')} — {v.get('note')} ({v.get('reviewer')})", "\n")
+                line(
+                    ("verdict: ", "bold"), f"{v.get('verdict')} — {v.get('note')} ({v.get('reviewer')})", "\n"
+                )
             )
         self.query_one("#detail", Static).update(text)
 

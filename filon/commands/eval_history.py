@@ -66,7 +66,8 @@ def history(
     if case_id:  # what reviewers said of this case on the failures screen (g)
         for v in store.verdicts(case_id):
             console.print(
-                f"verdict on {case_id}: {v.get('verdict')} — {v.get('note')} ({v.get('reviewer')})", markup=False
+                f"verdict on {case_id}: {v.get('verdict')} — {v.get('note')} ({v.get('reviewer')})",
+                markup=False,
             )
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from filon.commands.common import BackendOpt, Exit, console, err_console, fail
+from filon.commands.common import BackendOpt, Exit, PromptOpt, console, err_console, fail
 
 
 def draft(
@@ -76,10 +76,16 @@ def review(
     report: Annotated[
         Path, typer.Option("--report", help="Eval report read by the failures screen (F).")
     ] = Path("var/eval-rapport.json"),
+    prompt: PromptOpt = None,
 ) -> None:
     """The review TUI: the queue of flagged conversations, a conversation, the case editor, failures.
 
+    `t` in the editor tries the case with --prompt (default agent/prompts/system.md) and says which
+    prompt, model and target it ran: show a case reproduces an incident (fails on court.md) and that the
+    fix holds (passes on system.md) without leaving the TUI.
+
     Example: filon review --reviewer alice --backend scripted
+    Example: filon review --backend scripted --prompt agent/prompts/court.md
     """
     import getpass
 
@@ -88,7 +94,16 @@ def review(
 
     store = open_store()
     name = reviewer or getpass.getuser() or "reviewer"
-    app = ReviewApp(store, reviewer=name, backend=backend, report=report, conversation=conversation)
+    if prompt is not None:
+        from agent.prompts import load_prompt
+
+        try:
+            load_prompt(prompt)
+        except FileNotFoundError as exc:
+            fail(f"--prompt: {exc}")
+    app = ReviewApp(
+        store, reviewer=name, backend=backend, report=report, conversation=conversation, prompt=prompt
+    )
     try:
         app.run()
     finally:  # however the app ended (a crash, a signal), its claims go back to the queue

@@ -285,3 +285,22 @@ async def test_every_way_out_gives_the_claim_back(make_app, keys: list[str]) -> 
         await settle(pb)
         assert bob.screen.mine, "alice's claim outlived her app"
         assert "held by alice" not in texts(bob)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "verdict", "not_shown"),
+    [("court.md", "fails:", "passes —"), ("system.md", "passes —", "fails:")],
+)
+async def test_try_says_which_prompt_model_and_target_it_ran(
+    make_app, prompt: str, verdict: str, not_shown: str
+) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(conversation="web:leak", prompt=prompt)
+    async with app.run_test(size=(140, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        shown = texts(app)
+    assert f"prompt agent/prompts/{prompt} · model scripted-lin-et-laine · target filon" in shown
+    assert verdict in shown and not_shown not in shown  # the leak case reproduces on court.md only
