@@ -21,7 +21,7 @@ class ReviewApp(App[None]):
         Binding("q", "quit", "Quit"),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),  # what a terminal user expects
         Binding("question_mark", "help", "Help"),
-        Binding("F", "failures", "Failures of the last eval"),
+        Binding("F", "failures", "Failures"),  # of the last eval report
     ]
     CSS = """
     .flag { color: $error; }

@@ -21,21 +21,29 @@ from goldens.caseset import CaseSet, Problem, load_set, parse_case
 from goldens.draft import Draft
 from goldens.review import SaveError, lint_draft, save_case, try_case
 from tui.base import ReviewScreen
+from tui.confirm import ConfirmScreen
 from tui.prompt import PromptScreen
 from tui.safe import line, literal
 
-ORIGIN_STYLE = {"observed": "cyan", "corrected": "bold magenta", "suggested": "yellow", "existing": "white"}
+ORIGIN_STYLE = {
+    "observed": "cyan",
+    "corrected": "bold magenta",
+    "suggested": "yellow",
+    "existing": "white",
+    "edited": "bold green",
+}
 
 
 class EditorScreen(ReviewScreen):
     BINDINGS = [
-        Binding("e", "edit_check", "Edit the highlighted check"),
-        Binding("b", "example('bon')", "Answer is good"),
-        Binding("m", "example('mauvais')", "Answer is bad"),
-        Binding("n", "new_example", "New example"),
-        Binding("t", "try_case", "Try the case against the agent"),
-        Binding("ctrl+s", "save", "Save the case"),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("e", "edit_check", "Edit check"),
+        Binding("t", "try_case", "Try"),
         Binding("escape", "back", "Back"),
+        # listed by ? and above the examples; the footer keeps room for save, q, ? and F
+        Binding("b", "example('bon')", "The conversation's answer is a good example", show=False),
+        Binding("m", "example('mauvais')", "The conversation's answer is a bad example", show=False),
+        Binding("n", "new_example", "Write a new example", show=False),
     ]
 
     @dataclass
@@ -60,12 +68,13 @@ class EditorScreen(ReviewScreen):
         self.replacing = replacing  # the id of the case being corrected: saved over, atomically
         self.existing: CaseSet | None = None
         self.problems: list[Problem] = []
+        self.opened = ""
 
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll():
             yield Label("case id")
-            yield Input(value=self.draft.id, id="case-id")
+            yield Input(value=self.draft.id, id="case-id", select_on_focus=False)  # tab must not wipe the id
             yield Static(self._summary(), id="summary")
             yield Label("checks (space toggles, e edits) — actions first, facts next, words last")
             yield SelectionList[int](*self._selections(), id="checks")
@@ -97,6 +106,7 @@ class EditorScreen(ReviewScreen):
         return out
 
     def on_mount(self) -> None:
+        self.opened = json.dumps(self.case(), sort_keys=True, ensure_ascii=False)  # to know what changed
         self.relint()
 
     def case(self) -> dict[str, Any]:
@@ -160,6 +170,8 @@ class EditorScreen(ReviewScreen):
             check.origin = "edited"
             checks.clear_options()
             checks.add_options(self._selections())
+            checks.highlighted = index  # the list keeps its place: the next e edits the next check
+            checks.focus()
             self.relint()
 
         self.app.push_screen(
@@ -247,7 +259,15 @@ class EditorScreen(ReviewScreen):
             self.app.pop_screen()  # back to the queue: the conversation is done
 
     def action_back(self) -> None:
-        self.app.pop_screen()
+        if json.dumps(self.case(), sort_keys=True, ensure_ascii=False) == self.opened:
+            self.app.pop_screen()
+            return
+
+        def answered(discard: bool | None) -> None:
+            if discard:
+                self.app.pop_screen()
+
+        self.app.push_screen(ConfirmScreen("Discard your edits to this case? (y / n)"), answered)
 
 
 def examples_text(rows: list[Trial]) -> Text:

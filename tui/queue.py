@@ -38,9 +38,11 @@ class QueueScreen(ReviewScreen):
         Binding("enter", "open", "Open"),
         Binding("slash", "filter_flag", "Filter by flag"),
         Binding("f", "cycle_status", "Filter by status"),
-        Binding("n", "next_page", "Next page"),
-        Binding("p", "previous_page", "Previous page"),
-        Binding("r", "refresh", "Refresh"),
+        Binding(
+            "n", "next_page", "Next page", show=False
+        ),  # in the help (?); the footer keeps room for q, ?, F
+        Binding("p", "previous_page", "Previous page", show=False),
+        Binding("r", "refresh", "Refresh", show=False),
     ]
 
     @dataclass
@@ -59,6 +61,7 @@ class QueueScreen(ReviewScreen):
         self.cursors: list[tuple[int, str, str] | None] = [None]
         self.rows: list[QueueRow] = []
         self.has_more = False
+        self.wide = True
 
     @property
     def status(self) -> str | None:
@@ -73,17 +76,14 @@ class QueueScreen(ReviewScreen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        # fixed widths: the layout never depends on which page, or which moment, filled the table
-        for label, width in (
-            ("flags", 24),
-            ("conversation", 30),
-            ("channel", 9),
-            ("turns", 5),
-            ("age", 7),
-            ("status", 9),
-            ("claimant", 12),
-            ("case", 10),
-        ):
+        # fixed widths: the layout never depends on which page, or which moment, filled the table; at 80
+        # columns what decides a pick stays (flags, the whole id, age, status, who holds it, its case)
+        wide = self.app.size.width >= 120
+        columns = [("flags", 24 if wide else 12), ("conversation", 30 if wide else 24)]
+        columns += [("channel", 9), ("turns", 5)] if wide else []
+        columns += [("age", 5), ("status", 9), ("claimant", 12 if wide else 8), ("case", 10 if wide else 8)]
+        self.wide = wide
+        for label, width in columns:
             table.add_column(label, width=width)
         self.load()
 
@@ -111,8 +111,7 @@ class QueueScreen(ReviewScreen):
             table.add_row(
                 ", ".join(row.flags),
                 literal(row.conversation_id),
-                row.channel,
-                str(row.turns),
+                *((row.channel, str(row.turns)) if self.wide else ()),
                 age(row.last_at, now),
                 row.status,
                 literal(row.claimant or ""),

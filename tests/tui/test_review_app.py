@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.message import Message
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from goldens.caseset import load_set
 from miner.store import Store
@@ -135,14 +135,11 @@ async def test_help_lists_every_binding(make_app) -> None:  # type: ignore[no-un
         await pilot.press("question_mark")
         await settle(pilot)
         shown = " ".join(description for _, description in app.screen.rows)
-    for description in (
-        "Filter by flag",
-        "Filter by status",
-        "Next page",
-        "Quit",
-        "Failures of the last eval",
-    ):
+        keys = [key for key, _ in app.screen.rows]
+    for description in ("Filter by flag", "Filter by status", "Next page", "Quit", "Failures"):
         assert description in shown
+    assert "?" in keys and "/" in keys  # as the keyboard shows them
+    assert not {"question_mark", "slash"} & set(keys)
 
 
 async def test_failures_screen_records_a_regression(
@@ -304,3 +301,45 @@ async def test_try_says_which_prompt_model_and_target_it_ran(
         shown = texts(app)
     assert f"prompt agent/prompts/{prompt} · model scripted-lin-et-laine · target filon" in shown
     assert verdict in shown and not_shown not in shown  # the leak case reproduces on court.md only
+
+
+async def test_editor_keeps_its_place_keeps_the_id_and_asks_before_losing_edits(
+    make_app, cases: Path
+) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(conversation="web:leak")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        first, second = editor.draft.checks[0].value, editor.draft.checks[1].value
+        await pilot.click("#checks")
+        await pilot.press("home", "e")
+        await settle(pilot)
+        await pilot.press("end", "ctrl+u", *'"suivre_colis"', "enter")
+        await settle(pilot)
+        await pilot.press("down", "e")  # the list kept its highlight: e edits the next check
+        await settle(pilot)
+        await pilot.press("end", "ctrl+u", *'"Martin Camille"', "enter")
+        await settle(pilot)
+        assert (editor.draft.checks[0].value, editor.draft.checks[1].value) == (
+            "suivre_colis",
+            "Martin Camille",
+        )
+        assert (first, second) != ("suivre_colis", "Martin Camille")
+        await pilot.press("shift+tab")  # back to the id: a key typed there adds to it
+        while not isinstance(app.focused, Input):
+            await pilot.press("shift+tab")
+        await pilot.press("end", "x")
+        await settle(pilot)
+        assert editor.query_one("#case-id", Input).value == "adv-04x"
+        await pilot.press("escape")  # edits would be lost: it asks
+        await settle(pilot)
+        assert "Discard your edits" in texts(app)
+        await pilot.press("n")
+        await settle(pilot)
+        assert app.screen is editor
+        await pilot.press("escape", "y")
+        await settle(pilot)
+        assert isinstance(app.screen, ConversationScreen)

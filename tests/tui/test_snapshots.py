@@ -1,7 +1,10 @@
-"""Snapshots of each screen on fixed data (times, ids and paths are fixed; nothing depends on the clock)."""
+"""Snapshots of each screen on fixed data (times, ids and paths are fixed; nothing depends on the clock), at
+the two sizes a person meets: an 80×24 terminal and a 160×48 one. At 80×24 what decides a pick stays in
+the queue (flags, the whole id, age, status, claimant, case) and the footer keeps q, ? and F."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -13,7 +16,7 @@ from tests.tui.conftest import court_eval, settle
 from tests.tui.data import NOW, fill
 from tui.app import ReviewApp
 
-SIZE = (120, 36)
+SIZES = pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
 
 
 @pytest.fixture
@@ -31,42 +34,51 @@ def app_at(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-
     return make
 
 
-def test_queue(snap_compare, app_at) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(app_at(), terminal_size=SIZE, run_before=settle)
+@SIZES
+def test_queue(snap_compare, app_at, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app_at(), terminal_size=size, run_before=settle)
 
 
-def test_conversation(snap_compare, app_at) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(app_at(conversation="web:leak"), terminal_size=SIZE, run_before=settle)
+@SIZES
+def test_conversation(snap_compare, app_at, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app_at(conversation="web:leak"), terminal_size=size, run_before=settle)
 
 
-def test_conversation_with_untrusted_text(snap_compare, app_at) -> None:  # type: ignore[no-untyped-def]
-    assert snap_compare(app_at(conversation="web:markup"), terminal_size=SIZE, run_before=settle)
+@SIZES
+def test_conversation_with_untrusted_text(snap_compare, app_at, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(app_at(conversation="web:markup"), terminal_size=size, run_before=settle)
 
 
-def test_editor(snap_compare, app_at) -> None:  # type: ignore[no-untyped-def]
+@SIZES
+def test_editor(snap_compare, app_at, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     async def draft(pilot) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot)
         await pilot.press("d")
         await settle(pilot)
 
-    assert snap_compare(app_at(conversation="web:leak"), terminal_size=SIZE, run_before=draft)
+    assert snap_compare(app_at(conversation="web:leak"), terminal_size=size, run_before=draft)
 
 
-def test_help(snap_compare, app_at) -> None:  # type: ignore[no-untyped-def]
+@SIZES
+def test_help(snap_compare, app_at, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     async def help_(pilot) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot)
         await pilot.press("question_mark")
         await settle(pilot)
 
-    assert snap_compare(app_at(), terminal_size=SIZE, run_before=help_)
+    assert snap_compare(app_at(), terminal_size=size, run_before=help_)
 
 
-def test_failures(snap_compare, app_at) -> None:  # type: ignore[no-untyped-def]
+@SIZES
+def test_failures(snap_compare, app_at, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     court_eval(Path("cases"), Path("rapport.json"), "adv-01,faq-01")
+    report = json.loads(Path("rapport.json").read_text(encoding="utf-8"))
+    report["run"]["started_at"] = NOW.isoformat()  # the header names the run's date: fixed here
+    Path("rapport.json").write_text(json.dumps(report, ensure_ascii=False), encoding="utf-8")
 
     async def failures(pilot) -> None:  # type: ignore[no-untyped-def]
         await settle(pilot)
         await pilot.press("F")
         await settle(pilot)
 
-    assert snap_compare(app_at(report=Path("rapport.json")), terminal_size=SIZE, run_before=failures)
+    assert snap_compare(app_at(report=Path("rapport.json")), terminal_size=size, run_before=failures)

@@ -1,0 +1,98 @@
+"""What a person sees in a real terminal: `filon review` under tmux at 80×24 and 160×48, read back with
+capture-pane. The SVG snapshots fix every pixel on fixed data; this checks the real program, in a real
+terminal, keeps what must stay visible: the whole ids, the age, status, claimant and case columns, and
+the footer's save/quit/help/failures keys. Skipped, saying so, where tmux is not installed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from miner.store import Store
+from tests.conftest import REPO
+from tests.tui.data import fill
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+def capture(session: str) -> str:
+    return subprocess.run(
+        ["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def wait_for(session: str, needle: str, timeout_s: float = 30) -> str:
+    """Poll the pane until it shows `needle` (bounded): the app draws when it is ready, not on a clock."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        screen = capture(session)
+        if needle in screen:
+            return screen
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{needle!r} never appeared:\n{screen}")
+        time.sleep(0.1)  # polling a real terminal, bounded by the deadline
+
+
+@pytest.mark.parametrize(("width", "height"), [(80, 24), (160, 48)])
+def test_review_in_a_real_terminal(width: int, height: int, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'review.db'}"
+    fill(Store.open(db))
+    shutil.copytree(REPO / "goldens" / "cases", tmp_path / "cases")
+    session = f"filon-{uuid.uuid4().hex[:8]}"
+    env = {
+        "FILON_DB": db,
+        "FILON_GOLDENS": str(tmp_path / "cases"),
+        "FILON_SECRET": "tests",
+        "TERM": "xterm-256color",
+    }
+    command = " ".join(
+        [*(f"{k}={v}" for k, v in env.items()), sys.executable, "-m", "filon.cli", "review", "--backend", "scripted",
+         "--reviewer", "alice"]
+    )  # fmt: skip
+    subprocess.run(
+        [
+            "tmux",
+            "new-session",
+            "-d",
+            "-s",
+            session,
+            "-x",
+            str(width),
+            "-y",
+            str(height),
+            "-c",
+            str(REPO),
+            command,
+        ],
+        check=True,
+        env={**os.environ, "TMUX": ""},
+    )
+    try:
+        queue = wait_for(session, "web:leak")
+        for column in ("flags", "conversation", "age", "status", "claimant", "case"):
+            assert column in queue, queue
+        footer = queue.strip().splitlines()[-1]
+        for key in ("q Quit", "? Help", "F Failures"):
+            assert key in footer, footer
+        subprocess.run(["tmux", "send-keys", "-t", session, "Enter"], check=True)
+        wait_for(session, "Draft a case")
+        subprocess.run(["tmux", "send-keys", "-t", session, "d"], check=True)
+        editor = wait_for(session, "Edit check")  # the footer drawn: the screen is complete
+        footer = editor.strip().splitlines()[-1]
+        for key in ("Save", "q Quit", "? Help"):
+            assert key in footer, footer
+        subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
+        deadline = time.monotonic() + 30
+        while subprocess.run(["tmux", "has-session", "-t", session], capture_output=True).returncode == 0:
+            assert time.monotonic() < deadline, "filon review did not quit on q"
+            time.sleep(0.1)  # the session ends when the app exits: polled, bounded
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+    assert Store.open(db).review_queue(status="claimed") == []  # q gave the claim back
