@@ -26,6 +26,10 @@ def _run(c: Comparison, side: str) -> str:
     return f"{r['id']} · {r['modele']} ({r['backend']}) · {r['prompt']} · ×{r['repeat']} · {r['date']}"
 
 
+def _side(key: str) -> str:
+    return {"a_seulement": "Seulement dans A", "b_seulement": "Seulement dans B"}.get(key, key)
+
+
 def headline(c: Comparison) -> str:
     return f"Verdict : {c.verdict.upper()} — {c.raison}"
 
@@ -35,7 +39,8 @@ def console_lines(c: Comparison) -> list[str]:
     if c.manquants:
         for side, ids in c.manquants.items():
             if ids:
-                out.append(f"{side.replace('_', ' ')} : {', '.join(ids)}")
+                out.append(f"{_side(side)} : {', '.join(ids)}")
+        out.append("Relancez les deux runs sur le même jeu de cas (mêmes --goldens et --ids).")
         return [*out, headline(c)]
     for case in c.cas:
         if case.rate_a != case.rate_b:
@@ -83,7 +88,7 @@ def markdown(c: Comparison) -> str:
     if c.manquants:
         for side, ids in c.manquants.items():
             if ids:
-                lines.append(f"- {side.replace('_', ' ')} : {', '.join(ids)}")
+                lines.append(f"- {_side(side)} : {', '.join(ids)}")
         return "\n".join(lines) + "\n"
     changed = [case for case in c.cas if case.rate_a != case.rate_b]
     if changed:

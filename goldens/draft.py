@@ -253,7 +253,10 @@ def draft_case(
     observed = _observed(conv)
     exemples = []
     if observed is not None and not kinds & TROUBLE:
-        verdict = "mauvais" if kinds & BAD else "bon"
+        # a security flag is a bad answer only when something leaked: an injection refused is a good one
+        leaked = any(c.field == "ne_contient_pas" and c.origin == "corrected" for c in checks)
+        bad = kinds & BAD - {"security"} or ("security" in kinds and leaked)
+        verdict = "mauvais" if bad else "bon"
         exemples.append({**observed, "verdict": verdict, "origine": "observé", "note": _why(kinds, verdict)})
     incident = next((f for f in flags if f.kind == "incident"), None)
     if incident is not None and incident.reason:

@@ -99,11 +99,10 @@ class Store(TraceStore, ReviewStore, RetentionStore):
 
     @classmethod
     def open(cls, url: str | None = None) -> Store:
-        chosen = url or os.environ.get("FILON_DB")
         url = db_url(url)
         if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
             folder = Path(url.removeprefix("sqlite:///")).parent
-            if chosen and not folder.is_dir():  # a typo would silently start an empty store
+            if url != db_url(DEFAULT_DB) and not folder.is_dir():  # a typo would start an empty store
                 raise StoreError(
                     f"cannot open the store {shown(url)!r}: the folder {str(folder)!r} does not exist"
                 )

@@ -18,7 +18,7 @@ from textual.widgets.selection_list import Selection
 
 from goldens.calibration import Trial, trials
 from goldens.caseset import CaseSet, Problem, load_set, parse_case
-from goldens.draft import Draft
+from goldens.draft import Check, Draft
 from goldens.review import SaveError, lint_draft, save_case, try_case
 from tui.base import ReviewScreen
 from tui.confirm import ConfirmScreen
@@ -44,6 +44,9 @@ class EditorScreen(ReviewScreen):
         Binding("b", "example('bon')", "The conversation's answer is a good example", show=False),
         Binding("m", "example('mauvais')", "The conversation's answer is a bad example", show=False),
         Binding("n", "new_example", "Write a new example", show=False),
+        Binding("a", "add_check", "Add a check (field: value)", show=False),
+        Binding("x", "drop_example", "Drop the last example", show=False),
+        Binding("space", "toggle_check", "Toggle the highlighted check", show=False),
     ]
 
     @dataclass
@@ -202,6 +205,52 @@ class EditorScreen(ReviewScreen):
             PromptScreen("New example, 'bon: …' or 'mauvais: …' (tools: the case's own)", ""), written
         )
 
+    def action_add_check(self) -> None:
+        def added(value: str | None) -> None:
+            if not value or not value.strip():
+                return
+            field, sep, raw = value.partition(":")
+            field = field.strip()
+            if not sep or field not in (
+                "outils",
+                "outils_interdits",
+                "escalade",
+                "contient",
+                "ne_contient_pas",
+            ):
+                self.notify("write 'field: value', e.g. ne_contient_pas: \"Martin\"", severity="error")
+                return
+            try:
+                parsed: Any = json.loads(raw)
+            except ValueError:
+                parsed = raw.strip()
+            self.draft.checks.append(Check(field, parsed, "edited", "added by the reviewer"))
+            checks = self.query_one("#checks", SelectionList)
+            checks.clear_options()
+            checks.add_options(self._selections())
+            checks.highlighted = len(self.draft.checks) - 1
+            self.relint()
+
+        self.app.push_screen(
+            PromptScreen(
+                'New check, e.g. ne_contient_pas: "Martin" or outils_interdits: "consulter_commande"'
+            ),
+            added,
+        )
+
+    def action_drop_example(self) -> None:
+        if not self.draft.exemples:
+            self.notify("no example to drop", severity="warning")
+            return
+        dropped = self.draft.exemples.pop()
+        self.notify(f"dropped the last example ({dropped.get('verdict')})")
+        self.relint()
+
+    def action_toggle_check(self) -> None:
+        checks = self.query_one("#checks", SelectionList)
+        if checks.highlighted is not None:
+            checks.toggle(checks.get_option_at_index(checks.highlighted).value)
+
     def action_try_case(self) -> None:
         self.query_one("#tried", Static).update(Text("trying the case against the agent…", style="italic"))
         self.attempt(self.case())
@@ -233,7 +282,11 @@ class EditorScreen(ReviewScreen):
     def action_save(self) -> None:
         errors = [p for p in self.problems if p.level == "error"]
         if errors:
-            self.notify(f"lint errors block saving: {errors[0].field}: {errors[0].message}", severity="error")
+            self.notify(
+                f"lint errors block saving: {errors[0].field}: {errors[0].message} "
+                "(a adds a check, e edits one, x drops the last example)",
+                severity="error",
+            )
             return
         self.store_case(self.case())
 
@@ -253,7 +306,13 @@ class EditorScreen(ReviewScreen):
         if message.error:
             self.notify(f"not saved: {message.error}", severity="error")
             return
-        self.notify(f"saved {message.path}")
+        short = [p.message for p in self.problems if p.field == "exemples"]
+        if short:  # saved, but the CI of the set (lint --strict) will ask for these
+            self.notify(
+                f"saved {message.path} — before CI's lint --strict: {'; '.join(short)}", severity="warning"
+            )
+        else:
+            self.notify(f"saved {message.path}")
         self.app.pop_screen()
         if self.conversation_id and len(self.app.screen_stack) > 2:
             self.app.pop_screen()  # back to the queue: the conversation is done

@@ -24,8 +24,13 @@ from tui.safe import line
 
 class FailuresScreen(ReviewScreen):
     BINDINGS = [
-        Binding("w", "case_wrong", "The case is wrong: edit it, with this answer as a good example"),
-        Binding("g", "regression", "Agent regression: record it"),
+        Binding(
+            "w",
+            "case_wrong",
+            "Case wrong",
+            tooltip="The case is wrong: edit it, this answer as a good example",
+        ),
+        Binding("g", "regression", "Agent regressed", tooltip="The agent regressed: record it with a note"),
         Binding("escape", "back", "Back"),
     ]
 
@@ -41,6 +46,7 @@ class FailuresScreen(ReviewScreen):
         self.report = report
         self.items: list[Failure] = []
         self.verdicts: dict[str, list[dict[str, Any]]] = {}
+        self.wide = True
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -52,7 +58,14 @@ class FailuresScreen(ReviewScreen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        for label, width in (("case", 12), ("category", 10), ("tools", 40), ("first gap", 50)):
+        wide = self.app.size.width >= 120  # at 80 columns the gap matters more than the tools (in the detail)
+        self.wide = wide
+        columns = (
+            [("case", 12), ("category", 10)]
+            + ([("tools", 40)] if wide else [])
+            + [("first gap", 50 if wide else 52)]
+        )
+        for label, width in columns:
             table.add_column(label, width=width)
         self.load()
 
@@ -80,7 +93,7 @@ class FailuresScreen(ReviewScreen):
             table.add_row(
                 f.case_id,
                 f.categorie,
-                ", ".join(f.tools) or "-",
+                *([", ".join(f.tools) or "-"] if self.wide else []),
                 line(f.gaps[0] if f.gaps else ""),
                 key=f.case_id,
             )

@@ -32,7 +32,7 @@ class HelpScreen(ModalScreen[None]):
             for b in source:
                 if isinstance(b, Binding) and b.description and b.key not in seen:
                     seen.add(b.key)
-                    self.rows.append((self.app.get_key_display(b), b.description))
+                    self.rows.append((self.app.get_key_display(b), b.tooltip or b.description))
                     table.add_row(*self.rows[-1])
         yield Static(table)
 

@@ -27,10 +27,10 @@ STATUSES = (None, "open", "claimed", "done", "dismissed")
 
 def age(then: datetime, now: datetime) -> str:
     seconds = max(0, int((now - then).total_seconds()))
-    for unit, size in (("d", 86_400), ("h", 3_600), ("min", 60)):
+    for unit, size in (("d", 86_400), ("h", 3_600), ("m", 60)):
         if seconds >= size:
-            return f"{seconds // size} {unit}"
-    return f"{seconds} s"
+            return f"{seconds // size}{unit}"  # "23m", "2h", "5d": whole in the 5 columns of 80×24
+    return f"{seconds}s"
 
 
 class QueueScreen(ReviewScreen):

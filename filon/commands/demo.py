@@ -45,7 +45,7 @@ def demo(
     )
     for line in lines:
         console.print(line, markup=False)
-    console.rule("2 · a developer ships agent/prompts/court.md (400 tokens shorter, no identity rule)")
+    console.rule("2 · court.md ships: shorter, no identity rule")
     after = max(10, conversations // 2)
     next_seed = None if seed is None else seed + 1
     lines = run_traffic_into_store(

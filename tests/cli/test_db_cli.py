@@ -47,3 +47,15 @@ def test_filon_db_takes_postgres_urls(postgres_url: str, monkeypatch) -> None:  
     result = runner.invoke(app, ["db", "stats"])
     assert result.exit_code == 0, result.output
     assert "conversations" in result.stdout
+
+
+def test_the_default_store_is_made_on_a_fresh_clone(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """No FILON_DB, no var/: the default store is created where the README says (make demo relies on it)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("FILON_DB")
+    from tracing.setup import setup_tracing
+
+    tracing = setup_tracing(sample_rate=1.0, offload=False)
+    tracing.shutdown()
+    assert (tmp_path / "var" / "filon.db").exists()
+    assert runner.invoke(app, ["traces", "list"]).exit_code == 0

@@ -262,6 +262,27 @@ async def test_examples_are_added_from_the_conversation_and_written_by_hand(make
     assert "bon (écrit)" in shown
 
 
+async def test_a_check_can_be_added_and_an_example_dropped(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(conversation="web:leak")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        before = len(editor.draft.exemples)
+        await pilot.press("a")
+        await settle(pilot)
+        await pilot.press(*'ne_contient_pas: "Plaid en laine"', "enter")
+        await settle(pilot)
+        added = editor.draft.checks[-1]
+        assert (added.field, added.value, added.origin) == ("ne_contient_pas", "Plaid en laine", "edited")
+        assert editor.case()["ne_contient_pas"][-1] == "Plaid en laine"
+        await pilot.press("x")
+        await settle(pilot)
+        assert len(editor.draft.exemples) == before - 1
+
+
 @pytest.mark.parametrize("keys", [["q"], ["ctrl+c"], ["escape"], ["d", "q"], ["d", "escape", "escape"]])
 async def test_every_way_out_gives_the_claim_back(make_app, keys: list[str]) -> None:  # type: ignore[no-untyped-def]
     alice = make_app(reviewer="alice", conversation="web:leak")
