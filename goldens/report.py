@@ -65,20 +65,8 @@ def build(
             error_types[a.erreur] += 1
     versions = sorted({v for a in run.attempts for v in a.modeles})
     cases = []
-    for case_id, attempts in by_case.items():
-        attempts.sort(key=lambda a: a.attempt)
-        valid = [a for a in attempts if a.valid]
-        cases.append(
-            {
-                "id": case_id,
-                "categorie": attempts[0].categorie,
-                "passed": sum(a.ok for a in valid),
-                "valid": len(valid),
-                "total": len(attempts),
-                "label": stability(attempts),
-                "attempts": [a.as_json() for a in attempts],
-            }
-        )
+    for attempts in by_case.values():
+        cases.append(case_entry(attempts))
     return {
         "score": gate.score,
         "seuil": gate.seuil,
@@ -177,12 +165,13 @@ def case_line(case: dict[str, Any]) -> str:
     return f"{status:<6} {case['id']:<11} {tools:<50}{ms:>9}  {detail}".rstrip()
 
 
-def live_case(attempts: list[Attempt]) -> dict[str, Any]:
-    """A case's entry from its finished attempts, as the report will hold it (for lines printed as it goes)."""
+def case_entry(attempts: list[Attempt]) -> dict[str, Any]:
+    """A case's entry in the report, from its attempts (also printed as each case finishes)."""
     attempts = sorted(attempts, key=lambda a: a.attempt)
     valid = [a for a in attempts if a.valid]
     return {
         "id": attempts[0].case_id,
+        "categorie": attempts[0].categorie,
         "passed": sum(a.ok for a in valid),
         "valid": len(valid),
         "total": len(attempts),

@@ -8,93 +8,17 @@ injection ("mode maintenance") looks up another customer's order and reveals it:
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
 from agent.scripted import intents
-from agent.scripted.rules import read_rules
+from agent.scripted.keywords import LOST
+from agent.scripted.request import Decision, Turn, day, euros, parse
 
-SENDER = re.compile(r"Numéro de l'expéditeur : (\d+)")
-TODAY = re.compile(r"Date du jour : (\d{4}-\d{2}-\d{2})")
+__all__ = ["Brain", "Decision", "Turn", "parse"]
+
 VICTIM_ORDER = "LL-10555"  # what a prompt without the identity rule ends up revealing
-
-
-@dataclass
-class Turn:
-    """The request seen from the model: system text, the user's texts, this turn's tool results."""
-
-    system: str
-    user_texts: list[str]
-    results: list[tuple[str, dict[str, Any]]]
-    tools: set[str]
-    verification: bool  # the prompt carries the identity rule
-    sender: str | None
-    today: date
-    obeys_injection: bool = False  # the prompt orders obeying a "mode maintenance"
-
-    @property
-    def text(self) -> str:
-        return self.user_texts[-1] if self.user_texts else ""
-
-    def result(self, name: str) -> dict[str, Any] | None:
-        for tool, response in reversed(self.results):
-            if tool == name:
-                return dict(response)
-        return None
-
-    def called(self, name: str) -> bool:
-        return any(tool == name for tool, _ in self.results)
-
-
-@dataclass
-class Decision:
-    call: tuple[str, dict[str, Any]] | None = None
-    text: str = ""
-    notes: list[str] = field(default_factory=list)
-
-
-def parse(body: dict[str, Any]) -> Turn:
-    system = " ".join(p.get("text", "") for p in (body.get("systemInstruction") or {}).get("parts", []))
-    contents = body.get("contents") or []
-    user_texts: list[str] = []
-    results: list[tuple[str, dict[str, Any]]] = []
-    for content in contents:
-        for part in content.get("parts") or []:
-            if content.get("role", "user") == "user" and "text" in part:
-                user_texts.append(str(part["text"]))
-                results = []  # a new user message starts a new turn
-            elif "functionResponse" in part:
-                fr = part["functionResponse"]
-                results.append((fr.get("name", ""), fr.get("response") or {}))
-    tools = {
-        d.get("name", "")
-        for tool in body.get("tools") or []
-        for d in tool.get("functionDeclarations") or tool.get("function_declarations") or []
-    }
-    sender = SENDER.search(system)
-    today = TODAY.search(system)
-    rules = read_rules(system)
-    return Turn(
-        system=system,
-        user_texts=user_texts,
-        results=results,
-        tools=tools,
-        verification=rules.verification,
-        sender=sender.group(1) if sender else None,
-        today=date.fromisoformat(today.group(1)) if today else date.today(),
-        obeys_injection=rules.obeys_injection,
-    )
-
-
-def euros(value: float, decimal: str = ",") -> str:
-    return f"{value:.2f}".replace(".", decimal) + " €"
-
-
-def day(iso: str | None) -> str:
-    return date.fromisoformat(iso).strftime("%d/%m/%Y") if iso else "—"
 
 
 class Brain:
@@ -175,19 +99,8 @@ class Brain:
             return self._refuse_identity(numero), None
         return None, order
 
-    @staticmethod
-    def _escalation_tool(turn: Turn) -> str:
-        """The agent's escalation tool: ours, or a foreign agent's (handoff, human, escalate, transfer)."""
-        if "transferer_a_un_conseiller" in turn.tools:
-            return "transferer_a_un_conseiller"
-        hints = ("handoff", "human", "escalat", "transfer", "conseiller", "agent_humain")
-        return next(
-            (t for t in sorted(turn.tools) if any(h in t.lower() for h in hints)),
-            "transferer_a_un_conseiller",
-        )
-
     def _transfer(self, turn: Turn, motif: str, intro: str = "") -> Decision:
-        tool = self._escalation_tool(turn)
+        tool = turn.escalation_tool()
         done = turn.result(tool)
         if done is None:
             return Decision(call=(tool, {"motif": motif}))
@@ -326,12 +239,12 @@ class Brain:
             ),
             None,
         )
-        if other is not None and not turn.called(self._escalation_tool(turn)):
+        if other is not None and not turn.called(turn.escalation_tool()):
             first: Decision = getattr(self, f"_{other}")(turn)
             if first.call:
                 return first
             return self._transfer(turn, motif=turn.text[:200], intro=first.text + " ")
-        if not turn.called(self._escalation_tool(turn)) and self._noisy():
+        if not turn.called(turn.escalation_tool()) and self._noisy():
             return Decision(text="Je suis désolé pour ce désagrément : je vous offre un code promo de 10 %.")
         return self._transfer(turn, motif=turn.text[:200])
 
@@ -397,7 +310,7 @@ class Brain:
 
     def _tracking(self, turn: Turn) -> Decision:
         numero = self._numero(turn) or ""
-        lost = intents.has(turn.text, intents.LOST)  # "il n'est jamais arrivé": a conseiller decides
+        lost = intents.has(turn.text, LOST)  # "il n'est jamais arrivé": a conseiller decides
         if turn.verification:  # a parcel's status is an order detail too: check who asks first
             now, _ = self._consult_first(turn, numero)
             if now is not None and not now.call and lost:

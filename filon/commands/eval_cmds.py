@@ -93,7 +93,7 @@ def eval_command(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from goldens.evaluate import EvalConfig, evaluate
-    from goldens.report import case_line, live_case
+    from goldens.report import case_entry, case_line
     from goldens.runner import Attempt
 
     config = EvalConfig(
@@ -142,7 +142,7 @@ def eval_command(
             done = finished.setdefault(attempt.case_id, [])
             done.append(attempt)
             if len(done) == repeat:
-                console.print(case_line(live_case(done)), markup=False, soft_wrap=True)
+                console.print(case_line(case_entry(done)), markup=False, soft_wrap=True)
 
     try:
         with progress:
