@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import hmac
 import json
 import logging
 import queue
@@ -155,7 +156,10 @@ def build_app(settings: ReceiverSettings | None = None) -> Starlette:
         return JSONResponse({"code": status, "message": message}, status_code=status, headers=headers)
 
     async def traces(request: Request) -> Response:
-        if settings.token and request.headers.get("authorization") != f"Bearer {settings.token}":
+        given = request.headers.get("authorization", "").encode()
+        if settings.token and not hmac.compare_digest(
+            given, f"Bearer {settings.token}".encode()
+        ):  # constant time
             return problem(401, "missing or wrong bearer token", {"WWW-Authenticate": "Bearer"})
         kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
         if kind not in (PROTOBUF, JSON):

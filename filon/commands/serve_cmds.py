@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import socket
 from datetime import timedelta
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -21,8 +22,21 @@ def serve(
     port: Annotated[int, typer.Option("--port", help="Port (4318 is OTLP/HTTP's).")] = 4318,
     token: Annotated[
         str | None,
-        typer.Option("--token", help="Require 'Authorization: Bearer TOKEN'.", envvar="FILON_TOKEN"),
+        typer.Option(
+            "--token",
+            help="Require 'Authorization: Bearer TOKEN' (better: FILON_TOKEN or --token-file, unseen by ps).",
+            envvar="FILON_TOKEN",
+        ),
     ] = None,
+    token_file: Annotated[
+        Path | None, typer.Option("--token-file", help="Read the bearer token from this file.")
+    ] = None,
+    insecure_no_token: Annotated[
+        bool,
+        typer.Option(
+            "--insecure-no-token", help="Listen beyond loopback without a token (anyone may write)."
+        ),
+    ] = False,
     escalation_tool: Annotated[
         list[str] | None, typer.Option("--escalation-tool", help="Escalation tool name (repeatable).")
     ] = None,
@@ -34,7 +48,8 @@ def serve(
 
     A 200 means the spans are committed. Point a Collector's otlphttp exporter or any OTLP SDK at it.
 
-    Example: filon serve --port 4318 --token s3cret --escalation-tool handoff_to_human
+    Example: FILON_TOKEN=s3cret filon serve --port 4318 --escalation-tool handoff_to_human
+    Example: filon serve --host 0.0.0.0 --token-file /run/secrets/filon-token
     """
     import uvicorn
 
@@ -43,6 +58,18 @@ def serve(
 
     if max_body < 1024:
         fail("--max-body: at least 1024 bytes")
+    if token_file is not None:
+        try:
+            token = token_file.read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            fail(f"--token-file {token_file}: {exc.strerror or exc}")
+        if not token:
+            fail(f"--token-file {token_file}: the file is empty")
+    loopback = host in ("127.0.0.1", "::1", "localhost") or host.startswith("127.")
+    if not loopback and not token and not insecure_no_token:
+        fail(
+            f"--host {host}: beyond loopback a token is required (FILON_TOKEN, --token-file), or --insecure-no-token"
+        )
     try:
         Store.open().close()  # a wrong FILON_DB fails now, in one line, not at the first request
     except StoreError as exc:

@@ -22,6 +22,7 @@ from filon.commands.common import (
     err_console,
     fail,
 )
+from miner.untrusted import line
 
 if TYPE_CHECKING:
     from miner.store import Store
@@ -82,8 +83,8 @@ def traffic(
         fail(str(exc), Exit.INCONCLUSIVE)
     except (ValueError, FileNotFoundError) as exc:
         fail(str(exc))
-    for line in summary:
-        console.print(line, markup=False)
+    for text in summary:
+        console.print(text, markup=False)
     if summary.interrupted:
         raise typer.Exit(130)  # ctrl-C: what was kept is stored and said above, but the run is not whole
 
@@ -247,25 +248,19 @@ def traces_show(
     if as_json:
         console.print_json(json.dumps(doc, ensure_ascii=False))
         return
-    console.print(
-        Text.assemble(("conversation ", "bold"), conv.id, f" · {conv.channel} · {len(turns)} turn(s)")
-    )
+    console.print(line(("conversation ", "bold"), conv.id, f" · {conv.channel} · {len(turns)} turn(s)"))
     for f in doc["flags"]:
         console.print(
-            Text.assemble(
-                (f"  ⚑ {f['kind']} ({f['severity']}) ", "bold red"), f"turn {f['turn'] + 1}: ", f["reason"]
-            )
+            line((f"  ⚑ {f['kind']} ({f['severity']}) ", "bold red"), f"turn {f['turn'] + 1}: ", f["reason"])
         )
     for i, t in enumerate(doc["turns"], 1):
         console.rule(f"turn {i} · {t['latency_ms']:.0f} ms · {t['input_tokens']}+{t['output_tokens']} tokens")
-        console.print(Text.assemble(("client > ", "cyan"), t["user"]))
+        console.print(line(("client > ", "cyan"), t["user"]))
         for c in t["tools"]:
             style = "red" if c["error"] else "magenta"
-            console.print(
-                Text.assemble((f"  ⚙ {c['name']} ", style), json.dumps(c["arguments"], ensure_ascii=False))
-            )
-            console.print(Text("    → " + json.dumps(c["result"], ensure_ascii=False)[:400], style="dim"))
-        console.print(Text.assemble(("agent  > ", "green"), t["agent"]))
+            console.print(line((f"  ⚙ {c['name']} ", style), json.dumps(c["arguments"], ensure_ascii=False)))
+            console.print(line(("    → " + json.dumps(c["result"], ensure_ascii=False)[:400], "dim")))
+        console.print(line(("agent  > ", "green"), t["agent"]))
         if t["escalated"]:
             console.print(Text("  ↪ escalated to a conseiller", style="yellow"))
 

@@ -59,3 +59,14 @@ def test_the_default_store_is_made_on_a_fresh_clone(tmp_path, monkeypatch) -> No
     tracing.shutdown()
     assert (tmp_path / "var" / "filon.db").exists()
     assert runner.invoke(app, ["traces", "list"]).exit_code == 0
+
+
+def test_serve_refuses_to_listen_beyond_loopback_without_a_token(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    bare = runner.invoke(app, ["serve", "--host", "0.0.0.0", "--port", "0"])
+    assert bare.exit_code == 2 and "beyond loopback a token is required" in bare.stderr
+    empty = tmp_path / "token"
+    empty.write_text("\n")
+    refused = runner.invoke(app, ["serve", "--host", "0.0.0.0", "--token-file", str(empty)])
+    assert refused.exit_code == 2 and "the file is empty" in refused.stderr
+    missing = runner.invoke(app, ["serve", "--token-file", str(tmp_path / "none")])
+    assert missing.exit_code == 2 and "--token-file" in missing.stderr

@@ -166,3 +166,14 @@ def test_list_is_one_line_per_conversation_with_whole_ids(columns: str, db_url: 
         assert sum(row["conversation_id"] in line for line in lines) == 1, shown
     [line] = [x for x in lines if "web:bavard" in x]
     assert line.count("recherche") == 1  # a tool called on each of six turns is named once
+
+
+def test_show_never_lets_a_traces_escape_sequences_reach_the_terminal(db_url: str) -> None:
+    from tests.tui.data import MARKUP, fill
+
+    fill(Store.open())
+    shown = runner.invoke(app, ["traces", "show", "web:markup"]).stdout
+    assert "\x1b" not in shown and "\x07" not in shown  # no colour, title or bell from a span
+    assert "\\x1b[31m" in shown  # made visible instead
+    assert "[bold red]URGENT[/]" in shown  # Rich markup from a trace stays text
+    assert MARKUP.split("\x1b")[0] in shown
