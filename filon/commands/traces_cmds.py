@@ -270,7 +270,8 @@ def incident_add(
     conversation_id: Annotated[str, typer.Argument(help="Conversation id.")],
     note: Annotated[str, typer.Option("--note", help="What happened, for the reviewer.")],
 ) -> None:
-    """Mark a conversation as an incident: it goes to the top of the review queue.
+    """Mark a conversation as an incident: it goes to the top of the review queue. Twice is once (the
+    note is updated); `filon incident remove` unmarks it.
 
     Example: filon incident add web:traffic-3-17 --note "a customer read another customer's order"
     """
@@ -280,3 +281,18 @@ def incident_add(
     if not store.add_incident(conversation_id, note.strip()):
         fail(f"no conversation {conversation_id!r} in the store {store.name}", Exit.FAILED)
     console.print(f"incident recorded on {conversation_id}", markup=False)
+
+
+@incident_app.command("remove")
+def incident_remove(conversation_id: Annotated[str, typer.Argument(help="Conversation id.")]) -> None:
+    """Unmark an incident: the conversation goes back to its place in the queue.
+
+    Example: filon incident remove web:traffic-3-17
+    """
+    store = open_store()
+    done = store.remove_incident(conversation_id)
+    if done is None:
+        fail(f"no conversation {conversation_id!r} in the store {store.name}", Exit.FAILED)
+    if not done:
+        fail(f"{conversation_id} is not marked as an incident", Exit.FAILED)
+    console.print(f"incident removed from {conversation_id}", markup=False)

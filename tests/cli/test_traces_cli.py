@@ -77,6 +77,17 @@ def test_incident_goes_to_the_top_of_the_queue() -> None:
     assert top["conversation_id"] == last and top["flags"][0] == "incident"
     shown = json.loads(runner.invoke(app, ["traces", "show", last, "--json"]).stdout)
     assert {"kind": "incident", "severity": "high", "turn": 0, "reason": "client mécontent"} in shown["flags"]
+    again = runner.invoke(app, ["incident", "add", last, "--note", "client très mécontent"])
+    assert again.exit_code == 0  # twice is once, with the latest note
+    flags = json.loads(runner.invoke(app, ["traces", "show", last, "--json"]).stdout)["flags"]
+    assert [f["reason"] for f in flags if f["kind"] == "incident"] == ["client très mécontent"]
+    removed = runner.invoke(app, ["incident", "remove", last])
+    assert removed.exit_code == 0
+    rows_after = json.loads(runner.invoke(app, ["traces", "list", "--json", "--limit", "100"]).stdout)
+    assert [r["conversation_id"] for r in rows_after] == [r["conversation_id"] for r in rows]  # back in place
+    assert "incident" not in next(r for r in rows_after if r["conversation_id"] == last)["flags"]
+    twice = runner.invoke(app, ["incident", "remove", last])
+    assert twice.exit_code == 1 and "is not marked as an incident" in twice.stderr
 
 
 @pytest.mark.parametrize(
