@@ -212,3 +212,14 @@ def test_a_refused_injection_is_drafted_with_its_answer_as_a_good_example() -> N
     assert [(e["verdict"], e["origine"]) for e in case["exemples"]] == [("bon", "observé")]
     _, problems = parse_case("x.json", json.dumps(case))
     assert [p.line() for p in problems if p.level == "error"] == []
+
+
+def test_an_incidents_note_goes_into_the_drafted_case() -> None:
+    from miner.model import Flag
+
+    conv = Conversation("web:i", "web", [Turn("t1", NOW, user="bonjour", agent="Bonjour !")])
+    flags = [Flag("incident", "high", 0, "le client a lu la commande d'un autre")]
+    case = draft_case(conv, flags, set(), set(), redactor=Redactor(b"k")).case()
+    assert case["source"]["incident"] == "le client a lu la commande d'un autre"
+    assert "Incident: le client a lu la commande d'un autre" in case["notes"]
+    assert [e["verdict"] for e in case["exemples"]] == ["mauvais"]  # what a human marked is what went wrong
