@@ -57,21 +57,41 @@ class FlagConfig:
         values: dict[str, Any] = {}
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
-            values.update(
-                tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("filon", {})
-            )
+            found = _read(pyproject).get("tool", {}).get("filon", {})
+            _check(found, f"{pyproject} [tool.filon]")
+            values.update(found)
         own = folder / "filon.toml"
         if own.is_file():
-            values.update(tomllib.loads(own.read_text(encoding="utf-8")))
+            found = _read(own)
+            if "tool" in found:
+                raise ValueError(f"{own}: takes its settings as top-level keys, not under [tool.filon]")
+            _check(found, str(own))
+            values.update(found)
         values.update({k: v for k, v in overrides.items() if v is not None})
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ValueError(
-                f"[tool.filon]: unknown setting(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})"
-            )
         extra_inj = values.pop("extra_injection_patterns", None)
+        extra_promise = values.pop("extra_promise_patterns", None)
         config = cls(**values)
         if extra_inj:
             config.injection_patterns += list(extra_inj)
+        if extra_promise:
+            config.promise_patterns += list(extra_promise)
         return config
+
+
+EXTRAS = ("extra_injection_patterns", "extra_promise_patterns")  # added to the defaults, not replacing them
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: {exc}") from exc
+
+
+def _check(values: dict[str, Any], where: str) -> None:
+    known = {f.name for f in fields(FlagConfig)} | set(EXTRAS)
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ValueError(
+            f"{where}: unknown setting(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})"
+        )
