@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -134,16 +135,16 @@ def test_config_from_pyproject_and_filon_toml(tmp_path: Path) -> None:
     cfg = FlagConfig.load(tmp_path)
     assert (cfg.latency_ms, cfg.loop_threshold, cfg.escalation_tools) == (500, 4, ["handoff"])
     (tmp_path / "filon.toml").write_text("latence = 3\n")
-    with pytest.raises(ValueError, match=f"^{tmp_path / 'filon.toml'}: unknown setting\\(s\\) latence"):
+    with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'filon.toml'}: unknown setting(s) latence")):
         FlagConfig.load(tmp_path)
     (tmp_path / "filon.toml").write_text('extra_injection_patterns = ["mode sav"]\n')  # as the README says
     cfg = FlagConfig.load(tmp_path)
     assert "mode sav" in cfg.injection_patterns and "mode maintenance" in cfg.injection_patterns
     (tmp_path / "filon.toml").write_text("[tool.filon]\nlatency_ms = 1\n")
-    with pytest.raises(ValueError, match="top-level keys, not under \\[tool.filon\\]"):
+    with pytest.raises(ValueError, match=re.escape("top-level keys, not under [tool.filon]")):
         FlagConfig.load(tmp_path)
     (tmp_path / "filon.toml").write_text("latency_ms = \n")
-    with pytest.raises(ValueError, match=f"^{tmp_path / 'filon.toml'}: "):
+    with pytest.raises(ValueError, match=re.escape(f"{tmp_path / 'filon.toml'}: ")):
         FlagConfig.load(tmp_path)
 
 
