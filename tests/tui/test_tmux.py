@@ -6,6 +6,7 @@ the footer's save/quit/help/failures keys. Skipped, saying so, where tmux is not
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -40,8 +41,14 @@ def wait_for(session: str, needle: str, timeout_s: float = 30) -> str:
         time.sleep(0.1)  # polling a real terminal, bounded by the deadline
 
 
+def normalised(screen: str, tmp_path: Path) -> str:
+    """The capture without what moves between runs: the temporary folder and the ages."""
+    screen = screen.replace(str(tmp_path), "TMP")
+    return re.sub(r"(?<!\w)\d+[smhd](?!\w)", "AGE", screen).rstrip() + "\n"
+
+
 @pytest.mark.parametrize(("width", "height"), [(80, 24), (160, 48)])
-def test_review_in_a_real_terminal(width: int, height: int, tmp_path: Path) -> None:
+def test_review_in_a_real_terminal(width: int, height: int, tmp_path: Path, snapshot) -> None:  # type: ignore[no-untyped-def]
     db = f"sqlite:///{tmp_path / 'review.db'}"
     fill(Store.open(db))
     shutil.copytree(REPO / "goldens" / "cases", tmp_path / "cases")
@@ -76,6 +83,9 @@ def test_review_in_a_real_terminal(width: int, height: int, tmp_path: Path) -> N
     )
     try:
         queue = wait_for(session, "web:leak")
+        wait_for(session, "Quit")  # the footer too: the screen is complete
+        queue = capture(session)
+        assert normalised(queue, tmp_path) == snapshot  # what a person sees, kept as text
         for column in ("flags", "conversation", "age", "status", "claimant", "case"):
             assert column in queue, queue
         footer = queue.strip().splitlines()[-1]
