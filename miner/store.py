@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import Engine, event
 from sqlmodel import Session, col, create_engine, select
 
+from miner.incidents import IncidentStore
 from miner.migrations import migrate
 from miner.retention import RetentionStore
 from miner.reviews import ReviewStore
@@ -93,7 +94,7 @@ class HistoryRow:
         }
 
 
-class Store(TraceStore, ReviewStore, RetentionStore):
+class Store(TraceStore, ReviewStore, RetentionStore, IncidentStore):
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 

@@ -424,58 +424,6 @@ class TraceStore:
             )
             return conv, turns, flags
 
-    def add_incident(self, conversation_id: str, note: str) -> bool:
-        """A human marks the conversation; it goes to the top of the review queue. False if unknown."""
-        with self._session() as s:
-            conv = s.get(ConversationRow, conversation_id)
-            if conv is None:
-                return False
-            marked = s.exec(
-                select(FlagRow).where(FlagRow.conversation_id == conversation_id, FlagRow.kind == "incident")
-            ).first()
-            if marked is not None:  # twice is once: the note is the latest word
-                marked.reason = note
-                s.add(marked)
-            else:
-                s.add(
-                    FlagRow(
-                        conversation_id=conversation_id,
-                        turn=0,
-                        kind="incident",
-                        severity="high",
-                        reason=note,
-                        source="human",
-                        created_at=datetime.now(UTC),
-                    )
-                )
-            kinds = sorted(set(json.loads(conv.flag_kinds)) | {"incident"}, key=lambda k: (priority(k), k))
-            conv.flag_kinds = json.dumps(kinds)
-            conv.priority = 0
-            s.add(conv)
-            s.commit()
-            return True
-
-    def remove_incident(self, conversation_id: str) -> bool | None:
-        """Unmark it: the incident flag goes, the queue order follows the other flags. None if unknown,
-        False if it was not marked."""
-        with self._session() as s:
-            conv = s.get(ConversationRow, conversation_id)
-            if conv is None:
-                return None
-            marked = s.exec(
-                select(FlagRow).where(FlagRow.conversation_id == conversation_id, FlagRow.kind == "incident")
-            ).all()
-            if not marked:
-                return False
-            for row in marked:
-                s.delete(row)
-            kinds = [k for k in json.loads(conv.flag_kinds) if k != "incident"]
-            conv.flag_kinds = json.dumps(kinds)
-            conv.priority = min((priority(k) for k in kinds), default=9)
-            s.add(conv)
-            s.commit()
-            return True
-
     def counts(self) -> dict[str, int]:
         with self._session() as s:
             out = {}

@@ -1,0 +1,72 @@
+"""Incidents: a human marks a conversation (`filon incident add|remove`); it goes to the top of the queue.
+
+An incident is a flag of kind `incident` written by a person, not by the rules: marking twice is once (the
+note is the latest word), and removing it puts the conversation back where its other flags place it.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from miner.model import priority
+from miner.tables import ConversationRow, FlagRow
+
+
+class IncidentStore:
+    engine: Engine
+
+    @staticmethod
+    def _incidents(s: Session, conversation_id: str) -> list[FlagRow]:
+        query = select(FlagRow).where(FlagRow.conversation_id == conversation_id, FlagRow.kind == "incident")
+        return list(s.exec(query).all())
+
+    def add_incident(self, conversation_id: str, note: str) -> bool:
+        """Mark it; False if the conversation is unknown."""
+        with Session(self.engine, expire_on_commit=False) as s:
+            conv = s.get(ConversationRow, conversation_id)
+            if conv is None:
+                return False
+            marked = self._incidents(s, conversation_id)
+            if marked:
+                marked[0].reason = note
+                s.add(marked[0])
+            else:
+                s.add(
+                    FlagRow(
+                        conversation_id=conversation_id,
+                        turn=0,
+                        kind="incident",
+                        severity="high",
+                        reason=note,
+                        source="human",
+                        created_at=datetime.now(UTC),
+                    )
+                )
+            kinds = sorted(set(json.loads(conv.flag_kinds)) | {"incident"}, key=lambda k: (priority(k), k))
+            conv.flag_kinds = json.dumps(kinds)
+            conv.priority = 0
+            s.add(conv)
+            s.commit()
+            return True
+
+    def remove_incident(self, conversation_id: str) -> bool | None:
+        """Unmark it; None if the conversation is unknown, False if it was not marked."""
+        with Session(self.engine, expire_on_commit=False) as s:
+            conv = s.get(ConversationRow, conversation_id)
+            if conv is None:
+                return None
+            marked = self._incidents(s, conversation_id)
+            if not marked:
+                return False
+            for row in marked:
+                s.delete(row)
+            kinds = [k for k in json.loads(conv.flag_kinds) if k != "incident"]
+            conv.flag_kinds = json.dumps(kinds)
+            conv.priority = min((priority(k) for k in kinds), default=9)
+            s.add(conv)
+            s.commit()
+            return True
