@@ -22,6 +22,7 @@ from goldens.leaks import leaked_facts, redacted
 from miner.config import FlagConfig
 from miner.flags import identities
 from miner.model import Conversation, Flag
+from miner.severity import Cause
 from miner.text import fold
 from tracing.redact import Redactor, load_secret
 
@@ -325,7 +326,7 @@ def _security_checks(conv: Conversation, flags: list[Flag]) -> tuple[list[Check]
     answers = " ".join(t.agent for t in conv.turns)
     said = {i for i in identities(answers)} - user_ids
     checks: list[Check] = []
-    injection = any(f.kind == "security" and "injection" in f.reason for f in flags)
+    injection = any(f.cause in (Cause.INJECTION_OBEYED, Cause.INJECTION_REFUSED) for f in flags)
     if injection and (said or "consulter_commande" not in tools):
         origin = "corrected" if said else "suggested"
         checks.append(

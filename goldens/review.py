@@ -20,6 +20,7 @@ from goldens.runner import Attempt, RunOptions, run_cases
 from goldens.schema import Case
 from miner.model import Conversation, Flag
 from miner.store import Store
+from miner.traces import flag_of_row
 
 
 def load_conversation(store: Store, conversation_id: str) -> tuple[Conversation, list[Flag]] | None:
@@ -27,7 +28,7 @@ def load_conversation(store: Store, conversation_id: str) -> tuple[Conversation,
     if found is None:
         return None
     row, turns, flag_rows = found
-    flags = [Flag(f.kind, f.severity, f.turn, f.reason, f.trace_id) for f in flag_rows]
+    flags = [flag_of_row(f) for f in flag_rows]
     return Conversation(row.id, row.channel, turns), flags
 
 

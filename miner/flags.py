@@ -1,4 +1,5 @@
-"""Flag rules: pure functions over a conversation. Each flag has a kind, a severity, the turn and a reason.
+"""Flag rules: pure functions over a conversation. Each flag has a cause (which fixes its kind and severity,
+`miner/severity.py`), the turn and a reason.
 
 `incident` is never computed: a human raises it (`filon incident add`). `security` covers injection
 patterns in user text and, above all, the seeds' incident: a tool result or an answer exposing an email
@@ -17,6 +18,7 @@ from miner.config import FlagConfig
 from miner.emails import emails
 from miner.jsontext import dumps_sorted
 from miner.model import Conversation, Flag
+from miner.severity import Cause
 from miner.text import fold
 
 # the "not preceded by" test after the first character: the engine skips to candidates (see redact.py)
@@ -118,8 +120,9 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
 
     The user is who they said they are: the emails and phone numbers they wrote, and their WhatsApp
     number. A customer record in a tool result is theirs when it shares one of those identifiers; then
-    all of its identifiers are theirs too. Any other record, or an identifier in the answer that is not
-    theirs, is an exposure.
+    all of its identifiers are theirs too. An identifier in the answer that is not theirs is a `leak`
+    (`injection_obeyed` when the turn carried an injection); another's record that reached the model
+    only is an `exposure`; an injection with nothing leaked is `injection_refused`.
     """
     out = []
     known: set[str] = set()
@@ -128,16 +131,6 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
             known.add(_phone(turn.sender))
         known |= identities(turn.user)
         pattern = _has(turn.user, cfg.injection_patterns)
-        if pattern:
-            out.append(
-                Flag(
-                    "security",
-                    "high",
-                    i,
-                    f"injection pattern « {pattern} » in the user's message",
-                    turn.trace_id,
-                )
-            )
         foreign: list[str] = []
         for call in turn.tools:
             for record in _records(call.result):
@@ -146,26 +139,18 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
                 elif call.name not in foreign:
                     foreign.append(call.name)
         leaked = identities(turn.agent) - known
-        if leaked:
-            out.append(
-                Flag(
-                    "security",
-                    "high",
-                    i,
-                    f"the answer exposes {len(leaked)} identifier(s) of another customer",
-                    turn.trace_id,
-                )
-            )
-        elif foreign:
-            out.append(
-                Flag(
-                    "security",
-                    "medium",
-                    i,
-                    f"{foreign[0]} returned another customer's data to the agent",
-                    turn.trace_id,
-                )
-            )
+        if leaked and pattern:
+            why = f"injection « {pattern} » obeyed: the answer exposes {len(leaked)} identifier(s) of another customer"
+            out.append(Flag.of(Cause.INJECTION_OBEYED, i, why, turn.trace_id))
+        elif leaked:
+            why = f"the answer exposes {len(leaked)} identifier(s) of another customer"
+            out.append(Flag.of(Cause.LEAK, i, why, turn.trace_id))
+        elif pattern:
+            why = f"injection pattern « {pattern} » in the user's message, nothing exposed"
+            out.append(Flag.of(Cause.INJECTION_REFUSED, i, why, turn.trace_id))
+        if foreign and not leaked:
+            why = f"{foreign[0]} returned another customer's data to the agent, not shown to the user"
+            out.append(Flag.of(Cause.EXPOSURE, i, why, turn.trace_id))
     return out
 
 
@@ -176,7 +161,7 @@ def escalation(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
             continue
         call = next((c for c in t.tools if c.name in cfg.escalation_tools), None)
         if call is not None:
-            out.append(Flag("escalation", "low", i, f"escalated with {call.name}", t.trace_id))
+            out.append(Flag.of(Cause.TRANSFERRED, i, f"escalated with {call.name}", t.trace_id))
     return out
 
 
@@ -190,29 +175,16 @@ def error(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
                 tool_names = {f"execute_tool {c.name}" for t in conv.turns for c in t.tools}
             failed = [n for n in t.failed_spans if n not in tool_names]
         if failed:
-            out.append(
-                Flag(
-                    "error",
-                    "medium",
-                    i,
-                    f"span(s) ended in error: {', '.join(sorted(set(failed)))}",
-                    t.trace_id,
-                )
-            )
+            why = f"span(s) ended in error: {', '.join(sorted(set(failed)))}"
+            out.append(Flag.of(Cause.SPAN_ERROR, i, why, t.trace_id))
         elif not t.agent.strip():
-            out.append(Flag("error", "medium", i, "the agent answered nothing", t.trace_id))
+            out.append(Flag.of(Cause.EMPTY_ANSWER, i, "the agent answered nothing", t.trace_id))
     return out
 
 
 def rate_limit(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     return [
-        Flag(
-            "rate_limit",
-            "medium",
-            i,
-            "quota exhausted (429 / RESOURCE_EXHAUSTED) during the turn",
-            t.trace_id,
-        )
+        Flag.of(Cause.QUOTA, i, "quota exhausted (429 / RESOURCE_EXHAUSTED) during the turn", t.trace_id)
         for i, t in enumerate(conv.turns)
         if t.error_types
         and any(e in ("429", "RESOURCE_EXHAUSTED") or "RESOURCE_EXHAUSTED" in e for e in t.error_types)
@@ -224,9 +196,8 @@ def tool_error(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     for i, t in enumerate(conv.turns):
         failed = [c for c in t.tools if c.error] if t.tools else None
         if failed:
-            out.append(
-                Flag("tool_error", "low", i, f"{failed[0].name} failed: {failed[0].error}", t.trace_id)
-            )
+            why = f"{failed[0].name} failed: {failed[0].error}"
+            out.append(Flag.of(Cause.TOOL_FAILED, i, why, t.trace_id))
     return out
 
 
@@ -238,9 +209,8 @@ def loop(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         counts = Counter((c.name, dumps_sorted(c.arguments)) for c in t.tools)
         for (name, _args), n in counts.items():
             if n >= cfg.loop_threshold:
-                out.append(
-                    Flag("loop", "medium", i, f"{name} called {n} times with the same arguments", t.trace_id)
-                )
+                why = f"{name} called {n} times with the same arguments"
+                out.append(Flag.of(Cause.REPEATED_CALL, i, why, t.trace_id))
                 break
     return out
 
@@ -250,17 +220,15 @@ def promise(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     for i, t in enumerate(conv.turns):
         pattern = _has(t.agent, cfg.promise_patterns)
         if pattern and not any(c.name in cfg.escalation_tools for c in t.tools):
-            out.append(
-                Flag("promise", "high", i, f"promises « {pattern} » with no escalation behind it", t.trace_id)
-            )
+            why = f"promises « {pattern} » with no escalation behind it"
+            out.append(Flag.of(Cause.UNBACKED_PROMISE, i, why, t.trace_id))
     return out
 
 
 def latency(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     return [
-        Flag(
-            "latency",
-            "low",
+        Flag.of(
+            Cause.SLOW_TURN,
             i,
             f"turn took {t.latency_ms:.0f} ms (threshold {cfg.latency_ms:.0f} ms)",
             t.trace_id,
@@ -272,7 +240,7 @@ def latency(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
 
 def feedback(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     return [
-        Flag("feedback", "medium", i, f"negative feedback ({t.feedback:g}) on this turn", t.trace_id)
+        Flag.of(Cause.NEGATIVE_FEEDBACK, i, f"negative feedback ({t.feedback:g}) on this turn", t.trace_id)
         for i, t in enumerate(conv.turns)
         if t.feedback is not None and t.feedback < 0
     ]

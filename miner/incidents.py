@@ -12,8 +12,9 @@ from datetime import UTC, datetime
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from miner.model import priority
+from miner.severity import CAUSES, INCIDENT_PRIORITY, NO_FLAG, Cause, FlagKind
 from miner.tables import ConversationRow, FlagRow
+from miner.traces import flag_of_row
 
 
 class IncidentStore:
@@ -39,16 +40,18 @@ class IncidentStore:
                     FlagRow(
                         conversation_id=conversation_id,
                         turn=0,
-                        kind="incident",
-                        severity="high",
+                        kind=FlagKind.INCIDENT,
+                        severity=CAUSES[Cause.REPORTED].severity,
+                        cause=Cause.REPORTED,
                         reason=note,
                         source="human",
                         created_at=datetime.now(UTC),
                     )
                 )
-            kinds = sorted(set(json.loads(conv.flag_kinds)) | {"incident"}, key=lambda k: (priority(k), k))
+            kinds = ["incident", *(k for k in json.loads(conv.flag_kinds) if k != "incident")]
             conv.flag_kinds = json.dumps(kinds)
-            conv.priority = 0
+            conv.priority = INCIDENT_PRIORITY
+            conv.reason = note
             s.add(conv)
             s.commit()
             return True
@@ -64,9 +67,16 @@ class IncidentStore:
                 return False
             for row in marked:
                 s.delete(row)
+            s.flush()
             kinds = [k for k in json.loads(conv.flag_kinds) if k != "incident"]
+            rest = [
+                flag_of_row(r)
+                for r in s.exec(select(FlagRow).where(FlagRow.conversation_id == conversation_id))
+            ]
+            top = min(rest, key=lambda f: (f.priority, f.turn), default=None)
             conv.flag_kinds = json.dumps(kinds)
-            conv.priority = min((priority(k) for k in kinds), default=9)
+            conv.priority = top.priority if top else NO_FLAG
+            conv.reason = top.reason if top else ""
             s.add(conv)
             s.commit()
             return True

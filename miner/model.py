@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from miner.severity import CAUSES, Cause, priority_of
+
 
 @dataclass(slots=True)
 class ToolCall:
@@ -44,16 +46,19 @@ class Conversation:
 
 @dataclass(frozen=True)
 class Flag:
-    kind: str
-    severity: str  # high, medium, low
+    kind: str  # a `FlagKind`
+    severity: str  # a `Severity`: critical, high, medium, low
     turn: int  # index of the turn in the conversation, 0-based
     reason: str
     trace_id: str = ""
+    cause: str = ""  # a `Cause`: what happened, which fixes kind and severity
 
+    @classmethod
+    def of(cls, cause: Cause, turn: int, reason: str, trace_id: str = "") -> Flag:
+        """A flag from its cause: kind and severity come from the table in `miner/severity.py`."""
+        rule = CAUSES[cause]
+        return cls(rule.kind.value, rule.severity.value, turn, reason, trace_id, cause.value)
 
-PRIORITY = {"incident": 0, "security": 1}
-
-
-def priority(kind: str) -> int:
-    """Review order: incident, security, then the rest."""
-    return PRIORITY.get(kind, 2)
+    @property
+    def priority(self) -> int:
+        return priority_of(self.kind, self.severity)

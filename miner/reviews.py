@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Engine, and_, or_, select, update
 
+from miner.severity import NO_FLAG, Severity, at_least, severity_of_priority
 from miner.sql import upsert_insert
 from miner.tables import CaseLink, ConversationRow, ReviewRow
 
@@ -34,6 +35,13 @@ class QueueRow:
     status: str
     claimant: str | None
     case_id: str | None
+    reason: str = ""  # of the flag that sets the priority
+
+    @property
+    def severity(self) -> str:
+        """The top flag's severity ("critical" for an incident)."""
+        level = severity_of_priority(self.priority)
+        return level.value if level else ""
 
     @property
     def cursor(self) -> tuple[int, str, str]:
@@ -113,7 +121,7 @@ class ReviewStore:
         query = (
             select(conv.c.id)
             .select_from(conv.outerjoin(rev, rev.c.conversation_id == conv.c.id))
-            .where(conv.c.priority < 9, free)
+            .where(conv.c.priority < NO_FLAG, free)
             .order_by(conv.c.priority, conv.c.last_at.desc(), conv.c.id)
             .limit(20)
         )
@@ -204,8 +212,10 @@ class ReviewStore:
         flag: str | None = None,
         status: str | None = None,
         now: datetime | None = None,
+        severity: Severity | None = None,
     ) -> list[QueueRow]:
-        """Flagged conversations by priority (incident, security, the rest), newest first; keyset pages."""
+        """Flagged conversations by priority (incidents, then severity), newest first; keyset pages.
+        `severity` keeps that level and above."""
         now = now or datetime.now(UTC)
         conv = ConversationRow.__table__  # type: ignore[attr-defined]
         rev = ReviewRow.__table__  # type: ignore[attr-defined]
@@ -217,12 +227,13 @@ class ReviewStore:
                 conv.c.flag_kinds,
                 conv.c.priority,
                 conv.c.last_at,
+                conv.c.reason,
                 rev.c.status,
                 rev.c.reviewer,
                 rev.c.expires_at,
             )
             .select_from(conv.outerjoin(rev, rev.c.conversation_id == conv.c.id))
-            .where(conv.c.priority < 9)
+            .where(conv.c.priority < (NO_FLAG if severity is None else at_least(severity) + 1))
         )
         if flag:
             query = query.where(conv.c.flag_kinds.contains(f'"{flag}"'))
@@ -273,6 +284,7 @@ class ReviewStore:
                     state,
                     r.reviewer if state == "claimed" else None,
                     cases.get(r.id),
+                    r.reason,
                 )
             )
         return out

@@ -1,4 +1,5 @@
-"""SQLModel tables of filon's store. Created only by migrations (`miner/migrations.py`), never ad hoc."""
+"""SQLModel tables of filon's store: how the code reads it. Created only by migrations (`miner/migrations.py`,
+which spell out their DDL in `miner/ddl.py`), never ad hoc."""
 
 from __future__ import annotations
 
@@ -74,7 +75,8 @@ class ConversationRow(SQLModel, table=True):
     turn_count: int = 0
     escalated: bool = False
     flag_kinds: str = "[]"  # JSON list of kinds, in review priority order
-    priority: int = Field(default=9, index=True)  # 0 incident, 1 security, 2 other flags, 9 none
+    priority: int = Field(default=9, index=True)  # 0 incident, 1 critical … 4 low, 9 none (`severity.py`)
+    reason: str = ""  # the reason of the flag that sets the priority
 
 
 class TurnRow(SQLModel, table=True):
@@ -119,10 +121,11 @@ class FlagRow(SQLModel, table=True):
     trace_id: str = ""
     turn: int = 0
     kind: str = Field(index=True)
-    severity: str
+    severity: str  # a `Severity`
     reason: str
     source: str = "rule"  # rule, or human (incident)
     created_at: datetime
+    cause: str = ""  # a `Cause` (migration 6 added it, hence last)
 
 
 class ReviewRow(SQLModel, table=True):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import itemgetter
 from typing import Any
@@ -15,7 +15,8 @@ from sqlalchemy import Connection, Engine, bindparam, delete, func
 from sqlmodel import Session, col, select
 
 from miner.jsontext import dumps, loads
-from miner.model import Conversation, Flag, ToolCall, Turn, priority
+from miner.model import Conversation, Flag, ToolCall, Turn
+from miner.severity import NO_FLAG, Severity, at_least, severity_of_priority
 from miner.sql import insert_dicts, insert_rows, returning_supported, select_in
 from miner.tables import ConversationRow, FlagRow, ReviewRow, SpanRow, TurnRow
 
@@ -34,6 +35,9 @@ class ConversationSummary:
     flags: list[str]
     status: str
     started_at: datetime
+    severity: str = ""  # of the top flag ("critical" for an incident); empty when unflagged
+    reason: str = ""  # of the top flag
+    reasons: list[Flag] = field(default_factory=list)  # every flag, top first
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -43,6 +47,11 @@ class ConversationSummary:
             "tools": self.tools,
             "escalated": self.escalated,
             "flags": self.flags,
+            "severity": self.severity or None,
+            "reasons": [
+                {"kind": f.kind, "cause": f.cause, "severity": f.severity, "reason": f.reason, "turn": f.turn}
+                for f in self.reasons
+            ],
             "status": self.status,
             "started_at": self.started_at.isoformat(),
         }
@@ -116,15 +125,25 @@ CONVERSATION_COLUMNS = (
     "escalated",
     "flag_kinds",
     "priority",
+    "reason",
 )
 
 
 def conversation_row(
-    cid: str, channel: str, turns: list[Turn], flags: list[Flag], human: set[str]
+    cid: str, channel: str, turns: list[Turn], flags: list[Flag], human: list[Flag]
 ) -> tuple[Any, ...]:
     """A conversation's row, in `CONVERSATION_COLUMNS` order, from its turns (in order) and flags, rule
-    and human."""
-    kinds = sorted({f.kind for f in flags} | human, key=lambda k: (priority(k), k)) if flags or human else []
+    and human: its kinds by their most urgent flag, its priority and the reason of its top flag."""
+    everything = [*human, *flags]
+    top: Flag | None = None
+    ranked: dict[str, int] = {}
+    for f in everything:
+        p = f.priority
+        if top is None or p < top.priority:
+            top = f
+        if p < ranked.get(f.kind, NO_FLAG + 1):
+            ranked[f.kind] = p
+    kinds = sorted(ranked, key=lambda k: (ranked[k], k))
     escalated = False
     for t in turns:
         if t.escalated:
@@ -138,12 +157,13 @@ def conversation_row(
         len(turns),
         escalated,
         dumps(kinds) if kinds else "[]",
-        min((priority(k) for k in kinds), default=9),
+        top.priority if top else NO_FLAG,
+        top.reason if top else "",
     )
 
 
 def conversation_values(
-    cid: str, channel: str, turns: list[Turn], flags: list[Flag], human: set[str]
+    cid: str, channel: str, turns: list[Turn], flags: list[Flag], human: list[Flag]
 ) -> dict[str, Any]:
     """`conversation_row`, by column name."""
     return dict(zip(CONVERSATION_COLUMNS, conversation_row(cid, channel, turns, flags, human), strict=True))
@@ -158,11 +178,17 @@ def flag_rows(cid: str, flags: list[Flag], now: datetime) -> list[dict[str, Any]
             "kind": f.kind,
             "severity": f.severity,
             "reason": f.reason,
+            "cause": f.cause,
             "source": "rule",
             "created_at": now,
         }
         for f in flags
     ]
+
+
+def flag_of_row(row: Any) -> Flag:
+    """A stored flag (an ORM row or a result row) back as a `Flag`."""
+    return Flag(row.kind, row.severity, row.turn, row.reason, row.trace_id, row.cause)
 
 
 def _stored_turns(conn: Connection, trace_ids: Sequence[str]) -> dict[str, str]:
@@ -233,22 +259,31 @@ class TraceStore:
             flags_by_conv: dict[str, list[Flag]] = {}
             fresh = sorted(conversations.items())
             new_ids = _insert_new_conversations(
-                conn, [conversation_row(cid, ch, turns, [], set()) for cid, (ch, turns) in fresh]
+                conn, [conversation_row(cid, ch, turns, [], []) for cid, (ch, turns) in fresh]
             )
             flagged = []
             for cid, (channel, turns) in fresh:
                 if cid in new_ids:
                     flags_by_conv[cid] = flags = flag_rules(Conversation(cid, channel, turns))
                     if flags:
-                        values = conversation_values(cid, channel, turns, flags, set())
+                        values = conversation_values(cid, channel, turns, flags, [])
                         flagged.append(
-                            {"b_id": cid, "b_kinds": values["flag_kinds"], "b_priority": values["priority"]}
+                            {
+                                "b_id": cid,
+                                "b_kinds": values["flag_kinds"],
+                                "b_priority": values["priority"],
+                                "b_reason": values["reason"],
+                            }
                         )
             if flagged:
                 conn.execute(
                     conv_table.update()
                     .where(conv_table.c.id == bindparam("b_id"))
-                    .values(flag_kinds=bindparam("b_kinds"), priority=bindparam("b_priority")),
+                    .values(
+                        flag_kinds=bindparam("b_kinds"),
+                        priority=bindparam("b_priority"),
+                        reason=bindparam("b_reason"),
+                    ),
                     flagged,
                 )
             if self.engine.dialect.name == "postgresql":
@@ -320,7 +355,7 @@ class TraceStore:
         """Conversations' rows and rule flags, from all their stored turns; human flags are kept."""
         ids = list(touched)
         stored: dict[str, list[Turn]] = {cid: [] for cid in ids}
-        human: dict[str, set[str]] = {cid: set() for cid in ids}
+        human: dict[str, list[Flag]] = {cid: [] for cid in ids}
         turn_table = TurnRow.__table__  # type: ignore[attr-defined]
         for chunk in _chunks(ids):
             query = (
@@ -330,12 +365,10 @@ class TraceStore:
             )
             for r in conn.execute(query):
                 stored[r.conversation_id].append(row_turn(dict(r._mapping)))
-            for cid, kind in conn.execute(
-                select(FlagRow.conversation_id, FlagRow.kind).where(
-                    col(FlagRow.conversation_id).in_(chunk), FlagRow.source == "human"
-                )
+            for row in conn.execute(
+                select(FlagRow).where(col(FlagRow.conversation_id).in_(chunk), FlagRow.source == "human")
             ):
-                human[cid].add(kind)
+                human[row.conversation_id].append(flag_of_row(row))
             conn.execute(
                 delete(FlagRow).where(col(FlagRow.conversation_id).in_(chunk), col(FlagRow.source) == "rule")
             )
@@ -360,45 +393,63 @@ class TraceStore:
     # --- reads ---------------------------------------------------------------------------------------
 
     def list_conversations(
-        self, flag: str | None = None, status: str | None = None, limit: int = 50
+        self,
+        flag: str | None = None,
+        status: str | None = None,
+        limit: int = 50,
+        severity: Severity | None = None,
     ) -> list[ConversationSummary]:
+        """Conversations by review priority (incidents, then severity), newest first; `severity` keeps
+        that level and above."""
         with self._session() as s:
             query = select(ConversationRow, ReviewRow.status).join(
                 ReviewRow, col(ReviewRow.conversation_id) == col(ConversationRow.id), isouter=True
             )
             if flag:
                 query = query.where(col(ConversationRow.flag_kinds).contains(f'"{flag}"'))
+            if severity is not None:
+                query = query.where(col(ConversationRow.priority) <= at_least(severity))
             if status:
                 if status == "open":
                     query = query.where((col(ReviewRow.status) == "open") | col(ReviewRow.status).is_(None))
                 else:
                     query = query.where(col(ReviewRow.status) == status)
-            query = query.order_by(col(ConversationRow.priority), col(ConversationRow.last_at).desc()).limit(
-                limit
-            )
+            query = query.order_by(
+                col(ConversationRow.priority), col(ConversationRow.last_at).desc(), col(ConversationRow.id)
+            ).limit(limit)
             rows = list(s.exec(query))
             ids = [c.id for c, _ in rows]
             tools: dict[str, list[str]] = {i: [] for i in ids}
-            if ids:
+            flags: dict[str, list[Flag]] = {i: [] for i in ids}
+            for chunk in _chunks(ids):
                 for conv_id, raw in s.exec(
                     select(TurnRow.conversation_id, TurnRow.tools)
-                    .where(col(TurnRow.conversation_id).in_(ids))
+                    .where(col(TurnRow.conversation_id).in_(chunk))
                     .order_by(col(TurnRow.started_at))
                 ):
                     tools[conv_id].extend(t["name"] for t in json.loads(raw))
-            return [
-                ConversationSummary(
-                    c.id,
-                    c.channel,
-                    c.turn_count,
-                    tools[c.id],
-                    c.escalated,
-                    json.loads(c.flag_kinds),
-                    st or "open",
-                    c.started_at,
+                for row in s.exec(select(FlagRow).where(col(FlagRow.conversation_id).in_(chunk))):
+                    flags[row.conversation_id].append(flag_of_row(row))
+            out = []
+            for c, st in rows:
+                ranked = sorted(flags[c.id], key=lambda f: (f.priority, f.turn, f.kind))
+                top = severity_of_priority(c.priority)
+                out.append(
+                    ConversationSummary(
+                        c.id,
+                        c.channel,
+                        c.turn_count,
+                        tools[c.id],
+                        c.escalated,
+                        json.loads(c.flag_kinds),
+                        st or "open",
+                        c.started_at,
+                        top.value if top else "",
+                        c.reason,
+                        ranked,
+                    )
                 )
-                for c, st in rows
-            ]
+            return out
 
     def conversation_detail(
         self, conversation_id: str

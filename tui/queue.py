@@ -1,4 +1,4 @@
-"""The first screen: flagged conversations by priority (incident, security, then the rest).
+"""The first screen: flagged conversations by priority (incidents, then severity), each with its reason.
 
 Pages are read with keyset pagination in a thread worker, so a store of 100,000 conversations opens as
 fast as one of 1,000 and the UI never waits on the database.
@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,12 +18,15 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from miner.flags import KINDS
 from miner.reviews import QueueRow
+from miner.severity import Severity
 from tui.base import ReviewScreen
 from tui.prompt import PromptScreen
 from tui.safe import literal
 
 PAGE = 50
 STATUSES = (None, "open", "claimed", "done", "dismissed")
+SEVERITIES: tuple[Severity | None, ...] = (None, *Severity)
+SEVERITY_STYLE = {"critical": "bold red", "high": "red", "medium": "yellow", "low": "dim"}
 
 
 def age(then: datetime, now: datetime) -> str:
@@ -38,6 +42,7 @@ class QueueScreen(ReviewScreen):
         Binding("enter", "open", "Open"),
         Binding("slash", "filter_flag", "Filter by flag"),
         Binding("f", "cycle_status", "Filter by status"),
+        Binding("s", "cycle_severity", "Filter by severity", show=False),  # in the help, like n and p
         Binding(
             "n", "next_page", "Next page", show=False
         ),  # in the help (?); the footer keeps room for q, ?, F
@@ -58,6 +63,7 @@ class QueueScreen(ReviewScreen):
         super().__init__()
         self.flag: str | None = None
         self.status_index = 1  # open by default
+        self.severity_index = 0  # every severity
         self.cursors: list[tuple[int, str, str] | None] = [None]
         self.rows: list[QueueRow] = []
         self.has_more = False
@@ -66,6 +72,10 @@ class QueueScreen(ReviewScreen):
     @property
     def status(self) -> str | None:
         return STATUSES[self.status_index]
+
+    @property
+    def severity(self) -> Severity | None:
+        return SEVERITIES[self.severity_index]
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -77,14 +87,19 @@ class QueueScreen(ReviewScreen):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         # fixed widths: the layout never depends on which page, or which moment, filled the table; at 80
-        # columns what decides a pick stays (flags, the whole id, age, status, who holds it, its case)
-        wide = self.app.size.width >= 120
-        columns = [("flags", 24 if wide else 12), ("conversation", 30 if wide else 24)]
-        columns += [("channel", 9), ("turns", 5)] if wide else []
-        columns += [("age", 5), ("status", 9), ("claimant", 12 if wide else 8), ("case", 10 if wide else 8)]
+        # columns what decides a pick stays (severity, the whole id, the reason, age, status, who holds it)
+        width = self.app.size.width
+        wide = width >= 120
+        columns = [("severity", 8), ("conversation", 30 if wide else 22)]
+        columns += [("flags", 16), ("turns", 5)] if wide else []
+        columns += [("age", 4), ("status", 9), ("holder", 10 if wide else 6)]
+        columns += [("case", 8)] if wide else []
+        # the reason takes what is left of the screen (cell padding and the scroll bar included)
+        why = max(12, width - sum(w for _, w in columns) - 2 * (len(columns) + 1) - 2)
+        columns.insert(2, ("why", why))
         self.wide = wide
-        for label, width in columns:
-            table.add_column(label, width=width)
+        for label, size in columns:
+            table.add_column(label, width=size)
         self.load()
 
     def on_screen_resume(self) -> None:
@@ -94,7 +109,7 @@ class QueueScreen(ReviewScreen):
     def load(self) -> None:
         try:
             rows = self.review.store.review_queue(
-                self.cursors[-1], PAGE + 1, self.flag, self.status, now=self.review.now()
+                self.cursors[-1], PAGE + 1, self.flag, self.status, self.review.now(), self.severity
             )
         except Exception as exc:  # shown, never a crash
             self.post_message(self.Failed(str(exc)))
@@ -109,18 +124,20 @@ class QueueScreen(ReviewScreen):
         now = self.review.now()
         for row in message.rows:
             table.add_row(
-                ", ".join(row.flags),
+                Text(row.severity, style=SEVERITY_STYLE.get(row.severity, "")),
                 literal(row.conversation_id),
-                *((row.channel, str(row.turns)) if self.wide else ()),
+                literal(row.reason),
+                *((", ".join(row.flags), str(row.turns)) if self.wide else ()),
                 age(row.last_at, now),
                 row.status,
                 literal(row.claimant or ""),
-                row.case_id or "",
+                *((row.case_id or "",) if self.wide else ()),
                 key=row.conversation_id,
             )
         page = len(self.cursors)
         self.query_one("#filters", Static).update(
-            f"flag: {self.flag or 'all'} · status: {self.status or 'all'} · page {page}"
+            f"flag: {self.flag or 'all'} · severity: {f'{self.severity}+' if self.severity else 'all'}"
+            f" · status: {self.status or 'all'} · page {page}"
             + (" · more: n" if self.has_more else "")
             + f" · {len(message.rows)} shown"
         )
@@ -162,6 +179,12 @@ class QueueScreen(ReviewScreen):
 
     def action_cycle_status(self) -> None:
         self.status_index = (self.status_index + 1) % len(STATUSES)
+        self.cursors = [None]
+        self.load()
+
+    def action_cycle_severity(self) -> None:
+        """All, then critical, high and above, medium and above, low and above."""
+        self.severity_index = (self.severity_index + 1) % len(SEVERITIES)
         self.cursors = [None]
         self.load()
 

@@ -29,7 +29,6 @@ def demo(
     """
     from filon.commands.pipeline import TrafficRun, run_traffic_into_store
     from filon.commands.traces_cmds import open_store
-    from miner.model import priority
 
     console.print(
         Panel(
@@ -72,7 +71,7 @@ def demo(
     for row in top:
         detail = store.conversation_detail(row.conversation_id)
         flags_of = detail[2] if detail else []
-        top_kind = min((f.kind for f in flags_of), key=priority, default="")
+        top_kind = row.flags[0] if row.flags else ""
         why = "; ".join(dict.fromkeys(f.reason for f in flags_of if f.kind == top_kind))
         tools = ", ".join(dict.fromkeys(row.tools)) or "-"
         table.add_row(Text(row.conversation_id), ", ".join(row.flags), Text(tools), Text(why))

@@ -22,10 +22,11 @@ from filon.commands.common import (
     err_console,
     fail,
 )
-from miner.untrusted import line
+from miner.untrusted import line, literal
 
 if TYPE_CHECKING:
     from miner.store import Store
+    from miner.traces import ConversationSummary
 
 traces_app = typer.Typer(help="Read the store: conversations, turns, tools, flags.", no_args_is_help=True)
 incident_app = typer.Typer(
@@ -154,53 +155,73 @@ def traces_list(
     flag: Annotated[
         str | None, typer.Option("--flag", help="Only conversations with this flag kind.")
     ] = None,
+    severity: Annotated[
+        str | None,
+        typer.Option("--severity", help="Only this severity and above: critical, high, medium, low."),
+    ] = None,
     status: Annotated[
         str | None, typer.Option("--status", help="Review status: open, claimed, dismissed, done.")
     ] = None,
     limit: Annotated[int, typer.Option("--limit", help="How many, by review priority then newest.")] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
 ) -> None:
-    """Conversations in review order (incident, security, then the rest), newest first.
+    """Conversations in review order (incidents, then severity), newest first, with why each is there.
 
-    Example: filon traces list --flag security --json
+    Example: filon traces list --severity high --json
     """
     from miner.flags import KINDS
+    from miner.severity import Severity
 
     if flag and flag not in KINDS:
         fail(f"--flag: unknown kind {flag!r} (known: {', '.join(KINDS)})")
+    levels = [s.value for s in Severity]
+    if severity and severity not in levels:
+        fail(f"--severity: unknown level {severity!r} (known: {', '.join(levels)})")
     if status and status not in ("open", "claimed", "dismissed", "done"):
         fail(f"--status: {status!r} is not one of open, claimed, dismissed, done")
-    rows = open_store().list_conversations(flag, status, limit)
+    rows = open_store().list_conversations(flag, status, limit, Severity(severity) if severity else None)
     if as_json:
         console.print_json(json.dumps([r.as_json() for r in rows], ensure_ascii=False))
         return
-    # one line per conversation: the id is what people copy, whole; tools shrink first
+    console.print(queue_table(rows, console.width))
+
+
+def queue_table(rows: list[ConversationSummary], width: int) -> Table:
+    """One line per conversation, at any width: the id is what people copy, whole; the reason takes
+    what is left; the flag kinds (from 100 columns) and the tools (from 140) show where there is room."""
     table = Table(title=f"{len(rows)} conversation(s)", box=box.SIMPLE_HEAD, pad_edge=False)
     fixed = {
         "conversation": max((len(r.conversation_id) for r in rows), default=12),
-        "n": 3,
-        "esc": 3,
-        "flags": min(24, max((len(", ".join(r.flags)) for r in rows), default=5)),
+        "severity": 8,
         "status": 9,
         "age": 4,
     }
-    budget = max(8, console.width - sum(fixed.values()) - 3 * (len(fixed) + 1))  # what is left for the tools
-    for column in ("conversation", "n", "tools", "esc", "flags", "status", "age"):
-        width = fixed.get(column, budget)
-        table.add_column(column, no_wrap=True, overflow="ellipsis", min_width=width, max_width=width)
+    shown = ["why", *(["flags"] if width >= 100 else []), *(["tools"] if width >= 140 else [])]
+    gaps = 3 * (len(fixed) + len(shown))  # padding and separators
+    budget = max(16, width - sum(fixed.values()) - gaps)
+    widths = {c: budget // 4 for c in shown if c != "why"}
+    widths["why"] = max(8, budget - sum(widths.values()))
+    order = ["conversation", "severity", *shown, "status", "age"]
+    for column in order:
+        size = fixed.get(column) or widths[column]
+        table.add_column(column, no_wrap=True, overflow="ellipsis", min_width=size, max_width=size)
     for r in rows:
-        tools = Text(", ".join(dict.fromkeys(r.tools)) or "-")
-        tools.truncate(budget, overflow="ellipsis")
-        table.add_row(
-            Text(r.conversation_id),
-            str(r.turns),
-            tools,
-            "yes" if r.escalated else "",
-            ", ".join(r.flags),
-            r.status,
-            _age(r.started_at),
-        )
-    console.print(table)
+        cells = {
+            "conversation": literal(r.conversation_id),
+            "severity": Text(r.severity or "-", style=SEVERITY_STYLE.get(r.severity, "")),
+            "why": literal(r.reason or "-"),
+            "flags": Text(", ".join(r.flags) or "-"),
+            "tools": literal(", ".join(dict.fromkeys(r.tools)) or "-"),
+            "status": Text(r.status),
+            "age": Text(_age(r.started_at)),
+        }
+        for column in ("why", "flags", "tools"):
+            cells[column].truncate(widths.get(column, 0), overflow="ellipsis")
+        table.add_row(*(cells[c] for c in order))
+    return table
+
+
+SEVERITY_STYLE = {"critical": "bold red", "high": "red", "medium": "yellow", "low": "dim"}
 
 
 def _age(when: datetime) -> str:
@@ -229,7 +250,8 @@ def traces_show(
         "conversation_id": conv.id,
         "channel": conv.channel,
         "flags": [
-            {"kind": f.kind, "severity": f.severity, "turn": f.turn, "reason": f.reason} for f in flags
+            {"kind": f.kind, "cause": f.cause, "severity": f.severity, "turn": f.turn, "reason": f.reason}
+            for f in flags
         ],
         "turns": [
             {
@@ -251,7 +273,11 @@ def traces_show(
     console.print(line(("conversation ", "bold"), conv.id, f" · {conv.channel} · {len(turns)} turn(s)"))
     for f in doc["flags"]:
         console.print(
-            line((f"  ⚑ {f['kind']} ({f['severity']}) ", "bold red"), f"turn {f['turn'] + 1}: ", f["reason"])
+            line(
+                (f"  ⚑ {f['kind']}/{f['cause'] or '?'} ({f['severity']}) ", "bold red"),
+                f"turn {f['turn'] + 1}: ",
+                f["reason"],
+            )
         )
     for i, t in enumerate(doc["turns"], 1):
         console.rule(f"turn {i} · {t['latency_ms']:.0f} ms · {t['input_tokens']}+{t['output_tokens']} tokens")

@@ -34,9 +34,22 @@ def test_traffic_with_court_yields_security_flags_and_no_raw_pii() -> None:
         "tools",
         "escalated",
         "flags",
+        "severity",
+        "reasons",
         "status",
         "started_at",
     }
+    # court.md shows other customers' orders: leaks are critical and come first, each with its reason
+    assert listed[0]["severity"] == "critical"
+    top = listed[0]["reasons"][0]
+    assert (top["kind"], top["severity"]) == ("security", "critical")
+    assert top["cause"] in ("leak", "injection_obeyed")
+    assert "another customer" in top["reason"] and top["turn"] >= 0
+    severities = [r["severity"] for r in listed]
+    order = ["critical", "high", "medium", "low"]
+    assert severities == sorted(severities, key=order.index)
+    high = json.loads(runner.invoke(app, ["traces", "list", "--severity", "high", "--json"]).stdout)
+    assert high and {r["severity"] for r in high} <= {"critical", "high"}
     everything = json.loads(runner.invoke(app, ["traces", "list", "--json", "--limit", "500"]).stdout)
     assert all(r["flags"] for r in everything)  # rate 0: only flagged conversations are kept
     raw = re.compile(r"@exemple\.fr|336000001\d\d")
@@ -76,7 +89,9 @@ def test_incident_goes_to_the_top_of_the_queue() -> None:
     top = json.loads(runner.invoke(app, ["traces", "list", "--json", "--limit", "1"]).stdout)[0]
     assert top["conversation_id"] == last and top["flags"][0] == "incident"
     shown = json.loads(runner.invoke(app, ["traces", "show", last, "--json"]).stdout)
-    assert {"kind": "incident", "severity": "high", "turn": 0, "reason": "client mécontent"} in shown["flags"]
+    incident = {"kind": "incident", "cause": "reported", "severity": "critical", "turn": 0}
+    assert {**incident, "reason": "client mécontent"} in shown["flags"]
+    assert top["severity"] == "critical" and top["reasons"][0]["reason"] == "client mécontent"
     again = runner.invoke(app, ["incident", "add", last, "--note", "client très mécontent"])
     assert again.exit_code == 0  # twice is once, with the latest note
     flags = json.loads(runner.invoke(app, ["traces", "show", last, "--json"]).stdout)["flags"]
@@ -96,6 +111,7 @@ def test_incident_goes_to_the_top_of_the_queue() -> None:
         (["incident", "add", "nope", "--note", "x"], 1, "no conversation 'nope'"),
         (["traces", "show", "nope"], 1, "no conversation 'nope'"),
         (["traces", "list", "--flag", "bogus"], 2, "unknown kind 'bogus'"),
+        (["traces", "list", "--severity", "urgent"], 2, "unknown level 'urgent'"),
         (["traffic", "-n", "0", "--backend", "scripted"], 2, "at least 1"),
         (["ingest", "missing.pb"], 1, "missing.pb"),
     ],
@@ -176,7 +192,12 @@ def test_list_is_one_line_per_conversation_with_whole_ids(columns: str, db_url: 
     for row in rows:  # each id whole, on exactly one line
         assert sum(row["conversation_id"] in line for line in lines) == 1, shown
     [line] = [x for x in lines if "web:bavard" in x]
-    assert line.count("recherche") == 1  # a tool called on each of six turns is named once
+    if columns == "160":
+        assert line.count("recherche") == 1  # a tool called on each of six turns is named once
+    for row in rows:  # severity and the start of the reason, at 80 columns too
+        if row["severity"]:
+            [line] = [x for x in lines if row["conversation_id"] in x]
+            assert row["severity"] in line and row["reasons"][0]["reason"][:6] in line, shown
 
 
 def test_show_never_lets_a_traces_escape_sequences_reach_the_terminal(db_url: str) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.message import Message
-from textual.widgets import Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from goldens.caseset import load_set
 from miner.store import Store
@@ -32,6 +32,23 @@ async def test_queue_orders_by_priority_and_loads_in_a_worker(make_app) -> None:
         assert ids[0] == "web:leak"  # security first
         assert set(ids) == {"web:leak", "web:geste", "web:promesse"}  # flagged only
         assert any(isinstance(m, QueueScreen.Loaded) for m in seen)
+
+
+async def test_queue_shows_severity_and_reason_and_filters_by_severity(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, QueueScreen)
+        first = [str(c) for c in screen.query_one(DataTable).get_row_at(0)]
+        assert first[:2] == ["critical", "web:leak"] and "obeyed" in first[2]
+        await pilot.press("s")  # critical only
+        await settle(pilot)
+        assert [(r.conversation_id, r.severity) for r in screen.rows] == [("web:leak", "critical")]
+        assert "severity: critical+" in texts(app)
+        await pilot.press("s")  # high and above
+        await settle(pilot)
+        assert {r.severity for r in screen.rows} == {"critical", "high"} and len(screen.rows) == 3
 
 
 async def test_open_draft_edit_toggle_and_save_writes_a_lint_clean_case(

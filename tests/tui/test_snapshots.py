@@ -1,6 +1,6 @@
 """Snapshots of each screen on fixed data (times, ids and paths are fixed; nothing depends on the clock), at
 the two sizes a person meets: an 80×24 terminal and a 160×48 one. At 80×24 what decides a pick stays in
-the queue (flags, the whole id, age, status, claimant, case) and the footer keeps q, ? and F."""
+the queue (severity, the whole id, the reason, age, status, holder) and the footer keeps q, ? and F."""
 
 from __future__ import annotations
 
