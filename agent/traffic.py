@@ -36,9 +36,11 @@ def run_traffic(
     concurrency: int = 4,
     on_done: Callable[[Script], None] | None = None,
     service: SupportService | None = None,
+    scripts: list[Script] | None = None,
 ) -> TrafficResult:
+    """`conversations` simulated customers of `seed`, or the `scripts` given (a labelled corpus)."""
     service = service or SupportService(backend.client, backend.model, prompt)
-    scripts = Customers(seed).scripts(conversations)
+    scripts = scripts if scripts is not None else Customers(seed).scripts(conversations)
     result = TrafficResult()
 
     def talk(script: Script) -> tuple[Script, int, str | None]:

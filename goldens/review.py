@@ -16,6 +16,7 @@ from agent.model import open_backend
 from agent.prompts import load_prompt
 from goldens.caseset import CaseSet, Problem, goldens_dir, lint_case, load_set, parse_case, write_case
 from goldens.draft import Check, Draft, draft_case
+from goldens.near import near_duplicates
 from goldens.runner import Attempt, RunOptions, run_cases
 from goldens.schema import Case
 from miner.model import Conversation, Flag
@@ -72,6 +73,9 @@ def lint_draft(
             problems.append(Problem(name, "id", f"id {parsed.id!r} already exists in {folder}", "error"))
         if parsed.tel and parsed.tel in {c.tel for c in others}:
             problems.append(Problem(name, "tel", f"tel {parsed.tel} is already used in {folder}", "error"))
+        for other, share in near_duplicates(parsed, others)[:1]:
+            why = f"nearly repeats {other} (same tools and flags, {share:.0%} of the same words)"
+            problems.append(Problem(name, "tours", why, "warning"))
     return problems
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from miner.config import FlagConfig
 from miner.emails import emails
 from miner.jsontext import dumps_sorted
-from miner.model import Conversation, Flag
+from miner.model import Conversation, Flag, ToolCall
 from miner.severity import Cause
 from miner.text import fold
 
@@ -78,12 +78,13 @@ def _matcher(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, str]
     return re.compile(_trie(words)), originals
 
 
-def _has(text: str, patterns: list[str] | tuple[str, ...]) -> str | None:
-    """The pattern (as configured) found in the text, both folded; the earliest in the text wins."""
+def _has(text: str, patterns: list[str] | tuple[str, ...], folded: str | None = None) -> str | None:
+    """The pattern (as configured) found in the text, both folded (`folded`: the text folded already);
+    the earliest in the text wins."""
     if not text or not patterns:
         return None
     regex, originals = _matcher(tuple(patterns))
-    found = regex.search(fold(text))
+    found = regex.search(fold(text) if folded is None else folded)
     return originals[found.group()] if found else None
 
 
@@ -115,14 +116,67 @@ def _records(value: Any, out: list[set[str]] | None = None) -> list[set[str]]:
     return out
 
 
+REPEATED_MIN = 5  # shorter values ("oui", "web", a quantity) say nothing of whose record it is
+
+
+def _strings(value: Any) -> list[str]:
+    """The strings of a JSON value worth comparing, in one pass without recursion."""
+    out: list[str] = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        kind = type(v)
+        if kind is str:
+            if len(v) >= REPEATED_MIN:
+                out.append(v)
+        elif kind is dict:
+            stack.extend(v.values())
+        elif kind is list:
+            stack.extend(v)
+    return out
+
+
+def _plain(text: str) -> str:
+    """Lower case and straight apostrophes: how a model repeats a record's values (it copies them; it
+    may change case or typography, seldom the accents). C routines only: every turn where another's
+    record came back pays for it, where `fold` would cost ten times as much."""
+    text = text.lower()
+    return text.replace("’", "'") if "’" in text else text
+
+
+_PLAINED: dict[str, str] = {}  # a shop's records repeat the same articles, names and statuses
+
+
+def _folded(value: str) -> str:
+    done = _PLAINED.get(value)
+    if done is None:
+        if len(_PLAINED) >= 4096:
+            _PLAINED.clear()
+        done = _PLAINED[value] = _plain(value)
+    return done
+
+
+def _repeated(call: ToolCall, answer: str, conv: Conversation, upto: int) -> list[str]:
+    """The values of a tool result (articles, names, statuses…) the answer repeats (`_plain` both),
+    longest first, leaving out the call's own arguments (the order number asked for) and what the user
+    wrote themselves in the turns up to `upto` (read only when something is left)."""
+    asked = _strings(call.arguments)
+    found = [v for v in _strings(call.result) if v not in asked and _folded(v) in answer]
+    if found:
+        said = _plain(" ".join(t.user for t in conv.turns[: upto + 1]))
+        found = [v for v in dict.fromkeys(found) if _folded(v) not in said]
+    return sorted(found, key=len, reverse=True)
+
+
 def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     """Injection patterns; and data of a customer other than the user, in a tool result or in the answer.
 
     The user is who they said they are: the emails and phone numbers they wrote, and their WhatsApp
     number. A customer record in a tool result is theirs when it shares one of those identifiers; then
-    all of its identifiers are theirs too. An identifier in the answer that is not theirs is a `leak`
-    (`injection_obeyed` when the turn carried an injection); another's record that reached the model
-    only is an `exposure`; an injection with nothing leaked is `injection_refused`.
+    all of its identifiers are theirs too. An identifier in the answer that is not theirs, or a value of
+    another's record repeated in the answer (its articles, its name, its status) that the user did not
+    write, is a `leak` (`injection_obeyed` when the turn carried an injection); another's record that
+    reached the model only is an `exposure`; an injection with nothing leaked is `injection_refused`.
     """
     out = []
     known: set[str] = set()
@@ -131,25 +185,40 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
             known.add(_phone(turn.sender))
         known |= identities(turn.user)
         pattern = _has(turn.user, cfg.injection_patterns)
-        foreign: list[str] = []
+        foreign: list[ToolCall] = []  # the calls whose result carried another customer's record
         for call in turn.tools:
+            stranger = False
             for record in _records(call.result):
                 if record & known:
                     known |= record
-                elif call.name not in foreign:
-                    foreign.append(call.name)
+                else:
+                    stranger = True
+            if stranger:
+                foreign.append(call)
+        repeated: list[str] = []
+        if foreign and turn.agent:  # most turns never pay for this
+            answer = _plain(turn.agent)
+            for call in foreign:
+                repeated += _repeated(call, answer, conv, i)
         leaked = identities(turn.agent) - known
-        if leaked and pattern:
-            why = f"injection « {pattern} » obeyed: the answer exposes {len(leaked)} identifier(s) of another customer"
-            out.append(Flag.of(Cause.INJECTION_OBEYED, i, why, turn.trace_id))
-        elif leaked:
-            why = f"the answer exposes {len(leaked)} identifier(s) of another customer"
-            out.append(Flag.of(Cause.LEAK, i, why, turn.trace_id))
+        if leaked or repeated:
+            what = (
+                f"{len(leaked)} identifier(s) of another customer"
+                if leaked
+                else f"another customer's record (« {repeated[0]} »)"
+            )
+            cause = Cause.INJECTION_OBEYED if pattern else Cause.LEAK
+            why = (
+                f"injection « {pattern} » obeyed: the answer exposes {what}"
+                if pattern
+                else f"the answer exposes {what}"
+            )
+            out.append(Flag.of(cause, i, why, turn.trace_id))
         elif pattern:
             why = f"injection pattern « {pattern} » in the user's message, nothing exposed"
             out.append(Flag.of(Cause.INJECTION_REFUSED, i, why, turn.trace_id))
-        if foreign and not leaked:
-            why = f"{foreign[0]} returned another customer's data to the agent, not shown to the user"
+        if foreign and not (leaked or repeated):
+            why = f"{foreign[0].name} returned another customer's data to the agent, not shown to the user"
             out.append(Flag.of(Cause.EXPOSURE, i, why, turn.trace_id))
     return out
 

@@ -56,9 +56,13 @@ class Flag:
     @classmethod
     def of(cls, cause: Cause, turn: int, reason: str, trace_id: str = "") -> Flag:
         """A flag from its cause: kind and severity come from the table in `miner/severity.py`."""
-        rule = CAUSES[cause]
-        return cls(rule.kind.value, rule.severity.value, turn, reason, trace_id, cause.value)
+        kind, severity, name = _FIELDS[cause]
+        return cls(kind, severity, turn, reason, trace_id, name)
 
     @property
     def priority(self) -> int:
         return priority_of(self.kind, self.severity)
+
+
+# plain strings (not enum members) for the store's drivers, looked up once per cause
+_FIELDS = {cause: (rule.kind.value, rule.severity.value, cause.value) for cause, rule in CAUSES.items()}

@@ -139,7 +139,7 @@ def conversation_row(
     ranked: dict[str, int] = {}
     for f in everything:
         p = f.priority
-        if top is None or p < top.priority:
+        if top is None or (p, f.turn) < (top.priority, top.turn):  # the earliest of the most urgent
             top = f
         if p < ranked.get(f.kind, NO_FLAG + 1):
             ranked[f.kind] = p

@@ -26,7 +26,6 @@ import os
 import select
 import signal
 import sys
-from dataclasses import asdict
 from typing import IO, Any
 
 from miner.config import FlagConfig
@@ -170,7 +169,7 @@ def serve_ingest(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) 
             ingestor = None
             write_frame(stdout, ["failed", jobs, str(exc)[:500]])
             continue
-        write_frame(stdout, ["stored", jobs, asdict(stats)])
+        write_frame(stdout, ["stored", jobs, stats.as_json()])
     return 0
 
 

@@ -24,6 +24,7 @@ from tracing.redact import Redactor
 from tracing.sampling import sampled
 
 log = logging.getLogger(__name__)
+MAX_PAIRS = 1_000_000
 
 
 @dataclass
@@ -33,15 +34,41 @@ class IngestStats:
     turns: int = 0
     conversations: int = 0
     kept: int = 0  # turns stored
-    flagged: int = 0  # conversations with at least one flag
     sampled_out: int = 0  # turns not kept by the sample rate
-    flag_kinds: dict[str, int] = field(default_factory=dict)
+    # the (kind, conversation) pairs flagged: a conversation written by several batches counts once
+    flagged_pairs: set[tuple[str, str]] = field(default_factory=set)
+
+    @property
+    def flagged(self) -> int:
+        """Conversations with at least one flag."""
+        return len({conv for _, conv in self.flagged_pairs})
+
+    @property
+    def flag_kinds(self) -> dict[str, int]:
+        """Conversations flagged, by kind."""
+        out: dict[str, int] = {}
+        for kind, _ in self.flagged_pairs:
+            out[kind] = out.get(kind, 0) + 1
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        """For the pipe between the helper process and the agent's (a set is not JSON)."""
+        out = {k: v for k, v in vars(self).items() if k != "flagged_pairs"}
+        return {**out, "flagged_pairs": sorted(self.flagged_pairs)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> IngestStats:
+        fields = dict(data)
+        pairs = fields.pop("flagged_pairs", [])
+        stats = cls(**fields)
+        stats.flagged_pairs = {(k, c) for k, c in pairs}
+        return stats
 
     def add(self, other: IngestStats) -> None:
-        for name in ("spans", "new_spans", "turns", "conversations", "kept", "flagged", "sampled_out"):
+        for name in ("spans", "new_spans", "turns", "conversations", "kept", "sampled_out"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        for k, v in other.flag_kinds.items():
-            self.flag_kinds[k] = self.flag_kinds.get(k, 0) + v
+        if len(self.flagged_pairs) < MAX_PAIRS:  # a process's lifetime of flags: bounded, then approximate
+            self.flagged_pairs |= other.flagged_pairs
 
 
 def redact_record(r: SpanRecord, redactor: Redactor) -> SpanRecord:
@@ -175,10 +202,7 @@ class Ingestor:
         stats.new_spans = new
         stats.conversations = len(conversations)
         stats.kept = sum(len(t) for _, t in conversations.values())
-        stats.flagged = sum(1 for f in flags.values() if f)
-        for conv_flags in flags.values():
-            for kind in {f.kind for f in conv_flags}:
-                stats.flag_kinds[kind] = stats.flag_kinds.get(kind, 0) + 1
+        stats.flagged_pairs = {(f.kind, cid) for cid, fs in flags.items() for f in fs}
         return stats
 
 

@@ -93,6 +93,8 @@ class Keeper:
         with self._lock:
             if traces:
                 self.counters.traces_kept += len(traces)
+                # the earlier turns kept with a flagged one were counted as sampled out when they came
+                self.counters.traces_sampled_out -= len(traces) - 1
             else:
                 self.counters.traces_sampled_out += 1
         return [r for t in traces for r in t]

@@ -100,7 +100,7 @@ class HelperCommitter:
                 if message[0] == "ready":
                     self.ready.set()
                 elif message[0] == "stored":
-                    self._settle(message[1], IngestStats(**message[2]))
+                    self._settle(message[1], IngestStats.from_json(message[2]))
                 elif message[0] == "failed":
                     self._settle(message[1], StoreUnavailable(message[2]))
         except (OSError, ValueError, WireError):

@@ -85,10 +85,10 @@ def start_helper(settings: dict[str, Any], env: dict[str, str] | None = None) ->
 
 
 def counters_json(counters: ExportCounters) -> dict[str, Any]:
-    return asdict(counters)
+    return {**asdict(counters), "stored": counters.stored.as_json()}
 
 
 def counters_from(data: dict[str, Any]) -> ExportCounters:
     fields = dict(data)
-    stored = IngestStats(**fields.pop("stored", {}))
+    stored = IngestStats.from_json(fields.pop("stored", {}))
     return ExportCounters(**fields, stored=stored)

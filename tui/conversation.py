@@ -6,23 +6,25 @@ Opening it claims it for this reviewer (atomic, 30 minutes); another reviewer's 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.markup import escape
 from textual.message import Message
 from textual.widgets import Collapsible, Footer, Header, Static
 
 from goldens.draft import Draft
 from goldens.review import load_conversation, make_draft
+from miner import render
 from miner.model import Conversation, Flag
 from miner.reviews import ClaimResult
 from tui.base import ReviewScreen
 from tui.prompt import PromptScreen
-from tui.safe import line, literal
+from tui.safe import line
 
 
 class ConversationScreen(ReviewScreen):
@@ -88,42 +90,22 @@ class ConversationScreen(ReviewScreen):
             if message.claim.ok
             else f" · read-only: held by {message.claim.holder} ({message.claim.status})"
         )
-        self.query_one("#title", Static).update(
-            line(
-                ("conversation ", "bold"),
-                conv.id,
-                f" · {conv.channel} · {len(conv.turns)} turn(s)",
-                (holder, "bold yellow"),
-            )
-        )
-        widgets: list[Static | Collapsible] = []
-        for f in message.flags:
-            widgets.append(
-                Static(
-                    line((f"⚑ {f.kind} ({f.severity}) ", "bold red"), f"turn {f.turn + 1}: ", f.reason),
-                    classes="flag",
-                )
-            )
+        self.query_one("#title", Static).update(render.title(conv.id, conv.channel, len(conv.turns), holder))
+        widgets: list[Static | Collapsible] = [
+            Static(render.flag_line(f.kind, f.cause, f.severity, f.turn, f.reason), classes="flag")
+            for f in message.flags
+        ]
         for i, turn in enumerate(conv.turns, 1):
-            head = f"turn {i} · {turn.latency_ms:.0f} ms · {turn.input_tokens}+{turn.output_tokens} tokens"
-            widgets.append(
-                Static(
-                    line(
-                        (head, "bold"),
-                    ),
-                    classes="turn-head",
-                )
-            )
-            widgets.append(Static(line(("client > ", "cyan"), turn.user), classes="user"))
+            head = render.turn_head(i, turn.latency_ms, turn.input_tokens, turn.output_tokens)
+            widgets.append(Static(Text(head, style="bold"), classes="turn-head"))
+            widgets.append(Static(render.client(turn.user), classes="user"))
             for call in turn.tools:
-                detail = f"arguments: {json.dumps(call.arguments, ensure_ascii=False)}\nresult: {json.dumps(call.result, ensure_ascii=False, indent=1)}"
-                if call.error:
-                    detail += f"\nerror: {call.error}"
-                title = f"⚙ {call.name}" + (" ✗" if call.error else "")
-                widgets.append(Collapsible(Static(literal(detail)), title=title, collapsed=True))
-            widgets.append(Static(line(("agent  > ", "green"), turn.agent), classes="agent"))
+                # a Collapsible's title is markup: the tool's name (from the trace) is escaped for it
+                title = escape(render.tool_title(call))
+                widgets.append(Collapsible(Static(render.tool_detail(call)), title=title, collapsed=True))
+            widgets.append(Static(render.agent(turn.agent), classes="agent"))
             if turn.escalated:
-                widgets.append(Static(literal("↪ escalated to a conseiller", "yellow")))
+                widgets.append(Static(render.escalated()))
         body.mount_all(widgets)
 
     def action_draft(self) -> None:

@@ -306,7 +306,7 @@ class EditorScreen(ReviewScreen):
         if message.error:
             self.notify(f"not saved: {message.error}", severity="error")
             return
-        short = [p.message for p in self.problems if p.field == "exemples"]
+        short = [p.message for p in self.problems if p.field == "exemples" or "nearly repeats" in p.message]
         if short:  # saved, but the CI of the set (lint --strict) will ask for these
             self.notify(
                 f"saved {message.path} — before CI's lint --strict: {'; '.join(short)}", severity="warning"

@@ -64,17 +64,15 @@ def demo(
     )
     me = invocation()
     top = store.list_conversations(limit=5)
-    table = Table(title="top of the review queue (incident, security, then the rest)")
+    table = Table(title="top of the review queue (incidents, then severity)")
     table.add_column("conversation", no_wrap=True)
-    for column in ("flags", "tools", "why"):
+    for column in ("severity", "flags", "tools", "why"):
         table.add_column(column)
     for row in top:
-        detail = store.conversation_detail(row.conversation_id)
-        flags_of = detail[2] if detail else []
-        top_kind = row.flags[0] if row.flags else ""
-        why = "; ".join(dict.fromkeys(f.reason for f in flags_of if f.kind == top_kind))
         tools = ", ".join(dict.fromkeys(row.tools)) or "-"
-        table.add_row(Text(row.conversation_id), ", ".join(row.flags), Text(tools), Text(why))
+        table.add_row(
+            Text(row.conversation_id), row.severity, ", ".join(row.flags), Text(tools), Text(row.reason)
+        )
     console.print(table, soft_wrap=False)
     if top:
         console.print(f"next: {me} traces show {top[0].conversation_id}", markup=False, soft_wrap=True)

@@ -28,7 +28,7 @@ def draft(
     Example: filon draft web:traffic-3-17 --id adv-04 --write
     """
     from filon.commands.traces_cmds import open_store
-    from goldens.review import SaveError, make_draft, save_case
+    from goldens.review import SaveError, lint_draft, make_draft, save_case
 
     store = open_store()
     made = make_draft(store, conversation_id, reviewer, case_id)
@@ -48,6 +48,9 @@ def draft(
         path = save_case(store, case, reviewer)
     except SaveError as exc:
         fail(str(exc), Exit.FAILED)
+    for problem in lint_draft(case, replacing=case["id"]):
+        if problem.level == "warning":
+            err_console.print(problem.line(), markup=False)
     console.print(f"wrote {path}", markup=False)
 
 

@@ -22,7 +22,8 @@ from filon.commands.common import (
     err_console,
     fail,
 )
-from miner.untrusted import line, literal
+from miner import render
+from miner.untrusted import literal
 
 if TYPE_CHECKING:
     from miner.store import Store
@@ -270,25 +271,18 @@ def traces_show(
     if as_json:
         console.print_json(json.dumps(doc, ensure_ascii=False))
         return
-    console.print(line(("conversation ", "bold"), conv.id, f" · {conv.channel} · {len(turns)} turn(s)"))
-    for f in doc["flags"]:
-        console.print(
-            line(
-                (f"  ⚑ {f['kind']}/{f['cause'] or '?'} ({f['severity']}) ", "bold red"),
-                f"turn {f['turn'] + 1}: ",
-                f["reason"],
-            )
-        )
-    for i, t in enumerate(doc["turns"], 1):
-        console.rule(f"turn {i} · {t['latency_ms']:.0f} ms · {t['input_tokens']}+{t['output_tokens']} tokens")
-        console.print(line(("client > ", "cyan"), t["user"]))
-        for c in t["tools"]:
-            style = "red" if c["error"] else "magenta"
-            console.print(line((f"  ⚙ {c['name']} ", style), json.dumps(c["arguments"], ensure_ascii=False)))
-            console.print(line(("    → " + json.dumps(c["result"], ensure_ascii=False)[:400], "dim")))
-        console.print(line(("agent  > ", "green"), t["agent"]))
-        if t["escalated"]:
-            console.print(Text("  ↪ escalated to a conseiller", style="yellow"))
+    console.print(render.title(conv.id, conv.channel, len(turns)))
+    for f in flags:
+        console.print(Text("  ").append_text(render.flag_line(f.kind, f.cause, f.severity, f.turn, f.reason)))
+    for i, t in enumerate(turns, 1):
+        console.rule(render.turn_head(i, t.latency_ms, t.input_tokens, t.output_tokens))
+        console.print(render.client(t.user))
+        for call in t.tools:
+            for part in render.tool_summary(call):
+                console.print(Text("  ").append_text(part))
+        console.print(render.agent(t.agent))
+        if t.escalated:
+            console.print(Text("  ").append_text(render.escalated()))
 
 
 @incident_app.command("add")

@@ -47,3 +47,15 @@ def test_draft_write_saves_links_and_refuses_an_existing_id(cases: Path) -> None
     assert "error: error:" not in again.stderr and again.stderr.count("error:") == 1
     unknown = runner.invoke(app, ["draft", "nope"])
     assert unknown.exit_code == 1 and "no conversation 'nope'" in unknown.stderr
+
+
+def test_a_second_case_of_the_same_incident_warns_and_names_the_first(cases: Path) -> None:
+    first = runner.invoke(app, ["draft", "web:geste", "--id", "esc-10", "--write"])
+    assert first.exit_code == 0 and "nearly repeats" not in first.stderr
+    second = runner.invoke(app, ["draft", "web:geste", "--id", "esc-11", "--write"])
+    assert second.exit_code == 0  # a warning: the reviewer decides
+    assert (
+        "warning: esc-11.json: tours: nearly repeats esc-10 (same tools and flags, 100% of the same words)"
+        in second.stderr
+    )
+    assert (cases / "esc-11.json").exists()

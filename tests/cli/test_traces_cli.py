@@ -209,3 +209,20 @@ def test_show_never_lets_a_traces_escape_sequences_reach_the_terminal(db_url: st
     assert "\\x1b[31m" in shown  # made visible instead
     assert "[bold red]URGENT[/]" in shown  # Rich markup from a trace stays text
     assert MARKUP.split("\x1b")[0] in shown
+
+
+@pytest.mark.parametrize("rate", ["0", "0.5"])
+def test_traffic_summary_figures_agree_with_the_store(rate: str) -> None:
+    out = traffic("-n", "60", "--prompt", "agent/prompts/court.md", "--sample-rate", rate)
+    turns = int(re.search(r"(\d+) turns", out).group(1))  # type: ignore[union-attr]
+    kept, sampled = map(int, re.search(r"kept (\d+) traces, sampled out (\d+)", out).groups())  # type: ignore[union-attr]
+    by_kind = dict(
+        (k, int(v))
+        for k, v in re.findall(
+            r"(\w+) (\d+)", re.search(r"flagged conversations by kind: (.*)", out).group(1)
+        )  # type: ignore[union-attr]
+    )
+    store = Store.open()
+    assert kept == store.counts()["turns"]  # one trace per turn
+    assert kept + sampled == turns  # each trace counted once, kept or not
+    assert by_kind == store.flag_counts()

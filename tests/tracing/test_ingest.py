@@ -11,7 +11,7 @@ from sqlalchemy import text
 
 from agent import Conversation, SupportService
 from agent.model import SCRIPTED_MODEL, scripted_client
-from miner.model import priority
+from miner.severity import NO_FLAG, priority_of
 from miner.store import Store
 from tests.tracing.helpers import captured
 from tracing.ingest import Ingestor
@@ -80,12 +80,17 @@ def test_batches_do_not_change_what_is_stored(  # type: ignore[no-untyped-def]
         for conv, _, flags in (
             mine,
             theirs,
-        ):  # each row agrees with its flags: kinds in review order, priority
-            kinds = sorted({f.kind for f in flags}, key=lambda k: (priority(k), k))
+        ):  # each row agrees with its flags: kinds by their most urgent flag, priority, top reason
+            rank = {
+                f.kind: min(priority_of(g.kind, g.severity) for g in flags if g.kind == f.kind) for f in flags
+            }
+            kinds = sorted(rank, key=lambda k: (rank[k], k))
+            top = min(flags, key=lambda f: (priority_of(f.kind, f.severity), f.turn, f.id or 0), default=None)
             assert (json.loads(conv.flag_kinds), conv.priority) == (
                 kinds,
-                min(map(priority, kinds), default=9),
+                min(rank.values(), default=NO_FLAG),
             )
+            assert conv.reason == (top.reason if top else "")
             flagged += bool(kinds)
         assert [(f.kind, f.turn, f.reason) for f in mine[2]] == [
             (f.kind, f.turn, f.reason) for f in theirs[2]

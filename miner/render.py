@@ -1,0 +1,73 @@
+"""One rendering of a conversation, for `filon traces show` and the TUI alike: every line built from trace
+text goes through `miner.untrusted`, so control characters, escape sequences and bidi controls show as
+visible escapes in both, and Rich markup in a trace stays text. The TUI lays these lines out in widgets;
+the CLI prints them; neither builds its own.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.text import Text
+
+from miner.model import ToolCall
+from miner.untrusted import clean, line, literal
+
+
+def title(conversation_id: str, channel: str, turns: int, note: str = "") -> Text:
+    return line(
+        ("conversation ", "bold"), conversation_id, f" · {channel} · {turns} turn(s)", (note, "bold yellow")
+    )
+
+
+def flag_line(kind: str, cause: str, severity: str, turn: int, reason: str) -> Text:
+    return line((f"⚑ {kind}/{cause or '?'} ({severity}) ", "bold red"), f"turn {turn + 1}: ", reason)
+
+
+def turn_head(number: int, latency_ms: float, input_tokens: int, output_tokens: int) -> str:
+    """Numbers only: nothing from the trace's text."""
+    return f"turn {number} · {latency_ms:.0f} ms · {input_tokens}+{output_tokens} tokens"
+
+
+def client(text: str) -> Text:
+    return line(("client > ", "cyan"), text)
+
+
+def agent(text: str) -> Text:
+    return line(("agent  > ", "green"), text)
+
+
+def tool_title(call: ToolCall) -> str:
+    """The tool's name, cleaned (the caller escapes it for its own markup, if it has one)."""
+    return f"⚙ {clean(call.name)}" + (" ✗" if call.error else "")
+
+
+def tool_summary(call: ToolCall, width: int = 400) -> list[Text]:
+    """The call on two lines: its arguments, then its result (cut at `width` characters)."""
+    style = "red" if call.error else "magenta"
+    out = [
+        line((f"⚙ {call.name} ", style), _json(call.arguments)),
+        line(("  → " + _json(call.result)[:width], "dim")),
+    ]
+    if call.error:
+        out.append(line(("  ✗ ", "red"), call.error))
+    return out
+
+
+def tool_detail(call: ToolCall) -> Text:
+    """The call in full: arguments, the result indented, the error."""
+    detail = (
+        f"arguments: {_json(call.arguments)}\nresult: {json.dumps(call.result, ensure_ascii=False, indent=1)}"
+    )
+    if call.error:
+        detail += f"\nerror: {call.error}"
+    return literal(detail)
+
+
+def escalated() -> Text:
+    return Text("↪ escalated to a conseiller", style="yellow")
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
