@@ -151,7 +151,7 @@ def main() -> None:
             pairs.append((b, f))
         exporter.shutdown()
         counters = exporter.counters
-        stored = store.counts()
+        stored = store.stats().counts()
     window = [f[0] / b[0] for b, f in pairs]
     drained = [f[1] / b[1] for b, f in pairs]
     print(

@@ -127,7 +127,7 @@ def through_serve(db: str, bodies: list[bytes]) -> float:
         for t in threads:
             t.join()
         elapsed = time.perf_counter() - start
-    stored = Store.open(db).counts()["spans"]
+    stored = Store.open(db).stats().counts()["spans"]
     return stored / elapsed
 
 

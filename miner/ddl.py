@@ -8,6 +8,7 @@ placeholders `{ts}` (a timestamp) and `{serial}` (an integer key the database nu
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 from sqlalchemy import Connection, text
@@ -141,6 +142,49 @@ CAUSES = (
     POSTGRES_ONLY + "ALTER TABLE eval_comparisons ALTER COLUMN created_at TYPE TIMESTAMP WITH TIME ZONE "
     "USING created_at AT TIME ZONE 'UTC'",
 )
+
+
+VERDICTS = (
+    """CREATE TABLE case_verdicts (
+    id {serial} NOT NULL, case_id VARCHAR NOT NULL, verdict VARCHAR NOT NULL, note VARCHAR NOT NULL,
+    reviewer VARCHAR NOT NULL, created_at {ts} NOT NULL, PRIMARY KEY (id)
+)""",
+    "CREATE INDEX ix_case_verdicts_case_id ON case_verdicts (case_id)",
+)
+
+
+def move_verdicts(conn: Connection) -> None:
+    """Verdicts were stored as case links without a conversation, their fields in the provenance JSON:
+    they move to their own table (read with `json` here, the same on both databases)."""
+    rows = conn.execute(
+        text("SELECT id, case_id, provenance, created_at FROM case_links WHERE conversation_id = ''")
+    ).all()
+    for row in rows:
+        fields = json.loads(row.provenance or "{}")
+        conn.execute(
+            text(
+                "INSERT INTO case_verdicts (case_id, verdict, note, reviewer, created_at) "
+                "VALUES (:case_id, :verdict, :note, :reviewer, :created_at)"
+            ),
+            {
+                "case_id": row.case_id,
+                "verdict": str(fields.get("verdict", "")),
+                "note": str(fields.get("note", "")),
+                "reviewer": str(fields.get("reviewer", "")),
+                "created_at": row.created_at,
+            },
+        )
+    conn.execute(text("DELETE FROM case_links WHERE conversation_id = ''"))
+
+
+def steps(*parts: Callable[[Connection], None]) -> Callable[[Connection], None]:
+    """A migration made of several steps, run in order in its one transaction."""
+
+    def apply(conn: Connection) -> None:
+        for part in parts:
+            part(conn)
+
+    return apply
 
 
 def statements(*ddl: str) -> Callable[[Connection], None]:

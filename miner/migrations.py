@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Connection, Engine, inspect
 
 from miner import ddl, tables
-from miner.ddl import statements
+from miner.ddl import statements, steps
 
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "migrations ledger", statements(ddl.LEDGER)),
@@ -23,6 +23,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (4, "review queue index", statements(*ddl.QUEUE_INDEX)),
     (5, "eval comparisons", statements(*ddl.COMPARISONS)),
     (6, "flag causes; the queue by severity", statements(*ddl.CAUSES)),
+    (7, "case verdicts in their own table", steps(statements(*ddl.VERDICTS), ddl.move_verdicts)),
 ]
 
 

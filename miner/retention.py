@@ -1,4 +1,4 @@
-"""Retention and size: `filon db prune` and `filon db stats`.
+"""Retention: `filon db prune`.
 
 Pruning deletes old conversations that no rule or human flagged, with their turns and spans; it never
 deletes a conversation a case was made from, so a case's provenance survives retention.
@@ -7,7 +7,6 @@ deletes a conversation a case was made from, so a case's provenance survives ret
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from sqlalchemy import Engine, delete, func, select
 from sqlmodel import SQLModel
@@ -45,25 +44,3 @@ class RetentionStore:
                     conn.execute(delete(table).where(table.c.conversation_id.in_(chunk)))
                 conn.execute(delete(conv).where(conv.c.id.in_(chunk)))
         return counts
-
-    def stats(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        conv, links = T["conversations"], T["case_links"]
-        with self.engine.connect() as conn:
-            for label, name in (
-                ("conversations", "conversations"),
-                ("turns", "turns"),
-                ("spans", "spans"),
-                ("flags", "flags"),
-                ("eval runs", "eval_runs"),
-            ):
-                out[label] = conn.execute(select(func.count()).select_from(T[name])).scalar()
-            out["flagged conversations"] = conn.execute(
-                select(func.count()).select_from(conv).where(conv.c.flag_kinds != "[]")
-            ).scalar()
-            out["cases made"] = conn.execute(
-                select(func.count()).select_from(links).where(links.c.conversation_id != "")
-            ).scalar()
-            oldest = conn.execute(select(func.min(conv.c.started_at))).scalar()
-            out["oldest conversation"] = str(oldest) if oldest else "-"
-        return out

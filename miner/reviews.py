@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, and_, or_, select, update
+from sqlalchemy import ColumnElement, Engine, and_, or_, select, update
 
-from miner.severity import NO_FLAG, Severity, at_least, severity_of_priority
+from miner.severity import NO_FLAG, ReviewStatus, Severity, at_least, severity_of_priority
 from miner.sql import upsert_insert
-from miner.tables import CaseLink, ConversationRow, ReviewRow
+from miner.tables import CaseLink, CaseVerdict, ConversationRow, ReviewRow
 
 CLAIM_TTL = timedelta(minutes=30)
 CONVERSATIONS = ConversationRow.__table__  # type: ignore[attr-defined]
@@ -61,27 +61,40 @@ def _aware(value: datetime | None) -> datetime | None:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
+REVIEWS = ReviewRow.__table__  # type: ignore[attr-defined]
+VERDICTS = CaseVerdict.__table__  # type: ignore[attr-defined]
+
+
+def claimable(now: datetime, reviewer: str | None = None) -> ColumnElement[bool]:
+    """The one definition of a conversation a reviewer may take: no review row yet (an outer join), open,
+    or claimed by a claim that expired, or (with `reviewer`) already theirs. Every claim, finish, and
+    "open" filter of the queue uses it."""
+    rev = REVIEWS.c
+    held = rev.expires_at < now if reviewer is None else or_(rev.reviewer == reviewer, rev.expires_at < now)
+    return or_(
+        rev.status.is_(None), rev.status == ReviewStatus.OPEN, and_(rev.status == ReviewStatus.CLAIMED, held)
+    )
+
+
 class ReviewStore:
     engine: Engine
 
     def _ensure_review(self, conn: Any, conversation_id: str) -> None:
         table = ReviewRow.__table__  # type: ignore[attr-defined]
-        stmt = upsert_insert(self.engine, table).values(conversation_id=conversation_id, status="open")
+        stmt = upsert_insert(self.engine, table).values(
+            conversation_id=conversation_id, status=ReviewStatus.OPEN.value
+        )
         conn.execute(stmt.on_conflict_do_nothing(index_elements=["conversation_id"]))
 
     def _claim_in(self, conn: Any, conversation_id: str, reviewer: str, now: datetime) -> ClaimResult:
         """The compare-and-set itself, inside the caller's transaction."""
-        table = ReviewRow.__table__  # type: ignore[attr-defined]
+        table = REVIEWS
         self._ensure_review(conn, conversation_id)
-        free = or_(
-            table.c.status == "open",
-            and_(table.c.status == "claimed", or_(table.c.reviewer == reviewer, table.c.expires_at < now)),
-        )
         done = conn.execute(
             update(table)
-            .where(table.c.conversation_id == conversation_id, free)
+            .where(table.c.conversation_id == conversation_id, claimable(now, reviewer))
             .values(
-                status="claimed",
+                status=ReviewStatus.CLAIMED.value,
                 reviewer=reviewer,
                 claimed_at=now,
                 expires_at=now + CLAIM_TTL,
@@ -112,16 +125,11 @@ class ReviewStore:
         """
         now = now or datetime.now(UTC)
         conv = CONVERSATIONS
-        rev = ReviewRow.__table__  # type: ignore[attr-defined]
-        free = or_(
-            rev.c.status.is_(None),
-            rev.c.status == "open",
-            and_(rev.c.status == "claimed", rev.c.expires_at < now),
-        )
+        rev = REVIEWS
         query = (
             select(conv.c.id)
             .select_from(conv.outerjoin(rev, rev.c.conversation_id == conv.c.id))
-            .where(conv.c.priority < NO_FLAG, free)
+            .where(conv.c.priority < NO_FLAG, claimable(now))
             .order_by(conv.c.priority, conv.c.last_at.desc(), conv.c.id)
             .limit(20)
         )
@@ -133,21 +141,15 @@ class ReviewStore:
                     return str(conversation_id)
         return None
 
-    def _finish(self, conversation_id: str, reviewer: str, status: str, note: str = "") -> bool:
-        table = ReviewRow.__table__  # type: ignore[attr-defined]
+    def _finish(self, conversation_id: str, reviewer: str, status: ReviewStatus, note: str = "") -> bool:
+        table = REVIEWS
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
             self._ensure_review(conn, conversation_id)
-            mine = or_(
-                table.c.status == "open",
-                and_(
-                    table.c.status == "claimed", or_(table.c.reviewer == reviewer, table.c.expires_at < now)
-                ),
-            )
             done = conn.execute(
                 update(table)
-                .where(table.c.conversation_id == conversation_id, mine)
-                .values(status=status, reviewer=reviewer, note=note, expires_at=None, updated_at=now)
+                .where(table.c.conversation_id == conversation_id, claimable(now, reviewer))
+                .values(status=status.value, reviewer=reviewer, note=note, expires_at=None, updated_at=now)
             )
             return done.rowcount == 1
 
@@ -158,20 +160,25 @@ class ReviewStore:
                 update(table)
                 .where(
                     table.c.conversation_id == conversation_id,
-                    table.c.status == "claimed",
+                    table.c.status == ReviewStatus.CLAIMED,
                     table.c.reviewer == reviewer,
                 )
-                .values(status="open", reviewer=None, expires_at=None, updated_at=datetime.now(UTC))
+                .values(
+                    status=ReviewStatus.OPEN.value,
+                    reviewer=None,
+                    expires_at=None,
+                    updated_at=datetime.now(UTC),
+                )
             )
             return done.rowcount == 1
 
     def dismiss(self, conversation_id: str, reviewer: str, reason: str) -> bool:
         """Not worth a case: recorded with the reason. False when another reviewer holds it."""
-        return self._finish(conversation_id, reviewer, "dismissed", reason)
+        return self._finish(conversation_id, reviewer, ReviewStatus.DISMISSED, reason)
 
     def complete(self, conversation_id: str, reviewer: str, case_id: str, provenance: dict[str, Any]) -> bool:
         """A case was made from it: link the case, mark the conversation done."""
-        if not self._finish(conversation_id, reviewer, "done", f"case {case_id}"):
+        if not self._finish(conversation_id, reviewer, ReviewStatus.DONE, f"case {case_id}"):
             return False
         with self.engine.begin() as conn:
             conn.execute(
@@ -188,22 +195,23 @@ class ReviewStore:
         """From the failures screen: "the case is wrong" or "agent regression", with a note."""
         with self.engine.begin() as conn:
             conn.execute(
-                LINKS.insert().values(
+                VERDICTS.insert().values(
                     case_id=case_id,
-                    conversation_id="",
+                    verdict=verdict,
+                    note=note,
+                    reviewer=reviewer,
                     created_at=datetime.now(UTC),
-                    provenance=json.dumps(
-                        {"verdict": verdict, "note": note, "reviewer": reviewer}, ensure_ascii=False
-                    ),
                 )
             )
 
     def verdicts(self, case_id: str) -> list[dict[str, Any]]:
+        query = (
+            select(VERDICTS.c.verdict, VERDICTS.c.note, VERDICTS.c.reviewer)
+            .where(VERDICTS.c.case_id == case_id)
+            .order_by(VERDICTS.c.id)
+        )
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(LINKS.c.provenance).where(LINKS.c.case_id == case_id, LINKS.c.conversation_id == "")
-            )
-            return [json.loads(r[0]) for r in rows]
+            return [{"verdict": v, "note": n, "reviewer": r} for v, n, r in conn.execute(query)]
 
     def review_queue(
         self,
@@ -237,14 +245,8 @@ class ReviewStore:
         )
         if flag:
             query = query.where(conv.c.flag_kinds.contains(f'"{flag}"'))
-        if status == "open":
-            query = query.where(
-                or_(
-                    rev.c.status.is_(None),
-                    rev.c.status == "open",
-                    and_(rev.c.status == "claimed", rev.c.expires_at < now),
-                )
-            )
+        if status == ReviewStatus.OPEN:
+            query = query.where(claimable(now))
         elif status:
             query = query.where(rev.c.status == status)
         if after is not None:
@@ -269,10 +271,10 @@ class ReviewStore:
                 cases = {conv_id: case_id for conv_id, case_id in conn.execute(query_links)}
         out = []
         for r in rows:
-            state = r.status or "open"
+            state = r.status or ReviewStatus.OPEN.value
             expires = _aware(r.expires_at)
-            if state == "claimed" and expires is not None and expires < now:
-                state = "open"
+            if state == ReviewStatus.CLAIMED and expires is not None and expires < now:
+                state = ReviewStatus.OPEN.value
             out.append(
                 QueueRow(
                     r.id,
@@ -282,7 +284,7 @@ class ReviewStore:
                     r.priority,
                     _aware(r.last_at) or now,
                     state,
-                    r.reviewer if state == "claimed" else None,
+                    r.reviewer if state == ReviewStatus.CLAIMED else None,
                     cases.get(r.id),
                     r.reason,
                 )

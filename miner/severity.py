@@ -30,6 +30,15 @@ INCIDENT_PRIORITY = 0
 NO_FLAG = 9  # the priority of a conversation with no flag: it is not in the queue
 
 
+class ReviewStatus(StrEnum):
+    """Where a flagged conversation stands in review."""
+
+    OPEN = "open"
+    CLAIMED = "claimed"
+    DISMISSED = "dismissed"
+    DONE = "done"
+
+
 class FlagKind(StrEnum):
     INCIDENT = "incident"
     SECURITY = "security"

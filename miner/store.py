@@ -23,6 +23,7 @@ from miner.incidents import IncidentStore
 from miner.migrations import migrate
 from miner.retention import RetentionStore
 from miner.reviews import ReviewStore
+from miner.stats import StatsStore
 from miner.tables import EvalComparison, EvalResult, EvalRun
 from miner.traces import TraceStore
 
@@ -94,7 +95,7 @@ class HistoryRow:
         }
 
 
-class Store(TraceStore, ReviewStore, RetentionStore, IncidentStore):
+class Store(TraceStore, ReviewStore, RetentionStore, IncidentStore, StatsStore):
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 

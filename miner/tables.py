@@ -146,3 +146,16 @@ class CaseLink(SQLModel, table=True):
     conversation_id: str = Field(index=True)
     provenance: str = "{}"
     created_at: datetime
+
+
+class CaseVerdict(SQLModel, table=True):
+    """A reviewer's word on a failing case, from the failures screen: "the case is wrong" or "agent
+    regression", with a note (migration 7)."""
+
+    __tablename__ = "case_verdicts"
+    id: int | None = Field(default=None, primary_key=True)
+    case_id: str = Field(index=True)
+    verdict: str
+    note: str
+    reviewer: str
+    created_at: datetime

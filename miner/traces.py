@@ -16,7 +16,8 @@ from sqlmodel import Session, col, select
 
 from miner.jsontext import dumps, loads
 from miner.model import Conversation, Flag, ToolCall, Turn
-from miner.severity import NO_FLAG, Severity, at_least, severity_of_priority
+from miner.reviews import claimable
+from miner.severity import NO_FLAG, ReviewStatus, Severity, at_least, severity_of_priority
 from miner.sql import insert_dicts, insert_rows, returning_supported, select_in
 from miner.tables import ConversationRow, FlagRow, ReviewRow, SpanRow, TurnRow
 
@@ -410,8 +411,8 @@ class TraceStore:
             if severity is not None:
                 query = query.where(col(ConversationRow.priority) <= at_least(severity))
             if status:
-                if status == "open":
-                    query = query.where((col(ReviewRow.status) == "open") | col(ReviewRow.status).is_(None))
+                if status == ReviewStatus.OPEN:
+                    query = query.where(claimable(datetime.now(UTC)))  # an expired claim is open again
                 else:
                     query = query.where(col(ReviewRow.status) == status)
             query = query.order_by(
@@ -442,7 +443,7 @@ class TraceStore:
                         tools[c.id],
                         c.escalated,
                         json.loads(c.flag_kinds),
-                        st or "open",
+                        st or ReviewStatus.OPEN.value,
                         c.started_at,
                         top.value if top else "",
                         c.reason,
@@ -474,24 +475,3 @@ class TraceStore:
                 )
             )
             return conv, turns, flags
-
-    def counts(self) -> dict[str, int]:
-        with self._session() as s:
-            out = {}
-            for name, table in (
-                ("conversations", ConversationRow),
-                ("turns", TurnRow),
-                ("spans", SpanRow),
-                ("flags", FlagRow),
-            ):
-                out[name] = int(s.exec(select(func.count()).select_from(table)).one())
-            return out
-
-    def flag_counts(self) -> dict[str, int]:
-        with self._session() as s:
-            rows = s.exec(
-                select(FlagRow.kind, func.count(func.distinct(FlagRow.conversation_id))).group_by(
-                    FlagRow.kind
-                )
-            )
-            return {k: int(n) for k, n in rows}

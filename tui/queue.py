@@ -18,13 +18,13 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from miner.flags import KINDS
 from miner.reviews import QueueRow
-from miner.severity import Severity
+from miner.severity import ReviewStatus, Severity
 from tui.base import ReviewScreen
 from tui.prompt import PromptScreen
 from tui.safe import literal
 
 PAGE = 50
-STATUSES = (None, "open", "claimed", "done", "dismissed")
+STATUSES: tuple[str | None, ...] = (None, *(s.value for s in ReviewStatus))
 SEVERITIES: tuple[Severity | None, ...] = (None, *Severity)
 SEVERITY_STYLE = {"critical": "bold red", "high": "red", "medium": "yellow", "low": "dim"}
 
@@ -40,6 +40,7 @@ def age(then: datetime, now: datetime) -> str:
 class QueueScreen(ReviewScreen):
     BINDINGS = [
         Binding("enter", "open", "Open"),
+        Binding("c", "claim_next", "Claim the next open one", show=False),
         Binding("slash", "filter_flag", "Filter by flag"),
         Binding("f", "cycle_status", "Filter by status"),
         Binding("s", "cycle_severity", "Filter by severity", show=False),  # in the help, like n and p
@@ -58,6 +59,10 @@ class QueueScreen(ReviewScreen):
     @dataclass
     class Failed(Message):
         error: str
+
+    @dataclass
+    class Claimed(Message):
+        conversation_id: str | None
 
     def __init__(self) -> None:
         super().__init__()
@@ -181,6 +186,25 @@ class QueueScreen(ReviewScreen):
         self.status_index = (self.status_index + 1) % len(STATUSES)
         self.cursors = [None]
         self.load()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="claim")
+    def action_claim_next(self) -> None:
+        """The store hands out the next open conversation (`claim_next`: on PostgreSQL, `FOR UPDATE SKIP
+        LOCKED`, so two reviewers pressing c at once get two different ones)."""
+        try:
+            claimed = self.review.store.claim_next(self.review.reviewer, now=self.review.now())
+        except Exception as exc:  # shown, never a crash
+            self.post_message(self.Failed(str(exc)))
+            return
+        self.post_message(self.Claimed(claimed))
+
+    @on(Claimed)
+    def _claimed(self, message: Claimed) -> None:
+        if message.conversation_id is None:
+            self.notify("nothing open to claim", severity="warning")
+            return
+        self.review.held.add(message.conversation_id)
+        self.review.open_conversation(message.conversation_id)
 
     def action_cycle_severity(self) -> None:
         """All, then critical, high and above, medium and above, low and above."""

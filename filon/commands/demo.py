@@ -54,9 +54,10 @@ def demo(
         console.print(line, markup=False)
 
     store = open_store()
-    counts = store.counts()
+    stats = store.stats()
+    counts = stats.counts()
     console.rule("3 · what the store holds")
-    flags = store.flag_counts()
+    flags = stats.flagged_by_kind
     console.print(
         f"{counts['conversations']} conversations kept ({counts['turns']} turns, {counts['spans']} spans); "
         f"flagged by kind: {', '.join(f'{k} {v}' for k, v in sorted(flags.items())) or 'none'}",

@@ -102,9 +102,7 @@ def stats() -> None:
     """
     from filon.commands.traces_cmds import open_store
 
-    store = open_store()
-    counts = store.stats()
-    for key, value in counts.items():
+    for key, value in open_store().stats().lines():
         console.print(f"{key:<22}{value}", markup=False)
 
 

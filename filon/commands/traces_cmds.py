@@ -171,15 +171,16 @@ def traces_list(
     Example: filon traces list --severity high --json
     """
     from miner.flags import KINDS
-    from miner.severity import Severity
+    from miner.severity import ReviewStatus, Severity
 
     if flag and flag not in KINDS:
         fail(f"--flag: unknown kind {flag!r} (known: {', '.join(KINDS)})")
     levels = [s.value for s in Severity]
     if severity and severity not in levels:
         fail(f"--severity: unknown level {severity!r} (known: {', '.join(levels)})")
-    if status and status not in ("open", "claimed", "dismissed", "done"):
-        fail(f"--status: {status!r} is not one of open, claimed, dismissed, done")
+    statuses = [s.value for s in ReviewStatus]
+    if status and status not in statuses:
+        fail(f"--status: {status!r} is not one of {', '.join(statuses)}")
     rows = open_store().list_conversations(flag, status, limit, Severity(severity) if severity else None)
     if as_json:
         console.print_json(json.dumps([r.as_json() for r in rows], ensure_ascii=False))

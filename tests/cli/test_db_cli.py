@@ -17,9 +17,9 @@ def test_stats_and_prune(db_url: str) -> None:
     assert stats.exit_code == 0 and "conversations         6" in stats.stdout
     dry = runner.invoke(app, ["db", "prune", "--older-than", "1m", "--dry-run"])
     assert dry.exit_code == 0 and "would delete 3 conversation(s)" in dry.stdout
-    assert Store.open().counts()["conversations"] == 6
+    assert Store.open().stats().counts()["conversations"] == 6
     done = runner.invoke(app, ["db", "prune", "--older-than", "1m"])
-    assert "deleted 3 conversation(s)" in done.stdout and Store.open().counts()["conversations"] == 3
+    assert "deleted 3 conversation(s)" in done.stdout and Store.open().stats().counts()["conversations"] == 3
 
 
 def test_usage_errors() -> None:

@@ -132,7 +132,7 @@ def test_demo_tells_the_story_and_says_it_is_scripted() -> None:
     assert "scripted stand-in" in result.stdout
     assert "court.md" in result.stdout and "security" in result.stdout
     assert "next: filon traces show" in result.stdout
-    assert Store.open().flag_counts().get("security", 0) >= 1
+    assert Store.open().stats().flagged_by_kind.get("security", 0) >= 1
 
 
 @pytest.mark.parametrize(
@@ -223,6 +223,6 @@ def test_traffic_summary_figures_agree_with_the_store(rate: str) -> None:
         )  # type: ignore[union-attr]
     )
     store = Store.open()
-    assert kept == store.counts()["turns"]  # one trace per turn
+    assert kept == store.stats().counts()["turns"]  # one trace per turn
     assert kept + sampled == turns  # each trace counted once, kept or not
-    assert by_kind == store.flag_counts()
+    assert by_kind == store.stats().flagged_by_kind

@@ -198,3 +198,24 @@ def test_flags_stored_before_causes_get_their_cause_and_the_queue_its_severity(d
         "c-esc": (2, "escalated with transferer_a_un_conseiller"),
         "c-inj": (4, "injection pattern « ignore » in the user's message"),
     }
+
+
+def test_verdicts_stored_as_case_links_move_to_their_table(db_url: str) -> None:
+    engine = create_engine(db_url)
+    migrate(engine, upto=6)
+    verdict = '{"verdict": "the case is wrong", "note": "trop strict", "reviewer": "alice"}'
+    with engine.begin() as conn:
+        for cid, provenance in (("", verdict), ("web:x", '{"file": "cases/adv-01.json"}')):
+            conn.execute(
+                text(
+                    "INSERT INTO case_links (case_id, conversation_id, provenance, created_at)"
+                    " VALUES ('adv-01', :c, :p, '2026-01-01 10:00:00')"
+                ),
+                {"c": cid, "p": provenance},
+            )
+    migrate(engine)
+    store = Store(engine)
+    assert store.verdicts("adv-01") == [
+        {"verdict": "the case is wrong", "note": "trop strict", "reviewer": "alice"}
+    ]
+    assert store.stats().cases_made == 1  # the link of a case made from a conversation stays

@@ -24,6 +24,17 @@ def test_claims_are_compare_and_set_and_expire(db_url: str) -> None:
     assert store.claim("nope", "bob").status == "missing"
 
 
+def test_every_open_filter_counts_an_expired_claim_as_open(db_url: str) -> None:
+    store = Store.open(db_url)
+    fill(store)
+    long_ago = datetime.now(UTC) - timedelta(hours=2)
+    assert store.claim("web:leak", "alice", long_ago).ok  # expired an hour and a half ago
+    listed = {r.conversation_id: r.status for r in store.list_conversations(status="open")}
+    queued = {r.conversation_id for r in store.review_queue(status="open")}
+    assert "web:leak" in listed and "web:leak" in queued
+    assert store.claim_next("bob") is not None and store.claim("web:leak", "bob").ok
+
+
 def test_claim_next_hands_out_distinct_conversations_at_once(db_url: str) -> None:
     store = Store.open(db_url)
     fill(store)  # three flagged conversations
@@ -60,7 +71,9 @@ def test_prune_keeps_flagged_and_case_linked_conversations(db_url: str) -> None:
     )  # a case was made from an unflagged one
     later = datetime(2027, 1, 1, tzinfo=UTC)
     dry = store.prune(timedelta(days=30), dry_run=True, now=later)
-    assert store.counts()["conversations"] == 6 and dry["conversations"] == 2  # web:markup and whatsapp
+    assert (
+        store.stats().counts()["conversations"] == 6 and dry["conversations"] == 2
+    )  # web:markup and whatsapp
     done = store.prune(timedelta(days=30), now=later)
     assert done == dry
     left = {r.conversation_id for r in store.list_conversations(limit=100)}
@@ -74,7 +87,7 @@ def test_prune_keeps_flagged_and_case_linked_conversations(db_url: str) -> None:
             conn.execute(text("SELECT count(*) FROM spans WHERE conversation_id = 'web:markup'")).scalar()
             == 0
         )
-    assert store.stats()["cases made"] == 1
+    assert store.stats().cases_made == 1
 
 
 def test_queue_and_span_lookups_use_indexes(db_url: str) -> None:
@@ -132,7 +145,7 @@ def test_a_batch_larger_than_one_statement_is_stored_whole_and_read_back_alike(d
         (len(records) + 2) // 3,
     )
     assert Ingestor(store).ingest(records).new_spans == 0  # the same spans again: stored once
-    counts = store.counts()
+    counts = store.stats().counts()
     assert (counts["spans"], counts["turns"]) == (len(records), len(records))
     detail = store.conversation_detail("web:big-0")
     assert detail is not None

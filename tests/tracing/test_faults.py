@@ -120,7 +120,7 @@ def test_receiver_answers_503_while_postgres_is_down_and_recovers(own_postgres: 
         own_postgres.start()
         assert post(url, 2).status_code == 200  # the Collector's retry
         assert post(url, 3).status_code == 200
-    assert Store.open(own_postgres.url).counts()["spans"] == 3
+    assert Store.open(own_postgres.url).stats().counts()["spans"] == 3
 
 
 def test_exporter_never_blocks_counts_drops_and_resumes(own_postgres: OwnPostgres) -> None:

@@ -35,9 +35,9 @@ def test_ingest_groups_flags_and_is_idempotent(scripted, db_url: str) -> None:  
     ingestor = Ingestor(store)
     first = ingestor.ingest(records)
     assert (first.new_spans, first.turns, first.conversations) == (len(records), 4, 3)
-    before = store.counts()
+    before = store.stats().counts()
     again = ingestor.ingest(conversations_copy(records))
-    assert again.new_spans == 0 and store.counts() == before
+    assert again.new_spans == 0 and store.stats().counts() == before
     rows = {r.conversation_id: r for r in store.list_conversations()}
     assert rows["web:leak-1"].flags == ["security"] and rows["web:leak-1"].tools == ["consulter_commande"]
     assert rows["whatsapp:33600000107"].turns == 2 and rows["whatsapp:33600000107"].channel == "whatsapp"
@@ -69,7 +69,7 @@ def test_batches_do_not_change_what_is_stored(  # type: ignore[no-untyped-def]
     assert [c.as_json() for c in store.list_conversations()] == [
         c.as_json() for c in whole.list_conversations()
     ]
-    assert store.counts() == whole.counts()
+    assert store.stats().counts() == whole.stats().counts()
     flagged = 0
     for row in whole.list_conversations():
         mine, theirs = (
@@ -126,9 +126,9 @@ def test_a_late_span_of_a_kept_trace_is_kept_whatever_the_rate(  # type: ignore[
     Ingestor(store, sample_rate=0.0).ingest([r for r in records if r is not late])
     row = store.conversation_detail("web:leak-2")
     assert row is not None and len(row[1]) == 2 and {f.kind for f in row[2]} == {"security"}
-    before = store.counts()["spans"]
+    before = store.stats().counts()["spans"]
     stats = Ingestor(store, sample_rate=0.0).ingest([late])
-    assert (stats.sampled_out, stats.new_spans, store.counts()["spans"]) == (0, 1, before + 1)
+    assert (stats.sampled_out, stats.new_spans, store.stats().counts()["spans"]) == (0, 1, before + 1)
 
 
 def test_rate_zero_keeps_exactly_the_flagged(scripted, db_url: str) -> None:  # type: ignore[no-untyped-def]

@@ -65,7 +65,7 @@ def test_shutdown_hands_over_everything_without_a_flush(tmp_path: Path) -> None:
     provider.add_span_processor(TailSampler(exporter))
     emit(provider, 40, "s")
     provider.shutdown()  # no flush first: the helper still stores what it was given
-    assert Store.open(db).counts()["conversations"] == 40
+    assert Store.open(db).stats().counts()["conversations"] == 40
     assert exporter.counters.traces_kept == 40
 
 
@@ -117,7 +117,7 @@ def test_what_an_agent_handed_over_is_stored_when_the_agent_is_killed(tmp_path: 
     ended, _, _ = select.select([pidfd], [], [], 60)
     os.close(pidfd)
     assert ended, "the helper did not end after its agent was killed"
-    assert Store.open(db).counts()["conversations"] == 25
+    assert Store.open(db).stats().counts()["conversations"] == 25
 
 
 def frame(payload: bytes) -> bytes:

@@ -48,9 +48,9 @@ def test_the_official_exporter_stores_through_the_receiver(spans, db_url: str, o
         assert rows["web:recv-leak"].flags == ["security"] and rows["web:recv-leak"].tools == [
             "consulter_commande"
         ]
-        assert store.counts()["spans"] == len(spans)
+        assert store.stats().counts()["spans"] == len(spans)
         assert exporter.export(spans) is SpanExportResult.SUCCESS  # again: stored once
-        assert store.counts()["spans"] == len(spans)
+        assert store.stats().counts()["spans"] == len(spans)
 
 
 def test_json_and_gzip_bodies(spans, db_url: str) -> None:  # type: ignore[no-untyped-def]
@@ -68,7 +68,7 @@ def test_json_and_gzip_bodies(spans, db_url: str) -> None:  # type: ignore[no-un
         zipped.status_code == 200
         and ExportTraceServiceResponse.FromString(zipped.content).partial_success.rejected_spans == 0
     )
-    assert Store.open(db_url).counts()["spans"] == len(spans)
+    assert Store.open(db_url).stats().counts()["spans"] == len(spans)
 
 
 def test_partial_success_stores_the_valid_spans(spans, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -80,7 +80,7 @@ def test_partial_success_stores_the_valid_spans(spans, tmp_path: Path) -> None: 
     assert answer.status_code == 200
     assert answer.json()["partialSuccess"]["rejectedSpans"] == "1"
     assert "traceId" in answer.json()["partialSuccess"]["errorMessage"]
-    assert Store.open(db).counts()["spans"] == len(spans) - 1
+    assert Store.open(db).stats().counts()["spans"] == len(spans) - 1
 
 
 def test_statuses_for_bad_requests_and_nothing_stored(spans, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -113,7 +113,7 @@ def test_statuses_for_bad_requests_and_nothing_stored(spans, tmp_path: Path) -> 
         assert post(good, {**PB, **auth}).status_code == 200
         assert httpx.get(f"{url}/health").json() == {"status": "ok"}
     assert all(400 <= c < 500 for c in codes), codes
-    assert Store.open(db).counts()["spans"] == len(spans)  # only the good request is stored
+    assert Store.open(db).stats().counts()["spans"] == len(spans)  # only the good request is stored
 
 
 def test_big_requests_are_stored_whole(tmp_path: Path) -> None:
@@ -168,7 +168,7 @@ def test_big_requests_are_stored_whole(tmp_path: Path) -> None:
             httpx.post(f"{url}/v1/traces", content=json.dumps(huge), headers=JS, timeout=60).status_code
             == 200
         )
-    assert Store.open(db).counts()["spans"] == 10_001
+    assert Store.open(db).stats().counts()["spans"] == 10_001
 
 
 def test_a_broken_store_answers_503_with_retry_after(spans, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -182,7 +182,7 @@ def test_a_broken_store_answers_503_with_retry_after(spans, tmp_path: Path) -> N
             conn.exec_driver_sql("ALTER TABLE spans_away RENAME TO spans")  # it comes back
         up = httpx.post(f"{url}/v1/traces", content=otlp_protobuf(spans), headers=PB)
     assert down.status_code == 503 and down.headers["Retry-After"] == "5"
-    assert up.status_code == 200 and store.counts()["spans"] == len(spans)
+    assert up.status_code == 200 and store.stats().counts()["spans"] == len(spans)
 
 
 def test_killed_right_after_200_loses_nothing(spans, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -211,7 +211,7 @@ def test_killed_right_after_200_loses_nothing(spans, tmp_path: Path) -> None:  #
         proc.kill()
         proc.wait(10)
     assert answer.status_code == 200
-    assert Store.open(db).counts()["spans"] == len(spans)
+    assert Store.open(db).stats().counts()["spans"] == len(spans)
 
 
 def test_a_writer_process_that_dies_is_replaced_and_nothing_committed_is_lost(spans, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -230,7 +230,7 @@ def test_a_writer_process_that_dies_is_replaced_and_nothing_committed_is_lost(sp
         os.close(pidfd)
         again = httpx.post(f"{url}/v1/traces", content=body, headers=PB, timeout=60)
         assert again.status_code == 200 and writer.helper_pid != pid
-    assert Store.open(db).counts()["spans"] == len(spans)
+    assert Store.open(db).stats().counts()["spans"] == len(spans)
 
 
 def test_serve_on_a_taken_port_is_one_line(tmp_path: Path) -> None:

@@ -49,8 +49,8 @@ def test_two_receivers_store_each_span_once(scripted, postgres_url: str) -> None
             t.join()
     assert codes == [200] * 24
     store = Store.open(db)
-    assert store.counts()["spans"] == 6 * 4  # each turn: agent, two model calls, one tool
-    assert store.counts()["conversations"] == 2 and store.counts()["turns"] == 6
+    assert store.stats().counts()["spans"] == 6 * 4  # each turn: agent, two model calls, one tool
+    assert store.stats().counts()["conversations"] == 2 and store.stats().counts()["turns"] == 6
     with store.engine.connect() as conn:
         flags = conn.exec_driver_sql(
             "SELECT conversation_id, count(*) FROM flags GROUP BY conversation_id"

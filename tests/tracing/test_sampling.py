@@ -122,7 +122,7 @@ def test_span_ending_after_its_root_follows_the_trace(tmp_path: Path) -> None:
     store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite'}")
     _, turns, _ = store.conversation_detail("late-1")  # type: ignore[misc]
     assert [t.name for t in turns[0].tools] == ["suivre_colis"]
-    assert store.counts()["spans"] == 2
+    assert store.stats().counts()["spans"] == 2
     sampler.shutdown()
 
 

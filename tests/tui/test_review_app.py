@@ -381,3 +381,20 @@ async def test_editor_keeps_its_place_keeps_the_id_and_asks_before_losing_edits(
         await pilot.press("escape", "y")
         await settle(pilot)
         assert isinstance(app.screen, ConversationScreen)
+
+
+async def test_claim_next_hands_two_reviewers_two_conversations(make_app, store: Store) -> None:  # type: ignore[no-untyped-def]
+    alice, bob = make_app(reviewer="alice"), make_app(reviewer="bob")
+    async with alice.run_test(size=(120, 36)) as pa, bob.run_test(size=(120, 36)) as pb:
+        await settle(pa)
+        await settle(pb)
+        await pa.press("c")
+        await settle(pa)
+        await pb.press("c")
+        await settle(pb)
+        assert isinstance(alice.screen, ConversationScreen) and isinstance(bob.screen, ConversationScreen)
+        assert alice.screen.conversation_id == "web:leak"  # the top of the queue
+        assert bob.screen.conversation_id != alice.screen.conversation_id and bob.screen.mine
+        await pa.press("q")
+        await pb.press("q")
+    assert store.review_queue(status="claimed") == []  # quitting gave both claims back

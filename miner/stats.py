@@ -1,0 +1,74 @@
+"""What the store holds, in one read: `filon db stats`, the demo, the traffic summary's tests and the
+benchmarks all count through `Store.stats()`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, func, select
+from sqlmodel import SQLModel
+
+from miner import tables as _tables  # noqa: F401  (registers the tables in the metadata)
+
+T = SQLModel.metadata.tables
+
+
+@dataclass
+class StoreStats:
+    conversations: int = 0
+    turns: int = 0
+    spans: int = 0
+    flags: int = 0
+    eval_runs: int = 0
+    flagged: int = 0  # conversations with at least one flag
+    flagged_by_kind: dict[str, int] = field(default_factory=dict)  # conversations, per flag kind
+    cases_made: int = 0
+    oldest: datetime | None = None
+
+    def counts(self) -> dict[str, int]:
+        """The four trace tables' row counts."""
+        return {
+            "conversations": self.conversations,
+            "turns": self.turns,
+            "spans": self.spans,
+            "flags": self.flags,
+        }
+
+    def lines(self) -> list[tuple[str, Any]]:
+        """For `filon db stats`: a label and a value per line."""
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(self.flagged_by_kind.items())) or "-"
+        return [
+            ("conversations", self.conversations),
+            ("turns", self.turns),
+            ("spans", self.spans),
+            ("flags", self.flags),
+            ("flagged conversations", self.flagged),
+            ("flagged by kind", kinds),
+            ("cases made", self.cases_made),
+            ("eval runs", self.eval_runs),
+            ("oldest conversation", self.oldest.isoformat() if self.oldest else "-"),
+        ]
+
+
+class StatsStore:
+    engine: Engine
+
+    def stats(self) -> StoreStats:
+        out = StoreStats()
+        conv, flags, links = T["conversations"], T["flags"], T["case_links"]
+        with self.engine.connect() as conn:
+            for name in ("conversations", "turns", "spans", "flags", "eval_runs"):
+                setattr(out, name, int(conn.execute(select(func.count()).select_from(T[name])).scalar() or 0))
+            out.flagged = int(
+                conn.execute(select(func.count()).select_from(conv).where(conv.c.flag_kinds != "[]")).scalar()
+                or 0
+            )
+            by_kind = select(flags.c.kind, func.count(func.distinct(flags.c.conversation_id))).group_by(
+                flags.c.kind
+            )
+            out.flagged_by_kind = {k: int(n) for k, n in conn.execute(by_kind)}
+            out.cases_made = int(conn.execute(select(func.count()).select_from(links)).scalar() or 0)
+            out.oldest = conn.execute(select(func.min(conv.c.started_at))).scalar()
+        return out
