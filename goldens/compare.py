@@ -14,8 +14,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from goldens import stats
+from goldens.exits import Exit
 
-EXIT = {"pas pire": 0, "pire": 1, "ne s'apparient pas": 2, "non concluant": 3}
+EXIT = {
+    "pas pire": Exit.OK,
+    "pire": Exit.FAILED,
+    "ne s'apparient pas": Exit.USAGE,
+    "non concluant": Exit.INCONCLUSIVE,
+}
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,12 @@ from goldens import compare_view
 from goldens import report as rpt
 from goldens.caseset import BLOCKING_DEFAULT, Problem, load_set
 from goldens.compare import Comparison, compare
+from goldens.exits import Exit
 from goldens.gate import decide
 from goldens.retry import RetryPolicy
 from goldens.runner import Attempt, RunOptions, make_http_client, prompt_ref, run_cases
 from goldens.schema import Case
 from miner.store import Store, StoreError
-
-INTERRUPTED = 130  # ctrl-C, as shells report it: never 0 (passed) nor 1 (failed)
 
 
 @dataclass
@@ -72,35 +71,37 @@ def evaluate(
     on_attempt: Callable[[Attempt], None] | None = None,
 ) -> EvalResult:
     if not 0 <= config.seuil <= 1:
-        return EvalResult(2, f"--seuil: {config.seuil} is not between 0 and 1")
+        return EvalResult(Exit.USAGE, f"--seuil: {config.seuil} is not between 0 and 1")
     if config.repeat < 1 or config.concurrency < 1:
-        return EvalResult(2, "--repeat and --concurrency take a whole number of at least 1")
+        return EvalResult(Exit.USAGE, "--repeat and --concurrency take a whole number of at least 1")
     caseset = load_set(config.goldens)
     if caseset.errors:
-        return EvalResult(4, f"the golden set {caseset.folder} is invalid", problems=caseset.problems)
+        return EvalResult(
+            Exit.INVALID_SET, f"the golden set {caseset.folder} is invalid", problems=caseset.problems
+        )
     cases = caseset.cases
     if config.ids:
         known = caseset.by_id()
         unknown = [i for i in config.ids if i not in known]
         if unknown:
-            return EvalResult(2, f"--ids: unknown case id(s): {', '.join(unknown)}")
+            return EvalResult(Exit.USAGE, f"--ids: unknown case id(s): {', '.join(unknown)}")
         cases = [known[i] for i in config.ids]
     try:
         prompt = load_prompt(config.prompt)
     except FileNotFoundError as exc:
-        return EvalResult(2, f"--prompt: {exc}")
+        return EvalResult(Exit.USAGE, f"--prompt: {exc}")
     earlier = None
     if config.compare_with:
         try:
             earlier = read_report(config.compare_with)
         except ValueError as exc:
-            return EvalResult(2, f"--compare-with {exc}")
+            return EvalResult(Exit.USAGE, f"--compare-with {exc}")
     baseline = None
     if config.baseline:
         try:
             baseline = json.loads(Path(config.baseline).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            return EvalResult(2, f"--baseline {config.baseline}: {exc}")
+            return EvalResult(Exit.USAGE, f"--baseline {config.baseline}: {exc}")
     http, transport = make_http_client(config.policy)
     try:
         with open_backend(config.backend, config.model, config.model_url, httpx_client=http) as backend:
@@ -116,9 +117,9 @@ def evaluate(
             )
             model_name, banner = backend.model, backend.banner
     except MissingCredentials as exc:
-        return EvalResult(3, str(exc))
+        return EvalResult(Exit.INCONCLUSIVE, str(exc))
     except ValueError as exc:
-        return EvalResult(2, str(exc))
+        return EvalResult(Exit.USAGE, str(exc))
     finally:
         http.close()
     gate = decide(run.attempts, config.seuil, config.bloquants, config.max_error_rate)
@@ -136,7 +137,7 @@ def evaluate(
         document["interrompu"] = True
         document["gate"].update(
             decision="interrupted",
-            exit_code=INTERRUPTED,
+            exit_code=Exit.INTERRUPTED,
             rule=f"run interrompu (ctrl-C) après {done}/{planned} tentatives : aucune décision",
         )
     document["bloquants"] = list(config.bloquants)
@@ -146,11 +147,11 @@ def evaluate(
     rpt.write_atomic(Path(config.report), json.dumps(document, ensure_ascii=False, indent=2) + "\n")
     if config.junit:
         rpt.write_atomic(Path(config.junit), rpt.junit(document))
-    code = INTERRUPTED if run.interrupted else gate.exit_code
+    code = Exit.INTERRUPTED if run.interrupted else gate.exit_code
     outcome = EvalResult(code, document["gate"]["rule"], document, caseset.warnings, banner)
     if earlier is not None and not run.interrupted:
         outcome.comparison = compare(earlier, document, config.marge)
-        if gate.exit_code == 0:  # the gate's own failure wins; a passing gate defers to the comparison
+        if gate.exit_code == Exit.OK:  # the gate's own failure wins; a passing gate defers to the comparison
             outcome.exit_code = outcome.comparison.exit_code
         publish(outcome.comparison, config.markdown)
     outcome.store_warning = _record(document, str(config.report), outcome.comparison)

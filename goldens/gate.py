@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from goldens.exits import Exit
+
 
 class AttemptLike(Protocol):
     case_id: str
@@ -27,7 +29,7 @@ class AttemptLike(Protocol):
     def ok(self) -> bool: ...
 
 
-EXIT = {"passed": 0, "failed": 1, "inconclusive": 3}
+EXIT = {"passed": Exit.OK, "failed": Exit.FAILED, "inconclusive": Exit.INCONCLUSIVE}
 
 
 @dataclass
@@ -45,7 +47,7 @@ class Gate:
     blocking_failures: dict[str, list[str]] = field(default_factory=dict)
 
     @property
-    def exit_code(self) -> int:
+    def exit_code(self) -> Exit:
         return EXIT[self.decision]
 
     def as_json(self) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from agent.knowledge import search
 from agent.model import open_backend
 from agent.prompts import load_prompt
 from goldens.caseset import CaseSet, Problem, goldens_dir, lint_case, load_set, parse_case, write_case
-from goldens.draft import Check, Draft, draft_case
+from goldens.draft import Check, Draft, Origin, draft_case
 from goldens.near import near_duplicates
 from goldens.runner import Attempt, RunOptions, run_cases
 from goldens.schema import Case
@@ -207,12 +207,12 @@ def draft_from_case(path: Path, failing: Failure | None = None) -> Draft:
     its examples kept, and the failing real answer added as a `bon` example, so the checks must be
     loosened before the case saves."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    checks = [Check("outils", v, "existing") for v in data.get("outils", [])]
-    checks += [Check("outils_interdits", v, "existing") for v in data.get("outils_interdits", [])]
+    checks = [Check("outils", v, Origin.EXISTING) for v in data.get("outils", [])]
+    checks += [Check("outils_interdits", v, Origin.EXISTING) for v in data.get("outils_interdits", [])]
     if data.get("escalade") is not None:
-        checks.append(Check("escalade", data["escalade"], "existing"))
-    checks += [Check("contient", v, "existing") for v in data.get("contient", [])]
-    checks += [Check("ne_contient_pas", v, "existing") for v in data.get("ne_contient_pas", [])]
+        checks.append(Check("escalade", data["escalade"], Origin.EXISTING))
+    checks += [Check("contient", v, Origin.EXISTING) for v in data.get("contient", [])]
+    checks += [Check("ne_contient_pas", v, Origin.EXISTING) for v in data.get("ne_contient_pas", [])]
     draft = Draft(
         data["id"],
         data["categorie"],

@@ -18,7 +18,7 @@ from textual.widgets.selection_list import Selection
 
 from goldens.calibration import Trial, trials
 from goldens.caseset import CaseSet, Problem, load_set, parse_case
-from goldens.draft import Check, Draft
+from goldens.draft import Check, Draft, Origin
 from goldens.review import SaveError, lint_draft, save_case, try_case
 from tui.base import ReviewScreen
 from tui.confirm import ConfirmScreen
@@ -26,11 +26,11 @@ from tui.prompt import PromptScreen
 from tui.safe import line, literal
 
 ORIGIN_STYLE = {
-    "observed": "cyan",
-    "corrected": "bold magenta",
-    "suggested": "yellow",
-    "existing": "white",
-    "edited": "bold green",
+    Origin.OBSERVED: "cyan",
+    Origin.CORRECTED: "bold magenta",
+    Origin.SUGGESTED: "yellow",
+    Origin.EXISTING: "white",
+    Origin.EDITED: "bold green",
 }
 
 
@@ -101,7 +101,7 @@ class EditorScreen(ReviewScreen):
         out = []
         for i, check in enumerate(self.draft.checks):
             prompt = line(
-                (f"[{check.origin}] ", ORIGIN_STYLE.get(check.origin, "")),
+                (f"[{check.origin}] ", ORIGIN_STYLE[check.origin]),
                 check.label(),
                 (f"  — {check.why}" if check.why else "", "dim"),
             )
@@ -170,7 +170,7 @@ class EditorScreen(ReviewScreen):
             except ValueError:
                 parsed = value
             check.value = parsed
-            check.origin = "edited"
+            check.origin = Origin.EDITED
             checks.clear_options()
             checks.add_options(self._selections())
             checks.highlighted = index  # the list keeps its place: the next e edits the next check
@@ -224,7 +224,7 @@ class EditorScreen(ReviewScreen):
                 parsed: Any = json.loads(raw)
             except ValueError:
                 parsed = raw.strip()
-            self.draft.checks.append(Check(field, parsed, "edited", "added by the reviewer"))
+            self.draft.checks.append(Check(field, parsed, Origin.EDITED, "added by the reviewer"))
             checks = self.query_one("#checks", SelectionList)
             checks.clear_options()
             checks.add_options(self._selections())

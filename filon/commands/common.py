@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-from enum import IntEnum
 from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
 
+from goldens.exits import Exit as Exit  # re-exported: the exit codes of every command
+
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
-
-
-class Exit(IntEnum):
-    OK = 0
-    FAILED = 1
-    USAGE = 2
-    INCONCLUSIVE = 3
-    INVALID_SET = 4
 
 
 def fail(message: str, code: Exit = Exit.USAGE) -> NoReturn:

@@ -223,3 +223,10 @@ def test_an_incidents_note_goes_into_the_drafted_case() -> None:
     assert case["source"]["incident"] == "le client a lu la commande d'un autre"
     assert "Incident: le client a lu la commande d'un autre" in case["notes"]
     assert [e["verdict"] for e in case["exemples"]] == ["mauvais"]  # what a human marked is what went wrong
+
+
+def test_every_origin_of_a_check_has_its_colour_in_the_editor() -> None:
+    from goldens.draft import Origin
+    from tui.editor import ORIGIN_STYLE
+
+    assert set(ORIGIN_STYLE) == set(Origin)
