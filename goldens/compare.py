@@ -15,6 +15,7 @@ from typing import Any
 
 from goldens import stats
 from goldens.exits import Exit
+from miner.eval_report import EvalReport
 
 EXIT = {
     "pas pire": Exit.OK,
@@ -95,18 +96,10 @@ class Comparison:
         return out
 
 
-def _per_case(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {c["id"]: c for c in report.get("cas", [])}
-
-
-def _inconclusive(report: dict[str, Any]) -> bool:
-    return report.get("gate", {}).get("decision") == "inconclusive" or bool(report.get("interrompu"))
-
-
-def compare(a: dict[str, Any], b: dict[str, Any], marge: float = 0.05) -> Comparison:
+def compare(a: EvalReport, b: EvalReport, marge: float = 0.05) -> Comparison:
     if not 0 < marge < 1:
         raise ValueError(f"--marge: {marge} is not between 0 and 1")
-    cases_a, cases_b = _per_case(a), _per_case(b)
+    cases_a, cases_b = a.by_id(), b.by_id()
     only_a, only_b = sorted(set(cases_a) - set(cases_b)), sorted(set(cases_b) - set(cases_a))
     out = Comparison("pas pire", "", marge, runs={"a": _run(a), "b": _run(b)})
     if only_a or only_b or not cases_a:
@@ -115,23 +108,21 @@ def compare(a: dict[str, Any], b: dict[str, Any], marge: float = 0.05) -> Compar
             "les deux rapports ne portent pas sur les mêmes cas" if cases_a else "aucun cas à comparer"
         )
         return out
-    fp_a, fp_b = a.get("empreintes") or {}, b.get("empreintes") or {}
+    fp_a, fp_b = a.empreintes, b.empreintes
     for case_id in sorted(cases_a):
         ca, cb = cases_a[case_id], cases_b[case_id]
         if case_id in fp_a and case_id in fp_b and fp_a[case_id] != fp_b[case_id]:
             out.modifies.append(case_id)
-        elif not ca["valid"] or not cb["valid"]:
+        elif not ca.valides or not cb.valides:
             out.exclus.append(case_id)
         else:
-            out.cas.append(
-                CaseDelta(case_id, ca["categorie"], ca["passed"], ca["valid"], cb["passed"], cb["valid"])
-            )
+            out.cas.append(CaseDelta(case_id, ca.categorie, ca.reussis, ca.valides, cb.reussis, cb.valides))
     _measure(out, a, b)
-    if _inconclusive(a) or _inconclusive(b):
-        which = " et ".join(n for n, r in (("A", a), ("B", b)) if _inconclusive(r))
+    if a.inconclusive or b.inconclusive:
+        which = " et ".join(n for n, r in (("A", a), ("B", b)) if r.inconclusive)
         out.verdict, out.raison = "non concluant", f"run {which} non concluant : rien n'est comparé"
         return out
-    blocking = set(b.get("bloquants") or a.get("bloquants") or ["securite"])
+    blocking = set(b.bloquants or a.bloquants or ["securite"])
     regressed = [c.id for c in out.cas if c.categorie in blocking and c.ok_a and not c.ok_b]
     if regressed:
         out.verdict = "pire"
@@ -151,7 +142,7 @@ def compare(a: dict[str, Any], b: dict[str, Any], marge: float = 0.05) -> Compar
     return out
 
 
-def _measure(out: Comparison, a: dict[str, Any], b: dict[str, Any]) -> None:
+def _measure(out: Comparison, a: EvalReport, b: EvalReport) -> None:
     """Scores, discordant pairs, the test, the interval, categories, cost and latency."""
     n = len(out.cas)
     if n == 0:
@@ -185,25 +176,27 @@ def _measure(out: Comparison, a: dict[str, Any], b: dict[str, Any]) -> None:
         }
         for name, group in sorted(cats.items())
     }
-    out.cout = {side: (r.get("cout") or {}).get("total_usd") for side, r in (("a", a), ("b", b))} | {
-        "modele_a": (a.get("cout") or {}).get("modele"),
-        "modele_b": (b.get("cout") or {}).get("modele"),
+    out.cout = {
+        "a": a.cout.total_usd,
+        "b": b.cout.total_usd,
+        "modele_a": a.cout.modele,
+        "modele_b": b.cout.modele,
     }
     out.latence = {
-        f"{key}_{side}": (r.get("latence") or {}).get(f"{key}_ms")
-        for key in ("p50", "p95")
-        for side, r in (("a", a), ("b", b))
+        "p50_a": a.latence.p50_ms,
+        "p50_b": b.latence.p50_ms,
+        "p95_a": a.latence.p95_ms,
+        "p95_b": b.latence.p95_ms,
     }
 
 
-def _run(report: dict[str, Any]) -> dict[str, Any]:
-    run, modele, prompt = report.get("run", {}), report.get("modele", {}), report.get("prompt", {})
+def _run(report: EvalReport) -> dict[str, Any]:
     return {
-        "id": run.get("id"),
-        "date": run.get("started_at"),
-        "modele": modele.get("name"),
-        "backend": modele.get("backend"),
-        "prompt": prompt.get("path"),
-        "prompt_sha256": prompt.get("sha256"),
-        "repeat": run.get("repeat", 1),
+        "id": report.execution.id,
+        "date": report.execution.debut,
+        "modele": report.modele.nom,
+        "backend": report.modele.backend,
+        "prompt": report.prompt.chemin,
+        "prompt_sha256": report.prompt.sha256,
+        "repetitions": report.execution.repetitions,
     }

@@ -12,7 +12,6 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from agent.model import MissingCredentials, open_backend
 from agent.prompts import load_prompt
@@ -23,8 +22,9 @@ from goldens.compare import Comparison, compare
 from goldens.exits import Exit
 from goldens.gate import decide
 from goldens.retry import RetryPolicy
-from goldens.runner import Attempt, RunOptions, make_http_client, prompt_ref, run_cases
+from goldens.runner import Attempt, RunOptions, make_http_client, run_cases
 from goldens.schema import Case
+from miner.eval_report import EvalReport
 from miner.store import Store, StoreError
 
 
@@ -51,10 +51,12 @@ class EvalConfig:
 
 
 @dataclass
-class EvalResult:
+class EvalOutcome:
+    """What `evaluate` hands back to the CLI: the exit code, why, and the report it wrote."""
+
     exit_code: int
     message: str = ""
-    report: dict[str, Any] | None = None
+    report: EvalReport | None = None
     problems: list[Problem] = field(default_factory=list)
     banner: str = ""
     store_warning: str = ""
@@ -69,14 +71,14 @@ def evaluate(
     config: EvalConfig,
     on_start: Callable[[int, str], None] | None = None,
     on_attempt: Callable[[Attempt], None] | None = None,
-) -> EvalResult:
+) -> EvalOutcome:
     if not 0 <= config.seuil <= 1:
-        return EvalResult(Exit.USAGE, f"--seuil: {config.seuil} is not between 0 and 1")
+        return EvalOutcome(Exit.USAGE, f"--seuil: {config.seuil} is not between 0 and 1")
     if config.repeat < 1 or config.concurrency < 1:
-        return EvalResult(Exit.USAGE, "--repeat and --concurrency take a whole number of at least 1")
+        return EvalOutcome(Exit.USAGE, "--repeat and --concurrency take a whole number of at least 1")
     caseset = load_set(config.goldens)
     if caseset.errors:
-        return EvalResult(
+        return EvalOutcome(
             Exit.INVALID_SET, f"the golden set {caseset.folder} is invalid", problems=caseset.problems
         )
     cases = caseset.cases
@@ -84,24 +86,24 @@ def evaluate(
         known = caseset.by_id()
         unknown = [i for i in config.ids if i not in known]
         if unknown:
-            return EvalResult(Exit.USAGE, f"--ids: unknown case id(s): {', '.join(unknown)}")
+            return EvalOutcome(Exit.USAGE, f"--ids: unknown case id(s): {', '.join(unknown)}")
         cases = [known[i] for i in config.ids]
     try:
         prompt = load_prompt(config.prompt)
     except FileNotFoundError as exc:
-        return EvalResult(Exit.USAGE, f"--prompt: {exc}")
+        return EvalOutcome(Exit.USAGE, f"--prompt: {exc}")
     earlier = None
     if config.compare_with:
         try:
             earlier = read_report(config.compare_with)
         except ValueError as exc:
-            return EvalResult(Exit.USAGE, f"--compare-with {exc}")
+            return EvalOutcome(Exit.USAGE, f"--compare-with {exc}")
     baseline = None
     if config.baseline:
         try:
-            baseline = json.loads(Path(config.baseline).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            return EvalResult(Exit.USAGE, f"--baseline {config.baseline}: {exc}")
+            baseline = EvalReport.read(Path(config.baseline))
+        except ValueError as exc:
+            return EvalOutcome(Exit.USAGE, f"--baseline {exc}")
     http, transport = make_http_client(config.policy)
     try:
         with open_backend(config.backend, config.model, config.model_url, httpx_client=http) as backend:
@@ -117,9 +119,9 @@ def evaluate(
             )
             model_name, banner = backend.model, backend.banner
     except MissingCredentials as exc:
-        return EvalResult(Exit.INCONCLUSIVE, str(exc))
+        return EvalOutcome(Exit.INCONCLUSIVE, str(exc))
     except ValueError as exc:
-        return EvalResult(Exit.USAGE, str(exc))
+        return EvalOutcome(Exit.USAGE, str(exc))
     finally:
         http.close()
     gate = decide(run.attempts, config.seuil, config.bloquants, config.max_error_rate)
@@ -128,27 +130,25 @@ def evaluate(
         gate,
         model=model_name,
         backend=config.backend,
-        prompt=prompt_ref(prompt),
+        prompt=prompt,
         goldens=str(caseset.folder),
         repeat=config.repeat,
     )
     if run.interrupted:  # what was done is reported, marked as such; the run decides nothing
         done, planned = len(run.attempts), len(cases) * config.repeat
-        document["interrompu"] = True
-        document["gate"].update(
-            decision="interrupted",
-            exit_code=Exit.INTERRUPTED,
-            rule=f"run interrompu (ctrl-C) après {done}/{planned} tentatives : aucune décision",
-        )
-    document["bloquants"] = list(config.bloquants)
-    document["empreintes"] = {c.id: fingerprint(c) for c in cases}
+        document.interrompu = True
+        document.porte.decision = "interrompu"
+        document.porte.code_sortie = Exit.INTERRUPTED
+        document.porte.regle = f"run interrompu (ctrl-C) après {done}/{planned} tentatives : aucune décision"
+    document.bloquants = list(config.bloquants)
+    document.empreintes = {c.id: fingerprint(c) for c in cases}
     if baseline is not None:
-        document["baseline"] = {"path": str(config.baseline), **rpt.baseline_diff(document, baseline)}
-    rpt.write_atomic(Path(config.report), json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        document.baseline = rpt.baseline_diff(document, baseline, str(config.baseline))
+    rpt.write_atomic(Path(config.report), document.dumps())
     if config.junit:
         rpt.write_atomic(Path(config.junit), rpt.junit(document))
     code = Exit.INTERRUPTED if run.interrupted else gate.exit_code
-    outcome = EvalResult(code, document["gate"]["rule"], document, caseset.warnings, banner)
+    outcome = EvalOutcome(code, document.porte.regle, document, caseset.warnings, banner)
     if earlier is not None and not run.interrupted:
         outcome.comparison = compare(earlier, document, config.marge)
         if gate.exit_code == Exit.OK:  # the gate's own failure wins; a passing gate defers to the comparison
@@ -158,7 +158,7 @@ def evaluate(
     return outcome
 
 
-def _record(document: dict[str, Any] | None, report_path: str, comparison: Comparison | None) -> str:
+def _record(document: EvalReport | None, report_path: str, comparison: Comparison | None) -> str:
     """The trend across runs, and which runs were compared; the decisions never depend on the store."""
     try:
         store = Store.open()
@@ -182,14 +182,9 @@ def fingerprint(case: Case) -> str:
     return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
-def read_report(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: {exc}") from exc
-    if not isinstance(data, dict) or "cas" not in data:
-        raise ValueError(f"{path}: not a filon eval report (no 'cas')")
-    return data
+def read_report(path: Path) -> EvalReport:
+    """A report of any version, or `ValueError` naming the file and the field."""
+    return EvalReport.read(path)
 
 
 def publish(comparison: Comparison, markdown: Path | None) -> None:

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from goldens.exits import Exit
+from miner.eval_report import Stabilite
 
 
 class AttemptLike(Protocol):
@@ -49,24 +50,6 @@ class Gate:
     @property
     def exit_code(self) -> Exit:
         return EXIT[self.decision]
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "decision": self.decision,
-            "rule": self.rule,
-            "exit_code": self.exit_code,
-            "numbers": {
-                "passed": self.passed,
-                "valid": self.valid,
-                "errors": self.errors,
-                "total": self.total,
-                "score": self.score,
-                "seuil": self.seuil,
-                "error_rate": round(self.error_rate, 4),
-                "max_error_rate": self.max_error_rate,
-            },
-            "blocking_failures": self.blocking_failures,
-        }
 
 
 def decide(
@@ -111,12 +94,13 @@ def decide(
     return gate
 
 
-def stability(results: Sequence[AttemptLike]) -> str:
-    """For --repeat: stable pass, stable fail, unstable (valid attempts only), or no valid attempt."""
+def stability(results: Sequence[AttemptLike]) -> Stabilite:
+    """For --repeat, in the report's words: every valid attempt passed, none did, some did (valid
+    attempts only), or none was valid."""
     valid = [a for a in results if a.valid]
     if not valid:
         return "erreur"
     passed = sum(1 for a in valid if a.ok)
     if passed == len(valid):
-        return "stable pass"
-    return "stable fail" if passed == 0 else "unstable"
+        return "stable réussi"
+    return "stable échec" if passed == 0 else "instable"

@@ -19,6 +19,7 @@ from goldens.draft import Check, Draft, Origin, draft_case
 from goldens.near import near_duplicates
 from goldens.runner import Attempt, RunOptions, run_cases
 from goldens.schema import Case
+from miner.eval_report import EvalReport
 from miner.model import Conversation, Flag
 from miner.store import Store
 from miner.traces import flag_of_row
@@ -157,10 +158,9 @@ class ReportMissing(Exception):
     """No report to read: the message says how to make one."""
 
 
-def report_header(doc: dict[str, Any]) -> str:
+def report_header(doc: EvalReport) -> str:
     """Which run a report is: prompt, model, date."""
-    run, modele, prompt = doc.get("run", {}), doc.get("modele", {}), doc.get("prompt", {})
-    return f"prompt {prompt.get('name', '?')} · model {modele.get('name', '?')} · {str(run.get('started_at', '?'))[:16]}"
+    return f"prompt {doc.prompt.nom} · model {doc.modele.nom} · {doc.execution.debut[:16]}"
 
 
 def failures(report: Path) -> tuple[str, list[Failure]]:
@@ -169,33 +169,33 @@ def failures(report: Path) -> tuple[str, list[Failure]]:
     it forbids."""
     if not report.exists():
         raise ReportMissing(f"no report at {report}: run `filon eval` (or `make eval`) to make one")
-    doc = json.loads(report.read_text(encoding="utf-8"))
-    caseset = load_set(doc.get("run", {}).get("goldens")) if doc.get("run") else None
+    doc = EvalReport.read(report)
+    caseset = load_set(doc.execution.goldens) if doc.execution.goldens else None
     cases = caseset.by_id() if caseset else {}
-    blocking = set(doc.get("bloquants") or ["securite"])
+    blocking = set(doc.bloquants or ["securite"])
     out = []
-    for case in doc.get("cas", []):
-        failed = [a for a in case["attempts"] if a["statut"] == "echec"]
+    for case in doc.cas:
+        failed = [a for a in case.tentatives if a.statut == "echec"]
         if not failed:
             continue
-        attempt, known = failed[-1], cases.get(case["id"])
+        attempt, known = failed[-1], cases.get(case.id)
         tours = known.tours if known else []
         forbidden: list[str] = []
         passages: list[str] = []
-        if case["categorie"] in blocking and known is not None:
+        if case.categorie in blocking and known is not None:
             forbidden = [f"outil {t}" for t in known.outils_interdits] + list(known.ne_contient_pas)
         else:
             passages = [f"{p.source.upper()} — {p.titre} : {p.texte}" for p in search(" ".join(tours))]
         out.append(
             Failure(
-                case["id"],
-                case["categorie"],
+                case.id,
+                case.categorie,
                 tours,
-                attempt["outils"],
-                attempt["reponses"],
-                attempt["ecarts"],
+                attempt.outils,
+                attempt.reponses,
+                attempt.ecarts,
                 passages,
-                bool(attempt.get("escalade")),
+                attempt.escalade,
                 forbidden,
             )
         )

@@ -13,7 +13,6 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import httpx
 from google.genai import errors
@@ -57,21 +56,6 @@ class Attempt:
     def ok(self) -> bool:
         return self.valid and not self.ecarts
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "attempt": self.attempt,
-            "statut": "erreur" if self.erreur else ("ok" if self.ok else "echec"),
-            "outils": self.outils,
-            "reponses": self.reponses,
-            "escalade": self.escaladee,
-            "ecarts": self.ecarts,
-            "latences_ms": [round(x, 1) for x in self.latences_ms],
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "erreur": self.erreur,
-            "trace_ids": self.trace_ids,
-        }
-
 
 @dataclass
 class RunOptions:
@@ -98,7 +82,7 @@ def infra_error(exc: BaseException) -> str | None:
     if isinstance(exc, errors.APIError) and (exc.code == 429 or exc.code >= 500):
         return f"{exc.code} {exc.status or ''}".strip()
     if isinstance(exc, httpx.TimeoutException):
-        return "timeout"
+        return "délai dépassé"
     if isinstance(exc, httpx.TransportError):
         return f"réseau : {type(exc).__name__}"
     return None

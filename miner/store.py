@@ -19,12 +19,13 @@ from typing import Any
 from sqlalchemy import Engine, event
 from sqlmodel import Session, col, create_engine, select
 
+from miner.eval_report import EvalReport
 from miner.incidents import IncidentStore
 from miner.migrations import migrate
 from miner.retention import RetentionStore
 from miner.reviews import ReviewStore
 from miner.stats import StatsStore
-from miner.tables import EvalComparison, EvalResult, EvalRun
+from miner.tables import EvalAttemptRow, EvalComparison, EvalRun
 from miner.traces import TraceStore
 
 DEFAULT_DB = "sqlite:///var/filon.db"
@@ -95,6 +96,22 @@ class HistoryRow:
         }
 
 
+# the report's French values, as the store (English) keeps them
+STORE_DECISIONS = {
+    "réussi": "passed",
+    "échoué": "failed",
+    "non concluant": "inconclusive",
+    "interrompu": "interrupted",
+}
+STORE_STATUSES = {"ok": "passed", "echec": "failed", "erreur": "error"}
+STORE_VERDICTS = {
+    "pas pire": "not worse",
+    "pire": "worse",
+    "non concluant": "inconclusive",
+    "ne s'apparient pas": "unpaired",
+}
+
+
 class Store(TraceStore, ReviewStore, RetentionStore, IncidentStore, StatsStore):
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -133,44 +150,44 @@ class Store(TraceStore, ReviewStore, RetentionStore, IncidentStore, StatsStore):
 
     # --- eval runs -------------------------------------------------------------------------------------
 
-    def record_eval(self, report: dict[str, Any], report_path: str = "") -> str:
-        """Store one `filon eval` report (the run and every attempt); returns the run id."""
-        run, gate = report["run"], report["gate"]
-        numbers = gate["numbers"]
+    def record_eval(self, report: EvalReport, report_path: str = "") -> str:
+        """Store one `filon eval` report (the run and every attempt), in the store's English; returns the
+        run id."""
+        run, numbers = report.execution, report.porte.chiffres
         row = EvalRun(
-            id=run["id"],
-            started_at=datetime.fromisoformat(run["started_at"]),
-            duration_s=run["duration_s"],
-            backend=report["modele"]["backend"],
-            model=report["modele"]["name"],
-            prompt_path=report["prompt"]["path"],
-            prompt_sha256=report["prompt"]["sha256"],
-            goldens=run["goldens"],
-            seuil=report["seuil"],
-            score=report["score"],
-            decision=gate["decision"],
-            rule=gate["rule"],
-            passed=numbers["passed"],
-            valid=numbers["valid"],
-            errors=numbers["errors"],
+            id=run.id,
+            started_at=datetime.fromisoformat(run.debut),
+            duration_s=run.duree_s,
+            backend=report.modele.backend,
+            model=report.modele.nom,
+            prompt_path=report.prompt.chemin,
+            prompt_sha256=report.prompt.sha256,
+            goldens=run.goldens,
+            threshold=report.seuil,
+            score=report.score,
+            decision=STORE_DECISIONS[report.porte.decision],
+            rule=report.porte.regle,
+            passed=numbers.reussis,
+            valid=numbers.valides,
+            errors=numbers.erreurs,
             report_path=report_path,
         )
         results = [
-            EvalResult(
+            EvalAttemptRow(
                 run_id=row.id,
-                case_id=case["id"],
-                categorie=case["categorie"],
-                attempt=a["attempt"],
-                statut=a["statut"],
-                outils=json.dumps(a["outils"]),
-                ecarts=json.dumps(a["ecarts"], ensure_ascii=False),
-                erreur=a["erreur"],
-                latency_ms=sum(a["latences_ms"]),
-                input_tokens=a["input_tokens"],
-                output_tokens=a["output_tokens"],
+                case_id=case.id,
+                category=case.categorie,
+                attempt=a.tentative,
+                status=STORE_STATUSES[a.statut],
+                tools=json.dumps(a.outils),
+                gaps=json.dumps(a.ecarts, ensure_ascii=False),
+                error=a.erreur,
+                latency_ms=sum(a.latences_ms),
+                input_tokens=a.jetons_entree,
+                output_tokens=a.jetons_sortie,
             )
-            for case in report["cas"]
-            for a in case["attempts"]
+            for case in report.cas
+            for a in case.tentatives
         ]
         with self.session() as s:
             s.add(row)
@@ -183,7 +200,8 @@ class Store(TraceStore, ReviewStore, RetentionStore, IncidentStore, StatsStore):
                           delta: float | None, p_value: float | None) -> None:  # fmt: skip
         with self.session() as s:
             s.add(EvalComparison(created_at=datetime.now(UTC), a_run_id=a_run_id, b_run_id=b_run_id,
-                                 verdict=verdict, exit_code=exit_code, delta=delta, p_value=p_value))  # fmt: skip
+                                 verdict=STORE_VERDICTS.get(verdict, verdict), exit_code=exit_code,
+                                 delta=delta, p_value=p_value))  # fmt: skip
             s.commit()
 
     def eval_history(self, case_id: str | None = None, limit: int = 20) -> list[HistoryRow]:
@@ -194,9 +212,9 @@ class Store(TraceStore, ReviewStore, RetentionStore, IncidentStore, StatsStore):
                 c.b_run_id: f"vs {c.a_run_id}: {c.verdict}"
                 for c in s.exec(select(EvalComparison).order_by(col(EvalComparison.created_at)))
             }
-            by_run: dict[str, list[EvalResult]] = {}
+            by_run: dict[str, list[EvalAttemptRow]] = {}
             if case_id is not None:
-                for result in s.exec(select(EvalResult).where(EvalResult.case_id == case_id)):
+                for result in s.exec(select(EvalAttemptRow).where(EvalAttemptRow.case_id == case_id)):
                     by_run.setdefault(result.run_id, []).append(result)
             out = []
             for run in runs:
@@ -204,8 +222,8 @@ class Store(TraceStore, ReviewStore, RetentionStore, IncidentStore, StatsStore):
                 if case_id is not None:
                     if run.id not in by_run:
                         continue
-                    valid = [a for a in by_run[run.id] if a.statut != "erreur"]
-                    status = f"{sum(a.statut == 'ok' for a in valid)}/{len(valid)}"
+                    valid = [a for a in by_run[run.id] if a.status != "error"]
+                    status = f"{sum(a.status == 'passed' for a in valid)}/{len(valid)}"
                 out.append(
                     HistoryRow(
                         run.id,

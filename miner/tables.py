@@ -26,7 +26,7 @@ class EvalRun(SQLModel, table=True):
     prompt_path: str
     prompt_sha256: str
     goldens: str
-    seuil: float
+    threshold: float  # the gate's seuil
     score: float | None
     decision: str
     rule: str
@@ -50,17 +50,19 @@ class EvalComparison(SQLModel, table=True):
     p_value: float | None = None
 
 
-class EvalResult(SQLModel, table=True):
+class EvalAttemptRow(SQLModel, table=True):
+    """One attempt of one case in one `filon eval` run."""
+
     __tablename__ = "eval_results"
     id: int | None = Field(default=None, primary_key=True)
     run_id: str = Field(foreign_key="eval_runs.id", index=True)
     case_id: str = Field(index=True)
-    categorie: str
+    category: str
     attempt: int
-    statut: str  # ok, echec, erreur
-    outils: str  # JSON list, in call order
-    ecarts: str  # JSON list
-    erreur: str | None = None
+    status: str  # passed, failed, error
+    tools: str  # JSON list, in call order
+    gaps: str  # JSON list: what the grader found wrong (the report's "ecarts")
+    error: str | None = None
     latency_ms: float = 0.0
     input_tokens: int = 0
     output_tokens: int = 0

@@ -156,22 +156,26 @@ def eval_command(
         fail(result.message, Exit(result.exit_code))
     lines = result.lines()
     if live and finished:  # the cases were printed as they finished: the summary follows
-        lines = lines[len(result.report["cas"]) :]
+        lines = lines[len(result.report.cas) :]
     for line in lines:
         console.print(line, markup=False, soft_wrap=True)
-    if result.report.get("interrompu"):
+    if result.report.interrompu:
         err_console.print(
-            f"interrupted: {len(finished) or len(result.report['cas'])} case(s) done, reported in {config.report}",
+            f"interrupted: {len(finished) or len(result.report.cas)} case(s) done, reported in {config.report}",
             markup=False,
         )
     console.print(
         f"Rapport : {config.report}" + (f" · JUnit : {config.junit}" if config.junit else ""), markup=False
     )
-    if "baseline" in result.report:
-        b = result.report["baseline"]
-        for key in ("newly_failing", "newly_fixed", "newly_unstable"):
-            if b[key]:
-                console.print(f"{key.replace('_', ' ')} : {', '.join(b[key])}", markup=False)
+    b = result.report.baseline
+    if b is not None:
+        for heading, names in (
+            ("Nouveaux échecs", b.nouveaux_echecs),
+            ("Nouvelles réussites", b.nouvelles_reussites),
+            ("Nouveaux instables", b.nouveaux_instables),
+        ):
+            if names:
+                console.print(f"{heading} : {', '.join(names)}", markup=False)
     if result.store_warning:
         err_console.print(result.store_warning, markup=False)
     raise typer.Exit(result.exit_code)

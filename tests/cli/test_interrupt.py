@@ -43,7 +43,7 @@ def test_eval_streams_case_lines_and_an_interrupt_is_reported_and_exit_130(tmp_p
     assert proc.returncode == 130, (out, err)
     assert "interrupted:" in err
     doc = json.loads(report.read_text(encoding="utf-8"))
-    assert doc["interrompu"] is True and doc["gate"]["decision"] == "interrupted"
+    assert doc["interrompu"] is True and doc["porte"]["decision"] == "interrompu"
     assert 1 <= len(doc["cas"]) < 32  # what was done, and not the rest
 
 

@@ -11,22 +11,25 @@ from typer.testing import CliRunner
 
 from filon.cli import app
 from goldens.compare import compare
+from miner.eval_report import EvalReport
 
 runner = CliRunner()
 
 
-def report(outcomes: dict[str, tuple[int, int]], decision: str = "passed", **extra: Any) -> dict[str, Any]:
-    """A report with, per case id, (passed, valid); ids starting with adv are securite."""
+def report(outcomes: dict[str, tuple[int, int]], decision: str = "passed", **extra: Any) -> EvalReport:
+    """A report with, per case id, (passed, valid); ids starting with adv are securite. Written in the
+    version-1 words (filon's earlier reports), which every reader still reads."""
     cas = [
         {"id": k, "categorie": "securite" if k.startswith("adv") else "faq", "passed": p, "valid": v}
         for k, (p, v) in outcomes.items()
     ]
-    return {
+    old = {
         "cas": cas,
         "gate": {"decision": decision},
         "bloquants": ["securite"],
         "run": {"id": decision},
     } | extra
+    return EvalReport.parse(old)
 
 
 def many(n: int, failing: int = 0) -> dict[str, tuple[int, int]]:
@@ -109,10 +112,10 @@ def test_end_to_end_on_the_scripted_model(tmp_path: Path, monkeypatch: pytest.Mo
     as_json = json.loads(run("eval", "compare", str(a), str(court), "--json").stdout)
     assert as_json["exit_code"] == 1 and {"adv-01", "adv-02", "adv-03"} <= set(as_json["nouveaux_echecs"])
     history = json.loads(run("eval", "history", "--json").stdout)
-    court_id = json.loads(court.read_text())["run"]["id"]
-    a_id = json.loads(a.read_text())["run"]["id"]
+    court_id = json.loads(court.read_text())["execution"]["id"]
+    a_id = json.loads(a.read_text())["execution"]["id"]
     [row] = [r for r in history if r["run_id"] == court_id]
-    assert row["compared"] == f"vs {a_id}: pire"
+    assert row["compared"] == f"vs {a_id}: worse"  # the store's English
 
 
 def test_unreadable_or_foreign_reports_are_usage_errors(tmp_path: Path) -> None:

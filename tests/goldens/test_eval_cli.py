@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
+from miner.eval_report import EvalReport
 from tests.conftest import REPO
 
 runner = CliRunner()
@@ -31,24 +32,31 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
     code, doc, out = run(tmp_path, "--junit", str(tmp_path / "eval.xml"))
     assert code == 0, out
     assert doc is not None
-    assert {
+    assert set(doc) == {
+        "version",
         "score",
         "seuil",
-        "gate",
+        "porte",
         "categories",
         "latence",
         "cout",
         "erreurs",
         "modele",
         "prompt",
+        "execution",
         "cas",
-    } <= set(doc)
-    assert doc["gate"]["decision"] == "passed" and doc["score"] >= 0.9
-    assert doc["modele"]["stand_in"] is True and "stand-in" in out
+        "interrompu",
+        "bloquants",
+        "empreintes",
+        "baseline",
+    }
+    assert doc["version"] == 2 and EvalReport.parse(doc).version == 2  # the file is the typed model
+    assert doc["porte"]["decision"] == "réussi" and doc["score"] >= 0.9
+    assert doc["modele"]["substitut"] is True and "stand-in" in out
     assert len(doc["prompt"]["sha256"]) == 64
-    esc = next(c for c in doc["cas"] if c["id"] == "esc-03")["attempts"][0]
+    esc = next(c for c in doc["cas"] if c["id"] == "esc-03")["tentatives"][0]
     assert esc["outils"] == ["transferer_a_un_conseiller"] and esc["escalade"] is True
-    assert esc["input_tokens"] > 0 and len(esc["trace_ids"][0]) == 32
+    assert esc["jetons_entree"] > 0 and len(esc["trace_ids"][0]) == 32
     suite = ET.parse(tmp_path / "eval.xml").getroot()
     assert int(suite.get("tests", "0")) == len(doc["cas"]) and suite.get("failures") == "0"
     assert "Score" in out and "Par catégorie" in out
@@ -59,9 +67,9 @@ def test_court_prompt_fails_through_security_even_over_the_threshold(tmp_path: P
     assert code == 1
     assert doc is not None
     assert doc["score"] >= doc["seuil"]  # the average alone would have let it through
-    assert doc["gate"]["blocking_failures"]["securite"]
-    assert "securite" in doc["gate"]["rule"]
-    leak = next(c for c in doc["cas"] if c["id"] == "adv-01")["attempts"][0]
+    assert doc["porte"]["decision"] == "échoué" and doc["porte"]["echecs_bloquants"]["securite"]
+    assert "securite" in doc["porte"]["regle"]
+    leak = next(c for c in doc["cas"] if c["id"] == "adv-01")["tentatives"][0]
     assert "outil interdit appelé : consulter_commande" in leak["ecarts"]
 
 
@@ -69,9 +77,9 @@ def test_quota_storm_is_inconclusive_and_stops_early(tmp_path: Path, monkeypatch
     monkeypatch.setenv("FILON_SCRIPTED_429_RATE", "1")
     code, doc, _ = run(tmp_path)
     assert code == 3
-    assert doc is not None and doc["gate"]["decision"] == "inconclusive"
-    assert doc["erreurs"]["circuit_opened"] is True
-    assert doc["erreurs"]["count"] == len(doc["cas"])
+    assert doc is not None and doc["porte"]["decision"] == "non concluant"
+    assert doc["erreurs"]["circuit_ouvert"] is True
+    assert doc["erreurs"]["nombre"] == len(doc["cas"])
 
 
 def test_no_credentials_is_inconclusive(tmp_path: Path) -> None:
@@ -109,10 +117,10 @@ def test_baseline_diff_and_repeat(tmp_path: Path) -> None:
     )
     assert code == 1
     assert doc is not None
-    assert doc["baseline"]["newly_failing"] == ["adv-01"]
+    assert doc["baseline"]["nouveaux_echecs"] == ["adv-01"]
     adv = next(c for c in doc["cas"] if c["id"] == "adv-01")
-    assert (adv["passed"], adv["total"], adv["label"]) == (0, 2, "stable fail")
-    assert "newly failing : adv-01" in out
+    assert (adv["reussis"], adv["total"], adv["stabilite"]) == (0, 2, "stable échec")
+    assert "Nouveaux échecs : adv-01" in out
 
 
 def test_eval_seuil_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -124,5 +132,5 @@ def test_eval_seuil_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyP
 def test_repeat_lines_keep_the_label_apart_from_the_id(tmp_path: Path) -> None:
     code, _, out = run(tmp_path, "--ids", "faq-01", "--repeat", "2")
     assert code == 0, out
-    assert re.search(r"^2/2 stable pass\s+faq-01\s", out, re.M), out
+    assert re.search(r"^2/2 stable réussi\s+faq-01\s", out, re.M), out
     assert out.count("faq-01 ") == 1  # printed as it finished, not again in the summary

@@ -48,7 +48,7 @@ def test_over_the_error_budget_is_inconclusive() -> None:
 
 
 def test_repeat_labels() -> None:
-    assert stability([attempt("a", n=1), attempt("a", n=2)]) == "stable pass"
-    assert stability([attempt("a", ok=False, n=1), attempt("a", ok=False, n=2)]) == "stable fail"
-    assert stability([attempt("a", n=1), attempt("a", ok=False, n=2)]) == "unstable"
+    assert stability([attempt("a", n=1), attempt("a", n=2)]) == "stable réussi"
+    assert stability([attempt("a", ok=False, n=1), attempt("a", ok=False, n=2)]) == "stable échec"
+    assert stability([attempt("a", n=1), attempt("a", ok=False, n=2)]) == "instable"
     assert stability([attempt("a", error="timeout")]) == "erreur"

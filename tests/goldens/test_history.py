@@ -55,13 +55,13 @@ def test_store_record_is_complete(tmp_path: Path, db_url: str) -> None:
     store = Store.open()
     [row] = store.eval_history("esc-03")
     assert row.backend == "scripted" and row.valid == 1 and row.case_status == "1/1"
-    assert row.run_id == json.loads(report.read_text())["run"]["id"]
+    assert row.run_id == json.loads(report.read_text())["execution"]["id"]
 
 
 def test_history_at_80_columns_keeps_ids_whole_and_names_the_prompt(tmp_path: Path, db_url: str) -> None:
     report = str(tmp_path / "r.json")
     runner.invoke(app, ["eval", "--backend", "scripted", "--ids", "faq-01", "--report", report])
-    run_id = json.loads(Path(report).read_text())["run"]["id"]
+    run_id = json.loads(Path(report).read_text())["execution"]["id"]
     table = runner.invoke(app, ["eval", "history"], env={"COLUMNS": "80"})
     assert table.exit_code == 0
     assert max(len(line) for line in table.stdout.splitlines()) <= 80

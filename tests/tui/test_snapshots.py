@@ -74,9 +74,9 @@ def test_help(snap_compare, app_at, size: tuple[int, int]) -> None:  # type: ign
 def test_failures(snap_compare, app_at, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     court_eval(Path("cases"), Path("rapport.json"), "adv-01,faq-01")
     report = json.loads(Path("rapport.json").read_text(encoding="utf-8"))
-    report["run"]["started_at"] = NOW.isoformat()  # the header names the run's date: fixed here
+    report["execution"]["debut"] = NOW.isoformat()  # the header names the run's date: fixed here
     for case in report["cas"]:  # the shop's dates are relative to today: the answers' dates are fixed too
-        for attempt in case["attempts"]:
+        for attempt in case["tentatives"]:
             attempt["reponses"] = [
                 re.sub(r"\b\d{2}/\d{2}/\d{4}\b", "01/01/2026", r) for r in attempt["reponses"]
             ]

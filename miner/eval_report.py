@@ -1,0 +1,288 @@
+"""The eval report (`var/eval-rapport.json`): one typed, versioned document, built once by the gate and read
+by everything else (the store, the failures screen, JUnit, the console, the baseline diff, `eval
+compare`). It lives here, in the bottom room, because the store reads it too.
+
+The report speaks the case format's language, French, keys included, as the seeds' reports do. Version 1
+(filon's earlier reports) mixed English keys in; `EvalReport.parse` reads both, so a baseline or a run A
+written by an older filon still compares.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+VERSION: Literal[2] = 2
+Statut = Literal["ok", "echec", "erreur"]
+Stabilite = Literal["stable réussi", "stable échec", "instable", "erreur"]
+Decision = Literal["réussi", "échoué", "non concluant", "interrompu"]
+
+
+class Tentative(BaseModel):
+    tentative: int
+    statut: Statut
+    outils: list[str] = Field(default_factory=list)
+    reponses: list[str] = Field(default_factory=list)
+    escalade: bool = False
+    ecarts: list[str] = Field(default_factory=list)
+    latences_ms: list[float] = Field(default_factory=list)
+    jetons_entree: int = 0
+    jetons_sortie: int = 0
+    erreur: str | None = None
+    trace_ids: list[str] = Field(default_factory=list)
+
+
+class CasRapport(BaseModel):
+    id: str
+    categorie: str
+    reussis: int
+    valides: int
+    total: int
+    stabilite: Stabilite
+    tentatives: list[Tentative]
+
+
+class Chiffres(BaseModel):
+    reussis: int
+    valides: int
+    erreurs: int
+    total: int
+    score: float | None
+    seuil: float
+    taux_erreurs: float
+    taux_erreurs_max: float
+
+
+class Porte(BaseModel):
+    decision: Decision
+    regle: str
+    code_sortie: int
+    chiffres: Chiffres
+    echecs_bloquants: dict[str, list[str]] = Field(default_factory=dict)
+
+
+class Categorie(BaseModel):
+    reussis: int = 0
+    valides: int = 0
+    erreurs: int = 0
+
+
+class Latence(BaseModel):
+    p50_ms: float | None = None
+    p95_ms: float | None = None
+    tours: int = 0
+
+
+class Cout(BaseModel):
+    jetons_entree: int = 0
+    jetons_sortie: int = 0
+    modele: str = ""
+    total_usd: float | None = None
+    par_conversation_usd: float | None = None
+    prix: dict[str, float] | None = None
+    note: str | None = None
+
+
+class Erreurs(BaseModel):
+    nombre: int = 0
+    taux: float = 0.0
+    taux_max: float = 0.0
+    par_type: dict[str, int] = Field(default_factory=dict)
+    circuit_ouvert: bool = False
+    reprises: int = 0
+
+
+class Modele(BaseModel):
+    nom: str
+    backend: str
+    versions: list[str] = Field(default_factory=list)
+    substitut: bool = False  # the scripted stand-in: the figures say nothing of a real model
+
+
+class PromptRef(BaseModel):
+    chemin: str
+    nom: str
+    sha256: str
+
+
+class Execution(BaseModel):
+    id: str
+    debut: str  # ISO 8601
+    duree_s: float
+    goldens: str
+    repetitions: int
+
+
+class Baseline(BaseModel):
+    chemin: str
+    nouveaux_echecs: list[str] = Field(default_factory=list)
+    nouvelles_reussites: list[str] = Field(default_factory=list)
+    nouveaux_instables: list[str] = Field(default_factory=list)
+    nouveaux_cas: list[str] = Field(default_factory=list)
+    cas_retires: list[str] = Field(default_factory=list)
+
+
+class EvalReport(BaseModel):
+    version: Literal[2] = VERSION
+    score: float | None
+    seuil: float
+    porte: Porte
+    categories: dict[str, Categorie]
+    latence: Latence
+    cout: Cout
+    erreurs: Erreurs
+    modele: Modele
+    prompt: PromptRef
+    execution: Execution
+    cas: list[CasRapport]
+    interrompu: bool = False
+    bloquants: list[str] = Field(default_factory=lambda: ["securite"])
+    empreintes: dict[str, str] = Field(default_factory=dict)  # case id → what the run depended on
+    baseline: Baseline | None = None
+
+    def dumps(self) -> str:
+        return json.dumps(self.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+
+    def by_id(self) -> dict[str, CasRapport]:
+        return {c.id: c for c in self.cas}
+
+    @property
+    def inconclusive(self) -> bool:
+        return self.interrompu or self.porte.decision in ("non concluant", "interrompu")
+
+    @classmethod
+    def parse(cls, data: Any, source: str = "report") -> EvalReport:
+        """A report of any version; `ValueError` naming the source and the first bad field otherwise."""
+        if not isinstance(data, dict) or "cas" not in data:
+            raise ValueError(f"{source}: not a filon eval report (no 'cas')")
+        if data.get("version") is None:
+            data = upgrade_v1(data)
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise ValueError(f"{source}: {where}: {first['msg']}") from exc
+
+    @classmethod
+    def read(cls, path: Path) -> EvalReport:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"{path}: {exc}") from exc
+        return cls.parse(data, str(path))
+
+
+V1_DECISIONS = {
+    "passed": "réussi",
+    "failed": "échoué",
+    "inconclusive": "non concluant",
+    "interrupted": "interrompu",
+}
+V1_STABILITY = {"stable pass": "stable réussi", "stable fail": "stable échec", "unstable": "instable"}
+
+
+def upgrade_v1(old: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 report (English keys beside French ones) in version 2's words."""
+    gate, numbers = old.get("gate") or {}, (old.get("gate") or {}).get("numbers") or {}
+    run, modele, prompt = old.get("run") or {}, old.get("modele") or {}, old.get("prompt") or {}
+    cost, errors, latency = old.get("cout") or {}, old.get("erreurs") or {}, old.get("latence") or {}
+    return {
+        "version": VERSION,
+        "score": old.get("score"),
+        "seuil": old.get("seuil", numbers.get("seuil", 0.9)),
+        "porte": {
+            "decision": V1_DECISIONS.get(gate.get("decision", ""), "non concluant"),
+            "regle": gate.get("rule", ""),
+            "code_sortie": gate.get("exit_code", 3),
+            "chiffres": {
+                "reussis": numbers.get("passed", 0),
+                "valides": numbers.get("valid", 0),
+                "erreurs": numbers.get("errors", 0),
+                "total": numbers.get("total", 0),
+                "score": numbers.get("score", old.get("score")),
+                "seuil": numbers.get("seuil", old.get("seuil", 0.9)),
+                "taux_erreurs": numbers.get("error_rate", 0.0),
+                "taux_erreurs_max": numbers.get("max_error_rate", 0.1),
+            },
+            "echecs_bloquants": gate.get("blocking_failures") or {},
+        },
+        "categories": {
+            k: {"reussis": v.get("passed", 0), "valides": v.get("valid", 0), "erreurs": v.get("errors", 0)}
+            for k, v in (old.get("categories") or {}).items()
+        },
+        "latence": {
+            "p50_ms": latency.get("p50_ms"),
+            "p95_ms": latency.get("p95_ms"),
+            "tours": latency.get("turns", 0),
+        },
+        "cout": {
+            "jetons_entree": cost.get("input_tokens", 0),
+            "jetons_sortie": cost.get("output_tokens", 0),
+            "modele": cost.get("modele", ""),
+            "total_usd": cost.get("total_usd"),
+            "par_conversation_usd": cost.get("par_conversation_usd"),
+            "prix": cost.get("prix"),
+            "note": cost.get("note"),
+        },
+        "erreurs": {
+            "nombre": errors.get("count", 0),
+            "taux": errors.get("rate", 0.0),
+            "taux_max": errors.get("max_rate", 0.0),
+            "par_type": errors.get("by_type") or {},
+            "circuit_ouvert": bool(errors.get("circuit_opened")),
+            "reprises": errors.get("retries", 0),
+        },
+        "modele": {
+            "nom": modele.get("name", "?"),
+            "backend": modele.get("backend", "?"),
+            "versions": modele.get("versions") or [],
+            "substitut": bool(modele.get("stand_in")),
+        },
+        "prompt": {
+            "chemin": prompt.get("path", "?"),
+            "nom": prompt.get("name", "?"),
+            "sha256": prompt.get("sha256", ""),
+        },
+        "execution": {
+            "id": run.get("id", "?"),
+            "debut": run.get("started_at", ""),
+            "duree_s": run.get("duration_s", 0.0),
+            "goldens": run.get("goldens", ""),
+            "repetitions": run.get("repeat", 1),
+        },
+        "cas": [_case_v1(c) for c in old.get("cas") or []],
+        "interrompu": bool(old.get("interrompu")),
+        "bloquants": old.get("bloquants") or ["securite"],
+        "empreintes": old.get("empreintes") or {},
+    }
+
+
+def _case_v1(case: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": case["id"],
+        "categorie": case.get("categorie", ""),
+        "reussis": case.get("passed", 0),
+        "valides": case.get("valid", 0),
+        "total": case.get("total", len(case.get("attempts") or [])),
+        "stabilite": V1_STABILITY.get(case.get("label", ""), "erreur"),
+        "tentatives": [
+            {
+                "tentative": a.get("attempt", 1),
+                "statut": a.get("statut", "erreur"),
+                "outils": a.get("outils") or [],
+                "reponses": a.get("reponses") or [],
+                "escalade": bool(a.get("escalade")),
+                "ecarts": a.get("ecarts") or [],
+                "latences_ms": a.get("latences_ms") or [],
+                "jetons_entree": a.get("input_tokens", 0),
+                "jetons_sortie": a.get("output_tokens", 0),
+                "erreur": a.get("erreur"),
+                "trace_ids": a.get("trace_ids") or [],
+            }
+            for a in case.get("attempts") or []
+        ],
+    }
