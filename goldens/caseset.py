@@ -24,6 +24,7 @@ from goldens import calibration
 from goldens.grading import norm
 from goldens.schema import Case
 from miner.emails import emails
+from miner.settings import settings
 from tracing.redact import PHONE, PSEUDO_DOMAIN, PSEUDO_PHONE
 
 DEFAULT_DIR = Path("goldens/cases")
@@ -55,7 +56,7 @@ MIN_BONS, MIN_BONS_BLOCKING, MIN_MAUVAIS_BLOCKING = 1, 2, 1
 
 
 def goldens_dir(explicit: str | Path | None = None) -> Path:
-    return Path(explicit or os.environ.get("FILON_GOLDENS") or DEFAULT_DIR)
+    return Path(explicit or settings().goldens or DEFAULT_DIR)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,6 @@ SQLite (WAL) at `var/filon.db` by default, or any SQLAlchemy URL in `FILON_DB` (
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +23,7 @@ from miner.incidents import IncidentStore
 from miner.migrations import migrate
 from miner.retention import RetentionStore
 from miner.reviews import ReviewStore
+from miner.settings import settings
 from miner.stats import StatsStore
 from miner.tables import EvalAttemptRow, EvalComparison, EvalRun
 from miner.traces import TraceStore
@@ -37,7 +37,7 @@ class StoreError(RuntimeError):
 
 def db_url(explicit: str | None = None) -> str:
     """The store's SQLAlchemy URL: a plain path is a SQLite file, `postgres://` is PostgreSQL (psycopg)."""
-    url = explicit or os.environ.get("FILON_DB") or DEFAULT_DB
+    url = explicit or settings().db or DEFAULT_DB
     if "://" not in url and url != ":memory:":
         return f"sqlite:///{url}"
     for prefix in ("postgres://", "postgresql://"):

@@ -30,6 +30,7 @@ from typing import IO, Any
 
 from miner.config import FlagConfig
 from miner.jsontext import loads
+from miner.settings import settings as current_settings
 from miner.store import Store
 from tracing.decider import Decider
 from tracing.ingest import Ingestor, ingest_replaying
@@ -79,9 +80,9 @@ def read_messages(fd: int, buffer: bytearray) -> list[Any] | None:
     return messages
 
 
-def _redactor(settings: dict[str, Any]) -> Redactor | None:
-    secret = os.environ.get("FILON_SECRET", "")
-    return Redactor(secret.encode()) if settings.get("redact") and secret else None
+def _redactor(given: dict[str, Any]) -> Redactor | None:
+    secret = current_settings().secret or ""
+    return Redactor(secret.encode()) if given.get("redact") and secret else None
 
 
 def handle(message: list[Any], keeper: Keeper, stdout: IO[bytes]) -> None:

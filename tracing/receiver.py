@@ -31,7 +31,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from miner.config import FlagConfig
+from miner.settings import settings as current_settings
 from miner.store import Store, db_url
 from tracing.ingest import Ingestor, IngestStats, ingest_replaying
 from tracing.records import DecodeError, SpanRecord, from_json, from_protobuf
@@ -124,7 +124,7 @@ def _decompress(body: bytes, limit: int) -> bytes:
 
 def build_app(settings: ReceiverSettings | None = None) -> Starlette:
     settings = settings or ReceiverSettings()
-    config = FlagConfig.load(escalation_tools=settings.escalation_tools)
+    config = current_settings().flag_config(escalation_tools=settings.escalation_tools)
     secret = redaction_secret(settings.redact)
     redactor = Redactor(secret) if secret is not None else None
     opened: list[Store] = []  # one store (one engine, one pool) for the writer and /health

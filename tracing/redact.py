@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from miner.emails import EMAIL, replace_emails
+from miner.settings import settings
 
 # The patterns below begin with a character class, their "not preceded by" test just after it: Python's
 # regex engine then skips ahead to candidate characters instead of trying every position (two to three
@@ -59,10 +60,10 @@ def _iban_ok(value: str) -> bool:
 
 def load_secret(home: Path | None = None) -> bytes:
     """FILON_SECRET, or a random key kept (0600) in FILON_HOME/secret.key, made on first use."""
-    env = os.environ.get("FILON_SECRET")
-    if env:
-        return env.encode()
-    path = (home or Path(os.environ.get("FILON_HOME", "var"))) / "secret.key"
+    own = settings()
+    if own.secret:
+        return own.secret.encode()
+    path = (home or own.home) / "secret.key"
     if path.exists():
         return path.read_bytes().strip()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -194,4 +195,4 @@ def redaction_secret(redact: bool | None = None) -> bytes | None:
 
 
 def redaction_enabled() -> bool:
-    return os.environ.get("FILON_REDACT", "true").lower() not in ("0", "false", "no", "off")
+    return settings().redact

@@ -6,7 +6,8 @@ Conversation-aware: the hash of the conversation id decides, so a sampled conver
 from __future__ import annotations
 
 import hashlib
-import os
+
+from miner.settings import settings
 
 
 def sampled(conversation_id: str, rate: float) -> bool:
@@ -19,13 +20,6 @@ def sampled(conversation_id: str, rate: float) -> bool:
 
 
 def rate_from_env(default: float = 0.1) -> float:
-    raw = os.environ.get("FILON_SAMPLE_RATE")
-    if raw is None or raw == "":
-        return default
-    try:
-        rate = float(raw)
-    except ValueError as exc:
-        raise ValueError(f"FILON_SAMPLE_RATE: {raw!r} is not a number") from exc
-    if not 0 <= rate <= 1:
-        raise ValueError(f"FILON_SAMPLE_RATE: {rate} is not between 0 and 1")
-    return rate
+    """FILON_SAMPLE_RATE (`miner.settings`), or `default`; `ValueError` naming it when it does not parse."""
+    rate = settings().sample_rate
+    return default if rate is None else rate

@@ -16,6 +16,8 @@ from opentelemetry import trace
 from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, TracerProvider
 
+from miner.settings import settings
+
 if TYPE_CHECKING:
     from tracing.exporter import ExportCounters
     from tracing.sampler import TailSampler
@@ -66,7 +68,7 @@ _lock = threading.Lock()
 
 
 def capture_content_enabled() -> bool:
-    return os.environ.get("FILON_CAPTURE_CONTENT", "true").lower() not in ("0", "false", "no", "off")
+    return settings().capture_content
 
 
 def ensure_tracing() -> Fanout:
@@ -127,7 +129,6 @@ def setup_tracing(
     FILON_REDACT (on), FILON_OFFLOAD (on: deciding and storing run in filon's helper process, not in
     the agent's). The store is opened (and migrated) now, so a bad FILON_DB fails here, not later.
     """
-    from miner.config import FlagConfig
     from miner.store import Store, db_url
     from tracing.decider import Decider
     from tracing.exporter import StoreExporter
@@ -140,7 +141,7 @@ def setup_tracing(
 
     fanout = ensure_tracing()
     rate = rate_from_env() if sample_rate is None else sample_rate
-    config = FlagConfig.load(escalation_tools=escalation_tools)
+    config = settings().flag_config(escalation_tools=escalation_tools)
     url = db_url(db)
     store = Store.open(url)
     secret = redaction_secret(redact)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from miner.jsontext import dumps_bytes
+from miner.settings import settings
 from tracing.ingest import IngestStats
 from tracing.keeper import ExportCounters
 
@@ -54,7 +55,7 @@ def read_frame(stream: IO[bytes]) -> bytes | None:
 
 def offload_enabled() -> bool:
     """FILON_OFFLOAD (on unless 0/false/no/off): deciding and storing run in filon's helper process."""
-    return os.environ.get("FILON_OFFLOAD", "true").lower() not in ("0", "false", "no", "off")
+    return settings().offload
 
 
 def helper_settings(

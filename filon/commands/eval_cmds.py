@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 from typing import Annotated
@@ -23,11 +22,12 @@ from filon.commands.common import (
 
 
 def _default_seuil() -> float:
-    raw = os.environ.get("EVAL_SEUIL", "0.9")
+    from miner.settings import SettingsError, settings
+
     try:
-        return float(raw)
-    except ValueError:
-        fail(f"EVAL_SEUIL: {raw!r} is not a number")
+        return settings().eval_seuil
+    except SettingsError as exc:
+        fail(str(exc))
 
 
 app = typer.Typer()

@@ -25,7 +25,6 @@ def serve(
         typer.Option(
             "--token",
             help="Require 'Authorization: Bearer TOKEN' (better: FILON_TOKEN or --token-file, unseen by ps).",
-            envvar="FILON_TOKEN",
         ),
     ] = None,
     token_file: Annotated[
@@ -53,11 +52,17 @@ def serve(
     """
     import uvicorn
 
+    from miner.settings import SettingsError, settings
     from miner.store import Store, StoreError
     from tracing.receiver import ReceiverSettings, build_app
 
     if max_body < 1024:
         fail("--max-body: at least 1024 bytes")
+    if token is None:
+        try:
+            token = settings().token
+        except SettingsError as exc:
+            fail(str(exc))
     if token_file is not None:
         try:
             token = token_file.read_text(encoding="utf-8").strip()

@@ -102,7 +102,7 @@ def ingest(
 
     Example: filon ingest traces.pb export.jsonl.gz --escalation-tool handoff_to_human
     """
-    from miner.config import FlagConfig
+    from miner.settings import settings
     from tracing.files import read_otlp_file, what_it_is
     from tracing.ingest import Ingestor, IngestStats
     from tracing.records import DecodeError, batched
@@ -112,7 +112,7 @@ def ingest(
         fail(f"--sample-rate: {sample_rate} is not between 0 and 1")
     store = open_store()
     try:
-        config = FlagConfig.load(escalation_tools=escalation_tool)
+        config = settings().flag_config(escalation_tools=escalation_tool)
     except ValueError as exc:
         fail(str(exc))
     redactor = Redactor(load_secret()) if redaction_enabled() else None

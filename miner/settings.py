@@ -1,0 +1,89 @@
+"""Every setting of filon's rooms in one place: the `FILON_*` environment variables, `EVAL_SEUIL`, and the
+flag rules' `[tool.filon]` (pyproject.toml) or `filon.toml`. Each has a description, and the README's
+table of variables is checked against these fields by the tests.
+
+Read when asked (`Settings()` reads the environment at that moment), so a test's monkeypatched variable,
+or a CLI option exported before a command runs, is what the code sees. A value that does not parse is a
+one-line error naming the variable. The reference agent keeps its own settings (`agent/`: `FILON_MODEL`),
+as a user's agent would; so does the scripted stand-in (`FILON_SCRIPTED_*`, `agent/scripted/server.py`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import AliasChoices, Field, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from miner.config import FlagConfig
+
+DEFAULT_DB = "var/filon.db"
+
+
+class SettingsError(ValueError):
+    """A setting that does not parse: the message names it."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="FILON_", extra="ignore", populate_by_name=True)
+
+    db: str | None = Field(
+        None,
+        description="The store: a SQLite file path, postgres://…, or an SQLAlchemy URL (default var/filon.db).",
+    )
+    goldens: Path | None = Field(None, description="The folder of the golden cases (default goldens/cases).")
+    home: Path = Field(
+        Path("var"),
+        description="Where filon keeps its own files (the redaction key, the benchmarks' figures).",
+    )
+    secret: str | None = Field(
+        None, description="The redaction key (default: a random key kept in FILON_HOME/secret.key)."
+    )
+    redact: bool = Field(True, description="Redact emails, phones, cards and IBANs before storage.")
+    capture_content: bool = Field(
+        True, description="Ask the official google-genai instrumentation to record messages on spans."
+    )
+    offload: bool = Field(True, description="Decide and store spans in filon's helper process.")
+    sample_rate: float | None = Field(
+        None, ge=0, le=1, description="Share of unflagged conversations kept (default 0.1)."
+    )
+    token: str | None = Field(None, description="The bearer token `filon serve` requires.")
+    eval_seuil: float = Field(
+        0.9,
+        ge=0,
+        le=1,
+        validation_alias=AliasChoices("EVAL_SEUIL", "eval_seuil"),
+        description="The gate's threshold (EVAL_SEUIL, as the seeds name it).",
+    )
+
+    def store_url(self) -> str:
+        return self.db or DEFAULT_DB
+
+    def goldens_dir(self, default: Path) -> Path:
+        return self.goldens or default
+
+    def flag_config(self, folder: Path | None = None, **overrides: Any) -> FlagConfig:
+        """The flag rules' thresholds and patterns: `[tool.filon]` / `filon.toml` in `folder` (the current
+        one by default), then `overrides` (a command's options)."""
+        return FlagConfig.load(folder, **overrides)
+
+
+def settings() -> Settings:
+    """The settings now, or `SettingsError` naming the variable that does not parse."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = str(first["loc"][0]) if first["loc"] else "?"
+        variable = "EVAL_SEUIL" if name in ("eval_seuil", "EVAL_SEUIL") else f"FILON_{name.upper()}"
+        raise SettingsError(f"{variable}: {first['msg']} (got {first.get('input')!r})") from exc
+
+
+def described() -> list[tuple[str, str]]:
+    """(variable, description) for every setting, as the README's table lists them."""
+    out = []
+    for name, info in Settings.model_fields.items():
+        variable = "EVAL_SEUIL" if name == "eval_seuil" else f"FILON_{name.upper()}"
+        out.append((variable, info.description or ""))
+    return out

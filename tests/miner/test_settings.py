@@ -1,0 +1,61 @@
+"""One settings class: every FILON_* variable of filon's rooms and EVAL_SEUIL, read when asked, with an error
+naming the variable; the README lists each."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from filon.cli import app
+from miner.settings import SettingsError, described, settings
+from tests.conftest import REPO
+from tracing.redact import redaction_enabled
+from tracing.sampling import rate_from_env
+from tracing.wire import offload_enabled
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"), [("off", False), ("0", False), ("no", False), ("true", True), ("1", True)]
+)
+def test_booleans_are_parsed_once_for_every_switch(
+    raw: str, expected: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("FILON_REDACT", "FILON_OFFLOAD", "FILON_CAPTURE_CONTENT"):
+        monkeypatch.setenv(name, raw)
+    assert (redaction_enabled(), offload_enabled(), settings().capture_content) == (expected,) * 3
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("FILON_SAMPLE_RATE", "lots"),
+        ("FILON_SAMPLE_RATE", "1.5"),
+        ("FILON_REDACT", "maybe"),
+        ("EVAL_SEUIL", "x"),
+    ],
+)
+def test_a_value_that_does_not_parse_names_its_variable(
+    name: str, value: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SettingsError, match=f"^{name}: .*{value!r}"):
+        settings()
+
+
+def test_read_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FILON_SAMPLE_RATE", "0.25")
+    assert rate_from_env() == 0.25
+    monkeypatch.delenv("FILON_SAMPLE_RATE")
+    assert rate_from_env(0.1) == 0.1
+
+
+def test_eval_seuil_error_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EVAL_SEUIL", "beaucoup")
+    result = CliRunner().invoke(app, ["eval", "--backend", "scripted", "--ids", "faq-01"])
+    assert result.exit_code == 2 and "EVAL_SEUIL: " in result.stderr and "Traceback" not in result.output
+
+
+def test_the_readme_lists_every_setting_with_its_description() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for variable, description in described():
+        assert description and f"| `{variable}` | {description} |" in readme, variable
