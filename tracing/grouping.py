@@ -15,12 +15,31 @@ from datetime import UTC, datetime
 from operator import attrgetter
 from typing import Any, NamedTuple
 
+from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as gen_ai
+from opentelemetry.semconv.attributes import error_attributes
+
 from miner.jsontext import loads
 from miner.model import ToolCall, Turn
 from tracing.records import SpanRecord
 
 MODEL_OPS = frozenset(("generate_content", "chat", "text_completion"))
 _start = attrgetter("start_ns")
+
+
+# attribute names from the semantic conventions package where it has them (GenAI: incubating)
+CONVERSATION = gen_ai.GEN_AI_CONVERSATION_ID
+OPERATION = gen_ai.GEN_AI_OPERATION_NAME
+INPUT = gen_ai.GEN_AI_INPUT_MESSAGES
+OUTPUT = gen_ai.GEN_AI_OUTPUT_MESSAGES
+TOOL_NAME = gen_ai.GEN_AI_TOOL_NAME
+TOOL_ARGUMENTS = gen_ai.GEN_AI_TOOL_CALL_ARGUMENTS
+TOOL_RESULT = gen_ai.GEN_AI_TOOL_CALL_RESULT
+INPUT_TOKENS = gen_ai.GEN_AI_USAGE_INPUT_TOKENS
+OUTPUT_TOKENS = gen_ai.GEN_AI_USAGE_OUTPUT_TOKENS
+RESPONSE_MODEL = gen_ai.GEN_AI_RESPONSE_MODEL
+ERROR_TYPE = error_attributes.ERROR_TYPE
+CHANNEL = "support.channel"  # filon's own: the reference agent's channel (web, whatsapp)
+FEEDBACK = ("feedback.score", "support.feedback")  # no convention yet: the names agents use
 
 
 class TurnOf(NamedTuple):
@@ -30,11 +49,19 @@ class TurnOf(NamedTuple):
     model_versions: set[str]
 
 
-CONVERSATION = "gen_ai.conversation.id"
+class _Spans(NamedTuple):
+    """A trace's spans sorted by start and sorted by role, in one pass, with the conversation ids seen."""
+
+    ordered: list[SpanRecord]
+    agent: SpanRecord | None
+    models: list[SpanRecord]
+    tools: list[SpanRecord]
+    failed: list[SpanRecord]
+    candidates: list[tuple[bool, int, str]]  # (not an agent span, start, conversation id)
 
 
 def op(span: SpanRecord) -> str:
-    return str(span.attributes.get("gen_ai.operation.name") or span.name.split(" ", 1)[0])
+    return str(span.attributes.get(OPERATION) or span.name.split(" ", 1)[0])
 
 
 def _json(value: Any) -> Any:
@@ -93,132 +120,148 @@ def root_of(spans: Sequence[SpanRecord]) -> SpanRecord:
     return min(roots or spans, key=lambda s: s.start_ns)
 
 
+def _pick(candidates: list[tuple[bool, int, str]], trace_id: str) -> str:
+    """The one ranking of conversation ids: an agent span's first, then the earliest; else the trace."""
+    return min(candidates)[2] if candidates else f"trace:{trace_id}"
+
+
 def conversation_of(spans: Sequence[SpanRecord]) -> str:
     """The agent span's conversation id (the earliest agent span that has one), else the earliest span's
     that has one, else the trace's own id."""
-    best: tuple[bool, int] | None = None
-    found = ""
-    for s in spans:
-        value = s.attributes.get(CONVERSATION)
-        if value:
-            key = (op(s) != "invoke_agent", s.start_ns)
-            if best is None or key < best:
-                best, found = key, str(value)
-    return found or f"trace:{spans[0].trace_id}"
+    candidates = [
+        (op(s) != "invoke_agent", s.start_ns, str(value))
+        for s in spans
+        if (value := s.attributes.get(CONVERSATION))
+    ]
+    return _pick(candidates, min(spans, key=_start).trace_id)
 
 
-def turn_of(
-    spans: Sequence[SpanRecord], escalation_tools: Sequence[str], conversation_id: str | None = None
-) -> TurnOf:
-    """One pass over the trace's spans (it runs on every trace the sampler decides).
-    `conversation_id`, when the caller already has it, is `conversation_of(spans)`."""
+def _sort(spans: Sequence[SpanRecord]) -> _Spans:
     ordered = sorted(spans, key=_start)
     agent: SpanRecord | None = None
     models: list[SpanRecord] = []
-    tool_spans: list[SpanRecord] = []
+    tools: list[SpanRecord] = []
     failed: list[SpanRecord] = []
-    best: tuple[bool, int] | None = None  # conversation_of, in the same pass
-    found = ""
+    candidates: list[tuple[bool, int, str]] = []
     for s in ordered:
-        attrs = s.attributes
         kind = op(s)
         if kind == "invoke_agent":
             if agent is None:
                 agent = s
         elif kind == "execute_tool":
-            tool_spans.append(s)
+            tools.append(s)
         elif kind in MODEL_OPS:
             models.append(s)
         if s.status == "ERROR":
             failed.append(s)
-        if conversation_id is None:
-            value = attrs.get(CONVERSATION)
-            if value:
-                key = (kind != "invoke_agent", s.start_ns)
-                if best is None or key < best:
-                    best, found = key, str(value)
-    head = agent or root_of(ordered)
-    if conversation_id is None:
-        conversation_id = found or f"trace:{ordered[0].trace_id}"
-    channel = str(head.attributes.get("support.channel") or "")
-    if not channel:
-        prefix = conversation_id.split(":", 1)[0]
-        channel = prefix if prefix in ("whatsapp", "web") else "unknown"
+        value = s.attributes.get(CONVERSATION)
+        if value:
+            candidates.append((kind != "invoke_agent", s.start_ns, str(value)))
+    return _Spans(ordered, agent, models, tools, failed, candidates)
 
-    user = _last_text(agent.attributes.get("gen_ai.input.messages"), "user") if agent else ""
+
+def _channel(head: SpanRecord, conversation_id: str) -> str:
+    channel = str(head.attributes.get(CHANNEL) or "")
+    if channel:
+        return channel
+    prefix = conversation_id.split(":", 1)[0]
+    return prefix if prefix in ("whatsapp", "web") else "unknown"
+
+
+def _said(spans: _Spans) -> tuple[str, str]:
+    """The user's text and the answer: the agent span's, else the model calls' (the newest user message
+    of the first call: earlier ones are history; the last text of the last call that has one)."""
+    agent, models = spans.agent, spans.models
+    user = _last_text(agent.attributes.get(INPUT), "user") if agent else ""
     if not user and models:
-        user = _last_text(models[0].attributes.get("gen_ai.input.messages"), "user")
-    answer = _last_text(agent.attributes.get("gen_ai.output.messages")) if agent else ""
+        user = _last_text(models[0].attributes.get(INPUT), "user")
+    answer = _last_text(agent.attributes.get(OUTPUT)) if agent else ""
     if not answer:
         for source in reversed(models):
-            answer = _last_text(source.attributes.get("gen_ai.output.messages"))
+            answer = _last_text(source.attributes.get(OUTPUT))
             if answer:
                 break
+    return user, answer
 
+
+def _tool_calls(spans: _Spans) -> list[ToolCall]:
+    """From `execute_tool` spans with their real arguments and results; for agents without them, from
+    the `tool_call` parts of the model's output."""
     tools: list[ToolCall] = []
-    for s in tool_spans:
+    for s in spans.tools:
         attrs = s.attributes
-        args = _json(attrs.get("gen_ai.tool.call.arguments"))
-        error = None
-        if s.status == "ERROR":
-            error = str(attrs.get("error.type") or s.status_message or "error")
-        tools.append(
-            ToolCall(
-                name=str(attrs.get("gen_ai.tool.name") or s.name.removeprefix("execute_tool ")),
-                arguments=args if isinstance(args, dict) else {},
-                result=_json(attrs.get("gen_ai.tool.call.result")),
-                error=error,
-            )
-        )
-    if not tool_spans:
-        for s in models:
-            for message in _messages(s.attributes.get("gen_ai.output.messages")):
-                if type(message) is not dict:
-                    continue
-                for part in message.get("parts") or []:
-                    if isinstance(part, dict) and part.get("type") == "tool_call" and part.get("name"):
-                        args = _json(part.get("arguments"))
-                        tools.append(ToolCall(str(part["name"]), args if isinstance(args, dict) else {}))
+        args = _json(attrs.get(TOOL_ARGUMENTS))
+        error = str(attrs.get(ERROR_TYPE) or s.status_message or "error") if s.status == "ERROR" else None
+        name = str(attrs.get(TOOL_NAME) or s.name.removeprefix("execute_tool "))
+        result = _json(attrs.get(TOOL_RESULT))
+        tools.append(ToolCall(name, args if isinstance(args, dict) else {}, result, error))
+    if spans.tools:
+        return tools
+    for s in spans.models:
+        for message in _messages(s.attributes.get(OUTPUT)):
+            if type(message) is not dict:
+                continue
+            for part in message.get("parts") or []:
+                if isinstance(part, dict) and part.get("type") == "tool_call" and part.get("name"):
+                    args = _json(part.get("arguments"))
+                    tools.append(ToolCall(str(part["name"]), args if isinstance(args, dict) else {}))
+    return tools
 
+
+def _usage(spans: _Spans) -> tuple[int, int, set[str]]:
+    """Tokens in and out over the model calls (else the agent span's), and the model versions."""
     input_tokens = output_tokens = 0
     versions: set[str] = set()
-    for s in models:
+    for s in spans.models:
         attrs = s.attributes
-        tokens = attrs.get("gen_ai.usage.input_tokens")
+        tokens = attrs.get(INPUT_TOKENS)
         input_tokens += tokens if type(tokens) is int else _int(tokens)
-        tokens = attrs.get("gen_ai.usage.output_tokens")
+        tokens = attrs.get(OUTPUT_TOKENS)
         output_tokens += tokens if type(tokens) is int else _int(tokens)
-        version = attrs.get("gen_ai.response.model")
+        version = attrs.get(RESPONSE_MODEL)
         if version:
             versions.add(str(version))
-    if not input_tokens and agent:
-        input_tokens = _int(agent.attributes.get("gen_ai.usage.input_tokens"))
-        output_tokens = _int(agent.attributes.get("gen_ai.usage.output_tokens"))
-    feedback = head.attributes.get("feedback.score", head.attributes.get("support.feedback"))
-    escalated = False
-    for t in tools:
-        if t.name in escalation_tools:
-            escalated = True
-            break
+    if not input_tokens and spans.agent:
+        input_tokens = _int(spans.agent.attributes.get(INPUT_TOKENS))
+        output_tokens = _int(spans.agent.attributes.get(OUTPUT_TOKENS))
+    return input_tokens, output_tokens, versions
+
+
+def _feedback(head: SpanRecord) -> float | None:
+    value = head.attributes.get(FEEDBACK[0], head.attributes.get(FEEDBACK[1]))
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _escalated(tools: list[ToolCall], escalation_tools: Sequence[str]) -> bool:
+    return any(t.name in escalation_tools for t in tools)
+
+
+def turn_of(
+    spans: Sequence[SpanRecord], escalation_tools: Sequence[str], conversation_id: str | None = None
+) -> TurnOf:
+    """A trace read as one turn, step by step (it runs on every trace the sampler decides).
+    `conversation_id`, when the caller already has it, is `conversation_of(spans)`."""
+    sorted_spans = _sort(spans)
+    head = sorted_spans.agent or root_of(sorted_spans.ordered)
+    conversation_id = conversation_id or _pick(sorted_spans.candidates, sorted_spans.ordered[0].trace_id)
+    channel = _channel(head, conversation_id)
+    user, answer = _said(sorted_spans)
+    tools = _tool_calls(sorted_spans)
+    input_tokens, output_tokens, versions = _usage(sorted_spans)
+    failed = sorted_spans.failed
     turn = Turn(
         trace_id=head.trace_id,
         started_at=datetime.fromtimestamp(head.start_ns / 1e9, UTC),
         user=user,
         agent=answer,
         tools=tools,
-        escalated=escalated,
+        escalated=_escalated(tools, escalation_tools),
         latency_ms=head.duration_ms,
         input_tokens=input_tokens,
         output_tokens=output_tokens,
-        error_types=[str(s.attributes.get("error.type") or s.status_message or "error") for s in failed]
-        if failed
-        else [],
-        failed_spans=[s.name for s in failed] if failed else [],
-        feedback=None
-        if feedback is None
-        else float(feedback)
-        if isinstance(feedback, (int, float))
-        else None,
+        error_types=[str(s.attributes.get(ERROR_TYPE) or s.status_message or "error") for s in failed],
+        failed_spans=[s.name for s in failed],
+        feedback=_feedback(head),
         sender=conversation_id.split(":", 1)[1] if channel == "whatsapp" and ":" in conversation_id else None,
     )
     return TurnOf(conversation_id, channel, turn, versions)
