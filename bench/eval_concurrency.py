@@ -1,18 +1,19 @@
 """The runner's concurrency: the golden set on the scripted model at 800 ms per call, --concurrency 8.
 
-Side by side in one run: the measured wall time, and the ideal (total model-bound time / 8, bounded
-below by the slowest case). The wall is the replay's own (from the report); one-off set-up is shown apart. Goal: wall / ideal at most 1.25. Also the pure grader's cases per second on
-the attempts this run recorded.
+Side by side in one run: the replay's wall time (from the report: set-up excluded) and the ideal computed
+from nominal figures, not from the run it judges: the model calls the replay made (counted by the model
+server) × the nominal 800 ms / 8 workers. Goal: wall / ideal at most 1.25. Also the pure grader's cases
+per second on the attempts this run recorded.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 import time
 from pathlib import Path
 
+from agent.scripted.server import ScriptedModel, ScriptedSettings
 from goldens.evaluate import EvalConfig, evaluate
 from goldens.grading import evaluer_cas
 from goldens.schema import Case
@@ -22,37 +23,41 @@ CONCURRENCY = 8
 
 
 def main() -> None:
-    os.environ["FILON_SCRIPTED_LATENCY_MS"] = str(LATENCY_MS)
-    with tempfile.TemporaryDirectory() as tmp:
+    with (
+        ScriptedModel(ScriptedSettings(latency_ms=LATENCY_MS)) as model,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
         started = time.perf_counter()
         result = evaluate(
             EvalConfig(
                 backend="scripted",
+                model_url=model.url,
                 concurrency=CONCURRENCY,
                 report=Path(tmp) / "r.json",
                 goldens="goldens/cases",
             )
         )
         wall = time.perf_counter() - started
+        calls = model.requests
     assert result.report is not None, result.message
-    replay = result.report["run"]["duration_s"]  # the replay itself: set-up (imports, server start) excluded
-    per_case = [sum(a["latences_ms"]) / 1000 for c in result.report["cas"] for a in c["attempts"]]
-    ideal = max(sum(per_case) / CONCURRENCY, max(per_case))
+    replay = result.report.execution.duree_s  # the replay itself: set-up (imports, server start) excluded
+    ideal = calls * LATENCY_MS / 1000 / CONCURRENCY
     cases = [
         Case.model_validate(json.loads(p.read_text())) for p in sorted(Path("goldens/cases").glob("*.json"))
     ]
-    recorded = {c["id"]: c["attempts"][0] for c in result.report["cas"]}
+    recorded = {c.id: c.tentatives[0] for c in result.report.cas}
     rounds = 300
     start = time.perf_counter()
     for _ in range(rounds):
         for case in cases:
             a = recorded[case.id]
-            evaluer_cas(case.model_dump(), a["outils"], a["reponses"], a["escalade"])
+            evaluer_cas(case.model_dump(), a.outils, a.reponses, a.escalade)
     grader_rate = rounds * len(cases) / (time.perf_counter() - start)
     print(
         json.dumps(
             {
-                "cases": len(per_case),
+                "cases": len(result.report.cas),
+                "model_calls": calls,
                 "latency_ms_per_call": LATENCY_MS,
                 "concurrency": CONCURRENCY,
                 "replay_wall_s": round(replay, 2),

@@ -24,8 +24,9 @@ from goldens import calibration
 from goldens.grading import norm
 from goldens.schema import Case
 from miner.emails import emails
+from miner.identities import PHONE
 from miner.settings import settings
-from tracing.redact import PHONE, PSEUDO_DOMAIN, PSEUDO_PHONE
+from tracing.redact import PSEUDO_DOMAIN, PSEUDO_PHONE
 
 DEFAULT_DIR = Path("goldens/cases")
 ABSOLUTE_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")

@@ -21,7 +21,7 @@ from agent.shop.fixtures import relative_label
 from agent.tools import ESCALATION_TOOL
 from goldens.leaks import leaked_facts, redacted
 from miner.config import FlagConfig
-from miner.flags import identities
+from miner.identities import identities
 from miner.model import Conversation, Flag
 from miner.severity import Cause
 from miner.text import fold

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from miner.flags import identities
+from miner.identities import identities
 from miner.model import Conversation
 from tracing.redact import Redactor
 

@@ -15,34 +15,17 @@ from functools import lru_cache
 from typing import Any
 
 from miner.config import FlagConfig
-from miner.emails import emails
+from miner.identities import identities, phone_key
 from miner.jsontext import dumps_sorted
 from miner.model import Conversation, Flag, ToolCall
 from miner.severity import Cause
 from miner.text import fold
 
-# the "not preceded by" test after the first character: the engine skips to candidates (see redact.py)
-PHONE = re.compile(r"(?:\+(?<![\w+]\+)33|3(?<![\w+]3)3|0(?<![\w+]0))[1-9]\d{8}(?!\d)")
-PHONE_MIN = 10  # 0 and nine digits
-
-
-def identities(text: str) -> set[str]:
-    """Emails (lower-cased) and French phone numbers (as 33…) in a text. Most texts hold neither: the
-    email pattern runs only where there is an "@"; the phone pattern, which begins with a character
-    class, skips ahead to its candidates in one pass."""
-    found: set[str] = set()
-    if "@" in text:
-        found = {m.group().lower() for m in emails(text)}
-    if len(text) >= PHONE_MIN:
-        phones = PHONE.findall(text)
-        if phones:
-            found |= {_phone(p) for p in phones}
-    return found
+PHONE_MIN = 6  # a text shorter than this holds no phone number (six digits at the least)
 
 
 def _phone(value: str) -> str:
-    digits = value.lstrip("+")
-    return "33" + digits[1:] if digits.startswith("0") else digits
+    return phone_key(value) or value
 
 
 def _trie(words: list[str]) -> str:

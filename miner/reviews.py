@@ -249,19 +249,24 @@ class ReviewStore:
             query = query.where(claimable(now))
         elif status:
             query = query.where(rev.c.status == status)
-        if after is not None:
-            priority, last_at, conv_id = after
-            at = datetime.fromisoformat(last_at)
-            query = query.where(
-                or_(
-                    conv.c.priority > priority,
-                    and_(conv.c.priority == priority, conv.c.last_at < at),
-                    and_(conv.c.priority == priority, conv.c.last_at == at, conv.c.id > conv_id),
-                )
-            )
-        query = query.order_by(conv.c.priority, conv.c.last_at.desc(), conv.c.id).limit(limit)
+        order = (conv.c.priority, conv.c.last_at.desc(), conv.c.id)
         with self.engine.connect() as conn:
-            rows = conn.execute(query).all()
+            if after is None:
+                rows = list(conn.execute(query.order_by(*order).limit(limit)).all())
+            else:
+                # the keyset in two index ranges, not one OR the planner would scan: the rest of the
+                # cursor's priority, then the priorities after it
+                priority, last_at, conv_id = after
+                at = datetime.fromisoformat(last_at)
+                same = query.where(
+                    conv.c.priority == priority,
+                    conv.c.last_at <= at,
+                    or_(conv.c.last_at < at, conv.c.id > conv_id),
+                )
+                rows = list(conn.execute(same.order_by(*order).limit(limit)).all())
+                if len(rows) < limit:
+                    later = query.where(conv.c.priority > priority).order_by(*order).limit(limit - len(rows))
+                    rows += conn.execute(later).all()
             ids = [r.id for r in rows]
             cases: dict[str, str] = {}
             if ids:

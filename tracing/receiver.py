@@ -122,6 +122,33 @@ def _decompress(body: bytes, limit: int) -> bytes:
     return out
 
 
+def problem(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    return JSONResponse({"code": status, "message": message}, status_code=status, headers=headers)
+
+
+def _refused(request: Request, settings: ReceiverSettings) -> Response | None:
+    """The checks made before reading the body: the token (in constant time), the type, the size."""
+    given = request.headers.get("authorization", "").encode()
+    if settings.token and not hmac.compare_digest(given, f"Bearer {settings.token}".encode()):
+        return problem(401, "missing or wrong bearer token", {"WWW-Authenticate": "Bearer"})
+    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind not in (PROTOBUF, JSON):
+        return problem(415, f"unsupported content type {kind!r}: send {PROTOBUF} or {JSON}")
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > settings.max_body:
+        return problem(413, f"body over {settings.max_body} bytes")
+    return None
+
+
+def _decode(raw: bytes, kind: str, encoding: str, max_body: int, rejected: list[str]) -> list[SpanRecord]:
+    """The body's spans (gunzipped within `max_body`); the spans it had to reject go into `rejected`."""
+    if encoding == "gzip":
+        raw = _decompress(raw, max_body)
+    if kind == PROTOBUF:
+        return from_protobuf(raw, rejected)
+    return from_json(json.loads(raw.decode("utf-8")), rejected)
+
+
 def build_app(settings: ReceiverSettings | None = None) -> Starlette:
     settings = settings or ReceiverSettings()
     config = current_settings().flag_config(escalation_tools=settings.escalation_tools)
@@ -152,38 +179,24 @@ def build_app(settings: ReceiverSettings | None = None) -> Starlette:
             return Response(msg.SerializeToString(), media_type=PROTOBUF)
         return JSONResponse(MessageToDict(msg))
 
-    def problem(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
-        return JSONResponse({"code": status, "message": message}, status_code=status, headers=headers)
-
     async def traces(request: Request) -> Response:
-        given = request.headers.get("authorization", "").encode()
-        if settings.token and not hmac.compare_digest(
-            given, f"Bearer {settings.token}".encode()
-        ):  # constant time
-            return problem(401, "missing or wrong bearer token", {"WWW-Authenticate": "Bearer"})
+        refused = _refused(request, settings)
+        if refused is not None:
+            return refused
         kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-        if kind not in (PROTOBUF, JSON):
-            return problem(415, f"unsupported content type {kind!r}: send {PROTOBUF} or {JSON}")
-        declared = request.headers.get("content-length")
-        if declared and declared.isdigit() and int(declared) > settings.max_body:
-            return problem(413, f"body over {settings.max_body} bytes")
         body = bytearray()
         async for chunk in request.stream():
             body += chunk
             if len(body) > settings.max_body:
                 return problem(413, f"body over {settings.max_body} bytes")
-        raw = bytes(body)
         encoding = request.headers.get("content-encoding", "").lower()
+        if encoding not in ("", "identity", "gzip"):
+            return problem(415, f"unsupported content encoding {encoding!r}")
         rejected: list[str] = []
-        try:
-            if encoding == "gzip":
-                raw = _decompress(raw, settings.max_body)
-            elif encoding not in ("", "identity"):
-                return problem(415, f"unsupported content encoding {encoding!r}")
-            if kind == PROTOBUF:
-                records = from_protobuf(raw, rejected)
-            else:
-                records = from_json(json.loads(raw.decode("utf-8")), rejected)
+        try:  # decoding is CPU work: a thread of the pool, never the event loop
+            records = await asyncio.to_thread(
+                _decode, bytes(body), kind, encoding, settings.max_body, rejected
+            )
         except OverflowError:
             return problem(413, f"decompressed body over {settings.max_body} bytes")
         except (DecodeError, ValueError, RecursionError, zlib.error, gzip.BadGzipFile) as exc:
@@ -202,9 +215,13 @@ def build_app(settings: ReceiverSettings | None = None) -> Starlette:
     async def health(request: Request) -> Response:
         if isinstance(writer, HelperCommitter) and not writer.ready.is_set():
             return problem(503, "the writer process is starting", {"Retry-After": "1"})
-        try:
+
+        def ping() -> None:
             with store().engine.connect() as conn:
                 conn.exec_driver_sql("SELECT 1")
+
+        try:
+            await asyncio.to_thread(ping)  # a slow database never stalls the event loop
         except Exception as exc:
             return problem(
                 503, f"store unreachable: {str(exc)[:200]}", {"Retry-After": str(settings.retry_after_s)}

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from miner.emails import EMAIL, replace_emails
+from miner.identities import PHONE, phone_key
 from miner.settings import settings
 
 # The patterns below begin with a character class, their "not preceded by" test just after it: Python's
@@ -24,11 +25,6 @@ from miner.settings import settings
 # times faster on span text); the matches are the same as with the test in front.
 IBAN = re.compile(r"[A-Z](?<!\w[A-Z])[A-Z]\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b")
 CARD = re.compile(r"\d(?<![\w-]\d)(?:[ -]?\d){12,18}(?![\w-])")
-PHONE = re.compile(
-    r"(?:\+(?<![\w+]\+)\d{1,3}[ .-]?\d(?:[ .-]?\d{2,4}){2,5}"
-    r"|0(?<![\w+]0)[1-9](?:[ .-]?\d{2}){4}"
-    r"|3(?<![\w+]3)3[1-9]\d{8})(?!\d)"
-)
 CARD_DIGITS = 13  # a card number has at least this many digits
 # What any of the four needs: an "@" (emails), two capitals then two digits (IBANs), or six digits with at
 # most one separator between two (phones take six at the least, "+1 1 11 11"; cards thirteen). One search
@@ -92,11 +88,9 @@ class Redactor:
 
     def _phone(self, m: re.Match[str]) -> str:
         value = m.group(0)
-        digits = re.sub(r"\D", "", value)
-        if not 8 <= len(digits) <= 15 or digits.startswith(PSEUDO_PHONE):
+        digits = phone_key(value)
+        if digits is None or digits.startswith(PSEUDO_PHONE):
             return value
-        if digits.startswith("0") and len(digits) == 10:
-            digits = "33" + digits[1:]
         tail = str(int(self._digest("phone", digits)[:12], 16))[-6:].rjust(6, "0")
         return PSEUDO_PHONE + tail
 

@@ -96,20 +96,27 @@ def test_queue_and_span_lookups_use_indexes(db_url: str) -> None:
     queue = "SELECT id FROM conversations WHERE priority < 9 ORDER BY priority, last_at DESC, id LIMIT 50"
     spans = "SELECT * FROM spans WHERE trace_id = 'x'"
     turns = "SELECT * FROM turns WHERE conversation_id = 'x'"
+    # a page after a cursor: the rest of its priority, one index range (not an OR the planner scans)
+    keyset = (
+        "SELECT id FROM conversations WHERE priority = 2 AND last_at <= '2026-11-01 10:00:00'"
+        " AND (last_at < '2026-11-01 10:00:00' OR id > 'web:x') ORDER BY priority, last_at DESC, id LIMIT 50"
+    )
     with store.engine.connect() as conn:
         if store.engine.dialect.name == "postgresql":
             conn.execute(text("SET enable_seqscan = off"))  # tiny tables: ask whether an index *can* serve
             plans = [
-                " ".join(r[0] for r in conn.execute(text(f"EXPLAIN {q}"))) for q in (queue, spans, turns)
+                " ".join(r[0] for r in conn.execute(text(f"EXPLAIN {q}")))
+                for q in (queue, spans, turns, keyset)
             ]
         else:
             plans = [
                 " ".join(str(r[-1]) for r in conn.execute(text(f"EXPLAIN QUERY PLAN {q}")))
-                for q in (queue, spans, turns)
+                for q in (queue, spans, turns, keyset)
             ]
     assert "ix_conversations_queue" in plans[0], plans[0]
     assert "spans" in plans[1] and ("pkey" in plans[1] or "INDEX" in plans[1].upper()), plans[1]
     assert "ix_turns_conversation_id" in plans[2], plans[2]
+    assert "ix_conversations_queue" in plans[3] and "SCAN" not in plans[3].replace("INDEX", ""), plans[3]
 
 
 def test_a_batch_larger_than_one_statement_is_stored_whole_and_read_back_alike(db_url: str) -> None:

@@ -24,7 +24,16 @@ from tracing.ingest import Ingestor
 from tracing.receiver import ReceiverSettings
 from tracing.sampler import TailSampler
 
-BIN = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+
+def _server_binaries() -> list[str]:
+    """Where initdb and pg_ctl are: on the PATH, else Debian's versioned folder."""
+    on_path = shutil.which("initdb")
+    if on_path and shutil.which("pg_ctl"):
+        return [str(Path(on_path).parent)]
+    return sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+
+
+BIN = _server_binaries()
 
 
 def _as_postgres(args: list[str]) -> list[str]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 from typing import Any
 
@@ -13,7 +12,7 @@ from hypothesis import strategies as st
 from agent import Conversation, SupportService
 from agent.model import SCRIPTED_MODEL, scripted_client
 from tests.tracing.helpers import captured, otlp_json, otlp_protobuf
-from tracing.records import DecodeError, from_json, from_protobuf, from_sdk
+from tracing.records import DecodeError, SpanRecord, from_json, from_protobuf, from_sdk
 
 
 def agent_spans(scripted) -> list[Any]:  # type: ignore[no-untyped-def]
@@ -167,7 +166,17 @@ def test_bad_protobuf_is_a_decode_error(payload: bytes) -> None:
     )
 )
 def test_json_decoder_never_crashes_on_arbitrary_json(doc: Any) -> None:
+    """Any JSON gives spans that are whole, a span rejected with its reason, or a DecodeError: nothing
+    else is raised, and nothing half-read comes out."""
     wrapped = {"resourceSpans": [{"scopeSpans": [{"spans": [doc]}]}]}
     for candidate in (doc, wrapped):
-        with contextlib.suppress(DecodeError):
-            from_json(candidate)
+        rejected: list[str] = []
+        try:
+            records = from_json(candidate, rejected)
+        except DecodeError as exc:
+            assert str(exc)  # a reason to give back in the 400
+            continue
+        assert all(isinstance(r, SpanRecord) and r.trace_id and r.span_id for r in records)
+        assert all(isinstance(reason, str) and reason for reason in rejected)
+        if candidate is wrapped:
+            assert len(records) + len(rejected) == 1  # the one span: read whole, or rejected

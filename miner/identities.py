@@ -1,0 +1,63 @@
+"""Who a text names: email addresses and phone numbers, found by one definition for the flags, drafting and
+redaction alike, so that what redaction hides is what the flags count as an identity.
+
+Phones in the forms the shop's customers write them: international (E.164, with spaces, dots, dashes or
+an area code in parentheses: "+1 (415) 555-2671", "+41 79 123 45 67"), and the national forms of the
+countries it delivers to: France ("06 12 34 56 78", "0612345678"), Belgium ("0470 12 34 56",
+"02 123 45 67", "071 12 34 56") and Switzerland ("079 123 45 67"); and "33612345678", the WhatsApp
+sender's form. A number's key is its digits, a French national number in its international form (the
+shop is French: "06…" and "+33 6…" are one person); pseudonyms ("33999…") are keys already.
+"""
+
+from __future__ import annotations
+
+import re
+
+from miner.emails import emails
+
+# Each branch begins with a character class and its "not preceded by" test comes just after it: Python's
+# engine then skips ahead to candidate characters instead of trying every position.
+PHONE = re.compile(
+    r"(?:\+(?<![\w+]\+)\d{1,3}(?:[ .-]?\(\d{1,4}\)|[ .-]?\d{1,4}){2,6}"  # international, E.164
+    r"|0(?<![\w+]0)[1-9](?:[ .-]?\d{2}){4}"  # France: 0X XX XX XX XX
+    r"|0(?<![\w+]0)4\d{2}(?:[ .-]?\d{2}){3}"  # Belgium, mobiles: 04XX XX XX XX
+    r"|0(?<![\w+]0)[1-9]\d[ .-]?\d{3}(?:[ .-]?\d{2}){2}"  # Switzerland: 0XX XXX XX XX
+    r"|0(?<![\w+]0)[1-9][ .-]?\d{3}(?:[ .-]?\d{2}){2}"  # Belgium, Brussels and the like: 0X XXX XX XX
+    r"|0(?<![\w+]0)[1-9]\d(?:[ .-]?\d{2}){3}"  # Belgium, other areas: 0XX XX XX XX
+    r"|3(?<![\w+]3)3[1-9]\d{8})(?![\d)])"  # 33XXXXXXXXX, as WhatsApp gives a French number
+)
+# what any phone needs: six digits with at most one separator between two; one search passes over most
+# texts without the pattern
+PHONE_HINT = re.compile(r"\d(?:[ .-]?\d){5}")
+DIGITS = re.compile(r"\D")
+PHONE_DIGITS = (8, 15)  # fewer or more digits: not a phone number, whatever it looks like
+
+
+def phone_key(raw: str) -> str | None:
+    """The digits that identify a phone number, or None when `raw` has too few or too many."""
+    digits = DIGITS.sub("", raw.replace("(0)", ""))  # "+33 (0)6 …": the national trunk 0, written in
+    if not PHONE_DIGITS[0] <= len(digits) <= PHONE_DIGITS[1]:
+        return None
+    if digits.startswith("0") and len(digits) == 10 and raw.lstrip()[:1] != "+":
+        return "33" + digits[1:]
+    return digits
+
+
+def phones(text: str) -> list[str]:
+    """The phone numbers in a text, as written."""
+    if len(text) < 6 or PHONE_HINT.search(text) is None:
+        return []
+    return [m.group() for m in PHONE.finditer(text)]
+
+
+def identities(text: str) -> set[str]:
+    """Emails (lower-cased) and phone numbers (their keys) in a text. Most texts hold neither: the email
+    search runs only where there is an "@", the phone pattern only where six digits are close."""
+    found: set[str] = set()
+    if "@" in text:
+        found = {m.group().lower() for m in emails(text)}
+    for raw in phones(text):
+        key = phone_key(raw)
+        if key is not None:
+            found.add(key)
+    return found
