@@ -15,13 +15,11 @@ from functools import lru_cache
 from typing import Any
 
 from miner.config import FlagConfig
-from miner.identities import identities, phone_key
+from miner.identities import PHONE_MIN, identities, phone_key
 from miner.jsontext import dumps_sorted
 from miner.model import Conversation, Flag, ToolCall
 from miner.severity import Cause
 from miner.text import fold
-
-PHONE_MIN = 6  # a text shorter than this holds no phone number (six digits at the least)
 
 
 def _phone(value: str) -> str:
