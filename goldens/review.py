@@ -21,8 +21,8 @@ from goldens.runner import Attempt, RunOptions, run_cases
 from goldens.schema import Case
 from miner.eval_report import EvalReport
 from miner.model import Conversation, Flag
+from miner.rows import flag_of_row
 from miner.store import Store
-from miner.traces import flag_of_row
 
 
 def load_conversation(store: Store, conversation_id: str) -> tuple[Conversation, list[Flag]] | None:

@@ -12,9 +12,9 @@ from datetime import UTC, datetime
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
+from miner.rows import flag_of_row
 from miner.severity import CAUSES, INCIDENT_PRIORITY, NO_FLAG, Cause, FlagKind
 from miner.tables import ConversationRow, FlagRow
-from miner.traces import flag_of_row
 
 
 class IncidentStore:

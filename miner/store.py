@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import Engine, event
 from sqlmodel import Session, col, create_engine, select
 
+from miner.batch import BatchStore
 from miner.eval_report import EvalReport
 from miner.incidents import IncidentStore
 from miner.migrations import migrate
@@ -112,7 +113,7 @@ STORE_VERDICTS = {
 }
 
 
-class Store(TraceStore, ReviewStore, RetentionStore, IncidentStore, StatsStore):
+class Store(TraceStore, BatchStore, ReviewStore, RetentionStore, IncidentStore, StatsStore):
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 

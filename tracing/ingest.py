@@ -1,5 +1,7 @@
-"""The one ingest path, for the in-process exporter, `filon ingest` and `filon serve`:
-normalise → redact → group into turns and conversations → flag → upsert.
+"""The one ingest path, for the in-process exporter, `filon ingest` and `filon serve`: `Ingestor.ingest`
+reads top to bottom (redact → group → one transaction: read what is stored → turns and conversations →
+lock → write → merge with the stored turns → flag → write flags and conversations); the store only
+reads and writes rows (`miner.batch.TraceBatch`).
 
 Redaction comes before grouping so that nothing raw is ever held past this module; it keeps identifier
 shapes and maps one value to one pseudonym, so flags read exactly the same identities either way. The
@@ -12,10 +14,12 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from miner.batch import TraceBatch
 from miner.config import FlagConfig
 from miner.flags import flag_conversation
 from miner.jsontext import dumps, loads
-from miner.model import Conversation, Turn
+from miner.model import Conversation, Flag, Turn
+from miner.rows import conversation_row, conversation_values
 from miner.store import Store
 from miner.tables import SpanRow
 from tracing.grouping import by_trace, turn_of
@@ -79,23 +83,6 @@ def redact_record(r: SpanRecord, redactor: Redactor) -> SpanRecord:
     return r
 
 
-SPAN_COLUMNS = (
-    "trace_id",
-    "span_id",
-    "parent_span_id",
-    "conversation_id",
-    "name",
-    "kind",
-    "start_ns",
-    "end_ns",
-    "status",
-    "status_message",
-    "attributes",
-    "resource",
-    "scope",
-)
-
-
 def to_row(r: SpanRecord, conversation_id: str, resources: dict[int, str]) -> tuple[Any, ...]:
     """A span's row, in `SPAN_COLUMNS` order. `resources` memoises the JSON of resources, which the
     spans of one process share."""
@@ -136,6 +123,9 @@ def from_row(row: SpanRow) -> SpanRecord:
     )
 
 
+Kept = dict[str, tuple[str, list[Turn]]]  # conversation id → (channel, its turns in this batch, in order)
+
+
 class Ingestor:
     def __init__(
         self,
@@ -149,61 +139,119 @@ class Ingestor:
         self.redactor = redactor
         self.sample_rate = sample_rate
 
-    def flags(self, conversation: Conversation) -> list[Any]:
+    def flags(self, conversation: Conversation) -> list[Flag]:
         return flag_conversation(conversation, self.config)
 
     def ingest(self, records: list[SpanRecord]) -> IngestStats:
+        """The whole path of a batch, in order: redact, group by trace, then in one transaction: read
+        what is stored, read the turns and conversations (sampling the unflagged), write the new
+        conversations, lock, write spans and turns, merge with the stored turns, flag, write flags and
+        conversations."""
         stats = IngestStats(spans=len(records))
         if not records:
             return stats
         if self.redactor is not None:
             records = [redact_record(r, self.redactor) for r in records]
         traces = by_trace(records)
-        stored = self.store.stored_turns(list(traces))
-        known = set(stored)
-        if known:  # late spans: merge with what is stored so the turn is read whole
-            present = {(r.trace_id, r.span_id) for r in records}
-            for row in self.store.spans_of(sorted(known)):
-                if (row.trace_id, row.span_id) not in present:
-                    traces[row.trace_id].append(from_row(row))
-        conversations: dict[str, tuple[str, list[Turn]]] = {}
+        with self.store.trace_batch() as batch:
+            stored = batch.stored_turns(list(traces))
+            if stored:  # late spans: merged with what is stored, so the turn is read whole
+                self._merge_late_spans(batch, traces, records, stored)
+            kept, span_conv = self._turns(traces, set(stored), stats)
+            if not kept:
+                return stats
+            fresh = sorted(kept.items())
+            new_ids = batch.insert_conversations(
+                [conversation_row(cid, channel, turns, [], []) for cid, (channel, turns) in fresh]
+            )
+            batch.lock(list(kept))
+            resources: dict[int, str] = {}  # within this call only: ids are reused once objects are freed
+            span_rows = [to_row(r, cid, resources) for r in records if (cid := span_conv[r.trace_id]) in kept]
+            stats.new_spans = batch.write_spans(span_rows)
+            batch.write_turns(kept)
+            touched = self._moved(batch, kept, stored)
+            touched.update({cid: channel for cid, (channel, _) in kept.items() if cid not in new_ids})
+            whole, human = batch.stored_conversations(list(touched))
+            conversations = {
+                cid: Conversation(cid, ch, turns) for cid, (ch, turns) in kept.items() if cid in new_ids
+            }
+            conversations.update(
+                {cid: Conversation(cid, ch, whole[cid]) for cid, ch in touched.items() if whole[cid]}
+            )
+            flags = {cid: self.flags(conv) for cid, conv in conversations.items()}
+            batch.replace_flags(flags)
+            batch.update_conversations(
+                [
+                    conversation_values(cid, conv.channel, conv.turns, flags[cid], human.get(cid, []))
+                    for cid, conv in conversations.items()
+                ]
+            )
+        stats.conversations = len(kept)
+        stats.kept = sum(len(t) for _, t in kept.values())
+        stats.flagged_pairs = {(f.kind, cid) for cid, fs in flags.items() for f in fs}
+        return stats
+
+    @staticmethod
+    def _merge_late_spans(
+        batch: TraceBatch,
+        traces: dict[str, list[SpanRecord]],
+        records: list[SpanRecord],
+        stored: dict[str, str],
+    ) -> None:
+        present = {(r.trace_id, r.span_id) for r in records}
+        for row in batch.spans_of(sorted(stored)):
+            if (row.trace_id, row.span_id) not in present:
+                traces[row.trace_id].append(from_row(row))
+
+    def _turns(
+        self, traces: dict[str, list[SpanRecord]], known: set[str], stats: IngestStats
+    ) -> tuple[Kept, dict[str, str]]:
+        """Each trace read as a turn, grouped by conversation (in order), and the conversations kept: all
+        at rate 1; else those the hash keeps, those flagged, and those with a turn stored already (a late
+        span of a kept trace). Also which conversation each trace's spans go to."""
         span_conv: dict[str, str] = {}
         grouped: dict[str, list[Turn]] = {}
         channels: dict[str, str] = {}  # the channel of the conversation's last trace read
-        escalation_tools = self.config.escalation_tools
         for trace_id, spans in traces.items():
-            conv_id, channel, turn, _ = turn_of(spans, escalation_tools)
+            conv_id, channel, turn, _ = turn_of(spans, self.config.escalation_tools)
             span_conv[trace_id] = conv_id
             grouped.setdefault(conv_id, []).append(turn)
             channels[conv_id] = channel
         stats.turns = len(traces)
+        kept: Kept = {}
         for conv_id, turns in grouped.items():
             channel = channels[conv_id]
             if len(turns) > 1:
                 turns.sort(key=lambda t: t.started_at)
             keep = self.sample_rate >= 1 or sampled(conv_id, self.sample_rate)
-            if not keep:  # flagged, or one of its turns is stored already (a late span of a kept trace)
+            if not keep:
                 keep = any(t.trace_id in known for t in turns) or bool(
                     self.flags(Conversation(conv_id, channel, turns))
                 )
             if keep:
-                conversations[conv_id] = (channel, turns)
+                kept[conv_id] = (channel, turns)
             else:
                 stats.sampled_out += len(turns)
-        resources: dict[int, str] = {}  # within this call only: ids are reused once objects are freed
-        rows = [
-            to_row(r, conv_id, resources)
-            for r in records
-            if (conv_id := span_conv[r.trace_id]) in conversations
+        return kept, span_conv
+
+    @staticmethod
+    def _moved(batch: TraceBatch, kept: Kept, stored: dict[str, str]) -> dict[str, str]:
+        """Turns stored under one conversation that a late span placed in another: their spans follow
+        them; the conversations they left are recomputed (returned, with their channel) or, left empty,
+        dropped."""
+        moves = [
+            (t.trace_id, cid)
+            for cid, (_, turns) in kept.items()
+            for t in turns
+            if stored.get(t.trace_id, cid) != cid
         ]
-        if not conversations:
-            return stats
-        new, flags = self.store.write_batch(SPAN_COLUMNS, rows, conversations, self.flags, stored)
-        stats.new_spans = new
-        stats.conversations = len(conversations)
-        stats.kept = sum(len(t) for _, t in conversations.values())
-        stats.flagged_pairs = {(f.kind, cid) for cid, fs in flags.items() for f in fs}
-        return stats
+        if not moves:
+            return {}
+        batch.move_spans(moves)
+        left = {stored[trace_id] for trace_id, _ in moves} - set(kept)
+        remaining, emptied = batch.channels_of_remaining(left)
+        batch.drop_conversations(emptied)
+        return remaining
 
 
 def ingest_replaying(ingestor: Ingestor, records: list[SpanRecord]) -> IngestStats:

@@ -58,7 +58,7 @@ def test_batches_do_not_change_what_is_stored(  # type: ignore[no-untyped-def]
     """One trace per batch, or all at once into another store: the same conversations, turns and flags;
     whether the store says which conversations it inserted (RETURNING) or is asked first."""
     if not returning:
-        monkeypatch.setattr("miner.traces.returning_supported", lambda dialect: False)
+        monkeypatch.setattr("miner.batch.returning_supported", lambda dialect: False)
     records = conversations(scripted, "court.md")
     whole = Store.open(f"sqlite:///{tmp_path / 'whole.db'}")
     Ingestor(whole).ingest(conversations_copy(records))
