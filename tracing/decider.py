@@ -20,30 +20,31 @@ from tracing.sampling import sampled
 
 
 def _pack_turn(turn: Turn) -> str:
+    """A turn as JSON text, by field name (held in the buffer as one string, not as objects)."""
     return dumps(
-        [
-            turn.trace_id,
-            turn.started_at.isoformat(),
-            turn.user,
-            turn.agent,
-            [t.as_json() for t in turn.tools],
-            turn.escalated,
-            turn.latency_ms,
-            turn.input_tokens,
-            turn.output_tokens,
-            turn.error_types,
-            turn.failed_spans,
-            turn.feedback,
-            turn.sender,
-        ]
+        {
+            "trace_id": turn.trace_id,
+            "started_at": turn.started_at.isoformat(),
+            "user": turn.user,
+            "agent": turn.agent,
+            "tools": [t.as_json() for t in turn.tools],
+            "escalated": turn.escalated,
+            "latency_ms": turn.latency_ms,
+            "input_tokens": turn.input_tokens,
+            "output_tokens": turn.output_tokens,
+            "error_types": turn.error_types,
+            "failed_spans": turn.failed_spans,
+            "feedback": turn.feedback,
+            "sender": turn.sender,
+        }
     )
 
 
 def _unpack_turn(packed: str) -> Turn:
     fields = loads(packed)
-    fields[1] = datetime.fromisoformat(fields[1])
-    fields[4] = [ToolCall(**t) for t in fields[4]]
-    return Turn(*fields)
+    fields["started_at"] = datetime.fromisoformat(fields["started_at"])
+    fields["tools"] = [ToolCall(**t) for t in fields["tools"]]
+    return Turn(**fields)
 
 
 class Decider:

@@ -24,7 +24,7 @@ from opentelemetry.sdk.trace import ReadableSpan
 
 from miner.jsontext import dumps_bytes, loads
 from tracing.keeper import ExportCounters
-from tracing.records import sdk_fields
+from tracing.records import RESOURCE, sdk_fields
 from tracing.wire import WireError, counters_from, read_frame, start_helper, write_frame
 
 log = logging.getLogger(__name__)
@@ -61,8 +61,8 @@ def encode(message: list[Any]) -> bytes:
         if message[0] == "spans":
             for _, spans in message[1]:
                 for fields in spans:
-                    if isinstance(fields[10], orjson.Fragment):
-                        fields[10] = _sources[id(fields[10])]
+                    if isinstance(fields[RESOURCE], orjson.Fragment):
+                        fields[RESOURCE] = _sources[id(fields[RESOURCE])]
         return dumps_bytes(message)
 
 
@@ -73,7 +73,7 @@ def pack_trace(spans: list[ReadableSpan]) -> list[list[Any]]:
     packed = []
     for span in spans:
         fields = sdk_fields(span, trace_id)
-        fields[10] = _resource_json(fields[10])
+        fields[RESOURCE] = _resource_json(fields[RESOURCE])
         packed.append(fields)
     return packed
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
@@ -89,6 +90,11 @@ def _resource(span: ReadableSpan) -> dict[str, Any]:
         cached = (resource, _plain(resource.attributes))
         _resources[id(resource)] = cached
     return cached[1]
+
+
+# `SpanRecord`'s fields by name: the order of `sdk_fields` and `fields_of`, the lists that cross the pipe
+FIELD_NAMES = tuple(f.name for f in dataclass_fields(SpanRecord))
+RESOURCE = FIELD_NAMES.index("resource")
 
 
 def sdk_fields(span: ReadableSpan, trace_id: str | None = None) -> list[Any]:
