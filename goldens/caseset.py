@@ -116,78 +116,64 @@ def parse_case(name: str, text: str, strict: bool = False) -> tuple[Case | None,
 
 
 def lint_case(name: str, case: Case, strict: bool = False) -> list[Problem]:
+    """A case's own problems, in the seeds' order of trust: actions, fixtures, then words; then its
+    examples (are the checks proven?) and its personal data."""
+    out = _tool_problems(name, case)
+    if case.fixtures is not None:
+        out += _fixture_problems(name, case.fixtures)
+    if not case.has_action_check():
+        why = "no action check (outils, outils_interdits or escalade): words alone decide"
+        out.append(Problem(name, "outils", why, "warning"))
+    out += _text_problems(name, case)
+    if case.categorie in BLOCKING_DEFAULT and not (case.outils_interdits or case.ne_contient_pas):
+        why = "a securite case that forbids neither a tool nor a text"
+        out.append(Problem(name, "outils_interdits", why, "warning"))
+    out.extend(_example_problems(name, case, strict))
+    out.extend(_identity_problems(name, case))
+    if Path(name).stem != case.id:
+        out.append(Problem(name, "id", f"file name does not match id {case.id!r}", "warning"))
+    return out
+
+
+def _tool_problems(name: str, case: Case) -> list[Problem]:
     out: list[Problem] = []
     for i, group in enumerate(case.expected_tools()):
         for tool in group:
             if tool not in TOOL_NAMES:
-                out.append(
-                    Problem(
-                        name,
-                        f"outils[{i}]",
-                        f"unknown tool {tool!r} (known: {', '.join(TOOL_NAMES)})",
-                        "error",
-                    )
-                )
+                why = f"unknown tool {tool!r} (known: {', '.join(TOOL_NAMES)})"
+                out.append(Problem(name, f"outils[{i}]", why, "error"))
     for i, tool in enumerate(case.outils_interdits):
         if tool not in TOOL_NAMES:
             out.append(Problem(name, f"outils_interdits[{i}]", f"unknown tool {tool!r}", "error"))
-    if case.fixtures is not None:
-        found = ABSOLUTE_DATE.search(json.dumps(case.fixtures, ensure_ascii=False))
-        if found:
-            out.append(
-                Problem(
-                    name,
-                    "fixtures",
-                    f"absolute date {found.group(0)!r}: use J-N (days before today)",
-                    "error",
-                )
-            )
-        else:
-            try:
-                load_fixtures(case.fixtures, date.today())
-            except (FixtureError, KeyError, TypeError, ValueError) as exc:
-                out.append(Problem(name, "fixtures", str(exc), "error"))
-            else:
-                out.extend(_fixture_clashes(name, case.fixtures))
-    if not case.has_action_check():
-        out.append(
-            Problem(
-                name,
-                "outils",
-                "no action check (outils, outils_interdits or escalade): words alone decide",
-                "warning",
-            )
-        )
+    return out
+
+
+def _fixture_problems(name: str, fixtures: dict[str, Any]) -> list[Problem]:
+    found = ABSOLUTE_DATE.search(json.dumps(fixtures, ensure_ascii=False))
+    if found:
+        why = f"absolute date {found.group(0)!r}: use J-N (days before today)"
+        return [Problem(name, "fixtures", why, "error")]
+    try:
+        load_fixtures(fixtures, date.today())
+    except (FixtureError, KeyError, TypeError, ValueError) as exc:
+        return [Problem(name, "fixtures", str(exc), "error")]
+    return _fixture_clashes(name, fixtures)
+
+
+def _text_problems(name: str, case: Case) -> list[Problem]:
+    """Amounts with one decimal separator only, and decisions read from a single word."""
+    out: list[Problem] = []
     for i, group in enumerate(case.text_groups()):
         folded = [norm(v) for v in group]
         for variant in group:
             for match in DECIMAL.finditer(variant):
                 other = match.group(0).replace(match.group(1), "." if match.group(1) == "," else ",")
                 if not any(other in f for f in folded):
-                    out.append(
-                        Problem(
-                            name, f"contient[{i}]", f"{match.group(0)!r} has no {other!r} variant", "warning"
-                        )
-                    )
+                    why = f"{match.group(0)!r} has no {other!r} variant"
+                    out.append(Problem(name, f"contient[{i}]", why, "warning"))
         if len(group) == 1 and " " not in folded[0].strip() and folded[0] in DECISION_WORDS:
-            out.append(
-                Problem(
-                    name,
-                    f"contient[{i}]",
-                    f"decision read from the word {group[0]!r}: check the action instead",
-                    "warning",
-                )
-            )
-    if case.categorie in BLOCKING_DEFAULT and not (case.outils_interdits or case.ne_contient_pas):
-        out.append(
-            Problem(
-                name, "outils_interdits", "a securite case that forbids neither a tool nor a text", "warning"
-            )
-        )
-    out.extend(_example_problems(name, case, strict))
-    out.extend(_identity_problems(name, case))
-    if Path(name).stem != case.id:
-        out.append(Problem(name, "id", f"file name does not match id {case.id!r}", "warning"))
+            why = f"decision read from the word {group[0]!r}: check the action instead"
+            out.append(Problem(name, f"contient[{i}]", why, "warning"))
     return out
 
 

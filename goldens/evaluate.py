@@ -14,15 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agent.model import MissingCredentials, open_backend
-from agent.prompts import load_prompt
+from agent.prompts import Prompt, load_prompt
 from goldens import compare_view
 from goldens import report as rpt
-from goldens.caseset import BLOCKING_DEFAULT, Problem, load_set
+from goldens.caseset import BLOCKING_DEFAULT, CaseSet, Problem, load_set
 from goldens.compare import Comparison, compare
 from goldens.exits import Exit
-from goldens.gate import decide
+from goldens.gate import Gate, decide
 from goldens.retry import RetryPolicy
-from goldens.runner import Attempt, RunOptions, make_http_client, run_cases
+from goldens.runner import Attempt, RunOptions, RunOutput, make_http_client, run_cases
 from goldens.schema import Case
 from miner.eval_report import EvalReport
 from miner.store import Store, StoreError
@@ -67,11 +67,56 @@ class EvalOutcome:
         return [*out, "", *compare_view.console_lines(self.comparison)] if self.comparison else out
 
 
+@dataclass
+class Inputs:
+    """What a run needs, read and checked before anything is replayed."""
+
+    caseset: CaseSet
+    cases: list[Case]
+    prompt: Prompt
+    earlier: EvalReport | None  # run A, for --compare-with
+    baseline: EvalReport | None
+
+
 def evaluate(
     config: EvalConfig,
     on_start: Callable[[int, str], None] | None = None,
     on_attempt: Callable[[Attempt], None] | None = None,
 ) -> EvalOutcome:
+    """Check the options and read the inputs, replay, decide, write the report, compare, record."""
+    inputs = _inputs(config)
+    if isinstance(inputs, EvalOutcome):
+        return inputs
+    http, transport = make_http_client(config.policy)
+    try:
+        with open_backend(config.backend, config.model, config.model_url, httpx_client=http) as backend:
+            if on_start:
+                on_start(len(inputs.cases) * config.repeat, backend.banner)
+            options = RunOptions(config.repeat, config.concurrency)
+            run = run_cases(inputs.cases, backend, inputs.prompt, options, transport, on_attempt)
+            model_name, banner = backend.model, backend.banner
+    except MissingCredentials as exc:
+        return EvalOutcome(Exit.INCONCLUSIVE, str(exc))
+    except ValueError as exc:
+        return EvalOutcome(Exit.USAGE, str(exc))
+    finally:
+        http.close()
+    gate = decide(run.attempts, config.seuil, config.bloquants, config.max_error_rate)
+    document = _report(config, inputs, run, gate, model_name)
+    code = Exit.INTERRUPTED if run.interrupted else gate.exit_code
+    outcome = EvalOutcome(code, document.porte.regle, document, inputs.caseset.warnings, banner)
+    if inputs.earlier is not None and not run.interrupted:
+        outcome.comparison = compare(inputs.earlier, document, config.marge)
+        if gate.exit_code == Exit.OK:  # the gate's own failure wins; a passing gate defers to the comparison
+            outcome.exit_code = outcome.comparison.exit_code
+        publish(outcome.comparison, config.markdown)
+    outcome.store_warning = _record(document, str(config.report), outcome.comparison)
+    return outcome
+
+
+def _inputs(config: EvalConfig) -> Inputs | EvalOutcome:
+    """The set, the cases asked for, the prompt and the reports to compare with; or why not (usage, 2;
+    an invalid set, 4)."""
     if not 0 <= config.seuil <= 1:
         return EvalOutcome(Exit.USAGE, f"--seuil: {config.seuil} is not between 0 and 1")
     if config.repeat < 1 or config.concurrency < 1:
@@ -92,70 +137,41 @@ def evaluate(
         prompt = load_prompt(config.prompt)
     except FileNotFoundError as exc:
         return EvalOutcome(Exit.USAGE, f"--prompt: {exc}")
-    earlier = None
-    if config.compare_with:
-        try:
-            earlier = read_report(config.compare_with)
-        except ValueError as exc:
-            return EvalOutcome(Exit.USAGE, f"--compare-with {exc}")
-    baseline = None
-    if config.baseline:
-        try:
-            baseline = EvalReport.read(Path(config.baseline))
-        except ValueError as exc:
-            return EvalOutcome(Exit.USAGE, f"--baseline {exc}")
-    http, transport = make_http_client(config.policy)
-    try:
-        with open_backend(config.backend, config.model, config.model_url, httpx_client=http) as backend:
-            if on_start:
-                on_start(len(cases) * config.repeat, backend.banner)
-            run = run_cases(
-                cases,
-                backend,
-                prompt,
-                RunOptions(config.repeat, config.concurrency),
-                transport,
-                on_attempt,
-            )
-            model_name, banner = backend.model, backend.banner
-    except MissingCredentials as exc:
-        return EvalOutcome(Exit.INCONCLUSIVE, str(exc))
-    except ValueError as exc:
-        return EvalOutcome(Exit.USAGE, str(exc))
-    finally:
-        http.close()
-    gate = decide(run.attempts, config.seuil, config.bloquants, config.max_error_rate)
+    reports: dict[str, EvalReport | None] = {"--compare-with": None, "--baseline": None}
+    for option, path in (("--compare-with", config.compare_with), ("--baseline", config.baseline)):
+        if path:
+            try:
+                reports[option] = EvalReport.read(Path(path))
+            except ValueError as exc:
+                return EvalOutcome(Exit.USAGE, f"{option} {exc}")
+    return Inputs(caseset, cases, prompt, reports["--compare-with"], reports["--baseline"])
+
+
+def _report(config: EvalConfig, inputs: Inputs, run: RunOutput, gate: Gate, model: str) -> EvalReport:
+    """The report, written (JSON, and JUnit when asked): an interrupted run is reported as such."""
     document = rpt.build(
         run,
         gate,
-        model=model_name,
+        model=model,
         backend=config.backend,
-        prompt=prompt,
-        goldens=str(caseset.folder),
+        prompt=inputs.prompt,
+        goldens=str(inputs.caseset.folder),
         repeat=config.repeat,
     )
     if run.interrupted:  # what was done is reported, marked as such; the run decides nothing
-        done, planned = len(run.attempts), len(cases) * config.repeat
+        done, planned = len(run.attempts), len(inputs.cases) * config.repeat
         document.interrompu = True
         document.porte.decision = "interrompu"
         document.porte.code_sortie = Exit.INTERRUPTED
         document.porte.regle = f"run interrompu (ctrl-C) après {done}/{planned} tentatives : aucune décision"
     document.bloquants = list(config.bloquants)
-    document.empreintes = {c.id: fingerprint(c) for c in cases}
-    if baseline is not None:
-        document.baseline = rpt.baseline_diff(document, baseline, str(config.baseline))
+    document.empreintes = {c.id: fingerprint(c) for c in inputs.cases}
+    if inputs.baseline is not None:
+        document.baseline = rpt.baseline_diff(document, inputs.baseline, str(config.baseline))
     rpt.write_atomic(Path(config.report), document.dumps())
     if config.junit:
         rpt.write_atomic(Path(config.junit), rpt.junit(document))
-    code = Exit.INTERRUPTED if run.interrupted else gate.exit_code
-    outcome = EvalOutcome(code, document.porte.regle, document, caseset.warnings, banner)
-    if earlier is not None and not run.interrupted:
-        outcome.comparison = compare(earlier, document, config.marge)
-        if gate.exit_code == Exit.OK:  # the gate's own failure wins; a passing gate defers to the comparison
-            outcome.exit_code = outcome.comparison.exit_code
-        publish(outcome.comparison, config.markdown)
-    outcome.store_warning = _record(document, str(config.report), outcome.comparison)
-    return outcome
+    return document
 
 
 def _record(document: EvalReport | None, report_path: str, comparison: Comparison | None) -> str:

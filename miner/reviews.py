@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Engine, and_, or_, select, update
+from sqlalchemy import ColumnElement, Engine, Select, and_, or_, select, update
 
 from miner.severity import NO_FLAG, ReviewStatus, Severity, at_least, severity_of_priority
 from miner.sql import upsert_insert
@@ -225,73 +225,83 @@ class ReviewStore:
         """Flagged conversations by priority (incidents, then severity), newest first; keyset pages.
         `severity` keeps that level and above."""
         now = now or datetime.now(UTC)
-        conv = ConversationRow.__table__  # type: ignore[attr-defined]
-        rev = ReviewRow.__table__  # type: ignore[attr-defined]
-        query = (
-            select(
-                conv.c.id,
-                conv.c.channel,
-                conv.c.turn_count,
-                conv.c.flag_kinds,
-                conv.c.priority,
-                conv.c.last_at,
-                conv.c.reason,
-                rev.c.status,
-                rev.c.reviewer,
-                rev.c.expires_at,
-            )
-            .select_from(conv.outerjoin(rev, rev.c.conversation_id == conv.c.id))
-            .where(conv.c.priority < (NO_FLAG if severity is None else at_least(severity) + 1))
-        )
-        if flag:
-            query = query.where(conv.c.flag_kinds.contains(f'"{flag}"'))
-        if status == ReviewStatus.OPEN:
-            query = query.where(claimable(now))
-        elif status:
-            query = query.where(rev.c.status == status)
-        order = (conv.c.priority, conv.c.last_at.desc(), conv.c.id)
+        query = _queue_query(flag, status, now, severity)
         with self.engine.connect() as conn:
-            if after is None:
-                rows = list(conn.execute(query.order_by(*order).limit(limit)).all())
-            else:
-                # the keyset in two index ranges, not one OR the planner would scan: the rest of the
-                # cursor's priority, then the priorities after it
-                priority, last_at, conv_id = after
-                at = datetime.fromisoformat(last_at)
-                same = query.where(
-                    conv.c.priority == priority,
-                    conv.c.last_at <= at,
-                    or_(conv.c.last_at < at, conv.c.id > conv_id),
-                )
-                rows = list(conn.execute(same.order_by(*order).limit(limit)).all())
-                if len(rows) < limit:
-                    later = query.where(conv.c.priority > priority).order_by(*order).limit(limit - len(rows))
-                    rows += conn.execute(later).all()
+            rows = _keyset_page(conn, query, after, limit)
             ids = [r.id for r in rows]
             cases: dict[str, str] = {}
             if ids:
-                query_links = select(LINKS.c.conversation_id, LINKS.c.case_id).where(
+                links = select(LINKS.c.conversation_id, LINKS.c.case_id).where(
                     LINKS.c.conversation_id.in_(ids)
                 )
-                cases = {conv_id: case_id for conv_id, case_id in conn.execute(query_links)}
-        out = []
-        for r in rows:
-            state = r.status or ReviewStatus.OPEN.value
-            expires = _aware(r.expires_at)
-            if state == ReviewStatus.CLAIMED and expires is not None and expires < now:
-                state = ReviewStatus.OPEN.value
-            out.append(
-                QueueRow(
-                    r.id,
-                    r.channel,
-                    r.turn_count,
-                    json.loads(r.flag_kinds),
-                    r.priority,
-                    _aware(r.last_at) or now,
-                    state,
-                    r.reviewer if state == ReviewStatus.CLAIMED else None,
-                    cases.get(r.id),
-                    r.reason,
-                )
-            )
-        return out
+                cases = {conv_id: case_id for conv_id, case_id in conn.execute(links)}
+        return [_queue_row(r, cases.get(r.id), now) for r in rows]
+
+
+def _queue_query(
+    flag: str | None, status: str | None, now: datetime, severity: Severity | None
+) -> Select[Any]:
+    """The queue's rows with their review, filtered; no order nor page yet."""
+    conv, rev = CONVERSATIONS, REVIEWS
+    query = (
+        select(
+            conv.c.id,
+            conv.c.channel,
+            conv.c.turn_count,
+            conv.c.flag_kinds,
+            conv.c.priority,
+            conv.c.last_at,
+            conv.c.reason,
+            rev.c.status,
+            rev.c.reviewer,
+            rev.c.expires_at,
+        )
+        .select_from(conv.outerjoin(rev, rev.c.conversation_id == conv.c.id))
+        .where(conv.c.priority < (NO_FLAG if severity is None else at_least(severity) + 1))
+    )
+    if flag:
+        query = query.where(conv.c.flag_kinds.contains(f'"{flag}"'))
+    if status == ReviewStatus.OPEN:
+        query = query.where(claimable(now))
+    elif status:
+        query = query.where(rev.c.status == status)
+    return query
+
+
+def _keyset_page(conn: Any, query: Select[Any], after: tuple[int, str, str] | None, limit: int) -> list[Any]:
+    """One page in queue order after the cursor: the keyset read as two index ranges (the rest of the
+    cursor's priority, then the priorities after it), not one OR the planner would scan."""
+    conv = CONVERSATIONS
+    order = (conv.c.priority, conv.c.last_at.desc(), conv.c.id)
+    if after is None:
+        return list(conn.execute(query.order_by(*order).limit(limit)).all())
+    priority, last_at, conv_id = after
+    at = datetime.fromisoformat(last_at)
+    same = query.where(
+        conv.c.priority == priority, conv.c.last_at <= at, or_(conv.c.last_at < at, conv.c.id > conv_id)
+    )
+    rows = list(conn.execute(same.order_by(*order).limit(limit)).all())
+    if len(rows) < limit:
+        later = query.where(conv.c.priority > priority).order_by(*order).limit(limit - len(rows))
+        rows += conn.execute(later).all()
+    return rows
+
+
+def _queue_row(r: Any, case_id: str | None, now: datetime) -> QueueRow:
+    """A row of the queue; a claim that expired shows as open."""
+    state = r.status or ReviewStatus.OPEN.value
+    expires = _aware(r.expires_at)
+    if state == ReviewStatus.CLAIMED and expires is not None and expires < now:
+        state = ReviewStatus.OPEN.value
+    return QueueRow(
+        r.id,
+        r.channel,
+        r.turn_count,
+        json.loads(r.flag_kinds),
+        r.priority,
+        _aware(r.last_at) or now,
+        state,
+        r.reviewer if state == ReviewStatus.CLAIMED else None,
+        case_id,
+        r.reason,
+    )

@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator
 from concurrent.futures import Future
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from google.protobuf.json_format import MessageToDict
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
@@ -149,37 +149,48 @@ def _decode(raw: bytes, kind: str, encoding: str, max_body: int, rejected: list[
     return from_json(json.loads(raw.decode("utf-8")), rejected)
 
 
-def build_app(settings: ReceiverSettings | None = None) -> Starlette:
-    settings = settings or ReceiverSettings()
-    config = current_settings().flag_config(escalation_tools=settings.escalation_tools)
-    secret = redaction_secret(settings.redact)
-    redactor = Redactor(secret) if secret is not None else None
-    opened: list[Store] = []  # one store (one engine, one pool) for the writer and /health
+class Committer(Protocol):
+    """Where a receiver's spans are committed: in filon's helper process (`HelperCommitter`) or a writer
+    thread (`GroupCommitter`); either runs `Ingestor.ingest`, the one ingest path."""
 
-    def store() -> Store:
-        if not opened:
-            opened.append(Store.open(settings.db))  # raises while the database is unreachable: 503, retried
-        return opened[0]
+    def submit(self, records: list[SpanRecord]) -> Future[IngestStats]: ...
 
-    def factory() -> Ingestor:
-        return Ingestor(store(), config, redactor)
+    def close(self) -> None: ...
 
-    writer: GroupCommitter | HelperCommitter
-    if offload_enabled() if settings.offload is None else settings.offload:
-        writer = HelperCommitter(*helper_settings(db_url(settings.db), config, secret))
-    else:
-        writer = GroupCommitter(factory)
 
-    def answer(kind: str, rejected: list[str]) -> Response:
-        msg = ExportTraceServiceResponse()
-        if rejected:
-            msg.partial_success.rejected_spans = len(rejected)
-            msg.partial_success.error_message = f"{len(rejected)} span(s) rejected; first: {rejected[0]}"
-        if kind == PROTOBUF:
-            return Response(msg.SerializeToString(), media_type=PROTOBUF)
-        return JSONResponse(MessageToDict(msg))
+def _answer(kind: str, rejected: list[str]) -> Response:
+    """OTLP's success response, with the spans it had to reject, in the request's encoding."""
+    msg = ExportTraceServiceResponse()
+    if rejected:
+        msg.partial_success.rejected_spans = len(rejected)
+        msg.partial_success.error_message = f"{len(rejected)} span(s) rejected; first: {rejected[0]}"
+    if kind == PROTOBUF:
+        return Response(msg.SerializeToString(), media_type=PROTOBUF)
+    return JSONResponse(MessageToDict(msg))
 
-    async def traces(request: Request) -> Response:
+
+class Receiver:
+    """The two routes over one committer and one store (one engine, one pool)."""
+
+    def __init__(self, settings: ReceiverSettings) -> None:
+        self.settings = settings
+        config = current_settings().flag_config(escalation_tools=settings.escalation_tools)
+        secret = redaction_secret(settings.redact)
+        redactor = Redactor(secret) if secret is not None else None
+        self._store: Store | None = None
+        self.writer: Committer
+        if offload_enabled() if settings.offload is None else settings.offload:
+            self.writer = HelperCommitter(*helper_settings(db_url(settings.db), config, secret))
+        else:
+            self.writer = GroupCommitter(lambda: Ingestor(self.store(), config, redactor))
+
+    def store(self) -> Store:
+        if self._store is None:  # raises while the database is unreachable: 503, retried
+            self._store = Store.open(self.settings.db)
+        return self._store
+
+    async def traces(self, request: Request) -> Response:
+        settings = self.settings
         refused = _refused(request, settings)
         if refused is not None:
             return refused
@@ -203,39 +214,40 @@ def build_app(settings: ReceiverSettings | None = None) -> Starlette:
             return problem(400, f"malformed {kind} body: {str(exc)[:300]}")
         if records:
             try:
-                await asyncio.wrap_future(writer.submit(records))
+                await asyncio.wrap_future(self.writer.submit(records))
             except StoreUnavailable:
-                return problem(
-                    503,
-                    "the store cannot take writes now; retry",
-                    {"Retry-After": str(settings.retry_after_s)},
-                )
-        return answer(kind, rejected)
+                retry = {"Retry-After": str(settings.retry_after_s)}
+                return problem(503, "the store cannot take writes now; retry", retry)
+        return _answer(kind, rejected)
 
-    async def health(request: Request) -> Response:
-        if isinstance(writer, HelperCommitter) and not writer.ready.is_set():
+    async def health(self, request: Request) -> Response:
+        if isinstance(self.writer, HelperCommitter) and not self.writer.ready.is_set():
             return problem(503, "the writer process is starting", {"Retry-After": "1"})
 
         def ping() -> None:
-            with store().engine.connect() as conn:
+            with self.store().engine.connect() as conn:
                 conn.exec_driver_sql("SELECT 1")
 
         try:
             await asyncio.to_thread(ping)  # a slow database never stalls the event loop
         except Exception as exc:
-            return problem(
-                503, f"store unreachable: {str(exc)[:200]}", {"Retry-After": str(settings.retry_after_s)}
-            )
+            retry = {"Retry-After": str(self.settings.retry_after_s)}
+            return problem(503, f"store unreachable: {str(exc)[:200]}", retry)
         return JSONResponse({"status": "ok"})
+
+
+def build_app(settings: ReceiverSettings | None = None) -> Starlette:
+    receiver = Receiver(settings or ReceiverSettings())
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
-        writer.close()
+        receiver.writer.close()
 
-    app = Starlette(
-        routes=[Route("/v1/traces", traces, methods=["POST"]), Route("/health", health, methods=["GET"])],
-        lifespan=lifespan,
-    )
-    app.state.writer = writer
+    routes = [
+        Route("/v1/traces", receiver.traces, methods=["POST"]),
+        Route("/health", receiver.health, methods=["GET"]),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.writer = receiver.writer
     return app

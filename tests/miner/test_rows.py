@@ -37,9 +37,9 @@ TURNS = st.builds(
 
 
 def test_the_column_tuples_are_the_tables_columns_in_order() -> None:
-    assert TURN_COLUMNS == tuple(c.name for c in TurnRow.__table__.columns)  # type: ignore[attr-defined]
-    assert CONVERSATION_COLUMNS == tuple(c.name for c in ConversationRow.__table__.columns)  # type: ignore[attr-defined]
-    assert SPAN_COLUMNS == tuple(c.name for c in SpanRow.__table__.columns)  # type: ignore[attr-defined]
+    assert tuple(c.name for c in TurnRow.__table__.columns) == TURN_COLUMNS  # type: ignore[attr-defined]
+    assert tuple(c.name for c in ConversationRow.__table__.columns) == CONVERSATION_COLUMNS  # type: ignore[attr-defined]
+    assert tuple(c.name for c in SpanRow.__table__.columns) == SPAN_COLUMNS  # type: ignore[attr-defined]
 
 
 @given(TURNS)
@@ -50,6 +50,6 @@ def test_a_turn_comes_back_from_its_row_field_for_field(turn: Turn) -> None:
 
 
 def test_the_span_field_lists_are_named() -> None:
-    assert FIELD_NAMES == tuple(f.name for f in fields(SpanRecord)) and FIELD_NAMES[RESOURCE] == "resource"
+    assert tuple(f.name for f in fields(SpanRecord)) == FIELD_NAMES and FIELD_NAMES[RESOURCE] == "resource"
     record = SpanRecord("t", "s", None, "n", 1, 2, resource={"service.name": "x"})
     assert fields_of(record)[RESOURCE] == {"service.name": "x"} and SpanRecord(*fields_of(record)) == record
