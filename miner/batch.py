@@ -135,20 +135,21 @@ class TraceBatch:
                 human[row.conversation_id].append(flag_of_row(row))
         return turns, human
 
-    def replace_flags(self, flags: dict[str, list[Flag]]) -> None:
-        """The rule flags of these conversations, replaced; human flags stay."""
+    def replace_flags(self, flags: dict[str, list[Flag]], new: set[str]) -> None:
+        """The rule flags of these conversations, replaced (those `new` in this batch have none yet);
+        human flags stay."""
         now = datetime.now(UTC)
-        for chunk in chunks(list(flags)):
-            self.conn.execute(
-                delete(FLAGS).where(FLAGS.c.conversation_id.in_(chunk), FLAGS.c.source == "rule")
-            )
+        for chunk in chunks([cid for cid in flags if cid not in new]):
+            rule = FLAGS.c.source == "rule"
+            self.conn.execute(delete(FLAGS).where(FLAGS.c.conversation_id.in_(chunk), rule))
         insert_dicts(self.conn, FLAGS, [r for cid, fs in flags.items() for r in flag_rows(cid, fs, now)])
 
-    def update_conversations(self, rows: list[dict[str, Any]]) -> None:
-        """Conversation rows (by column name), recomputed."""
+    def update_conversations(self, rows: list[dict[str, Any]], columns: Sequence[str] | None = None) -> None:
+        """Conversation rows (by column name), recomputed: all their columns, or only `columns`."""
         if not rows:
             return
-        values = [{**{k: v for k, v in r.items() if k != "id"}, "b_id": r["id"]} for r in rows]
+        keep = [k for k in rows[0] if k != "id" and (columns is None or k in columns)]
+        values = [{**{k: r[k] for k in keep}, "b_id": r["id"]} for r in rows]
         self.conn.execute(CONVERSATIONS.update().where(CONVERSATIONS.c.id == bindparam("b_id")), values)
 
 

@@ -123,6 +123,7 @@ def from_row(row: SpanRow) -> SpanRecord:
     )
 
 
+FLAG_COLUMNS = ("flag_kinds", "priority", "reason")  # what a conversation's flags change in its row
 Kept = dict[str, tuple[str, list[Turn]]]  # conversation id → (channel, its turns in this batch, in order)
 
 
@@ -179,13 +180,14 @@ class Ingestor:
                 {cid: Conversation(cid, ch, whole[cid]) for cid, ch in touched.items() if whole[cid]}
             )
             flags = {cid: self.flags(conv) for cid, conv in conversations.items()}
-            batch.replace_flags(flags)
-            batch.update_conversations(
-                [
-                    conversation_values(cid, conv.channel, conv.turns, flags[cid], human.get(cid, []))
-                    for cid, conv in conversations.items()
-                ]
-            )
+            batch.replace_flags(flags, new_ids)
+            rows = {
+                cid: conversation_values(cid, conv.channel, conv.turns, flags[cid], human.get(cid, []))
+                for cid, conv in conversations.items()
+            }
+            # a new conversation was written whole: only a flagged one changes (its kinds, priority, reason)
+            batch.update_conversations([rows[cid] for cid in new_ids if flags.get(cid)], FLAG_COLUMNS)
+            batch.update_conversations([row for cid, row in rows.items() if cid not in new_ids])
         stats.conversations = len(kept)
         stats.kept = sum(len(t) for _, t in kept.values())
         stats.flagged_pairs = {(f.kind, cid) for cid, fs in flags.items() for f in fs}
