@@ -16,12 +16,12 @@ from agent.prompts import Prompt
 from goldens.gate import Gate, stability
 from goldens.runner import Attempt, RunOutput
 from miner.eval_report import (
+    DECISIONS,
     Baseline,
     CasRapport,
     Categorie,
     Chiffres,
     Cout,
-    Decision,
     Erreurs,
     EvalReport,
     Execution,
@@ -63,14 +63,6 @@ def cost(model: str, attempts: list[Attempt]) -> Cout:
         par_conversation_usd=round(total / conversations, 6),
         prix=price,
     )
-
-
-DECISIONS: dict[str, Decision] = {
-    "passed": "réussi",
-    "failed": "échoué",
-    "inconclusive": "non concluant",
-    "interrupted": "interrompu",
-}
 
 
 def porte(gate: Gate) -> Porte:

@@ -176,7 +176,9 @@ class EvalReport(BaseModel):
         return cls.parse(data, str(path))
 
 
-V1_DECISIONS = {
+# the gate's decisions as code and the store name them (English), in the report's words: one table for the
+# report's writer, the reader of version 1 (which wrote the English ones) and the store (which keeps them)
+DECISIONS: dict[str, Decision] = {
     "passed": "réussi",
     "failed": "échoué",
     "inconclusive": "non concluant",
@@ -234,7 +236,7 @@ def _gate_v1(old: dict[str, Any]) -> dict[str, Any]:
     gate = old.get("gate") or {}
     numbers = gate.get("numbers") or {}
     return {
-        "decision": V1_DECISIONS.get(gate.get("decision", ""), "non concluant"),
+        "decision": DECISIONS.get(gate.get("decision", ""), "non concluant"),
         "regle": gate.get("rule", ""),
         "code_sortie": gate.get("exit_code", 3),
         "chiffres": {

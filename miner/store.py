@@ -19,7 +19,7 @@ from sqlalchemy import Engine, event
 from sqlmodel import Session, col, create_engine, select
 
 from miner.batch import BatchStore
-from miner.eval_report import EvalReport
+from miner.eval_report import DECISIONS, EvalReport
 from miner.incidents import IncidentStore
 from miner.migrations import migrate
 from miner.retention import RetentionStore
@@ -98,12 +98,7 @@ class HistoryRow:
 
 
 # the report's French values, as the store (English) keeps them
-STORE_DECISIONS = {
-    "réussi": "passed",
-    "échoué": "failed",
-    "non concluant": "inconclusive",
-    "interrompu": "interrupted",
-}
+STORE_DECISIONS = {french: english for english, french in DECISIONS.items()}
 STORE_STATUSES = {"ok": "passed", "echec": "failed", "erreur": "error"}
 STORE_VERDICTS = {
     "pas pire": "not worse",
