@@ -20,6 +20,7 @@ from opentelemetry.semconv.attributes import error_attributes
 
 from miner.jsontext import loads
 from miner.model import ToolCall, Turn
+from tracing.conventions import readable
 from tracing.records import SpanRecord
 
 MODEL_OPS = frozenset(("generate_content", "chat", "text_completion"))
@@ -128,6 +129,7 @@ def _pick(candidates: list[tuple[bool, int, str]], trace_id: str) -> str:
 def conversation_of(spans: Sequence[SpanRecord]) -> str:
     """The agent span's conversation id (the earliest agent span that has one), else the earliest span's
     that has one, else the trace's own id."""
+    spans = readable(spans)
     candidates = [
         (op(s) != "invoke_agent", s.start_ns, str(value))
         for s in spans
@@ -241,7 +243,7 @@ def turn_of(
 ) -> TurnOf:
     """A trace read as one turn, step by step (it runs on every trace the sampler decides).
     `conversation_id`, when the caller already has it, is `conversation_of(spans)`."""
-    sorted_spans = _sort(spans)
+    sorted_spans = _sort(readable(spans))
     head = sorted_spans.agent or root_of(sorted_spans.ordered)
     conversation_id = conversation_id or _pick(sorted_spans.candidates, sorted_spans.ordered[0].trace_id)
     channel = _channel(head, conversation_id)

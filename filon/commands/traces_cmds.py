@@ -193,7 +193,7 @@ def queue_table(rows: list[ConversationSummary], width: int) -> Table:
     what is left; the flag kinds (from 100 columns) and the tools (from 140) show where there is room."""
     table = Table(title=f"{len(rows)} conversation(s)", box=box.SIMPLE_HEAD, pad_edge=False)
     fixed = {
-        "conversation": max((len(r.conversation_id) for r in rows), default=12),
+        "conversation": max([12, *(len(r.conversation_id) for r in rows)]),
         "severity": 8,
         "status": 9,
         "age": 4,

@@ -1,0 +1,81 @@
+"""Someone else's agent: spans recorded from a real OpenInference install (google-genai instrumented the way
+its README says, against the scripted model; `fixtures/record_openinference.py`), read into the same turns
+as filon's own convention, never "the agent answered nothing"."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from filon.cli import app
+from miner.store import Store
+from tracing.conventions.openinference import to_genai
+from tracing.grouping import turn_of
+from tracing.records import SpanRecord
+
+FIXTURE = Path(__file__).parent / "fixtures" / "openinference-google-genai.pb"
+runner = CliRunner()
+
+
+def test_an_openinference_agent_s_traces_become_its_conversations(db_url: str) -> None:
+    result = runner.invoke(app, ["ingest", str(FIXTURE), "--sample-rate", "1"])
+    assert result.exit_code == 0, result.output
+    rows = {
+        r["conversation_id"]: r for r in json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout)
+    }
+    assert set(rows) == {"oi-web-1", "oi-web-2"}  # session.id, not one conversation per trace
+    assert rows["oi-web-2"]["flags"] == ["escalation"] and rows["oi-web-1"]["flags"] == []
+    found = Store.open().conversation_detail("oi-web-2")
+    assert found is not None
+    _, turns, _ = found
+    assert [t.user for t in turns] == ["Je veux parler à un humain, ma commande LL-10587 est abîmée", "Merci"]
+    assert turns[0].agent.startswith("Je transmets votre demande à un conseiller")
+    [call] = turns[0].tools
+    assert (call.name, call.arguments, call.result) == (
+        "transferer_a_un_conseiller",
+        {"motif": "Je veux parler à un humain, ma commande LL-10587 est abîmée"},
+        {"ticket": "T-0001"},
+    )
+    assert turns[0].escalated and turns[0].input_tokens == 169 + 243 and turns[0].output_tokens == 39 + 49
+
+
+def test_a_tool_span_gives_its_real_arguments_never_its_schema() -> None:
+    schema = json.dumps({"type": "object", "properties": {"numero": {"type": "string"}}})
+    tool = SpanRecord(
+        "t1",
+        "s2",
+        "s1",
+        "consulter_commande",
+        2,
+        3,
+        attributes={
+            "openinference.span.kind": "TOOL",
+            "tool.name": "consulter_commande",
+            "tool.parameters": schema,
+            "input.value": '{"numero": "LL-10587"}',
+            "output.value": '{"statut": "livrée"}',
+            "session.id": "s",
+        },
+    )
+    agent = SpanRecord(
+        "t1",
+        "s1",
+        None,
+        "answer",
+        1,
+        4,
+        attributes={
+            "openinference.span.kind": "AGENT",
+            "session.id": "s",
+            "output.value": "Livrée.",
+            "output.mime_type": "text/plain",
+        },
+    )
+    assert to_genai(tool).attributes["gen_ai.tool.call.arguments"] == '{"numero": "LL-10587"}'
+    read = turn_of([agent, tool], ["transferer_a_un_conseiller"])
+    assert read.conversation_id == "s" and read.turn.agent == "Livrée."
+    assert [(c.name, c.arguments, c.result) for c in read.turn.tools] == [
+        ("consulter_commande", {"numero": "LL-10587"}, {"statut": "livrée"})
+    ]

@@ -1,0 +1,77 @@
+"""OpenInference (Arize Phoenix's conventions), as its instrumentors and `OITracer` emit them.
+
+A span is OpenInference's when it carries `openinference.span.kind`. Its flattened attributes
+(`llm.input_messages.N.message.role`…) become the GenAI ones: the operation from the span kind, the
+conversation from `session.id`, messages with their text and tool calls, tokens, the model; a TOOL span
+gives the tool's name and its real arguments and result (`input.value`, `output.value`), never the JSON
+schema in `tool.parameters`. Recorded from `openinference-instrumentation-google-genai` 1.4 against the
+scripted model: `tests/tracing/fixtures/record_openinference.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from miner.jsontext import dumps
+from tracing.records import SpanRecord
+
+KIND = "openinference.span.kind"
+OPERATIONS = {"AGENT": "invoke_agent", "CHAIN": "invoke_agent", "LLM": "chat", "TOOL": "execute_tool"}
+TABLE = {  # OpenInference attribute → GenAI attribute, copied as they are
+    "session.id": "gen_ai.conversation.id",
+    "llm.model_name": "gen_ai.response.model",
+    "llm.token_count.prompt": "gen_ai.usage.input_tokens",
+    "llm.token_count.completion": "gen_ai.usage.output_tokens",
+    "tool.name": "gen_ai.tool.name",
+    "input.value": "gen_ai.tool.call.arguments",  # TOOL spans only
+    "output.value": "gen_ai.tool.call.result",  # TOOL spans only
+}
+MESSAGE = re.compile(r"llm\.(input|output)_messages\.(\d+)\.message\.(.+)")
+ROLES = {"model": "assistant", "ai": "assistant"}
+
+
+def _messages(attributes: dict[str, Any], side: str) -> list[dict[str, Any]]:
+    """`llm.<side>_messages.N.message.*` back into GenAI messages: role, text, tool calls."""
+    found: dict[int, dict[str, Any]] = {}
+    for key, value in attributes.items():
+        m = MESSAGE.fullmatch(key)
+        if m is None or m.group(1) != side:
+            continue
+        found.setdefault(int(m.group(2)), {})[m.group(3)] = value
+    out = []
+    for _, fields in sorted(found.items()):
+        role = str(fields.get("role", ""))
+        parts: list[dict[str, Any]] = []
+        if fields.get("content") not in (None, ""):
+            parts.append({"type": "text", "content": str(fields["content"])})
+        calls = sorted({int(k.split(".")[1]) for k in fields if k.startswith("tool_calls.")})
+        for n in calls:
+            name = fields.get(f"tool_calls.{n}.tool_call.function.name")
+            if name:
+                arguments = fields.get(f"tool_calls.{n}.tool_call.function.arguments", "{}")
+                parts.append({"type": "tool_call", "name": str(name), "arguments": arguments})
+        out.append({"role": ROLES.get(role, role), "parts": parts})
+    return out
+
+
+def to_genai(span: SpanRecord) -> SpanRecord:
+    """The span with GenAI attributes added (its own kept)."""
+    attrs = span.attributes
+    kind = str(attrs.get(KIND, "")).upper()
+    added: dict[str, Any] = {"gen_ai.operation.name": OPERATIONS.get(kind, kind.lower())}
+    for source, target in TABLE.items():
+        if source in attrs and (kind == "TOOL" or not source.endswith(".value")):
+            added[target] = attrs[source]
+    if kind == "LLM":
+        added["gen_ai.input.messages"] = dumps(_messages(attrs, "input"))
+        added["gen_ai.output.messages"] = dumps(_messages(attrs, "output"))
+    elif (
+        kind in ("AGENT", "CHAIN")
+        and attrs.get("output.mime_type") == "text/plain"
+        and attrs.get("output.value")
+    ):
+        answer = [{"role": "assistant", "parts": [{"type": "text", "content": str(attrs["output.value"])}]}]
+        added["gen_ai.output.messages"] = dumps(answer)
+    return replace(span, attributes={**attrs, **added})
