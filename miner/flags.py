@@ -227,7 +227,9 @@ def error(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         if failed:
             why = f"span(s) ended in error: {', '.join(sorted(set(failed)))}"
             out.append(Flag.of(Cause.SPAN_ERROR, i, why, t.trace_id))
-        elif not t.agent.strip():
+        elif not t.agent.strip() and t.user.strip():
+            # neither the question nor an answer: the stack did not capture content (ADK's default),
+            # which is not the agent's failure
             out.append(Flag.of(Cause.EMPTY_ANSWER, i, "the agent answered nothing", t.trace_id))
     return out
 

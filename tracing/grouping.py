@@ -39,6 +39,13 @@ INPUT_TOKENS = gen_ai.GEN_AI_USAGE_INPUT_TOKENS
 OUTPUT_TOKENS = gen_ai.GEN_AI_USAGE_OUTPUT_TOKENS
 RESPONSE_MODEL = gen_ai.GEN_AI_RESPONSE_MODEL
 ERROR_TYPE = error_attributes.ERROR_TYPE
+# where other stacks keep the conversation, after `gen_ai.conversation.id`, in this order (DESIGN.md)
+CONVERSATION_KEYS = (
+    CONVERSATION,
+    "session.id",
+    "traceloop.association.properties.session_id",
+    "ai.telemetry.metadata.sessionId",
+)
 CHANNEL = "support.channel"  # filon's own: the reference agent's channel (web, whatsapp)
 FEEDBACK = ("feedback.score", "support.feedback")  # no convention yet: the names agents use
 
@@ -58,7 +65,7 @@ class _Spans(NamedTuple):
     models: list[SpanRecord]
     tools: list[SpanRecord]
     failed: list[SpanRecord]
-    candidates: list[tuple[bool, int, str]]  # (not an agent span, start, conversation id)
+    candidates: list[tuple[int, bool, int, str]]  # (which key, not an agent span, start, conversation id)
 
 
 def op(span: SpanRecord) -> str:
@@ -121,20 +128,26 @@ def root_of(spans: Sequence[SpanRecord]) -> SpanRecord:
     return min(roots or spans, key=lambda s: s.start_ns)
 
 
-def _pick(candidates: list[tuple[bool, int, str]], trace_id: str) -> str:
-    """The one ranking of conversation ids: an agent span's first, then the earliest; else the trace."""
-    return min(candidates)[2] if candidates else f"trace:{trace_id}"
+def _pick(candidates: list[tuple[int, bool, int, str]], trace_id: str) -> str:
+    """The one ranking of conversation ids: by key (`CONVERSATION_KEYS`), an agent span's first, then the
+    earliest; else the trace."""
+    return min(candidates)[3] if candidates else f"trace:{trace_id}"
+
+
+def _conversation_key(span: SpanRecord, kind: str) -> tuple[int, bool, int, str] | None:
+    attrs = span.attributes
+    for rank, key in enumerate(CONVERSATION_KEYS):
+        value = attrs.get(key)
+        if value:
+            return (rank, kind != "invoke_agent", span.start_ns, str(value))
+    return None
 
 
 def conversation_of(spans: Sequence[SpanRecord]) -> str:
     """The agent span's conversation id (the earliest agent span that has one), else the earliest span's
     that has one, else the trace's own id."""
     spans = readable(spans)
-    candidates = [
-        (op(s) != "invoke_agent", s.start_ns, str(value))
-        for s in spans
-        if (value := s.attributes.get(CONVERSATION))
-    ]
+    candidates = [key for s in spans if (key := _conversation_key(s, op(s))) is not None]
     return _pick(candidates, min(spans, key=_start).trace_id)
 
 
@@ -144,7 +157,7 @@ def _sort(spans: Sequence[SpanRecord]) -> _Spans:
     models: list[SpanRecord] = []
     tools: list[SpanRecord] = []
     failed: list[SpanRecord] = []
-    candidates: list[tuple[bool, int, str]] = []
+    candidates: list[tuple[int, bool, int, str]] = []
     for s in ordered:
         kind = op(s)
         if kind == "invoke_agent":
@@ -156,9 +169,9 @@ def _sort(spans: Sequence[SpanRecord]) -> _Spans:
             models.append(s)
         if s.status == "ERROR":
             failed.append(s)
-        value = s.attributes.get(CONVERSATION)
-        if value:
-            candidates.append((kind != "invoke_agent", s.start_ns, str(value)))
+        key = _conversation_key(s, kind)
+        if key is not None:
+            candidates.append(key)
     return _Spans(ordered, agent, models, tools, failed, candidates)
 
 

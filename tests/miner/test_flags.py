@@ -208,3 +208,8 @@ def test_another_customers_articles_in_the_answer_are_a_leak_without_any_identif
         "La LL-10569, lea.bernard@exemple.fr", "Votre commande LL-10569 (Robe en lin x1) est expédiée.", call
     )
     assert flag_conversation(conv(own)) == []
+
+
+def test_a_turn_whose_content_was_not_captured_is_not_an_error() -> None:
+    assert kinds(conv(turn(user="", agent=""))) == []  # ADK's default: no content on the spans
+    assert kinds(conv(turn(user="Bonjour ?", agent=""))) == ["error"]  # asked, and got nothing back

@@ -79,3 +79,16 @@ def test_a_tool_span_gives_its_real_arguments_never_its_schema() -> None:
     assert [(c.name, c.arguments, c.result) for c in read.turn.tools] == [
         ("consulter_commande", {"numero": "LL-10587"}, {"statut": "livrée"})
     ]
+
+
+def test_other_stacks_conversation_keys_in_order() -> None:
+    def span(span_id: str, **attributes: object) -> SpanRecord:
+        return SpanRecord("t9", span_id, None, "chat m", 1, 2, attributes=dict(attributes))
+
+    traceloop = span("a", **{"traceloop.association.properties.session_id": "tl-1"})
+    vercel = span("b", **{"ai.telemetry.metadata.sessionId": "ai-1"})
+    both = span("c", **{"gen_ai.conversation.id": "otel-1", "session.id": "s-1"})
+    assert turn_of([traceloop], []).conversation_id == "tl-1"
+    assert turn_of([vercel], []).conversation_id == "ai-1"
+    assert turn_of([traceloop, vercel, both], []).conversation_id == "otel-1"  # the GenAI key first
+    assert turn_of([span("d")], []).conversation_id == "trace:t9"
