@@ -92,3 +92,25 @@ def test_other_stacks_conversation_keys_in_order() -> None:
     assert turn_of([vercel], []).conversation_id == "ai-1"
     assert turn_of([traceloop, vercel, both], []).conversation_id == "otel-1"  # the GenAI key first
     assert turn_of([span("d")], []).conversation_id == "trace:t9"
+
+
+VERCEL = Path(__file__).parent / "fixtures" / "vercel-ai-sdk.pb"
+
+
+def test_a_vercel_ai_sdk_agent_s_traces_become_its_conversation(db_url: str) -> None:
+    result = runner.invoke(app, ["ingest", str(VERCEL), "--sample-rate", "1"])
+    assert result.exit_code == 0, result.output
+    [row] = json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout)
+    assert (row["conversation_id"], row["turns"], row["flags"]) == ("ai-web-1", 2, ["escalation"])
+    found = Store.open().conversation_detail("ai-web-1")
+    assert found is not None
+    _, turns, _ = found
+    assert [t.user for t in turns] == ["Je veux parler à un humain, ma commande LL-10587 est abîmée", "Merci"]
+    assert turns[0].agent.startswith("Je transmets votre demande à un conseiller")
+    [call] = turns[0].tools
+    assert (call.name, call.arguments, call.result) == (
+        "transferer_a_un_conseiller",
+        {"motif": "Je veux parler à un humain, ma commande LL-10587 est abîmée"},
+        {"ticket": "T-0001"},
+    )
+    assert turns[0].input_tokens > 0 and turns[1].agent.startswith("Bonjour")
