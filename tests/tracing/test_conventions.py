@@ -1,12 +1,14 @@
-"""Someone else's agent: spans recorded from a real OpenInference install (google-genai instrumented the way
-its README says, against the scripted model; `fixtures/record_openinference.py`), read into the same turns
-as filon's own convention, never "the agent answered nothing"."""
+"""Someone else's agent: spans recorded from real installs of other stacks (OpenInference's google-genai
+instrumentation, the Vercel AI SDK; each instrumented the way its docs say, against the scripted model,
+the recording scripts in `fixtures/`), read into the same turns as filon's own convention, never "the
+agent answered nothing"."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
@@ -15,30 +17,47 @@ from tracing.conventions.openinference import to_genai
 from tracing.grouping import turn_of
 from tracing.records import SpanRecord
 
-FIXTURE = Path(__file__).parent / "fixtures" / "openinference-google-genai.pb"
+FIXTURES = Path(__file__).parent / "fixtures"
 runner = CliRunner()
+ESCALATION = "Je veux parler à un humain, ma commande LL-10587 est abîmée"
 
 
-def test_an_openinference_agent_s_traces_become_its_conversations(db_url: str) -> None:
-    result = runner.invoke(app, ["ingest", str(FIXTURE), "--sample-rate", "1"])
+@pytest.mark.parametrize(
+    ("fixture", "conversations", "escalated"),
+    [
+        ("openinference-google-genai.pb", {"oi-web-1": [], "oi-web-2": ["escalation"]}, "oi-web-2"),
+        ("vercel-ai-sdk.pb", {"ai-web-1": ["escalation"]}, "ai-web-1"),
+    ],
+)
+def test_another_stack_s_traces_become_its_conversations(
+    fixture: str, conversations: dict[str, list[str]], escalated: str, db_url: str
+) -> None:
+    result = runner.invoke(app, ["ingest", str(FIXTURES / fixture), "--sample-rate", "1"])
     assert result.exit_code == 0, result.output
-    rows = {
-        r["conversation_id"]: r for r in json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout)
-    }
-    assert set(rows) == {"oi-web-1", "oi-web-2"}  # session.id, not one conversation per trace
-    assert rows["oi-web-2"]["flags"] == ["escalation"] and rows["oi-web-1"]["flags"] == []
-    found = Store.open().conversation_detail("oi-web-2")
+    rows = json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout)
+    # the stack's session id, not one conversation per trace; no "answered nothing"
+    assert {r["conversation_id"]: r["flags"] for r in rows} == conversations
+    found = Store.open().conversation_detail(escalated)
     assert found is not None
     _, turns, _ = found
-    assert [t.user for t in turns] == ["Je veux parler à un humain, ma commande LL-10587 est abîmée", "Merci"]
+    assert [t.user for t in turns] == [ESCALATION, "Merci"]
     assert turns[0].agent.startswith("Je transmets votre demande à un conseiller")
-    [call] = turns[0].tools
+    assert turns[1].agent.startswith("Bonjour")
+    [call] = turns[0].tools  # the real arguments and result, never the tool's schema
     assert (call.name, call.arguments, call.result) == (
         "transferer_a_un_conseiller",
-        {"motif": "Je veux parler à un humain, ma commande LL-10587 est abîmée"},
+        {"motif": ESCALATION},
         {"ticket": "T-0001"},
     )
-    assert turns[0].escalated and turns[0].input_tokens == 169 + 243 and turns[0].output_tokens == 39 + 49
+    assert turns[0].escalated and turns[0].input_tokens > 0 and turns[0].output_tokens > 0
+
+
+def test_openinference_tokens_are_the_model_calls_sum(db_url: str) -> None:
+    runner.invoke(app, ["ingest", str(FIXTURES / "openinference-google-genai.pb"), "--sample-rate", "1"])
+    found = Store.open().conversation_detail("oi-web-2")
+    assert found is not None
+    first = found[1][0]
+    assert (first.input_tokens, first.output_tokens) == (169 + 243, 39 + 49)  # llm.token_count.*, two calls
 
 
 def test_a_tool_span_gives_its_real_arguments_never_its_schema() -> None:
@@ -92,25 +111,3 @@ def test_other_stacks_conversation_keys_in_order() -> None:
     assert turn_of([vercel], []).conversation_id == "ai-1"
     assert turn_of([traceloop, vercel, both], []).conversation_id == "otel-1"  # the GenAI key first
     assert turn_of([span("d")], []).conversation_id == "trace:t9"
-
-
-VERCEL = Path(__file__).parent / "fixtures" / "vercel-ai-sdk.pb"
-
-
-def test_a_vercel_ai_sdk_agent_s_traces_become_its_conversation(db_url: str) -> None:
-    result = runner.invoke(app, ["ingest", str(VERCEL), "--sample-rate", "1"])
-    assert result.exit_code == 0, result.output
-    [row] = json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout)
-    assert (row["conversation_id"], row["turns"], row["flags"]) == ("ai-web-1", 2, ["escalation"])
-    found = Store.open().conversation_detail("ai-web-1")
-    assert found is not None
-    _, turns, _ = found
-    assert [t.user for t in turns] == ["Je veux parler à un humain, ma commande LL-10587 est abîmée", "Merci"]
-    assert turns[0].agent.startswith("Je transmets votre demande à un conseiller")
-    [call] = turns[0].tools
-    assert (call.name, call.arguments, call.result) == (
-        "transferer_a_un_conseiller",
-        {"motif": "Je veux parler à un humain, ma commande LL-10587 est abîmée"},
-        {"ticket": "T-0001"},
-    )
-    assert turns[0].input_tokens > 0 and turns[1].agent.startswith("Bonjour")
