@@ -39,7 +39,7 @@ INPUT_TOKENS = gen_ai.GEN_AI_USAGE_INPUT_TOKENS
 OUTPUT_TOKENS = gen_ai.GEN_AI_USAGE_OUTPUT_TOKENS
 RESPONSE_MODEL = gen_ai.GEN_AI_RESPONSE_MODEL
 ERROR_TYPE = error_attributes.ERROR_TYPE
-# where other stacks keep the conversation, after `gen_ai.conversation.id`, in this order (DESIGN.md)
+# where other stacks keep the conversation, after `gen_ai.conversation.id`, in this order (README, "Other agents")
 CONVERSATION_KEYS = (
     CONVERSATION,
     "session.id",
