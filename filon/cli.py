@@ -39,7 +39,15 @@ app.add_typer(eval_cmds.app, name="eval")
 
 
 def main() -> None:
-    app()
+    from miner.settings import SettingsError
+
+    try:
+        app()
+    except SettingsError as exc:  # a FILON_* variable that does not parse, met by any command: one line
+        from filon.commands.common import err_console
+
+        err_console.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

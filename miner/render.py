@@ -48,7 +48,7 @@ def tool_summary(call: ToolCall, width: int = 400) -> list[Text]:
     style = "red" if call.error else "magenta"
     out = [
         line((f"⚙ {call.name} ", style), _json(call.arguments)),
-        line(("  → " + _json(call.result)[:width], "dim")),
+        line(("  → " + _cut(_json(call.result), width), "dim")),
     ]
     if call.error:
         out.append(line(("  ✗ ", "red"), call.error))
@@ -67,6 +67,11 @@ def tool_detail(call: ToolCall) -> Text:
 
 def escalated() -> Text:
     return Text("↪ escalated to a conseiller", style="yellow")
+
+
+def _cut(text: str, width: int) -> str:
+    """`text` within `width` characters, a "…" saying it was cut."""
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _json(value: Any) -> str:

@@ -70,7 +70,7 @@ def ask(
     else:
         console.print(reponse.texte, markup=False)
         tools = ", ".join(reponse.outils) or "-"
-        console.print(f"[dim]outils : {tools} · escalade : {reponse.escalade}[/]")
+        console.print(f"[dim]outils : {tools} · escalade : {'oui' if reponse.escalade else 'non'}[/]")
 
 
 def _answer(service: SupportService, conversation: Conversation, message: str) -> Reponse:
@@ -119,7 +119,7 @@ def chat(
                 reponse = _answer(service, conversation, message)
                 console.print(Text.assemble(("agent> ", "bold green"), reponse.texte))
                 console.print(
-                    f"[dim]  outils : {', '.join(reponse.outils) or '-'} · escalade : {reponse.escalade}[/]"
+                    f"[dim]  outils : {', '.join(reponse.outils) or '-'} · escalade : {'oui' if reponse.escalade else 'non'}[/]"
                 )
     except MissingCredentials as exc:
         fail(str(exc), Exit.INCONCLUSIVE)

@@ -43,12 +43,15 @@ EscalationOpt = Annotated[
 
 
 def open_store() -> Store:
+    from miner.settings import SettingsError
     from miner.store import Store, StoreError
 
     try:
         return Store.open()
     except StoreError as exc:
         fail(str(exc), Exit.FAILED)
+    except SettingsError as exc:
+        fail(str(exc))
 
 
 def traffic(
@@ -181,11 +184,18 @@ def traces_list(
     statuses = [s.value for s in ReviewStatus]
     if status and status not in statuses:
         fail(f"--status: {status!r} is not one of {', '.join(statuses)}")
-    rows = open_store().list_conversations(flag, status, limit, Severity(severity) if severity else None)
+    store = open_store()
+    rows = store.list_conversations(flag, status, limit, Severity(severity) if severity else None)
     if as_json:
         console.print_json(json.dumps([r.as_json() for r in rows], ensure_ascii=False))
         return
-    console.print(queue_table(rows, console.width))
+    if not rows:
+        console.print(f"no conversation matches in the store {store.name}", markup=False)
+        return
+    table = queue_table(rows, console.width)
+    if len(rows) == limit:
+        table.title = f"the first {limit} conversation(s) (more with --limit)"
+    console.print(table)
 
 
 def queue_table(rows: list[ConversationSummary], width: int) -> Table:

@@ -226,3 +226,11 @@ def test_traffic_summary_figures_agree_with_the_store(rate: str) -> None:
     assert kept == store.stats().counts()["turns"]  # one trace per turn
     assert kept + sampled == turns  # each trace counted once, kept or not
     assert by_kind == store.stats().flagged_by_kind
+
+
+def test_an_empty_list_names_the_store_and_a_full_page_says_there_is_more(db_url: str) -> None:
+    empty = runner.invoke(app, ["traces", "list", "--flag", "promise"])
+    assert empty.exit_code == 0 and "no conversation matches in the store" in empty.stdout
+    traffic("-n", "12", "--sample-rate", "1")
+    page = runner.invoke(app, ["traces", "list", "--limit", "2"], env={"COLUMNS": "120"})
+    assert "the first 2 conversation(s) (more with --limit)" in page.stdout

@@ -59,3 +59,13 @@ def test_the_readme_lists_every_setting_with_its_description() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     for variable, description in described():
         assert description and f"| `{variable}` | {description} |" in readme, variable
+
+
+def test_any_command_that_opens_the_store_says_which_variable_is_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("FILON_SAMPLE_RATE", "abc")
+    for command in (["db", "stats"], ["traces", "list"], ["eval", "history"]):
+        result = CliRunner().invoke(app, command)
+        assert result.exit_code == 2, (command, result.output)
+        assert result.stderr.count("\n") == 1 and "FILON_SAMPLE_RATE" in result.stderr

@@ -57,3 +57,11 @@ async def test_the_tui_makes_each_sequence_visible(name: str, make_app, store: S
         assert "client" in everything and "agent" in everything
         assert not any(raw in everything for raw in RAW), repr(everything)
         assert any(TOOL in t for t in titles), titles  # the Collapsible's markup title shows it literally
+
+
+def test_a_long_tool_result_is_cut_and_says_so() -> None:
+    from miner.model import ToolCall
+    from miner.render import tool_summary
+
+    _, result = tool_summary(ToolCall("consulter_commande", {}, {"articles": "x" * 1000}), width=40)
+    assert result.plain.endswith("…") and len(result.plain) == len("  → ") + 40
