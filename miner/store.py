@@ -204,10 +204,11 @@ class Store(TraceStore, BatchStore, ReviewStore, RetentionStore, IncidentStore, 
         """The newest runs first; with a case id, only runs that replayed it, with its k/N there."""
         with self.session() as s:
             runs = list(s.exec(select(EvalRun).order_by(col(EvalRun.started_at).desc())))
-            compared = {
-                c.b_run_id: f"vs {c.a_run_id}: {c.verdict}"
-                for c in s.exec(select(EvalComparison).order_by(col(EvalComparison.created_at)))
-            }
+            # every comparison of a run, oldest first: a later one never hides an earlier verdict
+            said: dict[str, dict[str, None]] = {}
+            for c in s.exec(select(EvalComparison).order_by(col(EvalComparison.created_at))):
+                said.setdefault(c.b_run_id, {})[f"vs {c.a_run_id}: {c.verdict}"] = None
+            compared = {run_id: "; ".join(verdicts) for run_id, verdicts in said.items()}
             by_run: dict[str, list[EvalAttemptRow]] = {}
             if case_id is not None:
                 for result in s.exec(select(EvalAttemptRow).where(EvalAttemptRow.case_id == case_id)):

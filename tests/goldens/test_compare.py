@@ -115,7 +115,14 @@ def test_end_to_end_on_the_scripted_model(tmp_path: Path, monkeypatch: pytest.Mo
     court_id = json.loads(court.read_text())["execution"]["id"]
     a_id = json.loads(a.read_text())["execution"]["id"]
     [row] = [r for r in history if r["run_id"] == court_id]
-    assert row["compared"] == f"vs {a_id}: worse"  # the store's English
+    assert row["compared"] == f"vs {a_id}: worse"  # the store's English; the same verdict twice is said once
+    small = tmp_path / "small.json"
+    assert run("eval", "--backend", "scripted", "--ids", "faq-01", "--report", str(small)).exit_code == 0
+    assert run("eval", "compare", str(small), str(court)).exit_code == 2  # they do not pair
+    small_id = json.loads(small.read_text())["execution"]["id"]
+    history = json.loads(run("eval", "history", "--json").stdout)
+    [row] = [r for r in history if r["run_id"] == court_id]
+    assert row["compared"] == f"vs {a_id}: worse; vs {small_id}: unpaired"  # a later compare hides nothing
 
 
 def test_unreadable_or_foreign_reports_are_usage_errors(tmp_path: Path) -> None:
