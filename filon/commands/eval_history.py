@@ -39,7 +39,10 @@ def history(
         return
     # what must stay whole at 80 columns (ids, dates, prompt, score) does not wrap; names may fold
     table = Table(
-        title=f"eval history{' of ' + case_id if case_id else ''}", box=box.SIMPLE_HEAD, pad_edge=False
+        title=f"eval history{' of ' + case_id if case_id else ''}",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
     )
     for column, whole in (
         ("run", True),
@@ -50,7 +53,7 @@ def history(
         ("decision", False),
         *([("case", True)] if case_id else []),
     ):
-        table.add_column(column, overflow="fold", no_wrap=whole, min_width=None if whole else 10)
+        table.add_column(column, overflow="fold", no_wrap=whole, min_width=None if whole else 9)
     for r in rows:
         score = f"{r.score:.0%} {r.passed}/{r.valid}" if r.score is not None else "-"
         cells = [
@@ -72,6 +75,10 @@ def history(
 
 
 def _short(compared: str) -> str:
-    """ "vs RUNID: verdict" with the id cut to six characters: it fits under the decision."""
-    run, _, verdict = compared.removeprefix("vs ").partition(": ")
-    return f"vs {run[:6]} {verdict}"
+    """Each "vs RUNID: verdict" with the id cut to six characters, one per line: they fit under the
+    decision."""
+    lines = []
+    for one in compared.split("; "):
+        run, _, verdict = one.removeprefix("vs ").partition(": ")
+        lines.append(f"vs {run[:6]} {verdict}")
+    return "\n".join(lines)

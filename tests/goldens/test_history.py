@@ -66,6 +66,9 @@ def test_history_at_80_columns_keeps_ids_whole_and_names_the_prompt(tmp_path: Pa
     assert table.exit_code == 0
     assert max(len(line) for line in table.stdout.splitlines()) <= 80
     assert run_id in table.stdout and "system.md" in table.stdout
+    one_case = runner.invoke(app, ["eval", "history", "faq-01"], env={"COLUMNS": "80"})  # a column more
+    assert one_case.exit_code == 0 and run_id in one_case.stdout
+    assert max(len(line) for line in one_case.stdout.splitlines()) <= 80
 
 
 def test_model_url_with_the_real_backend_is_refused(tmp_path: Path) -> None:
