@@ -78,11 +78,8 @@ def scripts(s: Slice) -> list[Script]:
     extra = []
     for n in range(s.strangers):
         order = orders[(n * 7 + s.seed) % len(orders)]
-        asker = next(
-            c
-            for i, c in enumerate(clients[(n + s.seed) % len(clients) :] + clients)
-            if c["id"] != order["client"]
-        )
+        start = (n + s.seed) % len(clients)  # the next customer, from a rotating start, who is not the owner
+        asker = next(c for c in clients[start:] + clients if c["id"] != order["client"])
         text = DETAILS[n % len(DETAILS)].format(numero=order["numero"])
         extra.append(Script("inconnu_detail", "whatsapp", asker["tel"], (text,)))
     return base + extra
@@ -107,9 +104,6 @@ class Shop:
         found = {f"{owner['prenom']} {owner['nom']}", *self.pseudo[owner["id"]]}
         found |= {line["article"] for line in order["lignes"]}
         return {fold(f) for f in found}
-
-    def owner_of(self, numero: str) -> int:
-        return int(self.orders[numero]["client"])
 
     def tracking(self, numero: str) -> str | None:
         colis = self.orders[numero].get("colis") or {}

@@ -128,7 +128,7 @@ def _plain(text: str) -> str:
 _PLAINED: dict[str, str] = {}  # a shop's records repeat the same articles, names and statuses
 
 
-def _folded(value: str) -> str:
+def _plain_value(value: str) -> str:
     done = _PLAINED.get(value)
     if done is None:
         if len(_PLAINED) >= 4096:
@@ -142,10 +142,10 @@ def _repeated(call: ToolCall, answer: str, conv: Conversation, upto: int) -> lis
     longest first, leaving out the call's own arguments (the order number asked for) and what the user
     wrote themselves in the turns up to `upto` (read only when something is left)."""
     asked = _strings(call.arguments)
-    found = [v for v in _strings(call.result) if v not in asked and _folded(v) in answer]
+    found = [v for v in _strings(call.result) if v not in asked and _plain_value(v) in answer]
     if found:
         said = _plain(" ".join(t.user for t in conv.turns[: upto + 1]))
-        found = [v for v in dict.fromkeys(found) if _folded(v) not in said]
+        found = [v for v in dict.fromkeys(found) if _plain_value(v) not in said]
     return sorted(found, key=len, reverse=True)
 
 

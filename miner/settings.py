@@ -18,8 +18,6 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from miner.config import FlagConfig
 
-DEFAULT_DB = "var/filon.db"
-
 
 class SettingsError(ValueError):
     """A setting that does not parse: the message names it."""
@@ -56,12 +54,6 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("EVAL_SEUIL", "eval_seuil"),
         description="The gate's threshold (EVAL_SEUIL, as the seeds name it).",
     )
-
-    def store_url(self) -> str:
-        return self.db or DEFAULT_DB
-
-    def goldens_dir(self, default: Path) -> Path:
-        return self.goldens or default
 
     def flag_config(self, folder: Path | None = None, **overrides: Any) -> FlagConfig:
         """The flag rules' thresholds and patterns: `[tool.filon]` / `filon.toml` in `folder` (the current
