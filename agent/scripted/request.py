@@ -4,6 +4,8 @@ turn's tool results, the tools offered, and what the prompt says of identity; pl
 
 from __future__ import annotations
 
+import json
+
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -59,6 +61,19 @@ class Decision:
     notes: list[str] = field(default_factory=list)
 
 
+def _response(value: Any) -> dict[str, Any]:
+    """A tool's result as the clients send it: the object itself (google-genai), or wrapped as
+    `{name, content}` with the content an object or its JSON (the Vercel AI SDK)."""
+    if isinstance(value, dict) and set(value) == {"name", "content"}:
+        value = value["content"]
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                return {"resultat": value}
+    return value if isinstance(value, dict) else {"resultat": value} if value is not None else {}
+
+
 def parse(body: dict[str, Any]) -> Turn:
     system = " ".join(p.get("text", "") for p in (body.get("systemInstruction") or {}).get("parts", []))
     contents = body.get("contents") or []
@@ -71,7 +86,7 @@ def parse(body: dict[str, Any]) -> Turn:
                 results = []  # a new user message starts a new turn
             elif "functionResponse" in part:
                 fr = part["functionResponse"]
-                results.append((fr.get("name", ""), fr.get("response") or {}))
+                results.append((fr.get("name", ""), _response(fr.get("response"))))
     tools = {
         d.get("name", "")
         for tool in body.get("tools") or []

@@ -1,4 +1,5 @@
-"""The scripted model's HTTP server: `POST /v1beta/models/{model}:generateContent`, Gemini's JSON shapes.
+"""The scripted model's HTTP server: `POST /v1beta/models/{model}:generateContent` (and `/v1/`, which
+google-genai 3.x calls by default), Gemini's JSON shapes.
 
 Reached through `google-genai` with `HttpOptions(base_url=...)`, so the agent cannot tell it from the
 real API. Faults use Gemini's error JSON (`RESOURCE_EXHAUSTED`, `UNAVAILABLE`) so the SDK raises its real
@@ -21,7 +22,7 @@ from typing import Any
 from agent.scripted.brain import Brain, parse
 from agent.scripted.paraphrase import Paraphraser
 
-PATH = re.compile(r"^/v1beta/models/([^/:]+):generateContent$")
+PATH = re.compile(r"^/v1(?:beta)?/models/([^/:]+):generateContent$")
 VERSION = "scripted-1"
 
 
@@ -113,7 +114,10 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError as exc:
             self._error(400, "INVALID_ARGUMENT", f"invalid JSON payload: {exc}")
             return
-        self.server.model.handle(self, match.group(1), body)
+        try:
+            self.server.model.handle(self, match.group(1), body)
+        except Exception as exc:  # a shape the stand-in cannot read: a JSON error, never a dropped connection
+            self._error(400, "INVALID_ARGUMENT", f"the scripted model cannot read this request: {exc!r}")
 
 
 class _Server(ThreadingHTTPServer):

@@ -94,3 +94,44 @@ def test_settings_from_env_validate(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("FILON_SCRIPTED_503_RATE")
     with pytest.raises(ValueError, match="rate_429"):
         ScriptedSettings.from_env(rate_429=2.0, rate_503=0.0)
+
+
+def test_google_genai_3_default_api_version_v1_is_served(scripted: ScriptedModel) -> None:
+    status, body = post(
+        scripted.url, user("Quels sont les frais de livraison ?"), "/v1/models/m:generateContent"
+    )
+    assert status == 200 and body["candidates"][0]["content"]["parts"]
+
+
+def _after_tool(response: Any) -> str:
+    body = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Quel est le statut de ma commande LL-10587 ?"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "consulter_commande", "args": {}}}]},
+            {
+                "role": "user",
+                "parts": [{"functionResponse": {"name": "consulter_commande", "response": response}}],
+            },
+        ],
+        "tools": [{"functionDeclarations": [{"name": "consulter_commande"}]}],
+    }
+    return str(ScriptedModel.respond("m", body)["candidates"][0]["content"]["parts"][0].get("text"))
+
+
+def test_a_tool_result_wrapped_as_the_ai_sdk_sends_it_reads_as_the_result_itself() -> None:
+    order = {
+        "numero": "LL-10587",
+        "statut": "expédiée",
+        "articles": [],
+        "montant_articles": 10,
+        "frais_port": 2,
+    }
+    plain = _after_tool(order)
+    assert "expédiée" in plain and plain != _after_tool({"erreur": "commande inconnue"})
+    assert _after_tool({"name": "consulter_commande", "content": order}) == plain
+    assert _after_tool({"name": "consulter_commande", "content": json.dumps(order)}) == plain
+
+
+def test_a_request_the_stand_in_cannot_read_gets_a_json_error(scripted: ScriptedModel) -> None:
+    status, body = post(scripted.url, {"contents": "not a list of contents"})
+    assert status == 400 and body["error"]["status"] == "INVALID_ARGUMENT"
