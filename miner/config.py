@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import fnmatch
+import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -42,13 +46,40 @@ PROMISE = [
 ]
 
 
+# tool names (or shell patterns, case-insensitive) that hand the customer to a person: the reference
+# agent's, and the names other stacks' agents use; not ADK's `transfer_to_agent`, which hands over to
+# another agent
+ESCALATION = [
+    "transferer_a_un_conseiller",
+    "transfer_to_human",
+    "handoff*",
+    "*escalat*",
+    "*human*",
+    "*conseiller*",
+]
+
+
+@lru_cache(maxsize=64)
+def _escalation_matcher(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(fnmatch.translate(p.lower()) for p in patterns) or "(?!)")
+
+
+def is_escalation(name: str, patterns: Sequence[str]) -> bool:
+    """Whether a tool of this name escalates: equal to one of `patterns` or matching it as a shell
+    pattern (`handoff*`), case-insensitive."""
+    return _escalation_matcher(tuple(patterns)).match(name.lower()) is not None
+
+
 @dataclass
 class FlagConfig:
     latency_ms: float = 10_000.0
     loop_threshold: int = 3
-    escalation_tools: list[str] = field(default_factory=lambda: ["transferer_a_un_conseiller"])
+    escalation_tools: list[str] = field(default_factory=lambda: list(ESCALATION))
     injection_patterns: list[str] = field(default_factory=lambda: list(INJECTION))
     promise_patterns: list[str] = field(default_factory=lambda: list(PROMISE))
+
+    def escalates(self, tool: str) -> bool:
+        return is_escalation(tool, self.escalation_tools)
 
     @classmethod
     def load(cls, folder: Path | None = None, **overrides: Any) -> FlagConfig:
@@ -67,10 +98,13 @@ class FlagConfig:
                 raise ValueError(f"{own}: takes its settings as top-level keys, not under [tool.filon]")
             _check(found, str(own))
             values.update(found)
+        added_escalation = overrides.pop("escalation_tools", None)  # `--escalation-tool` adds, never replaces
         values.update({k: v for k, v in overrides.items() if v is not None})
         extra_inj = values.pop("extra_injection_patterns", None)
         extra_promise = values.pop("extra_promise_patterns", None)
         config = cls(**values)
+        if added_escalation:
+            config.escalation_tools += [t for t in added_escalation if t not in config.escalation_tools]
         if extra_inj:
             config.injection_patterns += list(extra_inj)
         if extra_promise:

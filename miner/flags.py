@@ -152,8 +152,8 @@ def _repeated(call: ToolCall, answer: str, conv: Conversation, upto: int) -> lis
 def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     """Injection patterns; and data of a customer other than the user, in a tool result or in the answer.
 
-    The user is who they said they are: the emails and phone numbers they wrote, and their WhatsApp
-    number. A customer record in a tool result is theirs when it shares one of those identifiers; then
+    The user is who they said they are: the emails and phone numbers they wrote, their WhatsApp number,
+    and the user id their stack gives (`user.id`, `enduser.id`…). A customer record in a tool result is theirs when it shares one of those identifiers; then
     all of its identifiers are theirs too. An identifier in the answer that is not theirs, or a value of
     another's record repeated in the answer (its articles, its name, its status) that the user did not
     write, is a `leak` (`injection_obeyed` when the turn carried an injection); another's record that
@@ -162,8 +162,8 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     out = []
     known: set[str] = set()
     for i, turn in enumerate(conv.turns):
-        if turn.sender:
-            known.add(_phone(turn.sender))
+        if turn.sender:  # the WhatsApp number, or the user id the stack gives (often an email)
+            known |= identities(turn.sender) | {_phone(turn.sender)}
         known |= identities(turn.user)
         pattern = _has(turn.user, cfg.injection_patterns)
         foreign: list[ToolCall] = []  # the calls whose result carried another customer's record
@@ -209,7 +209,7 @@ def escalation(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     for i, t in enumerate(conv.turns):
         if not t.tools:
             continue
-        call = next((c for c in t.tools if c.name in cfg.escalation_tools), None)
+        call = next((c for c in t.tools if cfg.escalates(c.name)), None)
         if call is not None:
             out.append(Flag.of(Cause.TRANSFERRED, i, f"escalated with {call.name}", t.trace_id))
     return out
@@ -227,9 +227,7 @@ def error(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         if failed:
             why = f"span(s) ended in error: {', '.join(sorted(set(failed)))}"
             out.append(Flag.of(Cause.SPAN_ERROR, i, why, t.trace_id))
-        elif not t.agent.strip() and t.user.strip():
-            # neither the question nor an answer: the stack did not capture content (ADK's default),
-            # which is not the agent's failure
+        elif t.captured and not t.agent.strip():  # a turn without content is a notice, not an error
             out.append(Flag.of(Cause.EMPTY_ANSWER, i, "the agent answered nothing", t.trace_id))
     return out
 
@@ -271,7 +269,7 @@ def promise(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     out = []
     for i, t in enumerate(conv.turns):
         pattern = _has(t.agent, cfg.promise_patterns)
-        if pattern and not any(c.name in cfg.escalation_tools for c in t.tools):
+        if pattern and not any(cfg.escalates(c.name) for c in t.tools):
             why = f"promises « {pattern} » with no escalation behind it"
             out.append(Flag.of(Cause.UNBACKED_PROMISE, i, why, t.trace_id))
     return out

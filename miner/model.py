@@ -34,7 +34,13 @@ class Turn:
     error_types: list[str] = field(default_factory=list)  # error.type of spans that ended in error
     failed_spans: list[str] = field(default_factory=list)  # names of spans that ended in error
     feedback: float | None = None  # negative means a negative feedback for this turn
-    sender: str | None = None  # the WhatsApp number, when the channel gives one
+    sender: str | None = None  # the customer's own identity: the WhatsApp number, or the stack's user id
+
+    @property
+    def captured(self) -> bool:
+        """Whether the stack recorded this turn's messages. Without them (content capture off) neither the
+        question nor the answer is known: a "content not captured" notice, never the agent's failure."""
+        return bool(self.user.strip() or self.agent.strip())
 
 
 @dataclass

@@ -9,6 +9,7 @@ model text of the turn.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
@@ -18,6 +19,7 @@ from typing import Any, NamedTuple
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as gen_ai
 from opentelemetry.semconv.attributes import error_attributes
 
+from miner.config import is_escalation
 from miner.jsontext import loads
 from miner.model import ToolCall, Turn
 from tracing.conventions import readable
@@ -45,6 +47,18 @@ CONVERSATION_KEYS = (
     "session.id",
     "traceloop.association.properties.session_id",
     "ai.telemetry.metadata.sessionId",
+)
+# a quota error, wherever a stack puts it: `error.type`, the status message, an exception event, HTTP status
+RATE_LIMITED = re.compile(
+    r"\b429\b|RESOURCE_EXHAUSTED|Resource has been exhausted|Too Many Requests|rate.?limit", re.IGNORECASE
+)
+HTTP_STATUS = ("http.response.status_code", "http.status_code")
+# where stacks put the authenticated customer: the identity they gave, not a stranger's (README, "Other agents")
+USER_KEYS = (
+    "user.id",
+    "enduser.id",
+    "traceloop.association.properties.user_id",
+    "ai.telemetry.metadata.userId",
 )
 CHANNEL = "support.channel"  # filon's own: the reference agent's channel (web, whatsapp)
 FEEDBACK = ("feedback.score", "support.feedback")  # no convention yet: the names agents use
@@ -247,8 +261,36 @@ def _feedback(head: SpanRecord) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
+def error_type(span: SpanRecord) -> str:
+    """What a failed span's error was: "429" for a quota error however the stack reports it (the flag
+    rules read that), else `error.type`, the status message or the exception's type."""
+    attrs = span.attributes
+    if any(str(attrs.get(key)) == "429" for key in HTTP_STATUS):
+        return "429"
+    said = (
+        attrs.get(ERROR_TYPE),
+        span.status_message,
+        attrs.get("exception.type"),
+        attrs.get("exception.message"),
+    )
+    if any(text and RATE_LIMITED.search(str(text)) for text in said):
+        return "429"
+    return str(next((text for text in said[:3] if text), "error"))
+
+
+def _user_id(spans: _Spans, head: SpanRecord) -> str | None:
+    """The customer's id as the stack gives it, the agent span's (or the head's) first."""
+    for span in (head, *spans.ordered):
+        attrs = span.attributes
+        for key in USER_KEYS:
+            value = attrs.get(key)
+            if value:
+                return str(value)
+    return None
+
+
 def _escalated(tools: list[ToolCall], escalation_tools: Sequence[str]) -> bool:
-    return any(t.name in escalation_tools for t in tools)
+    return any(is_escalation(t.name, escalation_tools) for t in tools)
 
 
 def turn_of(
@@ -274,9 +316,11 @@ def turn_of(
         latency_ms=head.duration_ms,
         input_tokens=input_tokens,
         output_tokens=output_tokens,
-        error_types=[str(s.attributes.get(ERROR_TYPE) or s.status_message or "error") for s in failed],
+        error_types=[error_type(s) for s in failed],
         failed_spans=[s.name for s in failed],
         feedback=_feedback(head),
-        sender=conversation_id.split(":", 1)[1] if channel == "whatsapp" and ":" in conversation_id else None,
+        sender=conversation_id.split(":", 1)[1]
+        if channel == "whatsapp" and ":" in conversation_id
+        else _user_id(sorted_spans, head),
     )
     return TurnOf(conversation_id, channel, turn, versions)

@@ -22,6 +22,7 @@ from miner.model import Conversation, Flag, Turn
 from miner.rows import conversation_row, conversation_values
 from miner.store import Store
 from miner.tables import SpanRow
+from tracing.conventions import stack_of
 from tracing.grouping import by_trace, turn_of
 from tracing.records import SpanRecord
 from tracing.redact import Redactor
@@ -39,6 +40,10 @@ class IngestStats:
     conversations: int = 0
     kept: int = 0  # turns stored
     sampled_out: int = 0  # turns not kept by the sample rate
+    skipped: int = 0  # traces with no span of any GenAI convention (an HTTP health check): no conversation
+    uncaptured: int = 0  # turns kept whose spans carry no content (the stack's content capture is off)
+    stacks: dict[str, int] = field(default_factory=dict)  # spans read, by convention (`tracing.conventions`)
+    tools: dict[str, bool] = field(default_factory=dict)  # tool names seen → treated as an escalation
     # the (kind, conversation) pairs flagged: a conversation written by several batches counts once
     flagged_pairs: set[tuple[str, str]] = field(default_factory=set)
 
@@ -69,8 +74,20 @@ class IngestStats:
         return stats
 
     def add(self, other: IngestStats) -> None:
-        for name in ("spans", "new_spans", "turns", "conversations", "kept", "sampled_out"):
+        for name in (
+            "spans",
+            "new_spans",
+            "turns",
+            "conversations",
+            "kept",
+            "sampled_out",
+            "skipped",
+            "uncaptured",
+        ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        for stack, count in other.stacks.items():
+            self.stacks[stack] = self.stacks.get(stack, 0) + count
+        self.tools.update(other.tools)
         if len(self.flagged_pairs) < MAX_PAIRS:  # a process's lifetime of flags: bounded, then approximate
             self.flagged_pairs |= other.flagged_pairs
 
@@ -167,7 +184,9 @@ class Ingestor:
             )
             batch.lock(list(kept))
             resources: dict[int, str] = {}  # within this call only: ids are reused once objects are freed
-            span_rows = [to_row(r, cid, resources) for r in records if (cid := span_conv[r.trace_id]) in kept]
+            span_rows = [
+                to_row(r, cid, resources) for r in records if (cid := span_conv.get(r.trace_id, "")) in kept
+            ]
             stats.new_spans = batch.write_spans(span_rows)
             batch.write_turns(kept)
             touched = self._moved(batch, kept, stored)
@@ -190,6 +209,11 @@ class Ingestor:
             batch.update_conversations([row for cid, row in rows.items() if cid not in new_ids])
         stats.conversations = len(kept)
         stats.kept = sum(len(t) for _, t in kept.values())
+        for _, turns in kept.values():
+            for turn in turns:
+                stats.uncaptured += not turn.captured
+                for call in turn.tools:
+                    stats.tools[call.name] = self.config.escalates(call.name)
         stats.flagged_pairs = {(f.kind, cid) for cid, fs in flags.items() for f in fs}
         return stats
 
@@ -214,12 +238,22 @@ class Ingestor:
         span_conv: dict[str, str] = {}
         grouped: dict[str, list[Turn]] = {}
         channels: dict[str, str] = {}  # the channel of the conversation's last trace read
+        stacks = stats.stacks
         for trace_id, spans in traces.items():
+            found = 0
+            for s in spans:
+                convention = stack_of(s)
+                if convention is not None:
+                    stacks[convention.name] = stacks.get(convention.name, 0) + 1
+                    found += 1
+            if not found:  # HTTP, database spans alone: context of no turn, no conversation
+                stats.skipped += 1
+                continue
             conv_id, channel, turn, _ = turn_of(spans, self.config.escalation_tools)
             span_conv[trace_id] = conv_id
             grouped.setdefault(conv_id, []).append(turn)
             channels[conv_id] = channel
-        stats.turns = len(traces)
+        stats.turns = len(traces) - stats.skipped
         kept: Kept = {}
         for conv_id, turns in grouped.items():
             channel = channels[conv_id]

@@ -92,6 +92,24 @@ def _resource(span: ReadableSpan) -> dict[str, Any]:
     return cached[1]
 
 
+EXCEPTION_KEYS = ("exception.type", "exception.message")
+
+
+def with_exception(attributes: dict[str, Any], events: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """The span's attributes with its first `exception` event's type and message added (a 429 that an
+    instrumentation only records as an exception event is read like one in `error.type`); the given
+    dict is never changed, and returned as it is when there is nothing to add."""
+    for name, event_attributes in events:
+        if name == "exception" and event_attributes:
+            added = {
+                k: event_attributes[k]
+                for k in EXCEPTION_KEYS
+                if k in event_attributes and k not in attributes
+            }
+            return {**attributes, **added} if added else attributes
+    return attributes
+
+
 # `SpanRecord`'s fields by name: the order of `sdk_fields` and `fields_of`, the lists that cross the pipe
 FIELD_NAMES = tuple(f.name for f in dataclass_fields(SpanRecord))
 RESOURCE = FIELD_NAMES.index("resource")
@@ -108,11 +126,15 @@ def sdk_fields(span: ReadableSpan, trace_id: str | None = None) -> list[Any]:
         ctx, parent, status, scope = span._context, span._parent, span._status, span._instrumentation_scope
         name, start, end, kind = span._name, span._start_time, span._end_time, span._kind
         attributes: Any = span._attributes
+        events: Any = span._events
     except AttributeError:
         ctx, parent, status, scope = span.context, span.parent, span.status, span.instrumentation_scope
         name, start, end, kind = span.name, span.start_time, span.end_time, span.kind
-        attributes = span.attributes
+        attributes, events = span.attributes, span.events
     assert ctx is not None
+    plain = _plain(attributes)
+    if events:  # rare: exceptions, and the event-based GenAI convention
+        plain = with_exception(plain, ((e.name, e.attributes) for e in events))
     return [
         trace_id or ctx.trace_id.to_bytes(16, "big").hex(),
         ctx.span_id.to_bytes(8, "big").hex(),
@@ -123,7 +145,7 @@ def sdk_fields(span: ReadableSpan, trace_id: str | None = None) -> list[Any]:
         _STATUS_NAMES[status.status_code._value_],
         status.description or "",
         _KIND_NAMES.get(kind._value_) or kind.name,
-        _plain(attributes),
+        plain,
         _resource(span),
         scope.name if scope else "",
     ]
@@ -211,6 +233,11 @@ def from_protobuf(payload: bytes, rejected: list[str] | None = None) -> list[Spa
                         _id(span_id, 8, "spanId")
                     status = s.status
                     parent = s.parent_span_id
+                    attributes = _attrs_pb(s.attributes)
+                    if s.events:
+                        attributes = with_exception(
+                            attributes, ((e.name, _attrs_pb(e.attributes)) for e in s.events)
+                        )
                     record = SpanRecord(
                         trace_id.hex(),
                         span_id.hex(),
@@ -221,7 +248,7 @@ def from_protobuf(payload: bytes, rejected: list[str] | None = None) -> list[Spa
                         STATUS.get(status.code, "UNSET"),
                         status.message,
                         KIND.get(s.kind, "UNSPECIFIED"),
-                        _attrs_pb(s.attributes),
+                        attributes,
                         resource,
                         scope,
                     )
@@ -366,7 +393,14 @@ def _json_span(s: Any, where: str, resource: dict[str, Any], scope: str) -> Span
         status=_enum(status.get("code", 0), STATUS, f"{where}.status.code"),
         status_message=str(status.get("message") or ""),
         kind=_enum(s.get("kind", 0), KIND, f"{where}.kind"),
-        attributes=_attrs(s.get("attributes") or [], f"{where}.attributes"),
+        attributes=with_exception(
+            _attrs(s.get("attributes") or [], f"{where}.attributes"),
+            (
+                (str(e.get("name")), _attrs(e.get("attributes") or [], f"{where}.events"))
+                for e in _list(s.get("events") or [], f"{where}.events")
+                if isinstance(e, dict)
+            ),
+        ),
         resource=resource,
         scope=scope,
     )

@@ -110,6 +110,7 @@ def ingest(
     from tracing.ingest import Ingestor, IngestStats
     from tracing.records import DecodeError, batched
     from tracing.redact import Redactor, load_secret, redaction_enabled
+    from tracing.summary import notes
 
     if not 0 <= sample_rate <= 1:
         fail(f"--sample-rate: {sample_rate} is not between 0 and 1")
@@ -150,6 +151,8 @@ def ingest(
         ),
         markup=False,
     )
+    for line in notes(total):
+        console.print(line, markup=False)
     if bad:
         raise typer.Exit(int(Exit.FAILED))
 

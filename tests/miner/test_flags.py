@@ -109,9 +109,44 @@ def test_identity_given_in_an_earlier_turn_counts() -> None:
 
 
 def test_escalation_with_a_configurable_tool() -> None:
-    c = conv(turn("Un humain !", "Je transfère", [ToolCall("handoff_to_human", {})]))
+    c = conv(turn("Un humain !", "Je transfère", [ToolCall("remonter_ticket", {})]))
     assert kinds(c) == []
-    assert kinds(c, FlagConfig(escalation_tools=["handoff_to_human"])) == ["escalation"]
+    assert kinds(c, FlagConfig(escalation_tools=["remonter_ticket"])) == ["escalation"]
+    assert kinds(c, FlagConfig(escalation_tools=["REMONTER_*"])) == ["escalation"]  # a pattern, any case
+
+
+@pytest.mark.parametrize(
+    ("tool", "escalates"),
+    [
+        ("transferer_a_un_conseiller", True),
+        ("transfer_to_human", True),
+        ("handoff_to_support", True),
+        ("Escalate_Ticket", True),
+        ("ask_a_human", True),
+        ("appeler_un_conseiller", True),
+        ("transfer_to_agent", False),  # ADK's built-in hands over to another agent, not a person
+        ("consulter_commande", False),
+    ],
+)
+def test_the_usual_escalation_names_out_of_the_box(tool: str, escalates: bool) -> None:
+    c = conv(turn("Un humain !", "Je transfère", [ToolCall(tool, {})]))
+    assert (kinds(c) == ["escalation"]) is escalates
+
+
+def test_the_escalation_tool_option_adds_to_the_defaults(tmp_path: Path) -> None:
+    config = FlagConfig.load(tmp_path, escalation_tools=["remonter_ticket"])
+    assert config.escalates("remonter_ticket") and config.escalates("transfer_to_human")
+
+
+def test_an_authenticated_customer_s_own_record_is_not_a_leak() -> None:
+    asked = "Quel est le statut de ma commande LL-10602 ?"
+    answer = "Votre commande LL-10602 (Pull en laine x1) est en préparation."
+    result = {**OWNER, "articles": [{"article": "Pull en laine", "quantite": 1}]}
+    anonymous = turn(asked, answer, [ToolCall("consulter_commande", {"numero": "LL-10602"}, result)])
+    assert kinds(conv(anonymous)) == ["security"]  # nobody said who they are: another's record
+    signed_in = turn(asked, answer, [ToolCall("consulter_commande", {"numero": "LL-10602"}, result)])
+    signed_in.sender = "Lea.Bernard@exemple.fr"  # the user id the stack gives
+    assert kinds(conv(signed_in)) == []
 
 
 def test_error_rate_limit_and_tool_error() -> None:

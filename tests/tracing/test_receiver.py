@@ -151,7 +151,10 @@ def test_big_requests_are_stored_whole(tmp_path: Path) -> None:
                                 "traceId": "f" * 32,
                                 "spanId": "e" * 16,
                                 "name": "big",
-                                "attributes": [{"key": "blob", "value": {"stringValue": "é" * (1 << 19)}}],
+                                "attributes": [
+                                    {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+                                    {"key": "blob", "value": {"stringValue": "é" * (1 << 19)}},
+                                ],
                             }
                         ]
                     }

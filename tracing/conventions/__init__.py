@@ -1,29 +1,71 @@
 """Readers of the conventions other stacks emit, each turning its spans into the OpenTelemetry GenAI
 attributes `tracing.grouping` reads: detected per span (never configured), one table of attributes each.
 
-`readable(spans)` is the one entry: a span in filon's own convention comes back as it is; a span another
-convention marks is translated: OpenInference (Phoenix's conventions) and the Vercel AI SDK so far.
+`readable(spans)` is the one entry: a span in the GenAI convention comes back as it is; a span another
+convention marks is translated. `stack_of(span)` names the convention a span belongs to, or None for a
+span that is not about the model (an HTTP server span, a database query): a trace made only of those is
+no conversation. Each reader module has `NAME`, `LABEL`, `MARKS` (attributes that identify it), `CAPTURE`
+(the setting that makes that stack record message content) and `to_genai`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from tracing.conventions import openinference, vercel_ai
+from tracing.conventions import adk, openinference, pydantic_ai, traceloop, vercel_ai
 from tracing.records import SpanRecord
 
-READERS = ((openinference.KIND, openinference.to_genai), (vercel_ai.KIND, vercel_ai.to_genai))
+
+@dataclass(frozen=True)
+class Convention:
+    name: str
+    label: str
+    marks: tuple[str, ...]
+    capture: str  # how to make the stack record the messages
+    translate: Callable[[SpanRecord], SpanRecord] | None = None
+
+
+READERS = tuple(
+    Convention(m.NAME, m.LABEL, m.MARKS, m.CAPTURE, m.to_genai)
+    for m in (openinference, vercel_ai, adk, traceloop, pydantic_ai)
+)
+GENAI = Convention(
+    "otel_genai",
+    "OpenTelemetry GenAI",
+    ("gen_ai.operation.name", "gen_ai.system", "gen_ai.provider.name", "gen_ai.conversation.id"),
+    "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY (opentelemetry-util-genai 1.3b0 and later;"
+    " 'true' captures nothing there) with OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental",
+)
+CONVENTIONS = {c.name: c for c in (*READERS, GENAI)}
+_MARKS = tuple((mark, reader) for reader in READERS for mark in reader.marks)
+SCOPES = {scope: CONVENTIONS[pydantic_ai.NAME] for scope in pydantic_ai.SCOPES}  # stacks known by their scope
+
+
+def stack_of(span: SpanRecord) -> Convention | None:
+    """The convention that marks this span, or None when it is not about the model."""
+    attrs = span.attributes
+    for mark, reader in _MARKS:
+        if mark in attrs:
+            return reader
+    known = SCOPES.get(span.scope)
+    if known is not None:
+        return known
+    for mark in GENAI.marks:
+        if mark in attrs:
+            return GENAI
+    return None
 
 
 def readable(spans: Sequence[SpanRecord]) -> Sequence[SpanRecord]:
     """The spans in the GenAI convention: each one another convention marks, translated."""
-    if not any(mark in s.attributes for s in spans for mark, _ in READERS):
+    if not any(mark in s.attributes for s in spans for mark, _ in _MARKS):
         return spans
     return [_read(s) for s in spans]
 
 
 def _read(span: SpanRecord) -> SpanRecord:
-    for mark, translate in READERS:
+    for mark, reader in _MARKS:
         if mark in span.attributes:
-            return translate(span)
+            return reader.translate(span) if reader.translate else span
     return span

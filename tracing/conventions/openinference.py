@@ -18,6 +18,9 @@ from miner.jsontext import dumps
 from tracing.records import SpanRecord
 
 KIND = "openinference.span.kind"
+NAME, LABEL = "openinference", "OpenInference"
+MARKS = (KIND,)
+CAPTURE = "OPENINFERENCE_HIDE_INPUTS and OPENINFERENCE_HIDE_OUTPUTS unset (or false)"
 OPERATIONS = {"AGENT": "invoke_agent", "CHAIN": "invoke_agent", "LLM": "chat", "TOOL": "execute_tool"}
 TABLE = {  # OpenInference attribute → GenAI attribute, copied as they are
     "session.id": "gen_ai.conversation.id",

@@ -17,6 +17,9 @@ from miner.jsontext import dumps, loads
 from tracing.records import SpanRecord
 
 KIND = "ai.operationId"
+NAME, LABEL = "vercel_ai", "Vercel AI SDK"
+MARKS = (KIND,)
+CAPTURE = "experimental_telemetry: {isEnabled: true, recordInputs: true, recordOutputs: true}"
 AGENT_OPS = ("ai.generateText", "ai.streamText", "ai.generateObject", "ai.streamObject")
 MODEL_SUFFIXES = (".doGenerate", ".doStream")
 

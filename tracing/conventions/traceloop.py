@@ -1,0 +1,144 @@
+"""OpenLLMetry / Traceloop's own attributes, as its instrumentors and `traceloop-sdk` decorators emit them.
+
+A span is Traceloop's when it carries `traceloop.span.kind`, `llm.request.type` or a flattened message
+(`gen_ai.prompt.0.*`, `gen_ai.completion.0.*`, the form its instrumentors used before the GenAI
+conventions had message attributes). A model call's `gen_ai.prompt.N.role/content` (and
+`.tool_calls.M.name/arguments`) and `gen_ai.completion.N.*` become GenAI messages, its `llm.usage.*` /
+`gen_ai.usage.prompt_tokens` tokens; a `@workflow` or `@agent` span is the agent span, its input and
+output from `traceloop.entity.input/output`; a `@tool` span is a tool run with its real arguments. The
+conversation is `traceloop.association.properties.session_id` (`tracing.grouping`), the customer
+`traceloop.association.properties.user_id`. Current OpenLLMetry instrumentors write the GenAI
+attributes themselves. Recorded from traceloop-sdk 0.39 against the scripted model:
+`tests/tracing/fixtures/record_traceloop.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from miner.jsontext import dumps, loads
+from tracing.records import SpanRecord
+
+NAME, LABEL = "traceloop", "OpenLLMetry / Traceloop"
+KIND = "traceloop.span.kind"
+MARKS = (
+    KIND,
+    "llm.request.type",
+    "gen_ai.prompt.0.role",
+    "gen_ai.prompt.0.content",
+    "gen_ai.completion.0.content",
+)
+CAPTURE = "TRACELOOP_TRACE_CONTENT=true (its default; false hides prompts and completions)"
+AGENT_KINDS = ("workflow", "agent")
+ROLES = {"model": "assistant", "ai": "assistant"}
+TOKENS = (
+    ("gen_ai.usage.input_tokens", ("gen_ai.usage.prompt_tokens", "llm.usage.prompt_tokens")),
+    ("gen_ai.usage.output_tokens", ("gen_ai.usage.completion_tokens", "llm.usage.completion_tokens")),
+)
+
+
+def _json(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    try:
+        return loads(value)
+    except ValueError:
+        return value
+
+
+def _flattened(attrs: dict[str, Any], prefix: str) -> list[dict[str, Any]]:
+    """`gen_ai.prompt.N.*` (or `.completion.`) back into GenAI messages: role, text, tool calls."""
+    found: dict[int, dict[str, Any]] = {}
+    for key, value in attrs.items():
+        if not key.startswith(prefix):
+            continue
+        index, _, rest = key[len(prefix) :].partition(".")
+        if index.isdigit() and rest:
+            found.setdefault(int(index), {})[rest] = value
+    out = []
+    for _, fields in sorted(found.items()):
+        role = str(fields.get("role") or "user")
+        parts: list[dict[str, Any]] = []
+        if fields.get("content") not in (None, ""):
+            parts.append({"type": "text", "content": str(fields["content"])})
+        calls = sorted(
+            {
+                int(k.split(".")[1])
+                for k in fields
+                if k.startswith("tool_calls.") and k.split(".")[1].isdigit()
+            }
+        )
+        for n in calls:
+            if fields.get(f"tool_calls.{n}.name"):
+                parts.append(
+                    {
+                        "type": "tool_call",
+                        "name": str(fields[f"tool_calls.{n}.name"]),
+                        "arguments": fields.get(f"tool_calls.{n}.arguments", "{}"),
+                    }
+                )
+        if fields.get("function_call.name"):
+            parts.append(
+                {
+                    "type": "tool_call",
+                    "name": str(fields["function_call.name"]),
+                    "arguments": fields.get("function_call.arguments", "{}"),
+                }
+            )
+        out.append({"role": ROLES.get(role, role), "parts": parts})
+    return out
+
+
+def _entity_input(value: Any) -> tuple[str, dict[str, Any]]:
+    """The decorated function's call, `{"args": [...], "kwargs": {...}}`: its last text argument (the
+    customer's message, for an agent function) and its keyword arguments (a tool's)."""
+    found = _json(value)
+    if not isinstance(found, dict):
+        return (found if isinstance(found, str) else ""), {}
+    kwargs = found.get("kwargs") if isinstance(found.get("kwargs"), dict) else {}
+    texts = [a for a in [*(found.get("args") or []), *kwargs.values()] if isinstance(a, str)]
+    return (texts[-1] if texts else ""), kwargs
+
+
+def _text(value: Any) -> str:
+    found = _json(value)
+    return found if isinstance(found, str) else ""
+
+
+def to_genai(span: SpanRecord) -> SpanRecord:
+    """The span with GenAI attributes added (its own kept)."""
+    attrs = span.attributes
+    kind = str(attrs.get(KIND) or "")
+    added: dict[str, Any] = {}
+    if kind in AGENT_KINDS:
+        added["gen_ai.operation.name"] = "invoke_agent"
+        user, _ = _entity_input(attrs.get("traceloop.entity.input"))
+        if user:
+            added["gen_ai.input.messages"] = dumps(
+                [{"role": "user", "parts": [{"type": "text", "content": user}]}]
+            )
+        answer = _text(attrs.get("traceloop.entity.output"))
+        if answer:
+            added["gen_ai.output.messages"] = dumps(
+                [{"role": "assistant", "parts": [{"type": "text", "content": answer}]}]
+            )
+    elif kind == "tool":
+        added["gen_ai.operation.name"] = "execute_tool"
+        added["gen_ai.tool.name"] = attrs.get("traceloop.entity.name") or span.name.removesuffix(".tool")
+        _, kwargs = _entity_input(attrs.get("traceloop.entity.input"))
+        added["gen_ai.tool.call.arguments"] = dumps(kwargs)
+        if attrs.get("traceloop.entity.output") is not None:
+            added["gen_ai.tool.call.result"] = attrs["traceloop.entity.output"]
+    elif kind:
+        added["gen_ai.operation.name"] = f"traceloop.{kind}"  # a task: context
+    elif "gen_ai.input.messages" not in attrs:  # a model call in the flattened form
+        added["gen_ai.operation.name"] = "chat"
+        added["gen_ai.input.messages"] = dumps(_flattened(attrs, "gen_ai.prompt."))
+        added["gen_ai.output.messages"] = dumps(_flattened(attrs, "gen_ai.completion."))
+        for target, sources in TOKENS:
+            if target not in attrs:
+                value = next((attrs[s] for s in sources if s in attrs), None)
+                if value is not None:
+                    added[target] = value
+    return replace(span, attributes={**attrs, **added})
