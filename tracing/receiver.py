@@ -37,6 +37,7 @@ from tracing.ingest import Ingestor, IngestStats, ingest_replaying
 from tracing.records import DecodeError, SpanRecord, from_json, from_protobuf
 from tracing.redact import Redactor, redaction_secret
 from tracing.store_writer import HelperCommitter, StoreUnavailable
+from tracing.summary import Announcer
 from tracing.wire import helper_settings, offload_enabled
 
 log = logging.getLogger(__name__)
@@ -178,6 +179,7 @@ class Receiver:
         secret = redaction_secret(settings.redact)
         redactor = Redactor(secret) if secret is not None else None
         self._store: Store | None = None
+        self.announcer = Announcer()
         self.writer: Committer
         if offload_enabled() if settings.offload is None else settings.offload:
             self.writer = HelperCommitter(*helper_settings(db_url(settings.db), config, secret))
@@ -214,10 +216,12 @@ class Receiver:
             return problem(400, f"malformed {kind} body: {str(exc)[:300]}")
         if records:
             try:
-                await asyncio.wrap_future(self.writer.submit(records))
+                stats = await asyncio.wrap_future(self.writer.submit(records))
             except StoreUnavailable:
                 retry = {"Retry-After": str(settings.retry_after_s)}
                 return problem(503, "the store cannot take writes now; retry", retry)
+            for line in self.announcer.news(stats):
+                log.info("%s", line)
         return _answer(kind, rejected)
 
     async def health(self, request: Request) -> Response:

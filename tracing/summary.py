@@ -42,3 +42,39 @@ def capturing(stats: IngestStats) -> list[Convention]:
     found = [CONVENTIONS[name] for name in sorted(stats.stacks) if name in CONVENTIONS]
     others = [c for c in found if c is not GENAI]
     return others or found
+
+
+class Announcer:
+    """What a long-running receiver says once, not on every request: each stack the first time its spans
+    come, the first trace that was no conversation, the first turns without content (with the setting
+    for the stacks seen), each tool name first treated as an escalation."""
+
+    def __init__(self) -> None:
+        self._said: set[str] = set()
+
+    def news(self, stats: IngestStats) -> list[str]:
+        out = []
+        for name in sorted(stats.stacks):
+            if name in CONVENTIONS and self._first(f"stack:{name}"):
+                out.append(f"reading spans of {CONVENTIONS[name].label}")
+        if stats.skipped and self._first("skipped"):
+            out.append(
+                "traces with no span of any GenAI convention (HTTP, database…) are skipped: not conversations"
+            )
+        if stats.uncaptured:
+            for convention in capturing(stats):
+                if self._first(f"capture:{convention.name}"):
+                    out.append(
+                        f"turns without content from {convention.label} (not flagged as unanswered);"
+                        f" to capture it: {convention.capture}"
+                    )
+        for name, escalates in sorted(stats.tools.items()):
+            if escalates and self._first(f"escalation:{name}"):
+                out.append(f"tool {name} is treated as an escalation")
+        return out
+
+    def _first(self, key: str) -> bool:
+        if key in self._said:
+            return False
+        self._said.add(key)
+        return True

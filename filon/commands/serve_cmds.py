@@ -87,6 +87,11 @@ def serve(
     console.print(
         f"filon serve: OTLP/HTTP on http://{host}:{port}/v1/traces" + (" (token required)" if token else "")
     )
+    import logging
+
+    # the receiver's log: what it reads (stacks, content not captured, escalation tools), on stderr
+    logging.basicConfig(level=logging.WARNING, format="filon serve: %(message)s")
+    logging.getLogger("tracing.receiver").setLevel(logging.INFO)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     server.run(sockets=[sock])
 

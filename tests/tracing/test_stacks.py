@@ -1,0 +1,224 @@
+"""Payloads recorded from real installs of other agent stacks (ADK 1.x with and without content capture,
+pydantic-ai; the recording scripts in `fixtures/`), each running the same scenarios against the scripted
+model: a greeting, a FAQ question, a parcel's tracking, an escalation through a foreign tool name, three
+turns in one conversation, a 429. The expectations below come from those scripts (what each customer
+said, which tool the scenario needs), not from what filon made of the payloads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from filon.cli import app
+from miner.model import Turn
+from miner.store import Store
+
+FIXTURES = Path(__file__).parent / "fixtures"
+runner = CliRunner()
+
+GREETING, FAQ = "Bonjour !", "Quels sont les frais de livraison ?"
+TRACKING, HUMAN = (
+    "Où est mon colis pour la commande LL-10587 ?",
+    "Je veux parler à un humain, mon colis est abîmé.",
+)
+THREE = ("Bonjour", "Quel est le statut de ma commande LL-10563 ?", "Merci !")
+QUOTA = "Quel est le statut de ma commande LL-10587 ?"
+SCENARIOS: dict[tuple[str, ...], list[list[tuple[str, dict[str, Any]]]]] = {  # users → tools, turn by turn
+    (GREETING,): [[]],
+    (FAQ,): [[("rechercher_aide", {"question": FAQ})]],
+    (TRACKING,): [[("suivre_colis", {"numero": "LL-10587"})]],
+    (HUMAN,): [[("transfer_to_human", {"motif": HUMAN})]],
+    THREE: [[], [("consulter_commande", {"numero": "LL-10563"})], []],
+}
+
+
+def ingest(fixture: str) -> tuple[str, dict[str, tuple[list[Turn], list[str]]]]:
+    result = runner.invoke(app, ["ingest", str(FIXTURES / fixture), "--sample-rate", "1"])
+    assert result.exit_code == 0, result.output
+    store = Store.open()
+    out = {}
+    for row in json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout):
+        found = store.conversation_detail(row["conversation_id"])
+        assert found is not None
+        out[row["conversation_id"]] = (found[1], sorted({f.cause for f in found[2]}))
+    return result.stdout, out
+
+
+@pytest.mark.parametrize("fixture", ["adk-1.pb", "pydantic-ai.pb"])
+def test_each_scenario_is_one_conversation_with_its_texts_tools_and_flags(fixture: str) -> None:
+    _, conversations = ingest(fixture)
+    assert len(conversations) == len(SCENARIOS) + 1  # and the 429
+    read = {tuple(t.user for t in turns): (turns, causes) for turns, causes in conversations.values()}
+    for users, tools in SCENARIOS.items():
+        turns, causes = read[users]
+        assert [[(c.name, c.arguments) for c in t.tools] for t in turns] == tools
+        assert all(t.agent and t.input_tokens > 0 and t.output_tokens > 0 for t in turns)
+        assert [t.escalated for t in turns] == [
+            any(n == "transfer_to_human" for n, _ in calls) for calls in tools
+        ]
+        assert causes == (["transferred"] if users == (HUMAN,) else [])  # never "answered nothing"
+    quota = [(turns, causes) for turns, causes in conversations.values() if not turns[0].agent]
+    [(turns, causes)] = quota
+    assert "quota" in causes and "empty_answer" not in causes
+
+
+def test_adk_conversations_are_its_sessions() -> None:
+    _, conversations = ingest("adk-1.pb")
+    assert set(conversations) == {"adk-greet", "adk-faq", "adk-track", "adk-human", "adk-three", "adk-429"}
+
+
+def test_pydantic_ai_s_failed_call_still_gives_the_customer_s_message() -> None:
+    _, conversations = ingest("pydantic-ai.pb")
+    [turns] = [turns for turns, causes in conversations.values() if "quota" in causes]
+    assert [t.user for t in turns] == [QUOTA]  # from `pydantic_ai.all_messages`: the model span has no input
+
+
+def test_adk_without_content_capture_raises_no_false_error_and_says_which_setting() -> None:
+    said, conversations = ingest("adk-1-nocontent.pb")
+    assert set(conversations) == {"adk-greet", "adk-faq", "adk-track", "adk-human", "adk-three", "adk-429"}
+    causes = {cid: causes for cid, (_, causes) in conversations.items()}
+    assert causes["adk-human"] == ["transferred"]  # tool names are there without content
+    assert "quota" in causes["adk-429"]
+    assert all(not c for cid, c in causes.items() if cid not in ("adk-human", "adk-429"))
+    assert all(not t.captured for turns, _ in conversations.values() for t in turns)
+    assert "8 turn(s) carry no content" in said
+    assert "ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true" in said
+    assert "escalation: transfer_to_human" in said
+
+
+def test_a_trace_with_no_genai_span_is_skipped_not_flagged(tmp_path: Path) -> None:
+    http_only = {  # the OTLP specification's own example: one HTTP server span
+        "resourceSpans": [
+            {
+                "resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "my.service"}}]},
+                "scopeSpans": [
+                    {
+                        "scope": {"name": "my.library", "version": "1.0.0"},
+                        "spans": [
+                            {
+                                "traceId": "5b8efff798038103d269b633813fc60c",
+                                "spanId": "eee19b7ec3c1b174",
+                                "name": "I'm a server span",
+                                "startTimeUnixNano": "1544712660000000000",
+                                "endTimeUnixNano": "1544712661000000000",
+                                "kind": 2,
+                                "attributes": [
+                                    {"key": "my.span.attr", "value": {"stringValue": "some value"}}
+                                ],
+                            }
+                        ],
+                    }
+                ],
+            }
+        ]
+    }
+    path = tmp_path / "trace.json"
+    path.write_text(json.dumps(http_only))
+    result = runner.invoke(app, ["ingest", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "skipped 1 trace(s) with no span of any GenAI convention" in result.stdout
+    assert json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout) == []
+
+
+def _failed_call(**extra: Any) -> dict[str, Any]:
+    attributes = [
+        {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+        {"key": "gen_ai.conversation.id", "value": {"stringValue": "c-429"}},
+        {
+            "key": "gen_ai.input.messages",
+            "value": {"stringValue": '[{"role":"user","parts":[{"type":"text","content":"Bonjour"}]}]'},
+        },
+    ]
+    attributes += [{"key": k, "value": {"intValue": v}} for k, v in extra.pop("ints", {}).items()]
+    span = {
+        "traceId": "1" * 32,
+        "spanId": "2" * 16,
+        "name": "chat gemini",
+        "startTimeUnixNano": "1",
+        "endTimeUnixNano": "2",
+        "status": {"code": 2},
+        "attributes": attributes,
+        **extra,
+    }
+    return {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        {
+            "events": [
+                {
+                    "name": "exception",
+                    "attributes": [
+                        {
+                            "key": "exception.type",
+                            "value": {"stringValue": "google.genai.errors.ClientError"},
+                        },
+                        {
+                            "key": "exception.message",
+                            "value": {"stringValue": "Resource has been exhausted (e.g. check quota)."},
+                        },
+                    ],
+                }
+            ]
+        },
+        {"ints": {"http.response.status_code": 429}},
+        {"status": {"code": 2, "message": "429 Too Many Requests"}},
+    ],
+    ids=["exception-event", "http-status", "status-message"],
+)
+def test_a_429_is_read_wherever_the_stack_puts_it(where: dict[str, Any], tmp_path: Path) -> None:
+    path = tmp_path / "quota.json"
+    path.write_text(json.dumps(_failed_call(**where)))
+    _, conversations = ingest(str(path))
+    assert "quota" in conversations["c-429"][1]
+
+
+def test_an_exception_event_of_an_sdk_span_reaches_the_record() -> None:
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    from tracing.records import from_sdk
+
+    memory = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(memory))
+    with pytest.raises(RuntimeError), provider.get_tracer("t").start_as_current_span("chat m"):
+        raise RuntimeError("RESOURCE_EXHAUSTED")
+    [span] = memory.get_finished_spans()
+    record = from_sdk(span)
+    assert record.attributes["exception.type"] == "RuntimeError"
+    assert record.attributes["exception.message"] == "RESOURCE_EXHAUSTED"
+    assert "exception.type" not in span.attributes  # the SDK's own attributes are never written into
+
+
+def test_the_receiver_says_once_what_it_reads_and_what_is_missing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import httpx
+
+    from tests.tracing.server import running
+    from tracing.receiver import ReceiverSettings
+
+    payload = (FIXTURES / "adk-1-nocontent.pb").read_bytes()
+    headers = {"Content-Type": "application/x-protobuf"}
+    with (
+        caplog.at_level("INFO", logger="tracing.receiver"),
+        running(ReceiverSettings(db=f"sqlite:///{tmp_path / 'r.db'}")) as url,
+    ):
+        for _ in range(2):
+            assert (
+                httpx.post(f"{url}/v1/traces", content=payload, headers=headers, timeout=30).status_code
+                == 200
+            )
+    said = [r.getMessage() for r in caplog.records if r.name == "tracing.receiver"]
+    assert said.count("reading spans of ADK 1.x") == 1
+    [capture] = [line for line in said if line.startswith("turns without content")]
+    assert "ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true" in capture
+    assert said.count("tool transfer_to_human is treated as an escalation") == 1
