@@ -65,6 +65,14 @@ def tool_detail(call: ToolCall) -> Text:
     return literal(detail)
 
 
+def not_captured() -> Text:
+    """Said in place of the client's and the agent's lines when the stack recorded no messages."""
+    return Text(
+        "∅ content not captured: the stack recorded no messages for this turn (filon traces doctor)",
+        style="yellow",
+    )
+
+
 def escalated() -> Text:
     return Text("↪ escalated to a conseiller", style="yellow")
 

@@ -98,12 +98,16 @@ class ConversationScreen(ReviewScreen):
         for i, turn in enumerate(conv.turns, 1):
             head = render.turn_head(i, turn.latency_ms, turn.input_tokens, turn.output_tokens)
             widgets.append(Static(Text(head, style="bold"), classes="turn-head"))
-            widgets.append(Static(render.client(turn.user), classes="user"))
+            if turn.captured:
+                widgets.append(Static(render.client(turn.user), classes="user"))
+            else:
+                widgets.append(Static(render.not_captured(), classes="notice"))
             for call in turn.tools:
                 # a Collapsible's title is markup: the tool's name (from the trace) is escaped for it
                 title = escape(render.tool_title(call))
                 widgets.append(Collapsible(Static(render.tool_detail(call)), title=title, collapsed=True))
-            widgets.append(Static(render.agent(turn.agent), classes="agent"))
+            if turn.captured:
+                widgets.append(Static(render.agent(turn.agent), classes="agent"))
             if turn.escalated:
                 widgets.append(Static(render.escalated()))
         body.mount_all(widgets)

@@ -273,6 +273,7 @@ def traces_show(
                 "trace_id": t.trace_id,
                 "user": t.user,
                 "agent": t.agent,
+                "captured": t.captured,
                 "tools": [c.as_json() for c in t.tools],
                 "escalated": t.escalated,
                 "latency_ms": round(t.latency_ms, 1),
@@ -290,11 +291,15 @@ def traces_show(
         console.print(Text("  ").append_text(render.flag_line(f.kind, f.cause, f.severity, f.turn, f.reason)))
     for i, t in enumerate(turns, 1):
         console.rule(render.turn_head(i, t.latency_ms, t.input_tokens, t.output_tokens))
-        console.print(render.client(t.user))
+        if not t.captured:
+            console.print(render.not_captured())
+        else:
+            console.print(render.client(t.user))
         for call in t.tools:
             for part in render.tool_summary(call):
                 console.print(Text("  ").append_text(part))
-        console.print(render.agent(t.agent))
+        if t.captured:
+            console.print(render.agent(t.agent))
         if t.escalated:
             console.print(Text("  ").append_text(render.escalated()))
 

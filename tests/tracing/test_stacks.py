@@ -222,3 +222,13 @@ def test_the_receiver_says_once_what_it_reads_and_what_is_missing(
     [capture] = [line for line in said if line.startswith("turns without content")]
     assert "ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true" in capture
     assert said.count("tool transfer_to_human is treated as an escalation") == 1
+
+
+def test_traces_show_says_content_was_not_captured_instead_of_empty_lines() -> None:
+    ingest("adk-1-nocontent.pb")
+    shown = runner.invoke(app, ["traces", "show", "adk-human"])
+    assert shown.exit_code == 0, shown.output
+    assert "content not captured" in shown.stdout and "client >" not in shown.stdout
+    assert "transfer_to_human" in shown.stdout
+    doc = json.loads(runner.invoke(app, ["traces", "show", "adk-human", "--json"]).stdout)
+    assert [t["captured"] for t in doc["turns"]] == [False]
