@@ -7,6 +7,7 @@ import typer
 from filon.commands import (
     agent_cmds,
     demo,
+    doctor_cmds,
     eval_cmds,
     goldens_cmds,
     model_cmds,
@@ -29,6 +30,7 @@ app.add_typer(model_cmds.app, name="model")
 app.add_typer(goldens_cmds.app, name="goldens")
 app.command("traffic")(traces_cmds.traffic)
 app.command("ingest")(traces_cmds.ingest)
+traces_cmds.traces_app.command("doctor")(doctor_cmds.doctor)
 app.add_typer(traces_cmds.traces_app, name="traces")
 app.add_typer(traces_cmds.incident_app, name="incident")
 app.command("draft")(review_cmds.draft)

@@ -5,7 +5,8 @@ attributes `tracing.grouping` reads: detected per span (never configured), one t
 convention marks is translated. `stack_of(span)` names the convention a span belongs to, or None for a
 span that is not about the model (an HTTP server span, a database query): a trace made only of those is
 no conversation. Each reader module has `NAME`, `LABEL`, `MARKS` (attributes that identify it), `CAPTURE`
-(the setting that makes that stack record message content) and `to_genai`.
+(the setting that makes that stack record message content), `SESSION` (how its spans get a conversation
+id) and `to_genai`.
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ class Convention:
     label: str
     marks: tuple[str, ...]
     capture: str  # how to make the stack record the messages
+    session: str  # how to give the stack's spans a conversation id
     translate: Callable[[SpanRecord], SpanRecord] | None = None
 
 
 READERS = tuple(
-    Convention(m.NAME, m.LABEL, m.MARKS, m.CAPTURE, m.to_genai)
+    Convention(m.NAME, m.LABEL, m.MARKS, m.CAPTURE, m.SESSION, m.to_genai)
     for m in (openinference, vercel_ai, adk, traceloop, pydantic_ai)
 )
 GENAI = Convention(
@@ -36,6 +38,7 @@ GENAI = Convention(
     ("gen_ai.operation.name", "gen_ai.system", "gen_ai.provider.name", "gen_ai.conversation.id"),
     "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY (opentelemetry-util-genai 1.3b0 and later;"
     " 'true' captures nothing there) with OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental",
+    "span.set_attribute('gen_ai.conversation.id', session_id) on the agent span of each turn",
 )
 CONVENTIONS = {c.name: c for c in (*READERS, GENAI)}
 _MARKS = tuple((mark, reader) for reader in READERS for mark in reader.marks)

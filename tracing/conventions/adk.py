@@ -20,6 +20,7 @@ from miner.jsontext import dumps, loads
 from tracing.records import SpanRecord
 
 NAME, LABEL = "adk", "ADK 1.x"
+SESSION = "the ADK session: Runner.run_async(session_id=...) (always there)"
 CAPTURE = "ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true (ADK 1.x; ADK 2.x: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY)"
 PREFIX = "gcp.vertex.agent."
 MARKS = (PREFIX + "llm_request", PREFIX + "tool_call_args", PREFIX + "invocation_id", PREFIX + "session_id")

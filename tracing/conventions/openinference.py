@@ -20,6 +20,7 @@ from tracing.records import SpanRecord
 KIND = "openinference.span.kind"
 NAME, LABEL = "openinference", "OpenInference"
 MARKS = (KIND,)
+SESSION = "wrap each turn in openinference.instrumentation.using_session(session_id)"
 CAPTURE = "OPENINFERENCE_HIDE_INPUTS and OPENINFERENCE_HIDE_OUTPUTS unset (or false)"
 OPERATIONS = {"AGENT": "invoke_agent", "CHAIN": "invoke_agent", "LLM": "chat", "TOOL": "execute_tool"}
 TABLE = {  # OpenInference attribute → GenAI attribute, copied as they are

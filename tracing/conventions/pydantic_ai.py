@@ -17,6 +17,7 @@ NAME, LABEL = "pydantic_ai", "pydantic-ai"
 ALL_MESSAGES = "pydantic_ai.all_messages"
 MARKS = (ALL_MESSAGES,)
 SCOPES = ("pydantic-ai",)
+SESSION = "pass message_history from one run to the next (pydantic-ai keeps one gen_ai.conversation.id)"
 CAPTURE = "InstrumentationSettings(include_content=True) (its default)"
 
 

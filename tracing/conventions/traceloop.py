@@ -29,6 +29,7 @@ MARKS = (
     "gen_ai.prompt.0.content",
     "gen_ai.completion.0.content",
 )
+SESSION = 'Traceloop.set_association_properties({"session_id": ...}) before each turn'
 CAPTURE = "TRACELOOP_TRACE_CONTENT=true (its default; false hides prompts and completions)"
 AGENT_KINDS = ("workflow", "agent")
 ROLES = {"model": "assistant", "ai": "assistant"}

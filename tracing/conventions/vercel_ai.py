@@ -19,6 +19,7 @@ from tracing.records import SpanRecord
 KIND = "ai.operationId"
 NAME, LABEL = "vercel_ai", "Vercel AI SDK"
 MARKS = (KIND,)
+SESSION = "experimental_telemetry: {metadata: {sessionId: ...}}"
 CAPTURE = "experimental_telemetry: {isEnabled: true, recordInputs: true, recordOutputs: true}"
 AGENT_OPS = ("ai.generateText", "ai.streamText", "ai.generateObject", "ai.streamObject")
 MODEL_SUFFIXES = (".doGenerate", ".doStream")

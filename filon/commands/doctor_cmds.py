@@ -1,0 +1,58 @@
+"""`filon traces doctor FILE…`: what filon understands of an agent's export, before anything is stored."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from filon.commands.common import Exit, console, err_console
+
+
+def doctor(
+    paths: Annotated[list[Path], typer.Argument(help="OTLP files: .pb, .json, .jsonl, optionally .gz.")],
+    escalation_tool: Annotated[
+        list[str] | None,
+        typer.Option("--escalation-tool", help="A tool name or pattern that escalates, besides the defaults."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list, one object per file.")] = False,
+) -> None:
+    """Say what filon reads in an export: the stacks detected; the share of turns with a conversation id,
+    the customer's text, an answer, tool arguments, tokens; and, for what is missing, the setting or the
+    line of code that adds it for that stack. Stores nothing. Exit 1 when a file cannot be read.
+
+    Example: filon traces doctor my-agent-export.pb
+    """
+    from miner.config import ESCALATION
+    from tracing.doctor import diagnose, lines
+    from tracing.files import read_otlp_file, what_it_is
+    from tracing.records import DecodeError
+
+    patterns = list(ESCALATION) + list(escalation_tool or [])
+    docs: list[dict[str, Any]] = []
+    bad = 0
+    for path in paths:
+        try:
+            records = read_otlp_file(path)
+        except OSError as exc:
+            err_console.print(f"error: {path}: {exc.strerror}", markup=False)
+            bad += 1
+            continue
+        except DecodeError as exc:
+            said = what_it_is(path)
+            err_console.print(f"error: {path}: {said if 'not OTLP' in said else exc}", markup=False)
+            bad += 1
+            continue
+        found = diagnose(records, patterns)
+        if as_json:
+            docs.append({"file": str(path), **found.as_json()})
+            continue
+        console.print(f"{path}", style="bold", markup=False)
+        for line in lines(found):
+            console.print(f"  {line}", markup=False, soft_wrap=True)
+    if as_json:
+        console.print_json(json.dumps(docs, ensure_ascii=False))
+    if bad:
+        raise typer.Exit(int(Exit.FAILED))

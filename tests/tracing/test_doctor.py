@@ -1,0 +1,71 @@
+"""`filon traces doctor` on payloads recorded from real stacks: what it says is there and what is missing,
+with the setting for the stack detected; it stores nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from filon.cli import app
+
+FIXTURES = Path(__file__).parent / "fixtures"
+runner = CliRunner()
+
+
+def doctor_json(*paths: Path) -> list[dict[str, object]]:
+    result = runner.invoke(app, ["traces", "doctor", "--json", *map(str, paths)])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_a_payload_without_content_says_what_is_missing_and_the_setting_for_its_stack() -> None:
+    [found] = doctor_json(FIXTURES / "adk-1-nocontent.pb")
+    assert "ADK 1.x" in found["stacks"]  # type: ignore[operator]
+    missing = {m["what"]: m for m in found["missing"]}  # type: ignore[union-attr, index]
+    assert set(missing) == {"customer's text", "answer", "tool arguments"}
+    assert all("ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true" in m["advice"] for m in missing.values())
+    assert (found["turns"], found["conversations"], found["failed"]) == (8, 6, 1)
+    assert found["tools"]["transfer_to_human"] is True  # type: ignore[index]
+
+
+def test_a_whole_payload_misses_nothing_and_nothing_is_stored() -> None:
+    [found] = doctor_json(FIXTURES / "adk-1.pb")
+    assert found["missing"] == []
+    listed = runner.invoke(app, ["traces", "list", "--json"])
+    assert json.loads(listed.stdout) == []
+
+
+def test_a_stack_without_a_conversation_id_is_told_how_to_give_one(tmp_path: Path) -> None:
+    spans = [
+        {
+            "traceId": f"{i:032x}",
+            "spanId": f"{i:016x}",
+            "name": "chat gemini",
+            "startTimeUnixNano": "1",
+            "endTimeUnixNano": "2",
+            "attributes": [
+                {"key": "openinference.span.kind", "value": {"stringValue": "LLM"}},
+                {"key": "llm.input_messages.0.message.role", "value": {"stringValue": "user"}},
+                {"key": "llm.input_messages.0.message.content", "value": {"stringValue": "Bonjour"}},
+                {"key": "llm.output_messages.0.message.role", "value": {"stringValue": "model"}},
+                {"key": "llm.output_messages.0.message.content", "value": {"stringValue": "Bonjour !"}},
+            ],
+        }
+        for i in (1, 2)
+    ]
+    path = tmp_path / "oi.json"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}))
+    result = runner.invoke(app, ["traces", "doctor", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "MISSING conversation id: 0/2 turns" in result.stdout
+    assert "using_session" in result.stdout
+
+
+def test_an_unreadable_file_exits_1_with_its_name(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.json"
+    bad.write_text("not otlp")
+    result = runner.invoke(app, ["traces", "doctor", str(bad)])
+    assert result.exit_code == 1
+    assert str(bad) in result.stderr

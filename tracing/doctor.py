@@ -1,0 +1,124 @@
+"""`filon traces doctor`: what filon understands of a payload before anything is stored, the first thing a
+new user runs against their own agent's export.
+
+It reads the spans exactly as ingest does (`tracing.grouping.turn_of` over the readers of
+`tracing.conventions`), stores nothing, and says: the stacks detected, how many traces were no
+conversation, and for the turns, the share with a conversation id, the customer's text, an answer,
+tool arguments (of the turns that called a tool) and token counts; for each share short of whole, the
+setting or line of code that adds it for the stacks detected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from miner.config import ESCALATION, is_escalation
+from tracing.conventions import GENAI, Convention, stack_of
+from tracing.grouping import by_trace, turn_of
+from tracing.records import SpanRecord
+
+TOKENS = "the instrumentation records usage on model spans (gen_ai.usage.input_tokens / output_tokens)"
+
+
+@dataclass
+class Share:
+    what: str
+    have: int
+    of: int
+    advice: str = ""  # how to get the rest, when some are missing
+
+    @property
+    def whole(self) -> bool:
+        return self.have == self.of
+
+
+@dataclass
+class Diagnosis:
+    spans: int = 0
+    traces: int = 0
+    skipped: int = 0  # traces with no span of any GenAI convention
+    turns: int = 0
+    failed: int = 0  # turns with a failed span: left out of the content and token shares
+    conversations: int = 0
+    stacks: dict[str, int] = field(default_factory=dict)  # label → spans
+    shares: list[Share] = field(default_factory=list)
+    tools: dict[str, bool] = field(default_factory=dict)  # tool name → an escalation by default
+
+    def as_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["missing"] = [asdict(s) for s in self.shares if not s.whole]
+        return out
+
+
+def diagnose(records: list[SpanRecord], escalation_tools: list[str] | None = None) -> Diagnosis:
+    escalation = escalation_tools or list(ESCALATION)
+    found = Diagnosis(spans=len(records))
+    conventions: dict[str, Convention] = {}
+    counts = {"conversation id": 0, "customer's text": 0, "answer": 0, "tokens": 0}
+    with_tools = tool_args = failed = 0
+    conversations = set()
+    for spans in by_trace(records).values():
+        found.traces += 1
+        marked = [c for s in spans if (c := stack_of(s)) is not None]
+        if not marked:
+            found.skipped += 1
+            continue
+        for c in marked:
+            conventions[c.name] = c
+            found.stacks[c.label] = found.stacks.get(c.label, 0) + 1
+        read = turn_of(spans, escalation)
+        turn = read.turn
+        found.turns += 1
+        conversations.add(read.conversation_id)
+        counts["conversation id"] += not read.conversation_id.startswith("trace:")
+        if turn.failed_spans:  # a failed call (a 429) may have recorded nothing: not held against the stack
+            failed += 1
+        else:
+            counts["customer's text"] += bool(turn.user.strip())
+            counts["answer"] += bool(turn.agent.strip())
+            counts["tokens"] += bool(turn.input_tokens or turn.output_tokens)
+        if turn.tools:
+            with_tools += 1
+            tool_args += all(c.arguments for c in turn.tools)
+        for call in turn.tools:
+            found.tools[call.name] = is_escalation(call.name, escalation)
+    found.conversations = len(conversations)
+    stacks = [c for c in conventions.values() if c is not GENAI] or list(conventions.values())
+    capture = "; ".join(f"{c.label}: {c.capture}" for c in stacks)
+    session = "; ".join(f"{c.label}: {c.session}" for c in stacks)
+    advice = {"conversation id": session, "customer's text": capture, "answer": capture, "tokens": TOKENS}
+    found.failed = failed
+    found.shares = [
+        Share(what, have, found.turns - (failed if what != "conversation id" else 0), advice[what])
+        for what, have in counts.items()
+    ]
+    found.shares.append(Share("tool arguments", tool_args, with_tools, capture))
+    for share in found.shares:
+        if share.whole:
+            share.advice = ""
+    return found
+
+
+def lines(diagnosis: Diagnosis) -> list[str]:
+    """The diagnosis for a terminal, one fact per line."""
+    d = diagnosis
+    stacks = ", ".join(f"{label} ({n} spans)" for label, n in sorted(d.stacks.items())) or "none"
+    out = [
+        f"{d.spans} spans, {d.traces} traces: {d.turns} turn(s) in {d.conversations} conversation(s)",
+        f"stacks detected: {stacks}",
+    ]
+    if d.failed:
+        out.append(f"{d.failed} turn(s) with a failed span: not counted for content and tokens")
+    if d.skipped:
+        out.append(f"{d.skipped} trace(s) with no span of any GenAI convention (HTTP, database…): skipped")
+    for share in d.shares:
+        if share.of:
+            mark = "ok" if share.whole else "MISSING"
+            out.append(f"{mark:7} {share.what}: {share.have}/{share.of} turns")
+            if share.advice:
+                out.append(f"        → {share.advice}")
+    if d.tools:
+        escalations = sorted(n for n, e in d.tools.items() if e) or ["none"]
+        out.append(f"tools: {', '.join(sorted(d.tools))}; escalation: {', '.join(escalations)}")
+    return out
