@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import pairwise
 from typing import Any
 
 from miner.severity import CAUSES, Cause, priority_of
@@ -41,6 +42,53 @@ class Turn:
         """Whether the stack recorded this turn's messages. Without them (content capture off) neither the
         question nor the answer is known: a "content not captured" notice, never the agent's failure."""
         return bool(self.user.strip() or self.agent.strip())
+
+
+def join_steps(turns: list[Turn]) -> list[Turn]:
+    """The turns of a conversation as the customer lived them. Where a stack has no span per user turn
+    (one trace per model call: OpenLLMetry's instrumentor alone), a tool-call step comes as a trace of
+    its own, with the customer's message and no answer; it is joined to the next trace that answers the
+    same newest message: one turn, its tools, tokens and time summed. A failed call is never a step (the
+    failure stays on its turn). `turns` in order; returned as they are when nothing joins."""
+    if len(turns) < 2 or not any(_is_step(t, n) for t, n in pairwise(turns)):
+        return turns
+    out: list[Turn] = []
+    for turn in turns:
+        if out and _is_step(out[-1], turn):
+            turn = _joined(out.pop(), turn)
+        out.append(turn)
+    return out
+
+
+def _is_step(turn: Turn, after: Turn) -> bool:
+    return (
+        bool(turn.user.strip())
+        and not turn.agent.strip()
+        and not turn.failed_spans
+        and after.user == turn.user
+    )
+
+
+def _joined(step: Turn, turn: Turn) -> Turn:
+    end = max(
+        step.started_at.timestamp() * 1000 + step.latency_ms,
+        turn.started_at.timestamp() * 1000 + turn.latency_ms,
+    )
+    return Turn(
+        trace_id=step.trace_id,
+        started_at=step.started_at,
+        user=turn.user,
+        agent=turn.agent,
+        tools=[*step.tools, *turn.tools],
+        escalated=step.escalated or turn.escalated,
+        latency_ms=end - step.started_at.timestamp() * 1000,
+        input_tokens=step.input_tokens + turn.input_tokens,
+        output_tokens=step.output_tokens + turn.output_tokens,
+        error_types=[*step.error_types, *turn.error_types],
+        failed_spans=[*step.failed_spans, *turn.failed_spans],
+        feedback=turn.feedback if turn.feedback is not None else step.feedback,
+        sender=step.sender or turn.sender,
+    )
 
 
 @dataclass

@@ -12,7 +12,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from miner.batch import chunks
-from miner.model import Flag, Turn
+from miner.model import Flag, Turn, join_steps
 from miner.reviews import claimable
 from miner.rows import flag_of_row, row_turn
 from miner.severity import ReviewStatus, Severity, at_least, severity_of_priority
@@ -125,14 +125,16 @@ class TraceStore:
             conv = s.get(ConversationRow, conversation_id)
             if conv is None:
                 return None
-            turns = [
-                row_turn(r)
-                for r in s.exec(
-                    select(TurnRow)
-                    .where(TurnRow.conversation_id == conversation_id)
-                    .order_by(col(TurnRow.started_at))
-                )
-            ]
+            turns = join_steps(
+                [
+                    row_turn(r)
+                    for r in s.exec(
+                        select(TurnRow)
+                        .where(TurnRow.conversation_id == conversation_id)
+                        .order_by(col(TurnRow.started_at))
+                    )
+                ]
+            )
             flags = list(
                 s.exec(
                     select(FlagRow)

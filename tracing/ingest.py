@@ -18,7 +18,7 @@ from miner.batch import TraceBatch
 from miner.config import FlagConfig
 from miner.flags import flag_conversation
 from miner.jsontext import dumps, loads
-from miner.model import Conversation, Flag, Turn
+from miner.model import Conversation, Flag, Turn, join_steps
 from miner.rows import conversation_row, conversation_values
 from miner.store import Store
 from miner.tables import SpanRow
@@ -180,7 +180,7 @@ class Ingestor:
                 return stats
             fresh = sorted(kept.items())
             new_ids = batch.insert_conversations(
-                [conversation_row(cid, channel, turns, [], []) for cid, (channel, turns) in fresh]
+                [conversation_row(cid, channel, join_steps(turns), [], []) for cid, (channel, turns) in fresh]
             )
             batch.lock(list(kept))
             resources: dict[int, str] = {}  # within this call only: ids are reused once objects are freed
@@ -193,10 +193,16 @@ class Ingestor:
             touched.update({cid: channel for cid, (channel, _) in kept.items() if cid not in new_ids})
             whole, human = batch.stored_conversations(list(touched))
             conversations = {
-                cid: Conversation(cid, ch, turns) for cid, (ch, turns) in kept.items() if cid in new_ids
+                cid: Conversation(cid, ch, join_steps(turns))
+                for cid, (ch, turns) in kept.items()
+                if cid in new_ids
             }
             conversations.update(
-                {cid: Conversation(cid, ch, whole[cid]) for cid, ch in touched.items() if whole[cid]}
+                {
+                    cid: Conversation(cid, ch, join_steps(whole[cid]))
+                    for cid, ch in touched.items()
+                    if whole[cid]
+                }
             )
             flags = {cid: self.flags(conv) for cid, conv in conversations.items()}
             batch.replace_flags(flags, new_ids)
@@ -262,7 +268,7 @@ class Ingestor:
             keep = self.sample_rate >= 1 or sampled(conv_id, self.sample_rate)
             if not keep:
                 keep = any(t.trace_id in known for t in turns) or bool(
-                    self.flags(Conversation(conv_id, channel, turns))
+                    self.flags(Conversation(conv_id, channel, join_steps(turns)))
                 )
             if keep:
                 kept[conv_id] = (channel, turns)

@@ -48,7 +48,7 @@ def ingest(fixture: str) -> tuple[str, dict[str, tuple[list[Turn], list[str]]]]:
     return result.stdout, out
 
 
-@pytest.mark.parametrize("fixture", ["adk-1.pb", "pydantic-ai.pb"])
+@pytest.mark.parametrize("fixture", ["adk-1.pb", "pydantic-ai.pb", "traceloop-workflow.pb"])
 def test_each_scenario_is_one_conversation_with_its_texts_tools_and_flags(fixture: str) -> None:
     _, conversations = ingest(fixture)
     assert len(conversations) == len(SCENARIOS) + 1  # and the 429
@@ -232,3 +232,23 @@ def test_traces_show_says_content_was_not_captured_instead_of_empty_lines() -> N
     assert "transfer_to_human" in shown.stdout
     doc = json.loads(runner.invoke(app, ["traces", "show", "adk-human", "--json"]).stdout)
     assert [t["captured"] for t in doc["turns"]] == [False]
+
+
+def test_traceloop_conversations_are_its_sessions_and_its_user_id_the_customer() -> None:
+    _, conversations = ingest("traceloop-workflow.pb")
+    assert set(conversations) == {"tl-greet", "tl-faq", "tl-track", "tl-human", "tl-three", "tl-429"}
+    assert [t.sender for t in conversations["tl-human"][0]] == ["u-4"]  # association property user_id
+
+
+def test_one_trace_per_model_call_gives_one_turn_per_customer_message() -> None:
+    """OpenLLMetry's instrumentor without decorators: a tool-call step and the answer after it are two
+    traces, one turn. Its flattened attributes carry no function calls, so no tool is seen, and the
+    failed call of the 429 scenario left no span at all: what the stack records, no more."""
+    _, conversations = ingest("traceloop-calls.pb")
+    assert set(conversations) == {"tl-greet", "tl-faq", "tl-track", "tl-human", "tl-three"}
+    read = {tuple(t.user for t in turns): (turns, causes) for turns, causes in conversations.values()}
+    assert set(read) == set(SCENARIOS)
+    assert all(t.agent for turns, _ in read.values() for t in turns)
+    assert all(causes == [] for _, causes in read.values())  # no "answered nothing" for the steps
+    [faq] = read[(FAQ,)][0]
+    assert faq.input_tokens > 300  # the step's tokens and the answer's, summed
