@@ -15,7 +15,9 @@ def doctor(
     paths: Annotated[list[Path], typer.Argument(help="OTLP files: .pb, .json, .jsonl, optionally .gz.")],
     escalation_tool: Annotated[
         list[str] | None,
-        typer.Option("--escalation-tool", help="A tool name or pattern that escalates, besides the defaults."),
+        typer.Option(
+            "--escalation-tool", help="A tool name or pattern that escalates, besides the defaults."
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list, one object per file.")] = False,
 ) -> None:

@@ -97,7 +97,8 @@ def _entity_input(value: Any) -> tuple[str, dict[str, Any]]:
     found = _json(value)
     if not isinstance(found, dict):
         return (found if isinstance(found, str) else ""), {}
-    kwargs = found.get("kwargs") if isinstance(found.get("kwargs"), dict) else {}
+    given = found.get("kwargs")
+    kwargs: dict[str, Any] = given if isinstance(given, dict) else {}
     texts = [a for a in [*(found.get("args") or []), *kwargs.values()] if isinstance(a, str)]
     return (texts[-1] if texts else ""), kwargs
 
