@@ -5,7 +5,6 @@ turn's tool results, the tools offered, and what the prompt says of identity; pl
 from __future__ import annotations
 
 import json
-
 import re
 from dataclasses import dataclass, field
 from datetime import date
