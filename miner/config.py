@@ -59,6 +59,17 @@ ESCALATION = [
 ]
 
 
+# where stacks keep the conversation, in the order they are tried (README, "Other agents"); the first
+# found on the agent span wins, else the earliest span's
+CONVERSATION_KEYS = [
+    "gen_ai.conversation.id",
+    "session.id",
+    "traceloop.association.properties.session_id",
+    "ai.telemetry.metadata.sessionId",
+    "gcp.vertex.agent.session_id",
+]
+
+
 @lru_cache(maxsize=64)
 def _escalation_matcher(patterns: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(fnmatch.translate(p.lower()) for p in patterns) or "(?!)")
@@ -77,6 +88,7 @@ class FlagConfig:
     escalation_tools: list[str] = field(default_factory=lambda: list(ESCALATION))
     injection_patterns: list[str] = field(default_factory=lambda: list(INJECTION))
     promise_patterns: list[str] = field(default_factory=lambda: list(PROMISE))
+    conversation_keys: list[str] = field(default_factory=lambda: list(CONVERSATION_KEYS))
 
     def escalates(self, tool: str) -> bool:
         return is_escalation(tool, self.escalation_tools)

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as gen_ai
 from opentelemetry.semconv.attributes import error_attributes
 
+from miner.config import CONVERSATION_KEYS as DEFAULT_KEYS
 from miner.config import is_escalation
 from miner.jsontext import loads
 from miner.model import ToolCall, Turn
@@ -41,13 +42,7 @@ INPUT_TOKENS = gen_ai.GEN_AI_USAGE_INPUT_TOKENS
 OUTPUT_TOKENS = gen_ai.GEN_AI_USAGE_OUTPUT_TOKENS
 RESPONSE_MODEL = gen_ai.GEN_AI_RESPONSE_MODEL
 ERROR_TYPE = error_attributes.ERROR_TYPE
-# where other stacks keep the conversation, after `gen_ai.conversation.id`, in this order (README, "Other agents")
-CONVERSATION_KEYS = (
-    CONVERSATION,
-    "session.id",
-    "traceloop.association.properties.session_id",
-    "ai.telemetry.metadata.sessionId",
-)
+CONVERSATION_KEYS = tuple(DEFAULT_KEYS)  # `conversation_keys` in the configuration changes them
 # a quota error, wherever a stack puts it: `error.type`, the status message, an exception event, HTTP status
 RATE_LIMITED = re.compile(
     r"\b429\b|RESOURCE_EXHAUSTED|Resource has been exhausted|Too Many Requests|rate.?limit", re.IGNORECASE
@@ -148,24 +143,26 @@ def _pick(candidates: list[tuple[int, bool, int, str]], trace_id: str) -> str:
     return min(candidates)[3] if candidates else f"trace:{trace_id}"
 
 
-def _conversation_key(span: SpanRecord, kind: str) -> tuple[int, bool, int, str] | None:
+def _conversation_key(
+    span: SpanRecord, kind: str, keys: Sequence[str] = CONVERSATION_KEYS
+) -> tuple[int, bool, int, str] | None:
     attrs = span.attributes
-    for rank, key in enumerate(CONVERSATION_KEYS):
+    for rank, key in enumerate(keys):
         value = attrs.get(key)
         if value:
             return (rank, kind != "invoke_agent", span.start_ns, str(value))
     return None
 
 
-def conversation_of(spans: Sequence[SpanRecord]) -> str:
+def conversation_of(spans: Sequence[SpanRecord], keys: Sequence[str] = CONVERSATION_KEYS) -> str:
     """The agent span's conversation id (the earliest agent span that has one), else the earliest span's
     that has one, else the trace's own id."""
     spans = readable(spans)
-    candidates = [key for s in spans if (key := _conversation_key(s, op(s))) is not None]
+    candidates = [key for s in spans if (key := _conversation_key(s, op(s), keys)) is not None]
     return _pick(candidates, min(spans, key=_start).trace_id)
 
 
-def _sort(spans: Sequence[SpanRecord]) -> _Spans:
+def _sort(spans: Sequence[SpanRecord], keys: Sequence[str] = CONVERSATION_KEYS) -> _Spans:
     ordered = sorted(spans, key=_start)
     agent: SpanRecord | None = None
     models: list[SpanRecord] = []
@@ -183,7 +180,7 @@ def _sort(spans: Sequence[SpanRecord]) -> _Spans:
             models.append(s)
         if s.status == "ERROR":
             failed.append(s)
-        key = _conversation_key(s, kind)
+        key = _conversation_key(s, kind, keys)
         if key is not None:
             candidates.append(key)
     return _Spans(ordered, agent, models, tools, failed, candidates)
@@ -294,11 +291,14 @@ def _escalated(tools: list[ToolCall], escalation_tools: Sequence[str]) -> bool:
 
 
 def turn_of(
-    spans: Sequence[SpanRecord], escalation_tools: Sequence[str], conversation_id: str | None = None
+    spans: Sequence[SpanRecord],
+    escalation_tools: Sequence[str],
+    conversation_id: str | None = None,
+    conversation_keys: Sequence[str] = CONVERSATION_KEYS,
 ) -> TurnOf:
     """A trace read as one turn, step by step (it runs on every trace the sampler decides).
     `conversation_id`, when the caller already has it, is `conversation_of(spans)`."""
-    sorted_spans = _sort(readable(spans))
+    sorted_spans = _sort(readable(spans), conversation_keys)
     head = sorted_spans.agent or root_of(sorted_spans.ordered)
     conversation_id = conversation_id or _pick(sorted_spans.candidates, sorted_spans.ordered[0].trace_id)
     channel = _channel(head, conversation_id)

@@ -255,7 +255,9 @@ class Ingestor:
             if not found:  # HTTP, database spans alone: context of no turn, no conversation
                 stats.skipped += 1
                 continue
-            conv_id, channel, turn, _ = turn_of(spans, self.config.escalation_tools)
+            conv_id, channel, turn, _ = turn_of(
+                spans, self.config.escalation_tools, conversation_keys=self.config.conversation_keys
+            )
             span_conv[trace_id] = conv_id
             grouped.setdefault(conv_id, []).append(turn)
             channels[conv_id] = channel

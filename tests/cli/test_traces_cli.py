@@ -69,6 +69,7 @@ def test_show_json_shape_and_human_view_escapes_markup() -> None:
         "trace_id",
         "user",
         "agent",
+        "captured",
         "tools",
         "escalated",
         "latency_ms",

@@ -252,3 +252,18 @@ def test_one_trace_per_model_call_gives_one_turn_per_customer_message() -> None:
     assert all(causes == [] for _, causes in read.values())  # no "answered nothing" for the steps
     [faq] = read[(FAQ,)][0]
     assert faq.input_tokens > 300  # the step's tokens and the answer's, summed
+
+
+def test_conversation_keys_in_filon_toml_change_where_the_conversation_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    call = _failed_call(status={"code": 0})
+    call["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["attributes"].append(
+        {"key": "app.thread_id", "value": {"stringValue": "thread-7"}}
+    )
+    path = tmp_path / "thread.json"
+    path.write_text(json.dumps(call))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "filon.toml").write_text('conversation_keys = ["app.thread_id", "gen_ai.conversation.id"]\n')
+    _, conversations = ingest(str(path))
+    assert set(conversations) == {"thread-7"}  # not c-429, the GenAI key, now second
