@@ -48,7 +48,16 @@ def ingest(fixture: str) -> tuple[str, dict[str, tuple[list[Turn], list[str]]]]:
     return result.stdout, out
 
 
-@pytest.mark.parametrize("fixture", ["adk-1.pb", "pydantic-ai.pb", "traceloop-workflow.pb"])
+STACKS = [
+    "adk-1.pb",
+    "pydantic-ai.pb",
+    "traceloop-workflow.pb",
+    "openinference-scenarios.pb",
+    "vercel-ai-scenarios.pb",
+]
+
+
+@pytest.mark.parametrize("fixture", STACKS)
 def test_each_scenario_is_one_conversation_with_its_texts_tools_and_flags(fixture: str) -> None:
     _, conversations = ingest(fixture)
     assert len(conversations) == len(SCENARIOS) + 1  # and the 429
@@ -66,9 +75,20 @@ def test_each_scenario_is_one_conversation_with_its_texts_tools_and_flags(fixtur
     assert "quota" in causes and "empty_answer" not in causes
 
 
-def test_adk_conversations_are_its_sessions() -> None:
-    _, conversations = ingest("adk-1.pb")
-    assert set(conversations) == {"adk-greet", "adk-faq", "adk-track", "adk-human", "adk-three", "adk-429"}
+@pytest.mark.parametrize(
+    ("fixture", "prefix"),
+    [
+        ("adk-1.pb", "adk"),
+        ("traceloop-workflow.pb", "tl"),
+        ("openinference-scenarios.pb", "oi"),
+        ("vercel-ai-scenarios.pb", "ai"),
+    ],
+)
+def test_conversations_are_the_stack_s_sessions(fixture: str, prefix: str) -> None:
+    _, conversations = ingest(fixture)
+    assert set(conversations) == {
+        f"{prefix}-{name}" for name in ("greet", "faq", "track", "human", "three", "429")
+    }
 
 
 def test_pydantic_ai_s_failed_call_still_gives_the_customer_s_message() -> None:
@@ -234,10 +254,17 @@ def test_traces_show_says_content_was_not_captured_instead_of_empty_lines() -> N
     assert [t["captured"] for t in doc["turns"]] == [False]
 
 
-def test_traceloop_conversations_are_its_sessions_and_its_user_id_the_customer() -> None:
-    _, conversations = ingest("traceloop-workflow.pb")
-    assert set(conversations) == {"tl-greet", "tl-faq", "tl-track", "tl-human", "tl-three", "tl-429"}
-    assert [t.sender for t in conversations["tl-human"][0]] == ["u-4"]  # association property user_id
+@pytest.mark.parametrize(
+    ("fixture", "conversation"),
+    [
+        ("traceloop-workflow.pb", "tl-human"),
+        ("openinference-scenarios.pb", "oi-human"),
+        ("vercel-ai-scenarios.pb", "ai-human"),
+    ],
+)
+def test_the_stack_s_user_id_is_the_customer_s_identity(fixture: str, conversation: str) -> None:
+    _, conversations = ingest(fixture)
+    assert [t.sender for t in conversations[conversation][0]] == ["u-4"]
 
 
 def test_one_trace_per_model_call_gives_one_turn_per_customer_message() -> None:
