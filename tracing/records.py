@@ -92,6 +92,24 @@ def _resource(span: ReadableSpan) -> dict[str, Any]:
     return cached[1]
 
 
+def with_attributes(r: SpanRecord, attributes: dict[str, Any]) -> SpanRecord:
+    """The same span with other attributes (`dataclasses.replace`, without its cost per call)."""
+    return SpanRecord(
+        r.trace_id,
+        r.span_id,
+        r.parent_span_id,
+        r.name,
+        r.start_ns,
+        r.end_ns,
+        r.status,
+        r.status_message,
+        r.kind,
+        attributes,
+        r.resource,
+        r.scope,
+    )
+
+
 EXCEPTION_KEYS = ("exception.type", "exception.message")
 
 

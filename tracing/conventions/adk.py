@@ -13,11 +13,10 @@ model: `tests/tracing/fixtures/record_adk.py`.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from miner.jsontext import dumps, loads
-from tracing.records import SpanRecord
+from miner.jsontext import loads
+from tracing.records import SpanRecord, with_attributes
 
 NAME, LABEL = "adk", "ADK 1.x"
 SESSION = "the ADK session: Runner.run_async(session_id=...) (always there)"
@@ -77,9 +76,9 @@ def to_genai(span: SpanRecord) -> SpanRecord:
         )
         if request:  # {} when content capture is off
             contents = request.get("contents") if isinstance(request, dict) else None
-            added["gen_ai.input.messages"] = dumps([_message(c) for c in contents or []])
+            added["gen_ai.input.messages"] = [_message(c) for c in contents or []]
         if response and isinstance(response, dict) and response.get("content"):
-            added["gen_ai.output.messages"] = dumps([_message(response["content"])])
+            added["gen_ai.output.messages"] = [_message(response["content"])]
         session = attrs.get(PREFIX + "session_id")
         if session and "gen_ai.conversation.id" not in attrs:
             added["gen_ai.conversation.id"] = session
@@ -98,4 +97,4 @@ def to_genai(span: SpanRecord) -> SpanRecord:
         and "gen_ai.input.messages" not in attrs
     ):
         added["gen_ai.operation.name"] = "adk.generate_content"  # the call_llm above counts its tokens
-    return replace(span, attributes={**attrs, **added})
+    return with_attributes(span, {**attrs, **added})

@@ -11,11 +11,9 @@ scripted model: `tests/tracing/fixtures/record_openinference.py`.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any
 
-from miner.jsontext import dumps
-from tracing.records import SpanRecord
+from tracing.records import SpanRecord, with_attributes
 
 KIND = "openinference.span.kind"
 NAME, LABEL = "openinference", "OpenInference"
@@ -36,14 +34,21 @@ MESSAGE = re.compile(r"llm\.(input|output)_messages\.(\d+)\.message\.(.+)")
 ROLES = {"model": "assistant", "ai": "assistant"}
 
 
-def _messages(attributes: dict[str, Any], side: str) -> list[dict[str, Any]]:
-    """`llm.<side>_messages.N.message.*` back into GenAI messages: role, text, tool calls."""
-    found: dict[int, dict[str, Any]] = {}
+def _both(attributes: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """`llm.input_messages.N.message.*` and `llm.output_messages.N.message.*` back into GenAI messages,
+    in one pass over the attributes (the regex only for keys that begin as a message's)."""
+    found: dict[str, dict[int, dict[str, Any]]] = {"input": {}, "output": {}}
     for key, value in attributes.items():
-        m = MESSAGE.fullmatch(key)
-        if m is None or m.group(1) != side:
+        if not key.startswith(("llm.input_messages.", "llm.output_messages.")):
             continue
-        found.setdefault(int(m.group(2)), {})[m.group(3)] = value
+        m = MESSAGE.fullmatch(key)
+        if m is not None:
+            found[m.group(1)].setdefault(int(m.group(2)), {})[m.group(3)] = value
+    return _messages(found["input"]), _messages(found["output"])
+
+
+def _messages(found: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each message's fields as a GenAI message: role, text, tool calls."""
     out = []
     for _, fields in sorted(found.items()):
         role = str(fields.get("role", ""))
@@ -69,13 +74,12 @@ def to_genai(span: SpanRecord) -> SpanRecord:
         if source in attrs and (kind == "TOOL" or not source.endswith(".value")):
             added[target] = attrs[source]
     if kind == "LLM":
-        added["gen_ai.input.messages"] = dumps(_messages(attrs, "input"))
-        added["gen_ai.output.messages"] = dumps(_messages(attrs, "output"))
+        added["gen_ai.input.messages"], added["gen_ai.output.messages"] = _both(attrs)
     elif (
         kind in ("AGENT", "CHAIN")
         and attrs.get("output.mime_type") == "text/plain"
         and attrs.get("output.value")
     ):
         answer = [{"role": "assistant", "parts": [{"type": "text", "content": str(attrs["output.value"])}]}]
-        added["gen_ai.output.messages"] = dumps(answer)
-    return replace(span, attributes={**attrs, **added})
+        added["gen_ai.output.messages"] = answer
+    return with_attributes(span, {**attrs, **added})

@@ -9,9 +9,7 @@ read from the agent run's `pydantic_ai.all_messages` (GenAI messages already). p
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from tracing.records import SpanRecord
+from tracing.records import SpanRecord, with_attributes
 
 NAME, LABEL = "pydantic_ai", "pydantic-ai"
 ALL_MESSAGES = "pydantic_ai.all_messages"
@@ -25,5 +23,5 @@ def to_genai(span: SpanRecord) -> SpanRecord:
     """The agent run with the conversation so far as its input, when it has none of its own."""
     attrs = span.attributes
     if attrs.get(ALL_MESSAGES) and "gen_ai.input.messages" not in attrs:
-        return replace(span, attributes={**attrs, "gen_ai.input.messages": attrs[ALL_MESSAGES]})
+        return with_attributes(span, {**attrs, "gen_ai.input.messages": attrs[ALL_MESSAGES]})
     return span

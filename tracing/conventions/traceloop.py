@@ -14,11 +14,10 @@ attributes themselves. Recorded from traceloop-sdk 0.39 against the scripted mod
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from miner.jsontext import dumps, loads
-from tracing.records import SpanRecord
+from miner.jsontext import loads
+from tracing.records import SpanRecord, with_attributes
 
 NAME, LABEL = "traceloop", "OpenLLMetry / Traceloop"
 KIND = "traceloop.span.kind"
@@ -48,15 +47,27 @@ def _json(value: Any) -> Any:
         return value
 
 
-def _flattened(attrs: dict[str, Any], prefix: str) -> list[dict[str, Any]]:
-    """`gen_ai.prompt.N.*` (or `.completion.`) back into GenAI messages: role, text, tool calls."""
-    found: dict[int, dict[str, Any]] = {}
+SIDES = {"prompt": 0, "completion": 1}
+
+
+def _flattened(attrs: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """`gen_ai.prompt.N.*` and `gen_ai.completion.N.*` back into GenAI messages (role, text, tool calls),
+    in one pass over the attributes."""
+    found: tuple[dict[int, dict[str, Any]], dict[int, dict[str, Any]]] = ({}, {})
     for key, value in attrs.items():
-        if not key.startswith(prefix):
+        if not key.startswith("gen_ai."):
             continue
-        index, _, rest = key[len(prefix) :].partition(".")
-        if index.isdigit() and rest:
-            found.setdefault(int(index), {})[rest] = value
+        side, _, rest = key[7:].partition(".")
+        which = SIDES.get(side)
+        if which is None:
+            continue
+        index, _, field_name = rest.partition(".")
+        if index.isdigit() and field_name:
+            found[which].setdefault(int(index), {})[field_name] = value
+    return _messages(found[0]), _messages(found[1])
+
+
+def _messages(found: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for _, fields in sorted(found.items()):
         role = str(fields.get("role") or "user")
@@ -117,30 +128,27 @@ def to_genai(span: SpanRecord) -> SpanRecord:
         added["gen_ai.operation.name"] = "invoke_agent"
         user, _ = _entity_input(attrs.get("traceloop.entity.input"))
         if user:
-            added["gen_ai.input.messages"] = dumps(
-                [{"role": "user", "parts": [{"type": "text", "content": user}]}]
-            )
+            added["gen_ai.input.messages"] = [{"role": "user", "parts": [{"type": "text", "content": user}]}]
         answer = _text(attrs.get("traceloop.entity.output"))
         if answer:
-            added["gen_ai.output.messages"] = dumps(
-                [{"role": "assistant", "parts": [{"type": "text", "content": answer}]}]
-            )
+            added["gen_ai.output.messages"] = [
+                {"role": "assistant", "parts": [{"type": "text", "content": answer}]}
+            ]
     elif kind == "tool":
         added["gen_ai.operation.name"] = "execute_tool"
         added["gen_ai.tool.name"] = attrs.get("traceloop.entity.name") or span.name.removesuffix(".tool")
         _, kwargs = _entity_input(attrs.get("traceloop.entity.input"))
-        added["gen_ai.tool.call.arguments"] = dumps(kwargs)
+        added["gen_ai.tool.call.arguments"] = kwargs
         if attrs.get("traceloop.entity.output") is not None:
             added["gen_ai.tool.call.result"] = attrs["traceloop.entity.output"]
     elif kind:
         added["gen_ai.operation.name"] = f"traceloop.{kind}"  # a task: context
     elif "gen_ai.input.messages" not in attrs:  # a model call in the flattened form
         added["gen_ai.operation.name"] = "chat"
-        added["gen_ai.input.messages"] = dumps(_flattened(attrs, "gen_ai.prompt."))
-        added["gen_ai.output.messages"] = dumps(_flattened(attrs, "gen_ai.completion."))
+        added["gen_ai.input.messages"], added["gen_ai.output.messages"] = _flattened(attrs)
         for target, sources in TOKENS:
             if target not in attrs:
                 value = next((attrs[s] for s in sources if s in attrs), None)
                 if value is not None:
                     added[target] = value
-    return replace(span, attributes={**attrs, **added})
+    return with_attributes(span, {**attrs, **added})

@@ -10,11 +10,10 @@ Recorded from `ai` 6.0 against the scripted model: `tests/tracing/fixtures/recor
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from miner.jsontext import dumps, loads
-from tracing.records import SpanRecord
+from miner.jsontext import loads
+from tracing.records import SpanRecord, with_attributes
 
 KIND = "ai.operationId"
 NAME, LABEL = "vercel_ai", "Vercel AI SDK"
@@ -78,12 +77,12 @@ def to_genai(span: SpanRecord) -> SpanRecord:
     added: dict[str, Any] = {}
     if operation in AGENT_OPS:
         added["gen_ai.operation.name"] = "invoke_agent"
-        added["gen_ai.input.messages"] = dumps(_messages(attrs.get("ai.prompt")))
-        added["gen_ai.output.messages"] = dumps(_answer(attrs))
+        added["gen_ai.input.messages"] = _messages(attrs.get("ai.prompt"))
+        added["gen_ai.output.messages"] = _answer(attrs)
     elif operation.endswith(MODEL_SUFFIXES):
         added["gen_ai.operation.name"] = "chat"
-        added["gen_ai.input.messages"] = dumps(_messages(attrs.get("ai.prompt.messages")))
-        added["gen_ai.output.messages"] = dumps(_answer(attrs))
+        added["gen_ai.input.messages"] = _messages(attrs.get("ai.prompt.messages"))
+        added["gen_ai.output.messages"] = _answer(attrs)
         if "gen_ai.usage.input_tokens" not in attrs:
             added["gen_ai.usage.input_tokens"] = attrs.get(
                 "ai.usage.inputTokens", attrs.get("ai.usage.promptTokens")
@@ -96,4 +95,4 @@ def to_genai(span: SpanRecord) -> SpanRecord:
         added["gen_ai.tool.name"] = attrs.get("ai.toolCall.name")
         added["gen_ai.tool.call.arguments"] = attrs.get("ai.toolCall.args")
         added["gen_ai.tool.call.result"] = attrs.get("ai.toolCall.result")
-    return replace(span, attributes={**attrs, **{k: v for k, v in added.items() if v is not None}})
+    return with_attributes(span, {**attrs, **{k: v for k, v in added.items() if v is not None}})

@@ -1,0 +1,119 @@
+"""Ingest of other stacks' spans into SQLite, as a ratio to raw `executemany` of the same rows.
+
+The payloads are those recorded from the real libraries (`tests/tracing/fixtures/`: ADK 1.x,
+OpenInference, OpenLLMetry / Traceloop, the Vercel AI SDK, pydantic-ai), each repeated with fresh trace,
+span and session ids to a few thousand spans. Side by side in one run, as in `ingest_throughput.py`
+(whose measuring functions these are): filon's ingest (detect the convention, translate, group, flag,
+write) with and without redaction, and raw `executemany` of exactly the rows that ingest wrote. Best of
+three interleaved rounds. Goal: at least 0.4 of raw for each stack. Beside each, the detection cost per
+span (`stack_of`) and the translation cost per span (`readable`), alone, best of five.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+import ingest_throughput as measure  # noqa: E402
+
+from tracing.conventions import readable, stack_of  # noqa: E402
+from tracing.files import read_otlp_file  # noqa: E402
+from tracing.records import SpanRecord  # noqa: E402
+
+FIXTURES = HERE.parent / "tests" / "tracing" / "fixtures"
+PAYLOADS = {
+    "adk": "adk-1.pb",
+    "openinference": "openinference-scenarios.pb",
+    "traceloop": "traceloop-workflow.pb",
+    "vercel_ai": "vercel-ai-scenarios.pb",
+    "pydantic_ai": "pydantic-ai.pb",
+}
+SPANS = 3000  # about, per stack
+SESSION_KEYS = (
+    "gen_ai.conversation.id",
+    "session.id",
+    "traceloop.association.properties.session_id",
+    "ai.telemetry.metadata.sessionId",
+    "gcp.vertex.agent.session_id",
+)
+
+
+def repeated(records: list[SpanRecord], copies: int) -> list[SpanRecord]:
+    """`copies` of the payload, each with its own trace, span and session ids (so nothing is deduplicated)."""
+    out = []
+    for n in range(copies):
+        tag = f"{n:08x}"
+        for r in records:
+            attributes = dict(r.attributes)
+            for key in SESSION_KEYS:
+                if key in attributes:
+                    attributes[key] = f"{attributes[key]}-{tag}"
+            out.append(
+                replace(
+                    r,
+                    trace_id=tag + r.trace_id[8:],
+                    span_id=tag[:4] + r.span_id[4:],
+                    parent_span_id=tag[:4] + r.parent_span_id[4:] if r.parent_span_id else None,
+                    attributes=attributes,
+                )
+            )
+    return out
+
+
+def per_span_us(records: list[SpanRecord]) -> tuple[float, float]:
+    detect = translate = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        for r in records:
+            stack_of(r)
+        detect = min(detect, time.perf_counter() - start)
+        start = time.perf_counter()
+        for r in records:
+            readable([r])
+        translate = min(translate, time.perf_counter() - start)
+    return detect / len(records) * 1e6, translate / len(records) * 1e6
+
+
+def figures(name: str, payload: str) -> dict[str, float]:
+    base = read_otlp_file(FIXTURES / payload)
+    records = repeated(base, max(1, SPANS // len(base)))
+    plain, redacted, raw = [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        source = lambda _turns: [replace(r) for r in records]  # noqa: E731 (ingest redacts in place)
+        measure.ingest_rate(folder, "warm-up", True, source)
+        for r in range(3):
+            rate, db = measure.ingest_rate(folder, f"ingest-{r}", False, source)
+            plain.append(rate)
+            redacted.append(measure.ingest_rate(folder, f"redacted-{r}", True, source)[0])
+            raw.append(measure.raw_rate(folder, db, f"raw-{r}"))
+    detect_us, translate_us = per_span_us(records)
+    best_raw = max(raw)
+    return {
+        f"{name}_spans": len(records),
+        f"{name}_ingest_spans_per_s": round(max(plain)),
+        f"{name}_raw_executemany_spans_per_s": round(best_raw),
+        f"{name}_ratio_ingest_to_raw": round(max(plain) / best_raw, 3),
+        f"{name}_ratio_ingest_redacted_to_raw": round(max(redacted) / best_raw, 3),
+        f"{name}_detect_us_per_span": round(detect_us, 2),
+        f"{name}_translate_us_per_span": round(translate_us, 2),
+    }
+
+
+def main() -> None:
+    out: dict[str, float] = {"goal_ratio_at_least": 0.4}
+    for name, payload in PAYLOADS.items():
+        out.update(figures(name, payload))
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
