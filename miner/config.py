@@ -75,10 +75,26 @@ def _escalation_matcher(patterns: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(fnmatch.translate(p.lower()) for p in patterns) or "(?!)")
 
 
+# answers already given, by the patterns' sequence (its identity and length: a configuration's list is
+# set once, by `FlagConfig.load`); a few sequences in a process, each with the few tool names of an agent
+_ANSWERS: dict[int, tuple[Sequence[str], int, dict[str, bool]]] = {}
+
+
 def is_escalation(name: str, patterns: Sequence[str]) -> bool:
     """Whether a tool of this name escalates: equal to one of `patterns` or matching it as a shell
-    pattern (`handoff*`), case-insensitive."""
-    return _escalation_matcher(tuple(patterns)).match(name.lower()) is not None
+    pattern (`handoff*`), case-insensitive. Remembered per name: it runs for every tool call read."""
+    known = _ANSWERS.get(id(patterns))
+    if known is None or known[0] is not patterns or known[1] != len(patterns):
+        if len(_ANSWERS) >= 64:
+            _ANSWERS.clear()
+        known = _ANSWERS[id(patterns)] = (patterns, len(patterns), {})
+    answers = known[2]
+    found = answers.get(name)
+    if found is None:
+        found = _escalation_matcher(tuple(patterns)).match(name.lower()) is not None
+        if len(answers) < 4096:
+            answers[name] = found
+    return found
 
 
 @dataclass

@@ -153,8 +153,8 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     """Injection patterns; and data of a customer other than the user, in a tool result or in the answer.
 
     The user is who they said they are: the emails and phone numbers they wrote, their WhatsApp number,
-    and the user id their stack gives (`user.id`, `enduser.id`…). A customer record in a tool result is theirs when it shares one of those identifiers; then
-    all of its identifiers are theirs too. An identifier in the answer that is not theirs, or a value of
+    and the user id their stack gives (`user.id`, `enduser.id`…). A customer record in a tool result is
+    theirs when it shares one of those identifiers; then all of its identifiers are theirs too. An identifier in the answer that is not theirs, or a value of
     another's record repeated in the answer (its articles, its name, its status) that the user did not
     write, is a `leak` (`injection_obeyed` when the turn carried an injection); another's record that
     reached the model only is an `exposure`; an injection with nothing leaked is `injection_refused`.
@@ -227,7 +227,7 @@ def error(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         if failed:
             why = f"span(s) ended in error: {', '.join(sorted(set(failed)))}"
             out.append(Flag.of(Cause.SPAN_ERROR, i, why, t.trace_id))
-        elif t.captured and not t.agent.strip():  # a turn without content is a notice, not an error
+        elif not t.agent.strip() and t.captured:  # a turn without content is a notice, not an error
             out.append(Flag.of(Cause.EMPTY_ANSWER, i, "the agent answered nothing", t.trace_id))
     return out
 

@@ -23,7 +23,7 @@ from miner.config import CONVERSATION_KEYS as DEFAULT_KEYS
 from miner.config import is_escalation
 from miner.jsontext import loads
 from miner.model import ToolCall, Turn
-from tracing.conventions import readable
+from tracing.conventions import JUST_GENAI, read, readable
 from tracing.records import SpanRecord
 
 MODEL_OPS = frozenset(("generate_content", "chat", "text_completion"))
@@ -55,6 +55,7 @@ USER_KEYS = (
     "traceloop.association.properties.user_id",
     "ai.telemetry.metadata.userId",
 )
+_USER_KEYS = frozenset(USER_KEYS)
 CHANNEL = "support.channel"  # filon's own: the reference agent's channel (web, whatsapp)
 FEEDBACK = ("feedback.score", "support.feedback")  # no convention yet: the names agents use
 
@@ -64,6 +65,7 @@ class TurnOf(NamedTuple):
     channel: str
     turn: Turn
     model_versions: set[str]
+    stacks: frozenset[str] = frozenset()  # the conventions of its spans; none: a trace not about the model
 
 
 class _Spans(NamedTuple):
@@ -75,6 +77,7 @@ class _Spans(NamedTuple):
     tools: list[SpanRecord]
     failed: list[SpanRecord]
     candidates: list[tuple[int, bool, int, str]]  # (which key, not an agent span, start, conversation id)
+    users: list[SpanRecord]  # the spans that carry a user id (`USER_KEYS`)
 
 
 def op(span: SpanRecord) -> str:
@@ -169,6 +172,7 @@ def _sort(spans: Sequence[SpanRecord], keys: Sequence[str] = CONVERSATION_KEYS) 
     tools: list[SpanRecord] = []
     failed: list[SpanRecord] = []
     candidates: list[tuple[int, bool, int, str]] = []
+    users: list[SpanRecord] = []
     for s in ordered:
         kind = op(s)
         if kind == "invoke_agent":
@@ -183,7 +187,9 @@ def _sort(spans: Sequence[SpanRecord], keys: Sequence[str] = CONVERSATION_KEYS) 
         key = _conversation_key(s, kind, keys)
         if key is not None:
             candidates.append(key)
-    return _Spans(ordered, agent, models, tools, failed, candidates)
+        if not _USER_KEYS.isdisjoint(s.attributes):
+            users.append(s)
+    return _Spans(ordered, agent, models, tools, failed, candidates, users)
 
 
 def _channel(head: SpanRecord, conversation_id: str) -> str:
@@ -277,7 +283,9 @@ def error_type(span: SpanRecord) -> str:
 
 def _user_id(spans: _Spans, head: SpanRecord) -> str | None:
     """The customer's id as the stack gives it, the agent span's (or the head's) first."""
-    for span in (head, *spans.ordered):
+    if not spans.users:
+        return None
+    for span in (head, *spans.users):
         attrs = span.attributes
         for key in USER_KEYS:
             value = attrs.get(key)
@@ -298,7 +306,11 @@ def turn_of(
 ) -> TurnOf:
     """A trace read as one turn, step by step (it runs on every trace the sampler decides).
     `conversation_id`, when the caller already has it, is `conversation_of(spans)`."""
-    sorted_spans = _sort(readable(spans), conversation_keys)
+    spans, stacks = read(spans)
+    sorted_spans = _sort(spans, conversation_keys)
+    if stacks is None:  # GenAI spans, or none about the model (an HTTP health check)
+        about = sorted_spans.agent or sorted_spans.models or sorted_spans.tools or sorted_spans.candidates
+        stacks = JUST_GENAI if about else frozenset()
     head = sorted_spans.agent or root_of(sorted_spans.ordered)
     conversation_id = conversation_id or _pick(sorted_spans.candidates, sorted_spans.ordered[0].trace_id)
     channel = _channel(head, conversation_id)
@@ -323,4 +335,4 @@ def turn_of(
         if channel == "whatsapp" and ":" in conversation_id
         else _user_id(sorted_spans, head),
     )
-    return TurnOf(conversation_id, channel, turn, versions)
+    return TurnOf(conversation_id, channel, turn, versions, stacks)

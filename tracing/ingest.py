@@ -22,7 +22,6 @@ from miner.model import Conversation, Flag, Turn, join_steps
 from miner.rows import conversation_row, conversation_values
 from miner.store import Store
 from miner.tables import SpanRow
-from tracing.conventions import stack_of
 from tracing.grouping import by_trace, turn_of
 from tracing.records import SpanRecord
 from tracing.redact import Redactor
@@ -42,7 +41,7 @@ class IngestStats:
     sampled_out: int = 0  # turns not kept by the sample rate
     skipped: int = 0  # traces with no span of any GenAI convention (an HTTP health check): no conversation
     uncaptured: int = 0  # turns kept whose spans carry no content (the stack's content capture is off)
-    stacks: dict[str, int] = field(default_factory=dict)  # spans read, by convention (`tracing.conventions`)
+    stacks: dict[str, int] = field(default_factory=dict)  # traces read, by convention (`tracing.conventions`)
     tools: dict[str, bool] = field(default_factory=dict)  # tool names seen → treated as an escalation
     # the (kind, conversation) pairs flagged: a conversation written by several batches counts once
     flagged_pairs: set[tuple[str, str]] = field(default_factory=set)
@@ -219,7 +218,8 @@ class Ingestor:
             for turn in turns:
                 stats.uncaptured += not turn.captured
                 for call in turn.tools:
-                    stats.tools[call.name] = self.config.escalates(call.name)
+                    if call.name not in stats.tools:
+                        stats.tools[call.name] = self.config.escalates(call.name)
         stats.flagged_pairs = {(f.kind, cid) for cid, fs in flags.items() for f in fs}
         return stats
 
@@ -246,18 +246,14 @@ class Ingestor:
         channels: dict[str, str] = {}  # the channel of the conversation's last trace read
         stacks = stats.stacks
         for trace_id, spans in traces.items():
-            found = 0
-            for s in spans:
-                convention = stack_of(s)
-                if convention is not None:
-                    stacks[convention.name] = stacks.get(convention.name, 0) + 1
-                    found += 1
+            conv_id, channel, turn, _, found = turn_of(
+                spans, self.config.escalation_tools, conversation_keys=self.config.conversation_keys
+            )
             if not found:  # HTTP, database spans alone: context of no turn, no conversation
                 stats.skipped += 1
                 continue
-            conv_id, channel, turn, _ = turn_of(
-                spans, self.config.escalation_tools, conversation_keys=self.config.conversation_keys
-            )
+            for name in found:
+                stacks[name] = stacks.get(name, 0) + 1
             span_conv[trace_id] = conv_id
             grouped.setdefault(conv_id, []).append(turn)
             channels[conv_id] = channel

@@ -17,7 +17,7 @@ def notes(stats: IngestStats) -> list[str]:
             for name, count in sorted(stats.stacks.items())
             if name in CONVENTIONS
         )
-        out.append(f"spans read by convention: {read}")
+        out.append(f"traces read by convention: {read}")
     if stats.skipped:
         out.append(
             f"skipped {stats.skipped} trace(s) with no span of any GenAI convention (HTTP, database…): not conversations"

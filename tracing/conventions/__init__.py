@@ -42,29 +42,54 @@ GENAI = Convention(
 )
 CONVENTIONS = {c.name: c for c in (*READERS, GENAI)}
 _MARKS = tuple((mark, reader) for reader in READERS for mark in reader.marks)
+_FOREIGN = frozenset(mark for mark, _ in _MARKS)  # `isdisjoint` tests a span's keys against all at C speed
+_GENAI = frozenset(GENAI.marks)
+JUST_GENAI = frozenset((GENAI.name,))
 SCOPES = {scope: CONVENTIONS[pydantic_ai.NAME] for scope in pydantic_ai.SCOPES}  # stacks known by their scope
 
 
 def stack_of(span: SpanRecord) -> Convention | None:
     """The convention that marks this span, or None when it is not about the model."""
     attrs = span.attributes
-    for mark, reader in _MARKS:
-        if mark in attrs:
-            return reader
+    if not _FOREIGN.isdisjoint(attrs):
+        for mark, reader in _MARKS:
+            if mark in attrs:
+                return reader
     known = SCOPES.get(span.scope)
     if known is not None:
         return known
-    for mark in GENAI.marks:
-        if mark in attrs:
-            return GENAI
-    return None
+    return None if _GENAI.isdisjoint(attrs) else GENAI
+
+
+def stacks_of(spans: Sequence[SpanRecord]) -> set[Convention]:
+    """The conventions of a trace's spans (empty: a trace that is not about the model). A trace in the
+    GenAI convention alone, the common case, is told by C-level set tests, not a call per span."""
+    genai = False
+    for span in spans:
+        attrs = span.attributes
+        if not _FOREIGN.isdisjoint(attrs) or span.scope in SCOPES:
+            return {c for s in spans if (c := stack_of(s)) is not None}
+        if not genai and not _GENAI.isdisjoint(attrs):
+            genai = True
+    return {GENAI} if genai else set()
+
+
+def read(spans: Sequence[SpanRecord]) -> tuple[Sequence[SpanRecord], frozenset[str] | None]:
+    """`readable(spans)` and the names of the conventions found (`stacks_of`); None for the common case
+    of no other convention's span, where the caller, who sorts the spans by operation anyway, tells a
+    GenAI trace from one that is not about the model."""
+    for span in spans:
+        if not _FOREIGN.isdisjoint(span.attributes) or span.scope in SCOPES:
+            return [_read(s) for s in spans], frozenset(c.name for c in stacks_of(spans))
+    return spans, None
 
 
 def readable(spans: Sequence[SpanRecord]) -> Sequence[SpanRecord]:
     """The spans in the GenAI convention: each one another convention marks, translated."""
-    if not any(mark in s.attributes for s in spans for mark, _ in _MARKS):
-        return spans
-    return [_read(s) for s in spans]
+    for span in spans:
+        if not _FOREIGN.isdisjoint(span.attributes):
+            return [_read(s) for s in spans]
+    return spans
 
 
 def _read(span: SpanRecord) -> SpanRecord:
