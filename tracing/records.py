@@ -113,19 +113,30 @@ def with_attributes(r: SpanRecord, attributes: dict[str, Any]) -> SpanRecord:
 EXCEPTION_KEYS = ("exception.type", "exception.message")
 
 
-def with_exception(attributes: dict[str, Any], events: Iterable[tuple[str, Any]]) -> dict[str, Any]:
-    """The span's attributes with its first `exception` event's type and message added (a 429 that an
-    instrumentation only records as an exception event is read like one in `error.type`); the given
-    dict is never changed, and returned as it is when there is nothing to add."""
+def with_events(attributes: dict[str, Any], events: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """The span's attributes with what its events say that filon reads: the first `exception` event's
+    type and message (a 429 that an instrumentation only records as an exception is read like one in
+    `error.type`), and the messages of the GenAI conventions' earlier event-based form
+    (`tracing.conventions.genai_events`). The given dict is never changed, and returned as it is when
+    there is nothing to add."""
+    added: dict[str, Any] = {}
+    genai: list[tuple[str, Any]] = []
     for name, event_attributes in events:
-        if name == "exception" and event_attributes:
-            added = {
-                k: event_attributes[k]
-                for k in EXCEPTION_KEYS
-                if k in event_attributes and k not in attributes
-            }
-            return {**attributes, **added} if added else attributes
-    return attributes
+        if name == "exception" and event_attributes and "exception.type" not in added:
+            added.update(
+                {
+                    k: event_attributes[k]
+                    for k in EXCEPTION_KEYS
+                    if k in event_attributes and k not in attributes
+                }
+            )
+        elif name.startswith("gen_ai."):
+            genai.append((name, event_attributes or {}))
+    if genai:
+        from tracing.conventions.genai_events import messages
+
+        added.update({k: v for k, v in messages(genai).items() if k not in attributes})
+    return {**attributes, **added} if added else attributes
 
 
 # `SpanRecord`'s fields by name: the order of `sdk_fields` and `fields_of`, the lists that cross the pipe
@@ -152,7 +163,7 @@ def sdk_fields(span: ReadableSpan, trace_id: str | None = None) -> list[Any]:
     assert ctx is not None
     plain = _plain(attributes)
     if events:  # rare: exceptions, and the event-based GenAI convention
-        plain = with_exception(plain, ((e.name, e.attributes) for e in events))
+        plain = with_events(plain, ((e.name, e.attributes) for e in events))
     return [
         trace_id or ctx.trace_id.to_bytes(16, "big").hex(),
         ctx.span_id.to_bytes(8, "big").hex(),
@@ -253,7 +264,7 @@ def from_protobuf(payload: bytes, rejected: list[str] | None = None) -> list[Spa
                     parent = s.parent_span_id
                     attributes = _attrs_pb(s.attributes)
                     if s.events:
-                        attributes = with_exception(
+                        attributes = with_events(
                             attributes, ((e.name, _attrs_pb(e.attributes)) for e in s.events)
                         )
                     record = SpanRecord(
@@ -411,7 +422,7 @@ def _json_span(s: Any, where: str, resource: dict[str, Any], scope: str) -> Span
         status=_enum(status.get("code", 0), STATUS, f"{where}.status.code"),
         status_message=str(status.get("message") or ""),
         kind=_enum(s.get("kind", 0), KIND, f"{where}.kind"),
-        attributes=with_exception(
+        attributes=with_events(
             _attrs(s.get("attributes") or [], f"{where}.attributes"),
             (
                 (str(e.get("name")), _attrs(e.get("attributes") or [], f"{where}.events"))

@@ -294,3 +294,62 @@ def test_conversation_keys_in_filon_toml_change_where_the_conversation_is_read(
     (tmp_path / "filon.toml").write_text('conversation_keys = ["app.thread_id", "gen_ai.conversation.id"]\n')
     _, conversations = ingest(str(path))
     assert set(conversations) == {"thread-7"}  # not c-429, the GenAI key, now second
+
+
+def _with_events(events: list[dict[str, Any]]) -> dict[str, Any]:
+    def kv(key: str, value: str) -> dict[str, Any]:
+        return {"key": key, "value": {"stringValue": value}}
+
+    span = {
+        "traceId": "3" * 32,
+        "spanId": "4" * 16,
+        "name": "chat gpt",
+        "startTimeUnixNano": "1",
+        "endTimeUnixNano": "2",
+        "attributes": [kv("gen_ai.operation.name", "chat"), kv("gen_ai.conversation.id", "c-events")],
+        "events": [
+            {"name": e["name"], "attributes": [kv(k, v) for k, v in e.items() if k != "name"]} for e in events
+        ],
+    }
+    return {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
+
+
+@pytest.mark.parametrize(
+    "events",
+    [
+        [  # semantic conventions 1.26: one event for the prompt, one for the completion
+            {
+                "name": "gen_ai.content.prompt",
+                "gen_ai.prompt": json.dumps(
+                    [
+                        {"role": "system", "content": "Tu es l'assistant."},
+                        {"role": "user", "content": "Où est ma commande ?"},
+                    ]
+                ),
+            },
+            {
+                "name": "gen_ai.content.completion",
+                "gen_ai.completion": json.dumps(
+                    [
+                        {"role": "assistant", "content": "Elle est expédiée."},
+                    ]
+                ),
+            },
+        ],
+        [  # the next versions: one event per message
+            {"name": "gen_ai.system.message", "content": "Tu es l'assistant."},
+            {"name": "gen_ai.user.message", "content": "Où est ma commande ?"},
+            {
+                "name": "gen_ai.choice",
+                "message": json.dumps({"role": "assistant", "content": "Elle est expédiée."}),
+            },
+        ],
+    ],
+    ids=["content-events", "message-events"],
+)
+def test_the_earlier_event_based_genai_form_is_read(events: list[dict[str, Any]], tmp_path: Path) -> None:
+    path = tmp_path / "events.json"
+    path.write_text(json.dumps(_with_events(events)))
+    _, conversations = ingest(str(path))
+    [turn] = conversations["c-events"][0]
+    assert (turn.user, turn.agent) == ("Où est ma commande ?", "Elle est expédiée.")
