@@ -244,7 +244,11 @@ def _usage(spans: _Spans) -> tuple[int, int, set[str]]:
     """Tokens in and out over the model calls (else the agent span's), and the model versions."""
     input_tokens = output_tokens = 0
     versions: set[str] = set()
-    for s in spans.models:
+    models = spans.models
+    if len(models) > 1:  # a model call nested in another (ADK 1.x: call_llm > generate_content) counts once
+        ids = {s.span_id for s in models}
+        models = [s for s in models if s.parent_span_id not in ids]
+    for s in models:
         attrs = s.attributes
         tokens = attrs.get(INPUT_TOKENS)
         input_tokens += tokens if type(tokens) is int else _int(tokens)

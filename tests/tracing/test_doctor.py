@@ -22,7 +22,7 @@ def doctor_json(*paths: Path) -> list[dict[str, object]]:
 
 def test_a_payload_without_content_says_what_is_missing_and_the_setting_for_its_stack() -> None:
     [found] = doctor_json(FIXTURES / "adk-1-nocontent.pb")
-    assert "ADK 1.x" in found["stacks"]  # type: ignore[operator]
+    assert "ADK" in found["stacks"]  # type: ignore[operator]
     missing = {m["what"]: m for m in found["missing"]}  # type: ignore[union-attr, index]
     assert set(missing) == {"customer's text", "answer", "tool arguments"}
     assert all("ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true" in m["advice"] for m in missing.values())

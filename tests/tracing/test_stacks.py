@@ -1,5 +1,5 @@
-"""Payloads recorded from real installs of other agent stacks (ADK 1.x with and without content capture,
-pydantic-ai; the recording scripts in `fixtures/`), each running the same scenarios against the scripted
+"""Payloads recorded from real installs of other agent stacks (ADK 1.x and 2.x, each with and without
+content capture; OpenInference; OpenLLMetry / Traceloop; the Vercel AI SDK; pydantic-ai; the recording scripts in `fixtures/`), each running the same scenarios against the scripted
 model: a greeting, a FAQ question, a parcel's tracking, an escalation through a foreign tool name, three
 turns in one conversation, a 429. The expectations below come from those scripts (what each customer
 said, which tool the scenario needs), not from what filon made of the payloads."""
@@ -50,6 +50,7 @@ def ingest(fixture: str) -> tuple[str, dict[str, tuple[list[Turn], list[str]]]]:
 
 STACKS = [
     "adk-1.pb",
+    "adk-2.pb",
     "pydantic-ai.pb",
     "traceloop-workflow.pb",
     "openinference-scenarios.pb",
@@ -97,8 +98,17 @@ def test_pydantic_ai_s_failed_call_still_gives_the_customer_s_message() -> None:
     assert [t.user for t in turns] == [QUOTA]  # from `pydantic_ai.all_messages`: the model span has no input
 
 
-def test_adk_without_content_capture_raises_no_false_error_and_says_which_setting() -> None:
-    said, conversations = ingest("adk-1-nocontent.pb")
+@pytest.mark.parametrize(
+    ("fixture", "setting"),
+    [
+        ("adk-1-nocontent.pb", "ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true"),
+        ("adk-2-nocontent.pb", "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY"),
+    ],
+)
+def test_adk_without_content_capture_raises_no_false_error_and_says_which_setting(
+    fixture: str, setting: str
+) -> None:
+    said, conversations = ingest(fixture)
     assert set(conversations) == {"adk-greet", "adk-faq", "adk-track", "adk-human", "adk-three", "adk-429"}
     causes = {cid: causes for cid, (_, causes) in conversations.items()}
     assert causes["adk-human"] == ["transferred"]  # tool names are there without content
@@ -106,7 +116,7 @@ def test_adk_without_content_capture_raises_no_false_error_and_says_which_settin
     assert all(not c for cid, c in causes.items() if cid not in ("adk-human", "adk-429"))
     assert all(not t.captured for turns, _ in conversations.values() for t in turns)
     assert "8 turn(s) carry no content" in said
-    assert "ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true" in said
+    assert setting in said
     assert "escalation: transfer_to_human" in said
 
 
@@ -238,7 +248,7 @@ def test_the_receiver_says_once_what_it_reads_and_what_is_missing(
                 == 200
             )
     said = [r.getMessage() for r in caplog.records if r.name == "tracing.receiver"]
-    assert said.count("reading spans of ADK 1.x") == 1
+    assert said.count("reading spans of ADK") == 1
     [capture] = [line for line in said if line.startswith("turns without content")]
     assert "ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true" in capture
     assert said.count("tool transfer_to_human is treated as an escalation") == 1
@@ -353,3 +363,16 @@ def test_the_earlier_event_based_genai_form_is_read(events: list[dict[str, Any]]
     _, conversations = ingest(str(path))
     [turn] = conversations["c-events"][0]
     assert (turn.user, turn.agent) == ("Où est ma commande ?", "Elle est expédiée.")
+
+
+def test_adk_1_tokens_are_counted_once_though_two_nested_spans_carry_them() -> None:
+    from tracing.files import read_otlp_file
+
+    spans = read_otlp_file(FIXTURES / "adk-1.pb")
+    calls = [s for s in spans if s.name == "call_llm" and s.status != "ERROR"]
+    assert any(
+        s.name.startswith("generate_content") and s.attributes.get("gen_ai.usage.input_tokens") for s in spans
+    )
+    _, conversations = ingest("adk-1.pb")
+    stored = sum(t.input_tokens for turns, _ in conversations.values() for t in turns)
+    assert stored == sum(int(s.attributes["gen_ai.usage.input_tokens"]) for s in calls)

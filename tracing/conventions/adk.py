@@ -3,11 +3,13 @@
 A span is ADK's when it carries one of its `gcp.vertex.agent.*` attributes. `call_llm` is the model call:
 its `gcp.vertex.agent.llm_request` (the request: contents with text, function calls and responses) and
 `llm_response` become GenAI messages. Recent 1.x releases also open a `generate_content` span under it
-with the same tokens: it is context here, so tokens are counted once. `execute_tool` gets its real
+with the same tokens, counted once (`tracing.grouping` counts a model call nested in another once). `execute_tool` gets its real
 arguments and result from `tool_call_args` and `tool_response`. The conversation is the ADK session
 (`gen_ai.conversation.id` on the agent span, `gcp.vertex.agent.session_id` on the model call). With
 `ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=false` the request and response are `{}`: nothing was captured.
-ADK 2.x writes the GenAI attributes themselves. Recorded from google-adk 1.39 against the scripted
+ADK 2.x writes the GenAI attributes themselves (its messages only with
+`OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY`); its spans still carry
+`gcp.vertex.agent.*` ids, so they are told as ADK's and the setting named is 2.x's too. Recorded from google-adk 1.39 against the scripted
 model: `tests/tracing/fixtures/record_adk.py`.
 """
 
@@ -18,7 +20,7 @@ from typing import Any
 from miner.jsontext import loads
 from tracing.records import SpanRecord, with_attributes
 
-NAME, LABEL = "adk", "ADK 1.x"
+NAME, LABEL = "adk", "ADK"
 SESSION = "the ADK session: Runner.run_async(session_id=...) (always there)"
 CAPTURE = "ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true (ADK 1.x; ADK 2.x: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY)"
 PREFIX = "gcp.vertex.agent."
@@ -91,10 +93,4 @@ def to_genai(span: SpanRecord) -> SpanRecord:
             value = attrs.get(PREFIX + source)
             if value not in EMPTY and target not in attrs:
                 added[target] = value
-    elif (
-        attrs.get("gen_ai.operation.name") == "generate_content"
-        and PREFIX + "invocation_id" in attrs
-        and "gen_ai.input.messages" not in attrs
-    ):
-        added["gen_ai.operation.name"] = "adk.generate_content"  # the call_llm above counts its tokens
     return with_attributes(span, {**attrs, **added})
