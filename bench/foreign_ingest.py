@@ -5,7 +5,7 @@ OpenInference, OpenLLMetry / Traceloop, the Vercel AI SDK, pydantic-ai), each re
 span and session ids to a few thousand spans. Side by side in one run, as in `ingest_throughput.py`
 (whose measuring functions these are): filon's ingest (detect the convention, translate, group, flag,
 write) with and without redaction, and raw `executemany` of exactly the rows that ingest wrote. Best of
-three interleaved rounds. Goal: at least 0.4 of raw for each stack. Beside each, the detection cost per
+five interleaved rounds. Goal: at least 0.4 of raw for each stack. Beside each, the detection cost per
 span (`stack_of`) and the translation cost per span (`readable`), alone, best of five.
 """
 
@@ -90,7 +90,7 @@ def figures(name: str, payload: str) -> dict[str, float]:
         folder = Path(tmp)
         source = lambda _turns: [replace(r) for r in records]  # noqa: E731 (ingest redacts in place)
         measure.ingest_rate(folder, "warm-up", True, source)
-        for r in range(3):
+        for r in range(5):
             rate, db = measure.ingest_rate(folder, f"ingest-{r}", False, source)
             plain.append(rate)
             redacted.append(measure.ingest_rate(folder, f"redacted-{r}", True, source)[0])

@@ -48,6 +48,7 @@ def _json(value: Any) -> Any:
 
 
 SIDES = {"prompt": 0, "completion": 1}
+FLAT = ("gen_ai.prompt.", "gen_ai.completion.")
 
 
 def _flattened(attrs: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -55,15 +56,11 @@ def _flattened(attrs: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[s
     in one pass over the attributes."""
     found: tuple[dict[int, dict[str, Any]], dict[int, dict[str, Any]]] = ({}, {})
     for key, value in attrs.items():
-        if not key.startswith("gen_ai."):
+        if not key.startswith(FLAT):
             continue
-        side, _, rest = key[7:].partition(".")
-        which = SIDES.get(side)
-        if which is None:
-            continue
-        index, _, field_name = rest.partition(".")
-        if index.isdigit() and field_name:
-            found[which].setdefault(int(index), {})[field_name] = value
+        pieces = key.split(".", 3)  # gen_ai, prompt|completion, N, field
+        if len(pieces) == 4 and pieces[2].isdigit():
+            found[SIDES[pieces[1]]].setdefault(int(pieces[2]), {})[pieces[3]] = value
     return _messages(found[0]), _messages(found[1])
 
 
