@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
@@ -69,3 +70,23 @@ def test_an_unreadable_file_exits_1_with_its_name(tmp_path: Path) -> None:
     result = runner.invoke(app, ["traces", "doctor", str(bad)])
     assert result.exit_code == 1
     assert str(bad) in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("fixture", "stack"),
+    [
+        ("adk-1.pb", "ADK"),
+        ("adk-2.pb", "ADK"),
+        ("openinference-scenarios.pb", "OpenInference"),
+        ("traceloop-workflow.pb", "OpenLLMetry / Traceloop"),
+        ("traceloop-calls.pb", "OpenLLMetry / Traceloop"),
+        ("vercel-ai-scenarios.pb", "Vercel AI SDK"),
+        ("pydantic-ai.pb", "pydantic-ai"),
+    ],
+)
+def test_doctor_tells_each_recorded_stack(fixture: str, stack: str) -> None:
+    [found] = doctor_json(FIXTURES / fixture)
+    assert stack in found["stacks"]  # type: ignore[operator]
+    shares = {s["what"]: s for s in found["shares"]}  # type: ignore[union-attr, index]
+    assert shares["conversation id"]["have"] == shares["conversation id"]["of"] > 0
+    assert shares["customer's text"]["have"] == shares["customer's text"]["of"]

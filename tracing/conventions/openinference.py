@@ -10,7 +10,6 @@ scripted model: `tests/tracing/fixtures/record_openinference.py`.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from tracing.records import SpanRecord, with_attributes
@@ -30,21 +29,21 @@ TABLE = {  # OpenInference attribute → GenAI attribute, copied as they are
     "input.value": "gen_ai.tool.call.arguments",  # TOOL spans only
     "output.value": "gen_ai.tool.call.result",  # TOOL spans only
 }
-MESSAGE = re.compile(r"llm\.(input|output)_messages\.(\d+)\.message\.(.+)")
+MESSAGE_PREFIXES = ("llm.input_messages.", "llm.output_messages.")
 ROLES = {"model": "assistant", "ai": "assistant"}
 
 
 def _both(attributes: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """`llm.input_messages.N.message.*` and `llm.output_messages.N.message.*` back into GenAI messages,
-    in one pass over the attributes (the regex only for keys that begin as a message's)."""
-    found: dict[str, dict[int, dict[str, Any]]] = {"input": {}, "output": {}}
+    in one pass over the attributes, one split per key."""
+    found: dict[str, dict[int, dict[str, Any]]] = {"input_messages": {}, "output_messages": {}}
     for key, value in attributes.items():
-        if not key.startswith(("llm.input_messages.", "llm.output_messages.")):
+        if not key.startswith(MESSAGE_PREFIXES):
             continue
-        m = MESSAGE.fullmatch(key)
-        if m is not None:
-            found[m.group(1)].setdefault(int(m.group(2)), {})[m.group(3)] = value
-    return _messages(found["input"]), _messages(found["output"])
+        pieces = key.split(".", 4)  # llm, input_messages|output_messages, N, message, field
+        if len(pieces) == 5 and pieces[3] == "message" and pieces[2].isdigit():
+            found[pieces[1]].setdefault(int(pieces[2]), {})[pieces[4]] = value
+    return _messages(found["input_messages"]), _messages(found["output_messages"])
 
 
 def _messages(found: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
