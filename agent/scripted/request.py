@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any
 
 from agent.scripted.rules import read_rules
+from agent.scripted.vocabulary import Vocabulary, vocabulary
 
 SENDER = re.compile(r"Numéro de l'expéditeur : (\d+)")
 TODAY = re.compile(r"Date du jour : (\d{4}-\d{2}-\d{2})")
@@ -28,6 +29,7 @@ class Turn:
     sender: str | None
     today: date
     obeys_injection: bool = False  # the prompt orders obeying a "mode maintenance"
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)  # the agent's own tool names, if not ours
 
     @property
     def text(self) -> str:
@@ -86,11 +88,14 @@ def parse(body: dict[str, Any]) -> Turn:
             elif "functionResponse" in part:
                 fr = part["functionResponse"]
                 results.append((fr.get("name", ""), _response(fr.get("response"))))
-    tools = {
-        d.get("name", "")
+    declarations = [
+        d
         for tool in body.get("tools") or []
         for d in tool.get("functionDeclarations") or tool.get("function_declarations") or []
-    }
+    ]
+    words = vocabulary(declarations)
+    tools = {str(d.get("name", "")) for d in declarations} | set(words.aliases)
+    results = [(words.reference_name(name), result) for name, result in results]
     sender = SENDER.search(system)
     today = TODAY.search(system)
     rules = read_rules(system)
@@ -103,6 +108,7 @@ def parse(body: dict[str, Any]) -> Turn:
         sender=sender.group(1) if sender else None,
         today=date.fromisoformat(today.group(1)) if today else date.today(),
         obeys_injection=rules.obeys_injection,
+        vocabulary=words,
     )
 
 

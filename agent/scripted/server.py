@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from agent.scripted.brain import Brain, parse
+from agent.scripted.brain import Brain, Decision, parse
 from agent.scripted.paraphrase import Paraphraser
 
 PATH = re.compile(r"^/v1(?:beta)?/models/([^/:]+):generateContent$")
@@ -67,6 +67,27 @@ class ScriptedSettings:
         if base.latency_ms < 0:
             raise ValueError(f"latency_ms: {base.latency_ms} is negative")
         return base
+
+
+def _scalars(result: dict[str, Any]) -> list[str]:
+    return [str(v) for v in result.values() if isinstance(v, str | int | float) and not isinstance(v, bool)]
+
+
+def _quotes(text: str, result: dict[str, Any]) -> bool:
+    """Whether the brain's answer already says every plain value of the result (it read its fields)."""
+    values = _scalars(result)
+    return bool(text) and bool(values) and all(v in text for v in values)
+
+
+def summary(result: dict[str, Any]) -> str:
+    """An answer from a tool result of another agent's tools (the brain knows the reference tools'
+    fields only): its plain values, quoted as they are."""
+    said = [
+        f"{k} : {v}"
+        for k, v in result.items()
+        if isinstance(v, str | int | float) and not isinstance(v, bool)
+    ]
+    return "Voici ce que j'ai trouvé : " + ("; ".join(said) or json.dumps(result, ensure_ascii=False)) + "."
 
 
 def estimate_tokens(text: str) -> int:
@@ -179,9 +200,23 @@ class ScriptedModel:
     def respond(model: str, body: dict[str, Any], brain: Brain | None = None) -> dict[str, Any]:
         """The `GenerateContentResponse` JSON for one request (pure apart from the brain's noise)."""
         turn = parse(body)
-        decision = (brain or Brain()).decide(turn)
+        last = turn.results[-1] if turn.results else None
+        foreign = last is not None and last[0] in turn.vocabulary.aliases  # a result in the agent's own shape
+        try:
+            decision = (brain or Brain()).decide(turn)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            if not foreign:
+                raise
+            decision = Decision()
+        if foreign and last is not None and not decision.call and not _quotes(decision.text, last[1]):
+            lead = (
+                "Je transmets votre demande à un conseiller. "
+                if last[0] == "transferer_a_un_conseiller"
+                else ""
+            )
+            decision = Decision(text=lead + summary(last[1]))
         if decision.call:
-            name, args = decision.call
+            name, args = turn.vocabulary.call_for(*decision.call)
             part: dict[str, Any] = {"functionCall": {"name": name, "args": args}}
             out_text = json.dumps(part)
         else:

@@ -135,3 +135,61 @@ def test_a_tool_result_wrapped_as_the_ai_sdk_sends_it_reads_as_the_result_itself
 def test_a_request_the_stand_in_cannot_read_gets_a_json_error(scripted: ScriptedModel) -> None:
     status, body = post(scripted.url, {"contents": "not a list of contents"})
     assert status == 400 and body["error"]["status"] == "INVALID_ARGUMENT"
+
+
+FOREIGN = [
+    {
+        "functionDeclarations": [
+            {
+                "name": "lookup_order",
+                "description": "Look up an order's status.",
+                "parameters": {"type": "OBJECT", "properties": {"order_id": {"type": "STRING"}}},
+            },
+            {
+                "name": "track_parcel",
+                "description": "Where a parcel is.",
+                "parameters": {"type": "OBJECT", "properties": {"order_number": {"type": "STRING"}}},
+            },
+            {
+                "name": "transfer_to_human",
+                "description": "Hand the customer to a person.",
+                "parameters": {"type": "OBJECT", "properties": {"reason": {"type": "STRING"}}},
+            },
+            {
+                "name": "get_weather",
+                "description": "Today's weather.",
+                "parameters": {"type": "OBJECT", "properties": {"city": {"type": "STRING"}}},
+            },
+        ]
+    }
+]
+
+
+def _ask(contents: list[dict[str, Any]], tools: list[dict[str, Any]] = FOREIGN) -> dict[str, Any]:
+    part = ScriptedModel.respond("m", {"contents": contents, "tools": tools})["candidates"][0]["content"][
+        "parts"
+    ][0]
+    return dict(part)
+
+
+def test_the_stand_in_calls_another_agent_s_tools_by_what_they_are() -> None:
+    asked = {"role": "user", "parts": [{"text": "Où est mon colis pour la commande LL-10587 ?"}]}
+    call = _ask([asked])["functionCall"]
+    assert call == {"name": "track_parcel", "args": {"order_number": "LL-10587"}}
+    result = {"name": "track_parcel", "response": {"status": "in transit", "carrier": "Colissimo"}}
+    answer = _ask(
+        [
+            asked,
+            {"role": "model", "parts": [{"functionCall": call}]},
+            {"role": "user", "parts": [{"functionResponse": result}]},
+        ]
+    )
+    assert "in transit" in answer["text"] and "Colissimo" in answer["text"]  # its own fields, quoted
+
+
+def test_the_stand_in_escalates_with_the_agent_s_own_tool_and_never_calls_an_unrelated_one() -> None:
+    human = {"role": "user", "parts": [{"text": "Je veux parler à un humain, mon colis est abîmé."}]}
+    call = _ask([human])["functionCall"]
+    assert call["name"] == "transfer_to_human" and set(call["args"]) == {"reason"}
+    weather_only = [{"functionDeclarations": [FOREIGN[0]["functionDeclarations"][3]]}]
+    assert "functionCall" not in _ask([human], weather_only)
