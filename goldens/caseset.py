@@ -135,15 +135,23 @@ def lint_case(name: str, case: Case, strict: bool = False) -> list[Problem]:
     return out
 
 
+def agent_tools() -> tuple[str, ...]:
+    """The agent's tool names, which cases are checked against: `tools` in `[tool.filon]` / filon.toml,
+    else the reference agent's. A configuration that does not parse raises `ValueError` naming it."""
+    configured = settings().flag_config().tools
+    return tuple(configured) if configured else TOOL_NAMES
+
+
 def _tool_problems(name: str, case: Case) -> list[Problem]:
     out: list[Problem] = []
+    known = agent_tools()
     for i, group in enumerate(case.expected_tools()):
         for tool in group:
-            if tool not in TOOL_NAMES:
-                why = f"unknown tool {tool!r} (known: {', '.join(TOOL_NAMES)})"
+            if tool not in known:
+                why = f"unknown tool {tool!r} (known: {', '.join(known)}; `tools` in filon.toml sets them)"
                 out.append(Problem(name, f"outils[{i}]", why, "error"))
     for i, tool in enumerate(case.outils_interdits):
-        if tool not in TOOL_NAMES:
+        if tool not in known:
             out.append(Problem(name, f"outils_interdits[{i}]", f"unknown tool {tool!r}", "error"))
     return out
 

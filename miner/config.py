@@ -105,14 +105,19 @@ class FlagConfig:
     injection_patterns: list[str] = field(default_factory=lambda: list(INJECTION))
     promise_patterns: list[str] = field(default_factory=lambda: list(PROMISE))
     conversation_keys: list[str] = field(default_factory=lambda: list(CONVERSATION_KEYS))
+    tools: list[str] | None = (
+        None  # the agent's tool names, which lint checks cases against (None: the reference agent's)
+    )
 
     def escalates(self, tool: str) -> bool:
         return is_escalation(tool, self.escalation_tools)
 
     @classmethod
     def load(cls, folder: Path | None = None, **overrides: Any) -> FlagConfig:
-        """Defaults, then `[tool.filon]` of pyproject.toml, then filon.toml, then explicit overrides."""
-        folder = folder or Path.cwd()
+        """Defaults, then `[tool.filon]` of pyproject.toml, then filon.toml, then explicit overrides. The
+        files are those of `folder` (the current directory by default) or, where it has neither, of its
+        nearest parent that has one, up to the repository's root."""
+        folder = config_folder(folder or Path.cwd())
         values: dict[str, Any] = {}
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
@@ -138,6 +143,21 @@ class FlagConfig:
         if extra_promise:
             config.promise_patterns += list(extra_promise)
         return config
+
+
+def config_folder(start: Path) -> Path:
+    """The folder whose filon.toml or pyproject.toml (with `[tool.filon]`) applies: `start` or its nearest
+    parent with one, not above the repository's root (a folder with `.git`); `start` when none has."""
+    here = start.resolve()
+    for folder in (here, *here.parents):
+        if (folder / "filon.toml").is_file():
+            return folder
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and "[tool.filon]" in pyproject.read_text(encoding="utf-8", errors="replace"):
+            return folder
+        if (folder / ".git").exists():
+            break
+    return start
 
 
 EXTRAS = ("extra_injection_patterns", "extra_promise_patterns")  # added to the defaults, not replacing them

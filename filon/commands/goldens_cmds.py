@@ -40,7 +40,10 @@ def lint(
     """
     from goldens.caseset import load_set
 
-    caseset = load_set(folder, strict=strict)
+    try:
+        caseset = load_set(folder, strict=strict)
+    except ValueError as exc:  # the configuration (filon.toml, [tool.filon]) does not parse
+        fail(str(exc), Exit.USAGE)
     if explain is not None:
         case = caseset.by_id().get(explain)
         if case is None:

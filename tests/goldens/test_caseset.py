@@ -142,3 +142,20 @@ def test_import_is_all_or_nothing(tmp_path: Path) -> None:
     result = runner.invoke(app, ["goldens", "import", str(tmp_path / "list.json"), "--to", str(out)])
     assert result.exit_code == 1 and "list.json[1]: id" in result.stderr
     assert not out.exists() or list(out.iterdir()) == []
+
+
+def test_the_agent_s_tool_vocabulary_comes_from_filon_toml_found_up_to_the_repository_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "their-agent"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "filon.toml").write_text('tools = ["lookup_order", "track_parcel", "transfer_to_human"]\n')
+    cases = repo / "goldens" / "cases"
+    cases.mkdir(parents=True)
+    write(cases, "x-01.json", {**GOOD, "outils": ["lookup_order"]})
+    write(cases, "x-02.json", {**GOOD, "id": "x-02", "outils": ["consulter_commande"]})
+    monkeypatch.chdir(cases)  # below the file, which is found all the same
+    result = runner.invoke(app, ["goldens", "lint", str(cases)])
+    assert "x-01.json: outils[0]: unknown tool" not in result.output
+    assert "x-02.json: outils[0]: unknown tool 'consulter_commande'" in result.output
+    assert result.exit_code == 1
