@@ -24,7 +24,9 @@ from goldens.gate import Gate, decide
 from goldens.retry import RetryPolicy
 from goldens.runner import Attempt, RunOptions, RunOutput, make_http_client, run_cases
 from goldens.schema import Case
+from goldens.targets import parse_target
 from miner.eval_report import EvalReport
+from miner.settings import settings
 from miner.store import Store, StoreError
 
 
@@ -48,6 +50,9 @@ class EvalConfig:
     compare_with: Path | None = None  # run A's report: compare this run (B) with it
     marge: float = 0.05
     markdown: Path | None = None
+    target: str | None = None  # filon, python:MODULE:ATTR, http://…; None: the configuration's, else filon
+    otlp_port: int = 4318  # an HTTP target's spans come to the runner's receiver on this loopback port
+    span_timeout: float = 10.0  # how long to wait for a turn's spans after an HTTP target's reply
 
 
 @dataclass
@@ -76,6 +81,8 @@ class Inputs:
     prompt: Prompt
     earlier: EvalReport | None  # run A, for --compare-with
     baseline: EvalReport | None
+    target: str = "filon"
+    escalation_tools: tuple[str, ...] = ()
 
 
 def evaluate(
@@ -87,12 +94,14 @@ def evaluate(
     inputs = _inputs(config)
     if isinstance(inputs, EvalOutcome):
         return inputs
+    if inputs.target != "filon":
+        return _evaluate_target(config, inputs, on_start, on_attempt)
     http, transport = make_http_client(config.policy)
     try:
         with open_backend(config.backend, config.model, config.model_url, httpx_client=http) as backend:
             if on_start:
                 on_start(len(inputs.cases) * config.repeat, backend.banner)
-            options = RunOptions(config.repeat, config.concurrency)
+            options = RunOptions(config.repeat, config.concurrency, inputs.escalation_tools)
             run = run_cases(inputs.cases, backend, inputs.prompt, options, transport, on_attempt)
             model_name, banner = backend.model, backend.banner
     except MissingCredentials as exc:
@@ -101,6 +110,33 @@ def evaluate(
         return EvalOutcome(Exit.USAGE, str(exc))
     finally:
         http.close()
+    return _decide(config, inputs, run, model_name, banner)
+
+
+def _evaluate_target(
+    config: EvalConfig,
+    inputs: Inputs,
+    on_start: Callable[[int, str], None] | None,
+    on_attempt: Callable[[Attempt], None] | None,
+) -> EvalOutcome:
+    """The run on someone else's agent: no model of filon's is opened; the target answers."""
+    from goldens.targets import open_target
+
+    try:
+        with open_target(inputs.target, config.otlp_port, config.span_timeout) as target:
+            banner = f"cible {inputs.target}"
+            if on_start:
+                on_start(len(inputs.cases) * config.repeat, banner)
+            options = RunOptions(config.repeat, config.concurrency, inputs.escalation_tools)
+            run = run_cases(inputs.cases, None, inputs.prompt, options, None, on_attempt, target)
+    except ValueError as exc:
+        return EvalOutcome(Exit.USAGE, str(exc))
+    except OSError as exc:  # the receiver's port is taken
+        return EvalOutcome(Exit.USAGE, f"--otlp-port {config.otlp_port}: {exc.strerror or exc}")
+    return _decide(config, inputs, run, inputs.target, banner)
+
+
+def _decide(config: EvalConfig, inputs: Inputs, run: RunOutput, model_name: str, banner: str) -> EvalOutcome:
     gate = decide(run.attempts, config.seuil, config.bloquants, config.max_error_rate)
     document = _report(config, inputs, run, gate, model_name)
     code = Exit.INTERRUPTED if run.interrupted else gate.exit_code
@@ -144,7 +180,15 @@ def _inputs(config: EvalConfig) -> Inputs | EvalOutcome:
                 reports[option] = EvalReport.read(Path(path))
             except ValueError as exc:
                 return EvalOutcome(Exit.USAGE, f"{option} {exc}")
-    return Inputs(caseset, cases, prompt, reports["--compare-with"], reports["--baseline"])
+    try:
+        flags = settings().flag_config()
+        target = parse_target(config.target or flags.target)
+    except ValueError as exc:
+        return EvalOutcome(Exit.USAGE, str(exc))
+    escalation = tuple(flags.escalation_tools)
+    return Inputs(
+        caseset, cases, prompt, reports["--compare-with"], reports["--baseline"], target, escalation
+    )
 
 
 def _report(config: EvalConfig, inputs: Inputs, run: RunOutput, gate: Gate, model: str) -> EvalReport:
@@ -153,7 +197,7 @@ def _report(config: EvalConfig, inputs: Inputs, run: RunOutput, gate: Gate, mode
         run,
         gate,
         model=model,
-        backend=config.backend,
+        backend=config.backend if inputs.target == "filon" else "cible",
         prompt=inputs.prompt,
         goldens=str(inputs.caseset.folder),
         repeat=config.repeat,
@@ -165,6 +209,7 @@ def _report(config: EvalConfig, inputs: Inputs, run: RunOutput, gate: Gate, mode
         document.porte.code_sortie = Exit.INTERRUPTED
         document.porte.regle = f"run interrompu (ctrl-C) après {done}/{planned} tentatives : aucune décision"
     document.bloquants = list(config.bloquants)
+    document.cible = inputs.target
     document.empreintes = {c.id: fingerprint(c) for c in inputs.cases}
     if inputs.baseline is not None:
         document.baseline = rpt.baseline_diff(document, inputs.baseline, str(config.baseline))

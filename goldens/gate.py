@@ -46,6 +46,7 @@ class Gate:
     error_rate: float
     max_error_rate: float
     blocking_failures: dict[str, list[str]] = field(default_factory=dict)
+    not_runnable: int = 0  # attempts the target could not run, left out of every figure above
 
     @property
     def exit_code(self) -> Exit:
@@ -55,6 +56,10 @@ class Gate:
 def decide(
     attempts: Sequence[AttemptLike], seuil: float, bloquants: Sequence[str], max_error_rate: float
 ) -> Gate:
+    """The decision over the attempts the target could run (those it could not are reported apart:
+    neither failures nor infrastructure errors)."""
+    skipped = sum(1 for a in attempts if getattr(a, "non_executable", None))
+    attempts = [a for a in attempts if not getattr(a, "non_executable", None)]
     total = len(attempts)
     valid = [a for a in attempts if a.valid]
     passed = sum(1 for a in valid if a.ok)
@@ -77,10 +82,13 @@ def decide(
         error_rate,
         max_error_rate,
         dict(blocking),
+        skipped,
     )
     if blocking:
         names = "; ".join(f"{cat} ({', '.join(ids)})" for cat, ids in blocking.items())
         gate.decision, gate.rule = "failed", f"catégorie bloquante en échec, quel que soit le score : {names}"
+    elif not total:
+        gate.decision, gate.rule = "inconclusive", "aucun cas exécutable par cette cible : rien à décider"
     elif not valid or error_rate > max_error_rate:
         gate.decision = "inconclusive"
         gate.rule = (
@@ -99,7 +107,11 @@ def stability(results: Sequence[AttemptLike]) -> Stabilite:
     attempts only), or none was valid."""
     valid = [a for a in results if a.valid]
     if not valid:
-        return "erreur"
+        return (
+            "non exécutable"
+            if results and all(getattr(a, "non_executable", None) for a in results)
+            else "erreur"
+        )
     passed = sum(1 for a in valid if a.ok)
     if passed == len(valid):
         return "stable réussi"

@@ -80,6 +80,7 @@ def porte(gate: Gate) -> Porte:
             seuil=gate.seuil,
             taux_erreurs=round(gate.error_rate, 4),
             taux_erreurs_max=gate.max_error_rate,
+            non_executables=gate.not_runnable,
         ),
         echecs_bloquants=gate.blocking_failures,
     )
@@ -93,6 +94,8 @@ def build(
         by_case[a.case_id].append(a)
     categories: dict[str, Categorie] = defaultdict(Categorie)
     for a in run.attempts:
+        if a.non_executable:
+            continue
         c = categories[a.categorie]
         c.reussis += a.ok
         c.valides += a.valid
@@ -121,7 +124,8 @@ def build(
             nom=model,
             backend=backend,
             versions=sorted({v for a in run.attempts for v in a.modeles}),
-            substitut=backend == "scripted",
+            substitut=backend == "scripted"
+            or any(v.startswith("scripted") for a in run.attempts for v in a.modeles),
         ),
         prompt=PromptRef(chemin=prompt.path, nom=Path(prompt.path).name, sha256=prompt.sha256),
         execution=Execution(
@@ -170,6 +174,7 @@ def junit(report: EvalReport) -> str:
         tests=str(len(attempts)),
         failures=str(sum(a.statut == "echec" for _, a in attempts)),
         errors=str(sum(a.statut == "erreur" for _, a in attempts)),
+        skipped=str(sum(a.statut == "non_executable" for _, a in attempts)),
     )
     for case, a in attempts:
         name = case.id if report.execution.repetitions == 1 else f"{case.id}#{a.tentative}"
@@ -182,6 +187,8 @@ def junit(report: EvalReport) -> str:
             failure.text = "\n".join([*a.ecarts, "outils : " + (", ".join(a.outils) or "-")])
         elif a.statut == "erreur":
             ET.SubElement(tc, "error", message=a.erreur or "", type="infrastructure")
+        elif a.statut == "non_executable":
+            ET.SubElement(tc, "skipped", message=f"non exécutable : {a.non_executable or ''}")
     props = ET.SubElement(suite, "properties")
     ET.SubElement(props, "property", name="porte.decision", value=report.porte.decision)
     ET.SubElement(props, "property", name="porte.regle", value=report.porte.regle)
@@ -192,19 +199,23 @@ def junit(report: EvalReport) -> str:
 def case_line(case: CasRapport) -> str:
     """One case as the seeds print it: status (or k/N and stability with repeats), id, tools, time, gaps."""
     last = case.tentatives[-1]
-    status = {"ok": "OK", "echec": "ÉCHEC", "erreur": "ERREUR"}[last.statut]
+    status = {"ok": "OK", "echec": "ÉCHEC", "erreur": "ERREUR", "non_executable": "N/EXÉC"}[last.statut]
     if case.total > 1:
         status = f"{case.reussis}/{case.valides} {case.stabilite}"
     tools = ",".join(last.outils) or "-"
     ms = f"{sum(last.latences_ms):.0f} ms" if last.latences_ms else "-"
-    detail = "; ".join(last.ecarts) or (last.erreur or "")
+    detail = "; ".join(last.ecarts) or (last.erreur or last.non_executable or "")
     return f"{status:<6} {case.id:<11} {tools:<50}{ms:>9}  {detail}".rstrip()
 
 
 def tentative(a: Attempt) -> Tentative:
     return Tentative(
         tentative=a.attempt,
-        statut="erreur" if a.erreur else ("ok" if a.ok else "echec"),
+        statut="non_executable"
+        if a.non_executable
+        else "erreur"
+        if a.erreur
+        else ("ok" if a.ok else "echec"),
         outils=a.outils,
         reponses=a.reponses,
         escalade=a.escaladee,
@@ -214,6 +225,7 @@ def tentative(a: Attempt) -> Tentative:
         jetons_sortie=a.output_tokens,
         erreur=a.erreur,
         trace_ids=a.trace_ids,
+        non_executable=a.non_executable,
     )
 
 
@@ -250,6 +262,11 @@ def console_lines(report: EvalReport) -> list[str]:
     e = report.erreurs
     if e.nombre:
         lines.append(f"Erreurs d'infrastructure (hors score) : {e.nombre} {dict(e.par_type)}")
+    if g.non_executables:
+        skipped = sorted({c.id for c in report.cas if c.stabilite == "non exécutable"})
+        lines.append(
+            f"Non exécutables par la cible {report.cible} (hors score) : {g.non_executables} ({', '.join(skipped)})"
+        )
     worst = sorted(
         (c for c in report.cas if c.reussis < c.valides),
         key=lambda c: (c.reussis / max(c.valides, 1), c.id),

@@ -1,4 +1,5 @@
-"""The runner: every case replayed in a fresh shop through `SupportService`, graded, and gated.
+"""The runner: every case replayed through its target (`goldens.targets`: the reference agent in a fresh
+shop by default), graded, and gated.
 
 Facts come from the spans of the replay (a collector on filon's tracing fan-out), not from the agent's
 return value. Infrastructure failures after retries are counted apart from quality failures.
@@ -18,17 +19,17 @@ import httpx
 from google.genai import errors
 from opentelemetry import trace
 
-from agent import Conversation, SupportService
 from agent.model import Backend
 from agent.prompts import Prompt
-from agent.shop import new_shop
 from agent.tools import ESCALATION_TOOL
 from goldens import retry
 from goldens.grading import evaluer_cas
 from goldens.schema import Case
 from goldens.spans import TraceCollector
+from goldens.targets import NotRunnable, ReferenceTarget, Session, Target, TargetError
+from miner.config import is_escalation
 from tracing.grouping import turn_of
-from tracing.records import from_sdk
+from tracing.records import SpanRecord, from_sdk
 from tracing.setup import ensure_tracing
 
 
@@ -45,12 +46,13 @@ class Attempt:
     input_tokens: int = 0
     output_tokens: int = 0
     erreur: str | None = None  # an infrastructure error: excluded from the score
+    non_executable: str | None = None  # the target cannot apply the case's fixtures: reported apart
     trace_ids: list[str] = field(default_factory=list)
     modeles: list[str] = field(default_factory=list)
 
     @property
     def valid(self) -> bool:
-        return self.erreur is None
+        return self.erreur is None and self.non_executable is None
 
     @property
     def ok(self) -> bool:
@@ -96,19 +98,22 @@ def make_http_client(policy: retry.RetryPolicy) -> tuple[httpx.Client, retry.Ret
 def play(
     case: Case,
     attempt: int,
-    backend: Backend,
-    prompt: Prompt,
+    target: Target,
     collector: TraceCollector,
     run_id: str,
     escalation_tools: tuple[str, ...],
 ) -> Attempt:
-    """One attempt of one case: a fresh shop, every turn in order, facts read from the turn's spans."""
+    """One attempt of one case: the target prepared, every turn in order, facts read from the turn's spans."""
     result = Attempt(case.id, case.categorie, attempt)
-    service = SupportService(backend.client, backend.model, prompt, shop=new_shop(case.fixtures))
-    if case.canal == "whatsapp" and case.tel:
-        conversation = Conversation.whatsapp(case.tel)
-    else:
-        conversation = Conversation.web(f"eval-{run_id}-{case.id}-{attempt}")
+    session = Session(case, f"eval-{run_id}-{case.id}-{attempt}")
+    try:
+        target.begin(session)
+    except NotRunnable as exc:
+        result.non_executable = str(exc)
+        return result
+    except TargetError as exc:
+        result.erreur = f"cible : {exc}"
+        return result
     tracer = trace.get_tracer("filon.eval")
     for turn in case.tours:
         with tracer.start_as_current_span(f"eval_turn {case.id}") as span:
@@ -116,22 +121,32 @@ def play(
             backoff_before = retry.backoff_seconds()
             started = time.perf_counter()
             try:
-                service.repondre(conversation, turn)
+                target.send(session, turn)
+            except NotRunnable as exc:  # an HTTP target refuses the fixtures with its first turn
+                result.non_executable = str(exc)
+                return result
+            except TargetError as exc:
+                result.erreur = f"cible : {exc}"
             except Exception as exc:
                 label = infra_error(exc)
                 if label is None:
                     raise
                 result.erreur = label
+            session.turn += 1
             elapsed_ms = (time.perf_counter() - started) * 1000
             backoff_ms = (retry.backoff_seconds() - backoff_before) * 1000
         spans = [from_sdk(s) for s in collector.take(trace_id) if not s.name.startswith("eval_turn")]
         result.trace_ids.append(f"{trace_id:032x}")
         if result.erreur:
             return result
+        try:
+            spans += target_spans(target, session)
+        except TargetError as exc:
+            result.erreur = f"cible : {exc}"
+            return result
         if not spans:
-            raise RuntimeError(
-                "the replay produced no span: is the agent traced through the OpenTelemetry API?"
-            )
+            result.erreur = "aucun span : l'agent est-il tracé par l'API OpenTelemetry ?"
+            return result
         seen = turn_of(spans, escalation_tools)
         result.outils.extend(t.name for t in seen.turn.tools)
         result.reponses.append(seen.turn.agent)
@@ -139,19 +154,31 @@ def play(
         result.input_tokens += seen.turn.input_tokens
         result.output_tokens += seen.turn.output_tokens
         result.modeles.extend(sorted(seen.model_versions))
-    result.escaladee = any(t in escalation_tools for t in result.outils)
+    result.escaladee = any(is_escalation(t, escalation_tools) for t in result.outils)
     result.ecarts = evaluer_cas(case.model_dump(), result.outils, result.reponses, result.escaladee)
     return result
 
 
+def target_spans(target: Target, session: Session) -> list[SpanRecord]:
+    """The spans a target received out of this process (an HTTP target's, through the runner's OTLP
+    receiver) for the turn just sent; none for a target in this process (the collector has them)."""
+    take = getattr(target, "spans", None)
+    return list(take(session)) if take is not None else []
+
+
 def run_cases(
     cases: list[Case],
-    backend: Backend,
+    backend: Backend | None,
     prompt: Prompt,
     options: RunOptions,
     transport: retry.RetryTransport | None = None,
     on_attempt: Callable[[Attempt], None] | None = None,
+    target: Target | None = None,
 ) -> RunOutput:
+    if target is None:
+        if backend is None:
+            raise ValueError("the reference agent needs a model backend")
+        target = ReferenceTarget(backend, prompt)
     fanout = ensure_tracing()
     collector = TraceCollector()
     fanout.add(collector)
@@ -167,7 +194,7 @@ def run_cases(
 
     def job(item: tuple[Case, int]) -> Attempt:
         case, n = item
-        done = play(case, n, backend, prompt, collector, run_id, options.escalation_tools)
+        done = play(case, n, target, collector, run_id, options.escalation_tools)
         if on_attempt:
             on_attempt(done)
         return done

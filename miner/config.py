@@ -105,9 +105,10 @@ class FlagConfig:
     injection_patterns: list[str] = field(default_factory=lambda: list(INJECTION))
     promise_patterns: list[str] = field(default_factory=lambda: list(PROMISE))
     conversation_keys: list[str] = field(default_factory=lambda: list(CONVERSATION_KEYS))
-    tools: list[str] | None = (
-        None  # the agent's tool names, which lint checks cases against (None: the reference agent's)
-    )
+    # the agent's tool names, which lint checks cases against (None: the reference agent's), and the agent
+    # `filon eval` replays (`goldens.targets`; None: the reference agent)
+    tools: list[str] | None = None
+    target: str | None = None
 
     def escalates(self, tool: str) -> bool:
         return is_escalation(tool, self.escalation_tools)

@@ -3,7 +3,8 @@ by everything else (the store, the failures screen, JUnit, the console, the base
 compare`). It lives here, in the bottom room, because the store reads it too.
 
 The report speaks the case format's language, French, keys included, as the seeds' reports do. Version 1
-(filon's earlier reports) mixed English keys in; `EvalReport.parse` reads both, so a baseline or a run A
+(filon's earlier reports) mixed English keys in; version 3 added the target (`cible`) and the attempts a
+target could not run (`non_executable`). `EvalReport.parse` reads them all, so a baseline or a run A
 written by an older filon still compares.
 """
 
@@ -15,9 +16,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-VERSION: Literal[2] = 2
-Statut = Literal["ok", "echec", "erreur"]
-Stabilite = Literal["stable réussi", "stable échec", "instable", "erreur"]
+VERSION: Literal[3] = 3
+Statut = Literal["ok", "echec", "erreur", "non_executable"]
+Stabilite = Literal["stable réussi", "stable échec", "instable", "erreur", "non exécutable"]
 Decision = Literal["réussi", "échoué", "non concluant", "interrompu"]
 
 
@@ -33,6 +34,7 @@ class Tentative(BaseModel):
     jetons_sortie: int = 0
     erreur: str | None = None
     trace_ids: list[str] = Field(default_factory=list)
+    non_executable: str | None = None  # why the target could not run the case (its fixtures)
 
 
 class CasRapport(BaseModel):
@@ -54,6 +56,7 @@ class Chiffres(BaseModel):
     seuil: float
     taux_erreurs: float
     taux_erreurs_max: float
+    non_executables: int = 0  # attempts the target could not run: neither failures nor errors
 
 
 class Porte(BaseModel):
@@ -126,7 +129,8 @@ class Baseline(BaseModel):
 
 
 class EvalReport(BaseModel):
-    version: Literal[2] = VERSION
+    version: Literal[2, 3] = VERSION
+    cible: str = "filon"  # the target replayed: filon, python:MODULE:ATTR, http://…
     score: float | None
     seuil: float
     porte: Porte
@@ -160,6 +164,8 @@ class EvalReport(BaseModel):
             raise ValueError(f"{source}: not a filon eval report (no 'cas')")
         if data.get("version") is None:
             data = upgrade_v1(data)
+        elif data.get("version") == 2:  # version 3 added what version 2 could not say: nothing to move
+            data = {**data, "version": VERSION}
         try:
             return cls.model_validate(data)
         except ValidationError as exc:

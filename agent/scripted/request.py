@@ -60,6 +60,7 @@ class Decision:
     call: tuple[str, dict[str, Any]] | None = None
     text: str = ""
     notes: list[str] = field(default_factory=list)
+    withholds: bool = False  # a refusal to say what a tool returned (identity, injection)
 
 
 def _response(value: Any) -> dict[str, Any]:

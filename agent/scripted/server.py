@@ -69,24 +69,25 @@ class ScriptedSettings:
         return base
 
 
-def _scalars(result: dict[str, Any]) -> list[str]:
-    return [str(v) for v in result.values() if isinstance(v, str | int | float) and not isinstance(v, bool)]
+def _pairs(value: Any, key: str = "", depth: int = 0) -> list[tuple[str, str]]:
+    """A result's plain values with their keys, nested ones included (three levels)."""
+    if isinstance(value, dict) and depth < 3:
+        return [p for k, v in value.items() for p in _pairs(v, str(k), depth + 1)]
+    if isinstance(value, list) and depth < 3:
+        return [p for v in value for p in _pairs(v, key, depth + 1)]
+    if isinstance(value, str | int | float) and not isinstance(value, bool) and str(value):
+        return [(key, str(value))]
+    return []
 
 
-def _quotes(text: str, result: dict[str, Any]) -> bool:
-    """Whether the brain's answer already says every plain value of the result (it read its fields)."""
-    values = _scalars(result)
-    return bool(text) and bool(values) and all(v in text for v in values)
+def _values(result: dict[str, Any]) -> list[str]:
+    return [v for _, v in _pairs(result) if len(v) > 2]
 
 
 def summary(result: dict[str, Any]) -> str:
     """An answer from a tool result of another agent's tools (the brain knows the reference tools'
     fields only): its plain values, quoted as they are."""
-    said = [
-        f"{k} : {v}"
-        for k, v in result.items()
-        if isinstance(v, str | int | float) and not isinstance(v, bool)
-    ]
+    said = [f"{k} : {v}" if k else v for k, v in _pairs(result)]
     return "Voici ce que j'ai trouvé : " + ("; ".join(said) or json.dumps(result, ensure_ascii=False)) + "."
 
 
@@ -202,13 +203,23 @@ class ScriptedModel:
         turn = parse(body)
         last = turn.results[-1] if turn.results else None
         foreign = last is not None and last[0] in turn.vocabulary.aliases  # a result in the agent's own shape
+        broken = False
         try:
             decision = (brain or Brain()).decide(turn)
         except (KeyError, TypeError, ValueError, AttributeError):
             if not foreign:
                 raise
-            decision = Decision()
-        if foreign and last is not None and not decision.call and not _quotes(decision.text, last[1]):
+            decision, broken = Decision(), True
+        # the brain wrote its answer from fields the agent's result does not have (it quotes none of its
+        # values, or says None): the values instead; a refusal to say them stays as it is
+        if foreign and last is not None and not decision.call and not decision.withholds:
+            values = _values(last[1])
+            broken = (
+                broken
+                or "None" in decision.text
+                or bool(values and not any(v in decision.text for v in values))
+            )
+        if foreign and broken and last is not None and not decision.call:
             lead = (
                 "Je transmets votre demande à un conseiller. "
                 if last[0] == "transferer_a_un_conseiller"

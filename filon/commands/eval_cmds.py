@@ -78,6 +78,20 @@ def eval_command(
     ] = None,
     marge: MargeOpt = 0.05,
     markdown: MarkdownOpt = None,
+    target: Annotated[
+        str | None,
+        typer.Option(
+            "--target",
+            help="The agent replayed: filon (default), python:MODULE:ATTR or http://HOST:PORT/PATH "
+            "(default: target in filon.toml / [tool.filon]).",
+        ),
+    ] = None,
+    otlp_port: Annotated[
+        int, typer.Option("--otlp-port", help="Loopback port where an HTTP target sends its spans.")
+    ] = 4318,
+    span_timeout: Annotated[
+        float, typer.Option("--span-timeout", help="Seconds to wait for a turn's spans from an HTTP target.")
+    ] = 10.0,
 ) -> None:
     """Replay every golden case through the agent, grade it, and decide the gate.
 
@@ -86,6 +100,8 @@ def eval_command(
     With --compare-with, a passing gate takes the comparison's exit code (1 when this run is worse).
 
     Example: filon eval --backend scripted --junit var/eval.xml
+    Example: filon eval --target python:my_agent:answer --goldens my-goldens
+    Example: filon eval --target http://127.0.0.1:8000/chat --otlp-port 4318
     Example: filon eval --model gemini-new --compare-with var/eval-ancien.json --markdown var/compare.md
     """
     if ctx.invoked_subcommand is not None:
@@ -114,6 +130,9 @@ def eval_command(
         compare_with=compare_with,
         marge=marge,
         markdown=markdown,
+        target=target,
+        otlp_port=otlp_port,
+        span_timeout=span_timeout,
     )
     progress = Progress(
         TextColumn("[bold]eval"),

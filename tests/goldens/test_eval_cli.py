@@ -34,6 +34,7 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
     assert doc is not None
     assert set(doc) == {
         "version",
+        "cible",
         "score",
         "seuil",
         "porte",
@@ -50,7 +51,7 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
         "empreintes",
         "baseline",
     }
-    assert doc["version"] == 2 and EvalReport.parse(doc).version == 2  # the file is the typed model
+    assert doc["version"] == 3 and EvalReport.parse(doc).version == 3  # the file is the typed model
     assert doc["porte"]["decision"] == "réussi" and doc["score"] >= 0.9
     assert doc["modele"]["substitut"] is True and "stand-in" in out
     assert len(doc["prompt"]["sha256"]) == 64
