@@ -119,7 +119,7 @@ def lint_case(name: str, case: Case, strict: bool = False) -> list[Problem]:
     """A case's own problems, in the seeds' order of trust: actions, fixtures, then words; then its
     examples (are the checks proven?) and its personal data."""
     out = _tool_problems(name, case)
-    if case.fixtures is not None:
+    if case.fixtures is not None and agent_tools() == TOOL_NAMES:  # another agent's fixtures are its own
         out += _fixture_problems(name, case.fixtures)
     if not case.has_action_check():
         why = "no action check (outils, outils_interdits or escalade): words alone decide"
@@ -255,6 +255,14 @@ def _shop_identities() -> frozenset[str]:
     )
 
 
+# domains reserved for examples and tests (RFC 2606, RFC 6761): nobody's address
+RESERVED = re.compile(r"@(?:[\w-]+\.)*(?:example\.(?:org|com|net)|example|invalid|test)$")
+
+
+def _reserved(value: str) -> bool:
+    return "@" in value and RESERVED.search(value) is not None
+
+
 def _identity_problems(name: str, case: Case) -> list[Problem]:
     """An email or phone number that is neither a pseudonym nor a fixture customer's: a case lands in git."""
     known = set(_shop_identities())
@@ -275,7 +283,7 @@ def _identity_problems(name: str, case: Case) -> list[Problem]:
             digits = re.sub(r"\D", "", value)
             if digits.startswith("0") and len(digits) == 10:
                 digits = "33" + digits[1:]
-            if value.endswith("@" + PSEUDO_DOMAIN) or digits.startswith(PSEUDO_PHONE):
+            if value.endswith("@" + PSEUDO_DOMAIN) or digits.startswith(PSEUDO_PHONE) or _reserved(value):
                 continue
             if value in known or ("@" not in value and digits in known):
                 continue

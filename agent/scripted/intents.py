@@ -28,8 +28,9 @@ from agent.scripted.keywords import (
 from agent.text import fold
 
 ORDER = re.compile(
-    r"\bLL[-\s]?(\d{5})\b|(?<![\d,.])(1\d{4})\b(?!\s+(?-i:[A-Z]))", re.IGNORECASE
-)  # "la 10571" too
+    r"\bLL[-\s]?(\d{5})\b|(?<![\d,.])(1\d{4})\b(?!\s+(?-i:[A-Z]))|\b(?-i:(?!LL-)([A-Z]{2,4}-\d{3,6}))\b",
+    re.IGNORECASE,
+)  # "la 10571" too; another shop's numbers ("PP-2001") as they are
 EMAIL = re.compile(
     r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}"
 )  # bounded: linear on hostile input
@@ -41,7 +42,7 @@ def has(text: str, keywords: tuple[str, ...]) -> bool:
 
 
 def order_numbers(text: str) -> list[str]:
-    return [f"LL-{a or b}" for a, b in ORDER.findall(text)]
+    return [other or f"LL-{a or b}" for a, b, other in ORDER.findall(text)]
 
 
 def emails(text: str) -> list[str]:
