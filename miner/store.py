@@ -99,7 +99,7 @@ class HistoryRow:
 
 # the report's French values, as the store (English) keeps them
 STORE_DECISIONS = {french: english for english, french in DECISIONS.items()}
-STORE_STATUSES = {"ok": "passed", "echec": "failed", "erreur": "error"}
+STORE_STATUSES = {"ok": "passed", "echec": "failed", "erreur": "error", "non_executable": "not_runnable"}
 STORE_VERDICTS = {
     "pas pire": "not worse",
     "pire": "worse",
@@ -177,7 +177,7 @@ class Store(TraceStore, BatchStore, ReviewStore, RetentionStore, IncidentStore, 
                 status=STORE_STATUSES[a.statut],
                 tools=json.dumps(a.outils),
                 gaps=json.dumps(a.ecarts, ensure_ascii=False),
-                error=a.erreur,
+                error=a.erreur or a.non_executable,
                 latency_ms=sum(a.latences_ms),
                 input_tokens=a.jetons_entree,
                 output_tokens=a.jetons_sortie,

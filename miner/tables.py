@@ -59,7 +59,7 @@ class EvalAttemptRow(SQLModel, table=True):
     case_id: str = Field(index=True)
     category: str
     attempt: int
-    status: str  # passed, failed, error
+    status: str  # passed, failed, error, not_runnable
     tools: str  # JSON list, in call order
     gaps: str  # JSON list: what the grader found wrong (the report's "ecarts")
     error: str | None = None

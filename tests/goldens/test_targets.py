@@ -1,0 +1,224 @@
+"""The gate on someone else's agent: the example support desk through the Python target (its broken
+variant fails), and an HTTP target on a real loopback socket, its spans sent to the runner's OTLP
+receiver; every way a target can fail is an infrastructure error with its cause, never a failure."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from agent.scripted import ScriptedModel
+from filon.cli import app
+from tests.conftest import REPO
+from tests.tracing.server import free_port
+
+runner = CliRunner()
+DESK = REPO / "examples" / "support_desk"
+
+
+def gate(tmp_path: Path, *args: str) -> tuple[int, dict[str, Any] | None, str]:
+    report = tmp_path / "rapport.json"
+    result = runner.invoke(app, ["eval", "--report", str(report), *args])
+    doc = json.loads(report.read_text()) if report.exists() else None
+    return result.exit_code, doc, result.output
+
+
+@pytest.fixture
+def desk(monkeypatch: pytest.MonkeyPatch, scripted: ScriptedModel) -> None:
+    monkeypatch.chdir(DESK)  # its filon.toml: its tools, its escalation tool, target python:desk:answer
+    monkeypatch.setenv("DESK_MODEL_URL", scripted.url)
+
+
+def test_the_example_desk_passes_through_the_python_target(desk: None, tmp_path: Path) -> None:
+    code, doc, out = gate(tmp_path, "--goldens", "goldens/cases")
+    assert code == 0, out
+    assert doc is not None and doc["cible"] == "python:desk:answer"
+    assert {c["id"] for c in doc["cas"]} >= {"esc-humain", "sec-maintenance", "cmd-fixtures"}
+    assert all(c["tentatives"][0]["statut"] == "ok" for c in doc["cas"])
+    [fixtures] = [c for c in doc["cas"] if c["id"] == "cmd-fixtures"]  # an order that setup() put there
+    assert fixtures["tentatives"][0]["outils"] == ["lookup_order"]
+
+
+def test_the_broken_desk_fails_the_gate(desk: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DESK_SKIP_ESCALATION", "1")
+    code, doc, out = gate(tmp_path, "--goldens", "goldens/cases")
+    assert code == 1, out
+    assert doc is not None
+    failed = {c["id"] for c in doc["cas"] if c["tentatives"][0]["statut"] == "echec"}
+    assert failed == {"esc-humain", "esc-geste"}  # the escalation facts come from the spans
+
+
+# --- an HTTP target on loopback ------------------------------------------------------------------------
+
+Reply = Callable[
+    [dict[str, Any], int], tuple[int, dict[str, Any], bool]
+]  # body, otlp port → status, json, spans?
+
+
+def _spans(conversation: str, message: str, answer: str) -> dict[str, Any]:
+    def kv(key: str, value: str) -> dict[str, Any]:
+        return {"key": key, "value": {"stringValue": value}}
+
+    def said(role: str, text: str) -> str:
+        return json.dumps([{"role": role, "parts": [{"type": "text", "content": text}]}])
+
+    span = {
+        "traceId": conversation.encode().hex()[:32].ljust(32, "0"),
+        "spanId": "1" * 16,
+        "name": "invoke_agent desk",
+        "startTimeUnixNano": "1000000",
+        "endTimeUnixNano": "2000000",
+        "attributes": [
+            kv("gen_ai.operation.name", "invoke_agent"),
+            kv("gen_ai.conversation.id", conversation),
+            kv("gen_ai.input.messages", said("user", message)),
+            kv("gen_ai.output.messages", said("assistant", answer)),
+        ],
+    }
+    return {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
+
+
+@contextmanager
+def http_agent(reply: Reply, otlp_port: int) -> Iterator[str]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            return
+
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            status, answer, send_spans = reply(body, otlp_port)
+            if send_spans:  # as a traced agent does: its spans flushed to the runner before it replies
+                payload = _spans(body["conversation_id"], body["message"], answer.get("texte", ""))
+                httpx.post(f"http://127.0.0.1:{otlp_port}/v1/traces", json=payload, timeout=5)
+            data = json.dumps(answer).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/chat"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def cases(folder: Path, *extra: dict[str, Any]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    base = {
+        "categorie": "faq",
+        "canal": "web",
+        "contient": ["bonjour"],
+        "exemples": [{"verdict": "bon", "reponse": "Bonjour !"}],
+    }
+    for case in ({"id": "salut", "tours": ["Bonjour"]}, *extra):
+        (folder / f"{case['id']}.json").write_text(json.dumps({**base, **case}))
+    return folder
+
+
+def greet(body: dict[str, Any], port: int) -> tuple[int, dict[str, Any], bool]:
+    return 200, {"texte": "Bonjour ! Que puis-je faire pour vous ?"}, True
+
+
+def test_an_http_target_s_answers_and_spans_are_gated(tmp_path: Path) -> None:
+    port = free_port()
+    with http_agent(greet, port) as url:
+        code, doc, out = gate(
+            tmp_path, "--goldens", str(cases(tmp_path / "g")), "--target", url, "--otlp-port", str(port)
+        )
+    assert code == 0, out
+    assert doc is not None and doc["cible"] == url and doc["cas"][0]["tentatives"][0]["statut"] == "ok"
+
+
+def test_a_case_whose_fixtures_the_target_refuses_is_not_runnable_and_reported_apart(tmp_path: Path) -> None:
+    def refuses_fixtures(body: dict[str, Any], port: int) -> tuple[int, dict[str, Any], bool]:
+        if "fixtures" in body:
+            return 422, {"detail": "fixtures not supported"}, False
+        return greet(body, port)
+
+    folder = cases(tmp_path / "g", {"id": "avec-fixtures", "tours": ["Bonjour"], "fixtures": {"orders": {}}})
+    port = free_port()
+    with http_agent(refuses_fixtures, port) as url:
+        code, doc, out = gate(tmp_path, "--goldens", str(folder), "--target", url, "--otlp-port", str(port))
+    assert code == 0, out  # the runnable case passed; the other is neither a failure nor an error
+    assert doc is not None
+    status = {c["id"]: c["tentatives"][0]["statut"] for c in doc["cas"]}
+    assert status == {"salut": "ok", "avec-fixtures": "non_executable"}
+    assert doc["porte"]["chiffres"]["non_executables"] == 1 and doc["erreurs"]["nombre"] == 0
+    assert "Non exécutables" in out
+
+
+@pytest.mark.parametrize(
+    ("reply", "cause"),
+    [
+        (lambda body, port: (500, {"error": "boom"}, False), "a répondu 500"),
+        (lambda body, port: (200, {"texte": "Bonjour"}, False), "aucun span"),
+        (lambda body, port: (200, {"answer": "Bonjour"}, True), "ni 'text'"),
+    ],
+    ids=["500", "spans-never-arrive", "no-text"],
+)
+def test_a_failing_target_is_an_infrastructure_error_with_its_cause(
+    reply: Reply, cause: str, tmp_path: Path
+) -> None:
+    port = free_port()
+    with http_agent(reply, port) as url:
+        code, doc, out = gate(
+            tmp_path,
+            "--goldens",
+            str(cases(tmp_path / "g")),
+            "--target",
+            url,
+            "--otlp-port",
+            str(port),
+            "--span-timeout",
+            "0.5",
+        )
+    assert code == 3, out
+    assert doc is not None and doc["cas"][0]["tentatives"][0]["statut"] == "erreur"
+    assert cause in doc["cas"][0]["tentatives"][0]["erreur"]
+
+
+def test_a_target_that_is_down_is_an_infrastructure_error(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}/chat"  # nothing listens there
+    code, doc, out = gate(
+        tmp_path, "--goldens", str(cases(tmp_path / "g")), "--target", url, "--otlp-port", str(free_port())
+    )
+    assert code == 3, out
+    assert doc is not None and "injoignable" in doc["cas"][0]["tentatives"][0]["erreur"]
+
+
+def test_a_taken_otlp_port_is_one_clear_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, _, out = gate(
+            tmp_path,
+            "--goldens",
+            str(cases(tmp_path / "g")),
+            "--target",
+            "http://127.0.0.1:9/chat",
+            "--otlp-port",
+            str(port),
+        )
+    assert code == 2
+    assert f"--otlp-port {port}" in out and "Traceback" not in out
+
+
+def test_a_bad_target_spec_is_a_usage_error(tmp_path: Path) -> None:
+    code, _, out = gate(tmp_path, "--goldens", str(cases(tmp_path / "g")), "--target", "ftp://nope")
+    assert code == 2 and "python:MODULE:ATTR" in out
