@@ -102,10 +102,12 @@ def play(
     collector: TraceCollector,
     run_id: str,
     escalation_tools: tuple[str, ...],
+    conversation_id: str | None = None,
 ) -> Attempt:
-    """One attempt of one case: the target prepared, every turn in order, facts read from the turn's spans."""
+    """One attempt of one case: the target prepared, every turn in order, facts read from the turn's spans.
+    The conversation id is unique per attempt (concurrent attempts never share spans) unless given."""
     result = Attempt(case.id, case.categorie, attempt)
-    session = Session(case, f"eval-{run_id}-{case.id}-{attempt}")
+    session = Session(case, conversation_id or f"eval-{run_id}-{case.id}-{attempt}")
     try:
         target.begin(session)
     except NotRunnable as exc:
@@ -120,8 +122,9 @@ def play(
             trace_id = span.get_span_context().trace_id
             backoff_before = retry.backoff_seconds()
             started = time.perf_counter()
+            said = ""
             try:
-                target.send(session, turn)
+                said = target.send(session, turn)
             except NotRunnable as exc:  # an HTTP target refuses the fixtures with its first turn
                 result.non_executable = str(exc)
                 return result
@@ -149,7 +152,7 @@ def play(
             return result
         seen = turn_of(spans, escalation_tools)
         result.outils.extend(t.name for t in seen.turn.tools)
-        result.reponses.append(seen.turn.agent)
+        result.reponses.append(seen.turn.agent or said)  # the reply's text where the spans carry none
         result.latences_ms.append(max(0.0, (seen.turn.latency_ms or elapsed_ms) - backoff_ms))
         result.input_tokens += seen.turn.input_tokens
         result.output_tokens += seen.turn.output_tokens
@@ -227,3 +230,28 @@ def run_cases(
 
 def prompt_ref(prompt: Prompt) -> dict[str, str]:
     return {"path": prompt.path, "sha256": prompt.sha256, "name": Path(prompt.path).name}
+
+
+def ask_target(
+    spec: str,
+    message: str,
+    conversation_id: str,
+    canal: str = "web",
+    tel: str | None = None,
+    escalation_tools: tuple[str, ...] = (ESCALATION_TOOL,),
+    otlp_port: int = 4318,
+    span_timeout: float = 10.0,
+) -> Attempt:
+    """One turn with a target other than the reference agent (`filon ask --target`, the TUI's try): its
+    answer, and the tools and escalation read from its spans, as a gate reads them."""
+    from goldens.targets import open_target
+
+    case = Case(id="ask", categorie="ask", canal=canal, tel=tel, tours=[message])
+    fanout = ensure_tracing()
+    collector = TraceCollector()
+    fanout.add(collector)
+    try:
+        with open_target(spec, otlp_port, span_timeout) as target:
+            return play(case, 1, target, collector, "ask", escalation_tools, conversation_id)
+    finally:
+        fanout.remove(collector)

@@ -89,7 +89,7 @@ class ReferenceTarget:
 
     def send(self, session: Session, message: str) -> str:
         service, conversation = session.state
-        return str(service.repondre(conversation, message))
+        return str(service.repondre(conversation, message).texte)
 
 
 class PythonTarget:

@@ -46,11 +46,25 @@ def ask(
     model: ModelOpt = None,
     model_url: ModelUrlOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help='Print {"texte", "outils", "escalade"}.')] = False,
+    target: Annotated[
+        str | None,
+        typer.Option(
+            "--target", help="Another agent: python:MODULE:ATTR or http://HOST:PORT/PATH (see filon eval)."
+        ),
+    ] = None,
+    otlp_port: Annotated[
+        int, typer.Option("--otlp-port", help="Where an HTTP target sends its spans.")
+    ] = 4318,
 ) -> None:
-    """One turn with the support agent.
+    """One turn with the support agent, or with another agent (--target): its answer, and the tools and
+    escalation read from its spans.
 
     Example: filon ask --backend scripted "Quels sont les frais de livraison ?"
+    Example: filon ask --target python:desk:answer --session s1 "Où est ma commande PP-2001 ?"
     """
+    if target and target != "filon":
+        _ask_target(target, message, tel, session, as_json, otlp_port)
+        return
     from agent.model import MissingCredentials, open_backend
     from agent.service import SupportService
 
@@ -71,6 +85,36 @@ def ask(
         console.print(reponse.texte, markup=False)
         tools = ", ".join(reponse.outils) or "-"
         console.print(f"[dim]outils : {tools} · escalade : {'oui' if reponse.escalade else 'non'}[/]")
+
+
+def _ask_target(
+    target: str, message: str, tel: str | None, session: str | None, as_json: bool, port: int
+) -> None:
+    from goldens.runner import ask_target
+    from goldens.targets import parse_target
+    from miner.settings import settings
+
+    if tel and session:
+        fail("--tel and --session are exclusive: a conversation is WhatsApp (tel) or web (session)")
+    try:
+        spec = parse_target(target)
+        escalation = tuple(settings().flag_config().escalation_tools)
+        said = ask_target(
+            spec, message, session or tel or "cli", "whatsapp" if tel else "web", tel, escalation, port
+        )
+    except ValueError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"--otlp-port {port}: {exc.strerror or exc}")
+    if said.erreur or said.non_executable:
+        fail(f"{target}: {said.erreur or said.non_executable}", Exit.INCONCLUSIVE)
+    doc = {"texte": " ".join(said.reponses), "outils": said.outils, "escalade": said.escaladee}
+    if as_json:
+        console.print_json(json.dumps(doc, ensure_ascii=False))
+    else:
+        console.print(doc["texte"], markup=False)
+        tools = ", ".join(said.outils) or "-"
+        console.print(f"[dim]outils : {tools} · escalade : {'oui' if said.escaladee else 'non'}[/]")
 
 
 def _answer(service: SupportService, conversation: Conversation, message: str) -> Reponse:

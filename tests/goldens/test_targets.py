@@ -222,3 +222,12 @@ def test_a_taken_otlp_port_is_one_clear_line(tmp_path: Path) -> None:
 def test_a_bad_target_spec_is_a_usage_error(tmp_path: Path) -> None:
     code, _, out = gate(tmp_path, "--goldens", str(cases(tmp_path / "g")), "--target", "ftp://nope")
     assert code == 2 and "python:MODULE:ATTR" in out
+
+
+def test_ask_talks_to_another_agent_and_reads_its_facts_from_spans(desk: None) -> None:
+    result = runner.invoke(
+        app, ["ask", "--target", "python:desk:answer", "--json", "Je veux parler à un humain"]
+    )
+    assert result.exit_code == 0, result.output
+    said = json.loads(result.stdout)
+    assert said["outils"] == ["transfer_to_human"] and said["escalade"] is True and said["texte"]
