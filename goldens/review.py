@@ -121,12 +121,25 @@ class Tried:
         return f"prompt {self.prompt} · model {self.model} · target {self.target}"
 
 
-def try_case(case: dict[str, Any], backend: str = "gemini", prompt: str | None = None) -> Tried:
-    """One replay of the case through the agent, as the gate would do it; raises MissingCredentials."""
+def try_case(
+    case: dict[str, Any], backend: str = "gemini", prompt: str | None = None, target: str | None = None
+) -> Tried:
+    """One replay of the case through the agent, as the gate would do it: the reference agent, or the
+    target given or configured (`target` in filon.toml); raises MissingCredentials."""
+    from goldens.targets import open_target, parse_target
+    from miner.settings import settings
+
     model = Case.model_validate(case)
     loaded = load_prompt(prompt)
+    flags = settings().flag_config()
+    spec = parse_target(target or flags.target)
+    options = RunOptions(repeat=1, concurrency=1, escalation_tools=tuple(flags.escalation_tools))
+    if spec != "filon":
+        with open_target(spec) as chosen:
+            run = run_cases([model], None, loaded, options, target=chosen)
+        return Tried(run.attempts[0], "(the target's own)", "(the target's own)", spec)
     with open_backend(backend) as b:
-        run = run_cases([model], b, loaded, RunOptions(repeat=1, concurrency=1))
+        run = run_cases([model], b, loaded, options)
         return Tried(run.attempts[0], loaded.path, b.model)
 
 

@@ -263,7 +263,9 @@ class EditorScreen(ReviewScreen):
             self.post_message(self.Tried(f"could not try it: {exc}", False))
             return
         result, ran_on = tried.attempt, tried.ran_on()
-        if result.erreur:
+        if result.non_executable:
+            self.post_message(self.Tried(f"{ran_on}\nnot runnable: {result.non_executable}", False))
+        elif result.erreur:
             self.post_message(self.Tried(f"{ran_on}\ninfrastructure error: {result.erreur}", False))
         elif result.ecarts:
             gaps = "\n".join(result.ecarts)

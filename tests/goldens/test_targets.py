@@ -231,3 +231,12 @@ def test_ask_talks_to_another_agent_and_reads_its_facts_from_spans(desk: None) -
     assert result.exit_code == 0, result.output
     said = json.loads(result.stdout)
     assert said["outils"] == ["transfer_to_human"] and said["escalade"] is True and said["texte"]
+
+
+def test_the_editor_s_try_replays_a_draft_on_the_configured_target(desk: None) -> None:
+    from goldens.review import try_case
+
+    case = json.loads((DESK / "goldens" / "cases" / "esc-humain.json").read_text())
+    tried = try_case(case)  # no target given: filon.toml's, python:desk:answer
+    assert tried.target == "python:desk:answer" and "python:desk:answer" in tried.ran_on()
+    assert tried.attempt.ok and tried.attempt.outils == ["transfer_to_human"]
