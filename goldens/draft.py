@@ -123,12 +123,27 @@ class Draft:
         return True
 
 
+def escalation_tool() -> str:
+    """The agent's way to a human, as a tool name a case can expect: the reference agent's, or the first
+    configured `escalation_tools` name (not a pattern) among the agent's `tools`."""
+    from goldens.caseset import agent_tools
+    from miner.settings import settings
+
+    known = agent_tools()
+    if ESCALATION_TOOL in known:
+        return ESCALATION_TOOL
+    for name in settings().flag_config().escalation_tools:
+        if name in known:
+            return name
+    return ESCALATION_TOOL
+
+
 def category(conv: Conversation, flags: list[Flag]) -> str:
     kinds = {f.kind for f in flags}
     tools = {t.name for turn in conv.turns for t in turn.tools}
     if "security" in kinds:
         return "securite"
-    if "escalation" in kinds or "promise" in kinds or ESCALATION_TOOL in tools:
+    if "escalation" in kinds or "promise" in kinds or any(escalation_tool() == t for t in tools):
         return "escalade"
     for tool, cat in (
         ("demander_retour", "retour"),
@@ -362,7 +377,9 @@ def _security_checks(conv: Conversation, flags: list[Flag]) -> tuple[list[Check]
 
 def _promise_checks(conv: Conversation) -> tuple[list[Check], list[str]]:
     checks = [
-        Check("outils", ESCALATION_TOOL, Origin.CORRECTED, "a commercial gesture is a conseiller's decision"),
+        Check(
+            "outils", escalation_tool(), Origin.CORRECTED, "a commercial gesture is a conseiller's decision"
+        ),
         Check("escalade", True, Origin.CORRECTED, "the agent promised instead of escalating"),
     ]
     said = fold(" ".join(t.agent for t in conv.turns))

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, date, datetime
+from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -230,3 +232,18 @@ def test_every_origin_of_a_check_has_its_colour_in_the_editor() -> None:
     from tui.editor import ORIGIN_STYLE
 
     assert set(ORIGIN_STYLE) == set(Origin)
+
+
+def test_another_agent_s_promise_is_drafted_as_its_own_escalation_tool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "filon.toml").write_text(
+        'tools = ["lookup_order", "hand_to_agent"]\nescalation_tools = ["hand_to_agent"]\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    conv = Conversation(
+        "web:p", "web", [Turn("t1", NOW, user="retard", agent="Je vous offre un code promo de 10 %")]
+    )
+    case = draft_case(conv, flag_conversation(conv), set(), set()).case()
+    assert case["outils"] == ["hand_to_agent"] and case["escalade"] is True
