@@ -25,7 +25,7 @@ from goldens.retry import RetryPolicy
 from goldens.runner import Attempt, RunOptions, RunOutput, make_http_client, run_cases
 from goldens.schema import Case
 from goldens.targets import parse_target
-from miner.eval_report import EvalReport
+from miner.eval_report import EvalReport, PromptRef
 from miner.settings import settings
 from miner.store import Store, StoreError
 
@@ -210,6 +210,8 @@ def _report(config: EvalConfig, inputs: Inputs, run: RunOutput, gate: Gate, mode
         document.porte.regle = f"run interrompu (ctrl-C) après {done}/{planned} tentatives : aucune décision"
     document.bloquants = list(config.bloquants)
     document.cible = inputs.target
+    if inputs.target != "filon":  # its prompt is its own: filon neither knows nor sends it
+        document.prompt = PromptRef(chemin=inputs.target, nom="(celui de la cible)", sha256="")
     document.empreintes = {c.id: fingerprint(c) for c in inputs.cases}
     if inputs.baseline is not None:
         document.baseline = rpt.baseline_diff(document, inputs.baseline, str(config.baseline))

@@ -93,7 +93,7 @@ def decide(
         gate.decision = "inconclusive"
         gate.rule = (
             f"erreurs d'infrastructure {errors}/{total} ({error_rate:.0%}) au-delà du budget de {max_error_rate:.0%} : "
-            "relancez quand le modèle répond"
+            "relancez quand le modèle (ou la cible) répond ; les causes sont dans le rapport"
         )
     elif score is not None and score < seuil:
         gate.decision, gate.rule = "failed", f"score {score:.1%} sous le seuil {seuil:.0%}"

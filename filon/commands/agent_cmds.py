@@ -62,6 +62,7 @@ def ask(
     Example: filon ask --backend scripted "Quels sont les frais de livraison ?"
     Example: filon ask --target python:desk:answer --session s1 "Où est ma commande PP-2001 ?"
     """
+    target = target or _configured_target()
     if target and target != "filon":
         _ask_target(target, message, tel, session, as_json, otlp_port)
         return
@@ -85,6 +86,16 @@ def ask(
         console.print(reponse.texte, markup=False)
         tools = ", ".join(reponse.outils) or "-"
         console.print(f"[dim]outils : {tools} · escalade : {'oui' if reponse.escalade else 'non'}[/]")
+
+
+def _configured_target() -> str | None:
+    """`target` in filon.toml / [tool.filon], as `filon eval` reads it."""
+    from miner.settings import settings
+
+    try:
+        return settings().flag_config().target
+    except ValueError as exc:
+        fail(str(exc))
 
 
 def _ask_target(

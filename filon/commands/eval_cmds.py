@@ -83,7 +83,7 @@ def eval_command(
         typer.Option(
             "--target",
             help="The agent replayed: filon (default), python:MODULE:ATTR or http://HOST:PORT/PATH "
-            "(default: target in filon.toml / [tool.filon]).",
+            "(default: target in filon.toml or pyproject.toml's \\[tool.filon]).",
         ),
     ] = None,
     otlp_port: Annotated[
