@@ -231,6 +231,8 @@ def test_ask_talks_to_another_agent_and_reads_its_facts_from_spans(desk: None) -
     assert result.exit_code == 0, result.output
     said = json.loads(result.stdout)
     assert said["outils"] == ["transfer_to_human"] and said["escalade"] is True and said["texte"]
+    configured = runner.invoke(app, ["ask", "--json", "Je veux parler à un humain"])  # filon.toml's target
+    assert configured.exit_code == 0 and json.loads(configured.stdout)["outils"] == ["transfer_to_human"]
 
 
 def test_the_editor_s_try_replays_a_draft_on_the_configured_target(desk: None) -> None:
