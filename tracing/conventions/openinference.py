@@ -29,39 +29,56 @@ TABLE = {  # OpenInference attribute → GenAI attribute, copied as they are
     "input.value": "gen_ai.tool.call.arguments",  # TOOL spans only
     "output.value": "gen_ai.tool.call.result",  # TOOL spans only
 }
-MESSAGE_PREFIXES = ("llm.input_messages.", "llm.output_messages.")
 ROLES = {"model": "assistant", "ai": "assistant"}
 
 
-def _both(attributes: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """`llm.input_messages.N.message.*` and `llm.output_messages.N.message.*` back into GenAI messages,
-    in one pass over the attributes, one split per key."""
-    found: dict[str, dict[int, dict[str, Any]]] = {"input_messages": {}, "output_messages": {}}
-    for key, value in attributes.items():
-        if not key.startswith(MESSAGE_PREFIXES):
-            continue
-        pieces = key.split(".", 4)  # llm, input_messages|output_messages, N, message, field
-        if len(pieces) == 5 and pieces[3] == "message" and pieces[2].isdigit():
-            found[pieces[1]].setdefault(int(pieces[2]), {})[pieces[4]] = value
-    return _messages(found["input_messages"]), _messages(found["output_messages"])
+def _count(attrs: dict[str, Any], side: str) -> int:
+    """How many messages a side has (each has a role): the first index without one, by doubling then
+    halving, a few lookups instead of a pass over every attribute."""
+
+    def has(i: int) -> bool:
+        return f"llm.{side}.{i}.message.role" in attrs
+
+    if not has(0):
+        return 0
+    low, high = 0, 1
+    while has(high):
+        low, high = high, high * 2
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if has(middle) else (low, middle)
+    return high
 
 
-def _messages(found: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each message's fields as a GenAI message: role, text, tool calls."""
-    out = []
-    for _, fields in sorted(found.items()):
-        role = str(fields.get("role", ""))
-        parts: list[dict[str, Any]] = []
-        if fields.get("content") not in (None, ""):
-            parts.append({"type": "text", "content": str(fields["content"])})
-        calls = sorted({int(k.split(".")[1]) for k in fields if k.startswith("tool_calls.")})
-        for n in calls:
-            name = fields.get(f"tool_calls.{n}.tool_call.function.name")
-            if name:
-                arguments = fields.get(f"tool_calls.{n}.tool_call.function.arguments", "{}")
-                parts.append({"type": "tool_call", "name": str(name), "arguments": arguments})
-        out.append({"role": ROLES.get(role, role), "parts": parts})
-    return out
+def _message(attrs: dict[str, Any], side: str, i: int) -> dict[str, Any]:
+    """One flattened message as a GenAI message: role, text, tool calls."""
+    base = f"llm.{side}.{i}.message."
+    role = str(attrs.get(base + "role", ""))
+    parts: list[dict[str, Any]] = []
+    content = attrs.get(base + "content")
+    if content not in (None, ""):
+        parts.append({"type": "text", "content": str(content)})
+    n = 0
+    while (name := attrs.get(f"{base}tool_calls.{n}.tool_call.function.name")) is not None:
+        arguments = attrs.get(f"{base}tool_calls.{n}.tool_call.function.arguments", "{}")
+        parts.append({"type": "tool_call", "name": str(name), "arguments": arguments})
+        n += 1
+    return {"role": ROLES.get(role, role), "parts": parts}
+
+
+def _both(attrs: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The input from the newest user message that has text (the history before it is never read: the
+    turn is that message and what answers it) and the whole output, as GenAI messages."""
+    count = _count(attrs, "input_messages")
+    start = count - 1
+    while start > 0 and not (
+        attrs.get(f"llm.input_messages.{start}.message.role") == "user"
+        and attrs.get(f"llm.input_messages.{start}.message.content")
+    ):
+        start -= 1
+    inputs = [_message(attrs, "input_messages", i) for i in range(max(start, 0), count)]
+    outputs = [_message(attrs, "output_messages", i) for i in range(_count(attrs, "output_messages"))]
+    return inputs, outputs
 
 
 def to_genai(span: SpanRecord) -> SpanRecord:
