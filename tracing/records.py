@@ -94,20 +94,9 @@ def _resource(span: ReadableSpan) -> dict[str, Any]:
 
 def with_attributes(r: SpanRecord, attributes: dict[str, Any]) -> SpanRecord:
     """The same span with other attributes (`dataclasses.replace`, without its cost per call)."""
-    return SpanRecord(
-        r.trace_id,
-        r.span_id,
-        r.parent_span_id,
-        r.name,
-        r.start_ns,
-        r.end_ns,
-        r.status,
-        r.status_message,
-        r.kind,
-        attributes,
-        r.resource,
-        r.scope,
-    )
+    fields = fields_of(r)
+    fields[ATTRIBUTES] = attributes
+    return SpanRecord(*fields)
 
 
 EXCEPTION_KEYS = ("exception.type", "exception.message")
@@ -142,6 +131,7 @@ def with_events(attributes: dict[str, Any], events: Iterable[tuple[str, Any]]) -
 # `SpanRecord`'s fields by name: the order of `sdk_fields` and `fields_of`, the lists that cross the pipe
 FIELD_NAMES = tuple(f.name for f in dataclass_fields(SpanRecord))
 RESOURCE = FIELD_NAMES.index("resource")
+ATTRIBUTES = FIELD_NAMES.index("attributes")
 
 
 def sdk_fields(span: ReadableSpan, trace_id: str | None = None) -> list[Any]:

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from filon.commands.common import Exit, console, err_console
+from filon.commands.common import Exit, console
 
 
 def doctor(
@@ -27,24 +27,16 @@ def doctor(
 
     Example: filon traces doctor my-agent-export.pb
     """
+    from filon.commands.traces_cmds import read_or_say
     from miner.config import ESCALATION
     from tracing.doctor import diagnose, lines
-    from tracing.files import read_otlp_file, what_it_is
-    from tracing.records import DecodeError
 
     patterns = list(ESCALATION) + list(escalation_tool or [])
     docs: list[dict[str, Any]] = []
     bad = 0
     for path in paths:
-        try:
-            records = read_otlp_file(path)
-        except OSError as exc:
-            err_console.print(f"error: {path}: {exc.strerror}", markup=False)
-            bad += 1
-            continue
-        except DecodeError as exc:
-            said = what_it_is(path)
-            err_console.print(f"error: {path}: {said if 'not OTLP' in said else exc}", markup=False)
+        records = read_or_say(path)
+        if not records:
             bad += 1
             continue
         found = diagnose(records, patterns)

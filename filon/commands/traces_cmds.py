@@ -28,6 +28,7 @@ from miner.untrusted import literal
 if TYPE_CHECKING:
     from miner.store import Store
     from miner.traces import ConversationSummary
+    from tracing.records import SpanRecord
 
 traces_app = typer.Typer(help="Read the store: conversations, turns, tools, flags.", no_args_is_help=True)
 incident_app = typer.Typer(
@@ -94,6 +95,25 @@ def traffic(
         raise typer.Exit(130)  # ctrl-C: what was kept is stored and said above, but the run is not whole
 
 
+def read_or_say(path: Path) -> list[SpanRecord]:
+    """The spans of an OTLP file, or [] after one line on stderr naming the file and what it is."""
+    from tracing.files import read_otlp_file, what_it_is
+    from tracing.records import DecodeError
+
+    try:
+        records = read_otlp_file(path)
+    except OSError as exc:
+        err_console.print(f"error: {path}: {exc.strerror}", markup=False)
+        return []
+    except DecodeError as exc:
+        said = what_it_is(path)
+        err_console.print(f"error: {path}: {said if 'not OTLP' in said else exc}", markup=False)
+        return []
+    if not records:
+        err_console.print(f"error: {path}: {what_it_is(path)}", markup=False)
+    return records
+
+
 def ingest(
     paths: Annotated[list[Path], typer.Argument(help="OTLP files: .pb, .json, .jsonl, optionally .gz.")],
     escalation_tool: EscalationOpt = None,
@@ -106,9 +126,8 @@ def ingest(
     Example: filon ingest traces.pb export.jsonl.gz --escalation-tool handoff_to_human
     """
     from miner.settings import settings
-    from tracing.files import read_otlp_file, what_it_is
     from tracing.ingest import Ingestor, IngestStats
-    from tracing.records import DecodeError, batched
+    from tracing.records import batched
     from tracing.redact import Redactor, load_secret, redaction_enabled
     from tracing.summary import notes
 
@@ -123,19 +142,8 @@ def ingest(
     ingestor = Ingestor(store, config, redactor, sample_rate)
     total, bad = IngestStats(), 0
     for path in paths:
-        try:
-            records = read_otlp_file(path)
-        except OSError as exc:
-            err_console.print(f"error: {path}: {exc.strerror}", markup=False)
-            bad += 1
-            continue
-        except DecodeError as exc:
-            said = what_it_is(path)
-            err_console.print(f"error: {path}: {said if 'not OTLP' in said else exc}", markup=False)
-            bad += 1
-            continue
-        if not records:  # "0 spans" and exit 0 would hide a wrong file
-            err_console.print(f"error: {path}: {what_it_is(path)}", markup=False)
+        records = read_or_say(path)
+        if not records:  # unreadable, or "0 spans" and exit 0 would hide a wrong file
             bad += 1
             continue
         for batch in batched(records, 5000):
