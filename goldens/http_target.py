@@ -76,6 +76,9 @@ class SpanInbox:
 
 
 class _Handler(BaseHTTPRequestHandler):
+    # HTTP/1.0, a connection per export: a connection kept alive would outlive this receiver and hand a
+    # later run's spans to it
+    disable_nagle_algorithm = True  # headers and body go out as two writes: no 40 ms delayed-ACK stall
     server: _Receiver
 
     def log_message(self, format: str, *args: Any) -> None:
