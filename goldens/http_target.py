@@ -115,7 +115,9 @@ class _Receiver(ThreadingHTTPServer):
 class HttpTarget:
     """The user's agent at `url`, its spans received on `127.0.0.1:otlp_port`."""
 
-    def __init__(self, url: str, otlp_port: int = 4318, span_timeout: float = 10.0) -> None:
+    def __init__(
+        self, url: str, otlp_port: int = 4318, span_timeout: float = 10.0, reply_timeout: float = 60.0
+    ) -> None:
         self.name = url
         self.url = url
         self.span_timeout = span_timeout
@@ -124,7 +126,7 @@ class HttpTarget:
         self._server.inbox = self.inbox
         self._thread = threading.Thread(target=self._server.serve_forever, name="filon-otlp", daemon=True)
         self._thread.start()
-        self._client = httpx.Client(timeout=httpx.Timeout(60.0, connect=5.0))
+        self._client = httpx.Client(timeout=httpx.Timeout(reply_timeout, connect=5.0))
 
     @property
     def otlp_port(self) -> int:

@@ -242,3 +242,36 @@ def test_the_editor_s_try_replays_a_draft_on_the_configured_target(desk: None) -
     tried = try_case(case)  # no target given: filon.toml's, python:desk:answer
     assert tried.target == "python:desk:answer" and "python:desk:answer" in tried.ran_on()
     assert tried.attempt.ok and tried.attempt.outils == ["transfer_to_human"]
+
+
+def test_a_target_that_does_not_answer_in_time_is_an_infrastructure_error() -> None:
+    from goldens.http_target import HttpTarget
+    from goldens.schema import Case
+    from goldens.targets import Session, TargetError
+
+    release = threading.Event()
+
+    def stalls(body: dict[str, Any], port: int) -> tuple[int, dict[str, Any], bool]:
+        release.wait(5)
+        return 200, {"texte": "trop tard"}, False
+
+    port = free_port()
+    with http_agent(stalls, port) as url:
+        target = HttpTarget(url, free_port(), span_timeout=0.5, reply_timeout=0.3)
+        try:
+            case = Case.model_validate({"id": "x", "categorie": "faq", "tours": ["Bonjour"]})
+            with pytest.raises(TargetError, match="à temps"):
+                target.send(Session(case, "c-1"), "Bonjour")
+        finally:
+            release.set()
+            target.close()
+
+
+def test_ctrl_c_leaves_no_receiver_behind() -> None:
+    from goldens.targets import open_target
+
+    port = free_port()
+    with pytest.raises(KeyboardInterrupt), open_target("http://127.0.0.1:9/chat", port):
+        raise KeyboardInterrupt
+    with socket.socket() as again:  # the receiver's port is free at once
+        again.bind(("127.0.0.1", port))
