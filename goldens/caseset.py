@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from agent.shop.fixtures import FixtureError, default_fixtures, load_fixtures, merge_fixtures
-from agent.tools import TOOL_NAMES
+from agent.tools import ESCALATION_TOOL, TOOL_NAMES
 from goldens import calibration
 from goldens.grading import norm
 from goldens.schema import Case
@@ -140,6 +140,18 @@ def agent_tools() -> tuple[str, ...]:
     else the reference agent's. A configuration that does not parse raises `ValueError` naming it."""
     configured = settings().flag_config().tools
     return tuple(configured) if configured else TOOL_NAMES
+
+
+def escalation_tool() -> str:
+    """The agent's way to a human, as a tool name a case can expect: the reference agent's, or the first
+    configured `escalation_tools` name (not a pattern) among the agent's `tools`."""
+    known = agent_tools()
+    if ESCALATION_TOOL in known:
+        return ESCALATION_TOOL
+    for name in settings().flag_config().escalation_tools:
+        if name in known:
+            return name
+    return ESCALATION_TOOL
 
 
 def _tool_problems(name: str, case: Case) -> list[Problem]:

@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from agent.shop.fixtures import relative_label
-from agent.tools import ESCALATION_TOOL
+from goldens.caseset import escalation_tool
 from goldens.leaks import leaked_facts, redacted
 from miner.config import FlagConfig
 from miner.identities import identities
@@ -121,21 +121,6 @@ class Draft:
         example = {**self.observed, "verdict": verdict, "origine": "revue"}
         self.exemples = [e for e in self.exemples if e.get("reponse") != example["reponse"]] + [example]
         return True
-
-
-def escalation_tool() -> str:
-    """The agent's way to a human, as a tool name a case can expect: the reference agent's, or the first
-    configured `escalation_tools` name (not a pattern) among the agent's `tools`."""
-    from goldens.caseset import agent_tools
-    from miner.settings import settings
-
-    known = agent_tools()
-    if ESCALATION_TOOL in known:
-        return ESCALATION_TOOL
-    for name in settings().flag_config().escalation_tools:
-        if name in known:
-            return name
-    return ESCALATION_TOOL
 
 
 def category(conv: Conversation, flags: list[Flag]) -> str:

@@ -23,7 +23,8 @@ import httpx
 
 from goldens.targets import NotRunnable, Session, TargetError
 from tracing.grouping import CONVERSATION_KEYS
-from tracing.records import DecodeError, SpanRecord, from_json, from_protobuf
+from tracing.otlp_json import from_json
+from tracing.records import DecodeError, SpanRecord, from_protobuf
 
 QUIET_S = 0.5  # no new span for this long: a stack without a root span per turn is done
 

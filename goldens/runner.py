@@ -28,7 +28,7 @@ from goldens.schema import Case
 from goldens.spans import TraceCollector
 from goldens.targets import NotRunnable, ReferenceTarget, Session, Target, TargetError
 from miner.config import is_escalation
-from tracing.grouping import turn_of
+from tracing.grouping import TurnOf, turn_of
 from tracing.records import SpanRecord, from_sdk
 from tracing.setup import ensure_tracing
 
@@ -150,16 +150,21 @@ def play(
         if not spans:
             result.erreur = "aucun span : l'agent est-il tracé par l'API OpenTelemetry ?"
             return result
-        seen = turn_of(spans, escalation_tools)
-        result.outils.extend(t.name for t in seen.turn.tools)
-        result.reponses.append(seen.turn.agent or said)  # the reply's text where the spans carry none
-        result.latences_ms.append(max(0.0, (seen.turn.latency_ms or elapsed_ms) - backoff_ms))
-        result.input_tokens += seen.turn.input_tokens
-        result.output_tokens += seen.turn.output_tokens
-        result.modeles.extend(sorted(seen.model_versions))
+        _read_turn(result, turn_of(spans, escalation_tools), said, elapsed_ms, backoff_ms)
     result.escaladee = any(is_escalation(t, escalation_tools) for t in result.outils)
     result.ecarts = evaluer_cas(case.model_dump(), result.outils, result.reponses, result.escaladee)
     return result
+
+
+def _read_turn(result: Attempt, seen: TurnOf, said: str, elapsed_ms: float, backoff_ms: float) -> None:
+    """A turn's facts, from its spans: tools, latency (backoff waits left out), tokens, model versions;
+    the answer's text from the spans too, or from the reply where the spans carry none."""
+    result.outils.extend(t.name for t in seen.turn.tools)
+    result.reponses.append(seen.turn.agent or said)
+    result.latences_ms.append(max(0.0, (seen.turn.latency_ms or elapsed_ms) - backoff_ms))
+    result.input_tokens += seen.turn.input_tokens
+    result.output_tokens += seen.turn.output_tokens
+    result.modeles.extend(sorted(seen.model_versions))
 
 
 def target_spans(target: Target, session: Session) -> list[SpanRecord]:

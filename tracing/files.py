@@ -9,7 +9,8 @@ import gzip
 import json
 from pathlib import Path
 
-from tracing.records import DecodeError, SpanRecord, from_json, from_protobuf
+from tracing.otlp_json import from_json
+from tracing.records import DecodeError, SpanRecord, from_protobuf
 
 
 def read_otlp_file(path: Path) -> list[SpanRecord]:

@@ -212,6 +212,12 @@ class Ingestor:
             # a new conversation was written whole: only a flagged one changes (its kinds, priority, reason)
             batch.update_conversations([rows[cid] for cid in new_ids if flags.get(cid)], FLAG_COLUMNS)
             batch.update_conversations([row for cid, row in rows.items() if cid not in new_ids])
+        self._tally(stats, kept)
+        stats.flagged_pairs = {(f.kind, cid) for cid, fs in flags.items() for f in fs}
+        return stats
+
+    def _tally(self, stats: IngestStats, kept: Kept) -> None:
+        """The turns kept, those without content, and the tools seen with which ones escalate."""
         stats.conversations = len(kept)
         stats.kept = sum(len(t) for _, t in kept.values())
         for _, turns in kept.values():
@@ -220,8 +226,6 @@ class Ingestor:
                 for call in turn.tools:
                     if call.name not in stats.tools:
                         stats.tools[call.name] = self.config.escalates(call.name)
-        stats.flagged_pairs = {(f.kind, cid) for cid, fs in flags.items() for f in fs}
-        return stats
 
     @staticmethod
     def _merge_late_spans(

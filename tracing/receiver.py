@@ -34,7 +34,8 @@ from starlette.routing import Route
 from miner.settings import settings as current_settings
 from miner.store import Store, db_url
 from tracing.ingest import Ingestor, IngestStats, ingest_replaying
-from tracing.records import DecodeError, SpanRecord, from_json, from_protobuf
+from tracing.otlp_json import from_json
+from tracing.records import DecodeError, SpanRecord, from_protobuf
 from tracing.redact import Redactor, redaction_secret
 from tracing.store_writer import HelperCommitter, StoreUnavailable
 from tracing.summary import Announcer

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from agent import Conversation, SupportService
 from agent.model import SCRIPTED_MODEL, scripted_client
 from tests.tracing.helpers import captured, otlp_json, otlp_protobuf
-from tracing.records import DecodeError, SpanRecord, from_json, from_protobuf, from_sdk
+from tracing.otlp_json import from_json
+from tracing.records import DecodeError, SpanRecord, from_protobuf, from_sdk
 
 
 def agent_spans(scripted) -> list[Any]:  # type: ignore[no-untyped-def]

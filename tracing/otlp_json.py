@@ -1,0 +1,151 @@
+"""OTLP JSON (the `/v1/traces` JSON body, and `.json` / `.jsonl` files) into `tracing.records.SpanRecord`:
+strict, every error naming the field at fault (`resourceSpans[0].scopeSpans[1].spans[3].traceId`), nothing
+half-decoded returned; with `rejected`, a span that does not decode is skipped and its reason kept."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tracing.records import KIND, MAX_DEPTH, STATUS, DecodeError, SpanRecord, with_events
+
+
+def _any_json(value: Any, where: str, depth: int = 0) -> Any:
+    if depth > MAX_DEPTH:
+        raise DecodeError(f"{where}: nested too deep")
+    if not isinstance(value, dict):
+        raise DecodeError(f"{where}: an AnyValue is an object")
+    if "stringValue" in value:
+        if not isinstance(value["stringValue"], str):
+            raise DecodeError(f"{where}.stringValue: not a string")
+        return value["stringValue"]
+    if "boolValue" in value:
+        return bool(value["boolValue"])
+    if "intValue" in value:
+        try:
+            return int(value["intValue"])
+        except (TypeError, ValueError) as exc:
+            raise DecodeError(f"{where}.intValue: not an integer") from exc
+    if "doubleValue" in value:
+        try:
+            return float(value["doubleValue"])
+        except (TypeError, ValueError) as exc:
+            raise DecodeError(f"{where}.doubleValue: not a number") from exc
+    if "arrayValue" in value:
+        items = (value["arrayValue"] or {}).get("values") or []
+        return [_any_json(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(_list(items, where))]
+    if "kvlistValue" in value:
+        return _attrs((value["kvlistValue"] or {}).get("values") or [], where, depth + 1)
+    if "bytesValue" in value:
+        return str(value["bytesValue"])
+    return None
+
+
+def _get(doc: dict[str, Any], key: str) -> Any:
+    value = doc.get(key)
+    return [] if value is None else value
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise DecodeError(f"{where}: expected a list")
+    return value
+
+
+def _attrs(items: Any, where: str, depth: int = 0) -> dict[str, Any]:
+    out = {}
+    for i, kv in enumerate(_list(items, where)):
+        if not isinstance(kv, dict) or not isinstance(kv.get("key"), str):
+            raise DecodeError(f"{where}[{i}]: a key/value needs a string key")
+        out[kv["key"]] = _any_json(kv.get("value") or {}, f"{where}.{kv['key']}", depth)
+    return out
+
+
+def _hex_id(value: Any, size: int, where: str, required: bool = True) -> str | None:
+    if value in (None, "") and not required:
+        return None
+    if not isinstance(value, str) or len(value) != size * 2:
+        raise DecodeError(f"{where}: expected {size * 2} hex characters")
+    try:
+        raw = bytes.fromhex(value)
+    except ValueError as exc:
+        raise DecodeError(f"{where}: not hex") from exc
+    if raw == bytes(size):
+        raise DecodeError(f"{where}: all zero")
+    return raw.hex()
+
+
+def _nanos(value: Any, where: str) -> int:
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError) as exc:
+        raise DecodeError(f"{where}: not an integer") from exc
+
+
+def _enum(value: Any, table: dict[int, str], where: str) -> str:
+    if isinstance(value, str) and value in table.values():
+        return value
+    if isinstance(value, str):
+        suffix = value.rsplit("_", 1)[-1]
+        if suffix in table.values():
+            return suffix
+    try:
+        return table[int(value or 0)]
+    except (TypeError, ValueError, KeyError) as exc:
+        raise DecodeError(f"{where}: unknown enum value {value!r}") from exc
+
+
+def from_json(document: Any, rejected: list[str] | None = None) -> list[SpanRecord]:
+    """An OTLP JSON `ExportTraceServiceRequest` (hex ids, integer enums, lowerCamelCase; unknown keys ignored)."""
+    if not isinstance(document, dict):
+        raise DecodeError("the document is not a JSON object")
+    out = []
+    for r, rs in enumerate(_list(_get(document, "resourceSpans"), "resourceSpans")):
+        where_r = f"resourceSpans[{r}]"
+        if not isinstance(rs, dict):
+            raise DecodeError(f"{where_r}: not an object")
+        resource = _attrs(
+            ((rs.get("resource") or {}).get("attributes")) or [], f"{where_r}.resource.attributes"
+        )
+        for s_i, ss in enumerate(_list(_get(rs, "scopeSpans"), f"{where_r}.scopeSpans")):
+            where_s = f"{where_r}.scopeSpans[{s_i}]"
+            if not isinstance(ss, dict):
+                raise DecodeError(f"{where_s}: not an object")
+            scope = str((ss.get("scope") or {}).get("name") or "")
+            for i, s in enumerate(_list(_get(ss, "spans"), f"{where_s}.spans")):
+                where = f"{where_s}.spans[{i}]"
+                try:
+                    out.append(_json_span(s, where, resource, scope))
+                except DecodeError as exc:
+                    if rejected is None:
+                        raise
+                    rejected.append(str(exc))
+    return out
+
+
+def _json_span(s: Any, where: str, resource: dict[str, Any], scope: str) -> SpanRecord:
+    if not isinstance(s, dict):
+        raise DecodeError(f"{where}: not an object")
+    status = s.get("status") or {}
+    if not isinstance(status, dict):
+        raise DecodeError(f"{where}.status: not an object")
+    return SpanRecord(
+        trace_id=_hex_id(s.get("traceId"), 16, f"{where}.traceId") or "",
+        span_id=_hex_id(s.get("spanId"), 8, f"{where}.spanId") or "",
+        parent_span_id=_hex_id(s.get("parentSpanId"), 8, f"{where}.parentSpanId", required=False),
+        name=str(s.get("name") or ""),
+        start_ns=_nanos(s.get("startTimeUnixNano"), f"{where}.startTimeUnixNano"),
+        end_ns=_nanos(s.get("endTimeUnixNano"), f"{where}.endTimeUnixNano"),
+        status=_enum(status.get("code", 0), STATUS, f"{where}.status.code"),
+        status_message=str(status.get("message") or ""),
+        kind=_enum(s.get("kind", 0), KIND, f"{where}.kind"),
+        attributes=with_events(
+            _attrs(s.get("attributes") or [], f"{where}.attributes"),
+            (
+                (str(e.get("name")), _attrs(e.get("attributes") or [], f"{where}.events"))
+                for e in _list(s.get("events") or [], f"{where}.events")
+                if isinstance(e, dict)
+            ),
+        ),
+        resource=resource,
+        scope=scope,
+    )
