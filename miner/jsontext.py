@@ -40,3 +40,14 @@ def loads(text: str | bytes) -> Any:
         return orjson.loads(text)
     except orjson.JSONDecodeError:
         return json.loads(text)  # NaN and Infinity, which Python's own encoder writes
+
+
+def parsed(value: Any) -> Any:
+    """A JSON text decoded; anything else, or text that is not JSON, as it is (attributes that other
+    stacks write as JSON text or as values)."""
+    if type(value) is not str:
+        return value
+    try:
+        return loads(value)
+    except ValueError:
+        return value

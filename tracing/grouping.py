@@ -21,7 +21,7 @@ from opentelemetry.semconv.attributes import error_attributes
 
 from miner.config import CONVERSATION_KEYS as DEFAULT_KEYS
 from miner.config import is_escalation
-from miner.jsontext import loads
+from miner.jsontext import loads, parsed
 from miner.model import ToolCall, Turn
 from tracing.conventions import JUST_GENAI, read, readable
 from tracing.records import SpanRecord
@@ -82,15 +82,6 @@ class _Spans(NamedTuple):
 
 def op(span: SpanRecord) -> str:
     return str(span.attributes.get(OPERATION) or span.name.split(" ", 1)[0])
-
-
-def _json(value: Any) -> Any:
-    if type(value) is not str:
-        return value
-    try:
-        return loads(value)
-    except ValueError:
-        return value
 
 
 def _messages(value: Any) -> list[Any]:
@@ -222,10 +213,10 @@ def _tool_calls(spans: _Spans) -> list[ToolCall]:
     tools: list[ToolCall] = []
     for s in spans.tools:
         attrs = s.attributes
-        args = _json(attrs.get(TOOL_ARGUMENTS))
+        args = parsed(attrs.get(TOOL_ARGUMENTS))
         error = str(attrs.get(ERROR_TYPE) or s.status_message or "error") if s.status == "ERROR" else None
         name = str(attrs.get(TOOL_NAME) or s.name.removeprefix("execute_tool "))
-        result = _json(attrs.get(TOOL_RESULT))
+        result = parsed(attrs.get(TOOL_RESULT))
         tools.append(ToolCall(name, args if isinstance(args, dict) else {}, result, error))
     if spans.tools:
         return tools
@@ -235,7 +226,7 @@ def _tool_calls(spans: _Spans) -> list[ToolCall]:
                 continue
             for part in message.get("parts") or []:
                 if isinstance(part, dict) and part.get("type") == "tool_call" and part.get("name"):
-                    args = _json(part.get("arguments"))
+                    args = parsed(part.get("arguments"))
                     tools.append(ToolCall(str(part["name"]), args if isinstance(args, dict) else {}))
     return tools
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from miner.jsontext import loads
+from miner.jsontext import parsed
 from tracing.records import SpanRecord, with_attributes
 
 NAME, LABEL = "adk", "ADK"
@@ -27,15 +27,6 @@ PREFIX = "gcp.vertex.agent."
 MARKS = (PREFIX + "llm_request", PREFIX + "tool_call_args", PREFIX + "invocation_id", PREFIX + "session_id")
 EMPTY = ("", "{}", "N/A", None)
 ROLES = {"model": "assistant"}
-
-
-def _json(value: Any) -> Any:
-    if not isinstance(value, str):
-        return value
-    try:
-        return loads(value)
-    except ValueError:
-        return None
 
 
 def _parts(content: Any) -> list[dict[str, Any]]:
@@ -73,8 +64,8 @@ def to_genai(span: SpanRecord) -> SpanRecord:
     ):
         added["gen_ai.operation.name"] = "chat"
         request, response = (
-            _json(attrs.get(PREFIX + "llm_request")),
-            _json(attrs.get(PREFIX + "llm_response")),
+            parsed(attrs.get(PREFIX + "llm_request")),
+            parsed(attrs.get(PREFIX + "llm_response")),
         )
         if request:  # {} when content capture is off
             contents = request.get("contents") if isinstance(request, dict) else None

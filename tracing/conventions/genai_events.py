@@ -14,6 +14,8 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from miner.jsontext import parsed
+
 INPUT_EVENTS = {
     "gen_ai.user.message": "user",
     "gen_ai.assistant.message": "assistant",
@@ -30,18 +32,9 @@ NAMES = frozenset(
 )
 
 
-def _json(value: Any) -> Any:
-    if isinstance(value, str):
-        try:
-            return json.loads(value)
-        except ValueError:
-            return value
-    return value
-
-
 def _message(role: str, body: Any) -> dict[str, Any]:
     """One message as GenAI parts, from `{role, content, tool_calls}` or plain text."""
-    body = _json(body)
+    body = parsed(body)
     if not isinstance(body, Mapping):
         body = {"content": body}
     parts: list[dict[str, Any]] = []
@@ -70,7 +63,7 @@ def messages(events: Iterable[tuple[str, Mapping[str, Any]]]) -> dict[str, str]:
         elif name == "gen_ai.choice":
             outputs.append(_message("assistant", attrs.get("message", dict(attrs))))
         elif name in ("gen_ai.content.prompt", "gen_ai.content.completion"):
-            found = _json(attrs.get("gen_ai.prompt" if name.endswith("prompt") else "gen_ai.completion"))
+            found = parsed(attrs.get("gen_ai.prompt" if name.endswith("prompt") else "gen_ai.completion"))
             side = inputs if name.endswith("prompt") else outputs
             for m in found if isinstance(found, list) else []:
                 if isinstance(m, Mapping) and m.get("role") != "system":

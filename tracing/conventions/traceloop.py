@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from miner.jsontext import loads
+from miner.jsontext import parsed
 from tracing.records import SpanRecord, with_attributes
 
 NAME, LABEL = "traceloop", "OpenLLMetry / Traceloop"
@@ -36,15 +36,6 @@ TOKENS = (
     ("gen_ai.usage.input_tokens", ("gen_ai.usage.prompt_tokens", "llm.usage.prompt_tokens")),
     ("gen_ai.usage.output_tokens", ("gen_ai.usage.completion_tokens", "llm.usage.completion_tokens")),
 )
-
-
-def _json(value: Any) -> Any:
-    if not isinstance(value, str):
-        return value
-    try:
-        return loads(value)
-    except ValueError:
-        return value
 
 
 SIDES = {"prompt": 0, "completion": 1}
@@ -102,7 +93,7 @@ def _messages(found: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
 def _entity_input(value: Any) -> tuple[str, dict[str, Any]]:
     """The decorated function's call, `{"args": [...], "kwargs": {...}}`: its last text argument (the
     customer's message, for an agent function) and its keyword arguments (a tool's)."""
-    found = _json(value)
+    found = parsed(value)
     if not isinstance(found, dict):
         return (found if isinstance(found, str) else ""), {}
     given = found.get("kwargs")
@@ -112,7 +103,7 @@ def _entity_input(value: Any) -> tuple[str, dict[str, Any]]:
 
 
 def _text(value: Any) -> str:
-    found = _json(value)
+    found = parsed(value)
     return found if isinstance(found, str) else ""
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from miner.jsontext import loads
+from miner.jsontext import parsed
 from tracing.records import SpanRecord, with_attributes
 
 KIND = "ai.operationId"
@@ -22,15 +22,6 @@ SESSION = "experimental_telemetry: {metadata: {sessionId: ...}}"
 CAPTURE = "experimental_telemetry: {isEnabled: true, recordInputs: true, recordOutputs: true}"
 AGENT_OPS = ("ai.generateText", "ai.streamText", "ai.generateObject", "ai.streamObject")
 MODEL_SUFFIXES = (".doGenerate", ".doStream")
-
-
-def _json(value: Any) -> Any:
-    if not isinstance(value, str):
-        return value
-    try:
-        return loads(value)
-    except ValueError:
-        return value
 
 
 def _parts(content: Any) -> list[dict[str, Any]]:
@@ -49,7 +40,7 @@ def _parts(content: Any) -> list[dict[str, Any]]:
 
 
 def _messages(value: Any) -> list[dict[str, Any]]:
-    found = _json(value)
+    found = parsed(value)
     if isinstance(found, dict):  # `ai.prompt`: {"system", "prompt" or "messages"}
         if found.get("prompt"):
             return [{"role": "user", "parts": _parts(found["prompt"])}]
@@ -63,7 +54,7 @@ def _answer(attrs: dict[str, Any]) -> list[dict[str, Any]]:
     parts: list[dict[str, Any]] = []
     if attrs.get("ai.response.text"):
         parts.append({"type": "text", "content": str(attrs["ai.response.text"])})
-    calls = _json(attrs.get("ai.response.toolCalls"))
+    calls = parsed(attrs.get("ai.response.toolCalls"))
     for call in calls if isinstance(calls, list) else []:
         if isinstance(call, dict) and call.get("toolName"):
             parts.append({"type": "tool_call", "name": call["toolName"], "arguments": call.get("input")})
