@@ -205,7 +205,7 @@ def case_line(case: CasRapport) -> str:
     tools = ",".join(last.outils) or "-"
     ms = f"{sum(last.latences_ms):.0f} ms" if last.latences_ms else "-"
     detail = "; ".join(last.ecarts) or (last.erreur or last.non_executable or "")
-    return f"{status:<6} {case.id:<11} {tools:<50}{ms:>9}  {detail}".rstrip()
+    return f"{status:<6} {case.id:<16} {tools:<45}{ms:>9}  {detail}".rstrip()  # ids of 16 in 80 columns
 
 
 def tentative(a: Attempt) -> Tentative:
