@@ -1,5 +1,5 @@
-"""The agent a gate replays: the reference agent, a Python callable, or an HTTP endpoint (DESIGN.md,
-"Targets"). Each says one thing per turn, the answer; the facts (tools, escalation, latency, tokens)
+"""The agent a gate replays: the reference agent, a Python callable, or an HTTP endpoint (README,
+"Gate your own agent"). Each says one thing per turn, the answer; the facts (tools, escalation, latency, tokens)
 always come from the spans the target emits, read by `tracing.grouping.turn_of` like any trace.
 
 - `filon`: the reference agent, a fresh shop per case built from the case's fixtures.

@@ -13,21 +13,13 @@ from datetime import date
 from typing import Any
 
 from agent.scripted import intents
+from agent.scripted.identity import identity_ok, refuse_identity
 from agent.scripted.keywords import LOST
 from agent.scripted.request import Decision, Turn, day, euros, parse
 
 __all__ = ["Brain", "Decision", "Turn", "parse"]
 
 VICTIM_ORDER = "LL-10555"  # what a prompt without the identity rule ends up revealing
-
-
-def _emails_in(value: Any) -> list[str]:
-    """Every email among a tool result's values, at any depth."""
-    if isinstance(value, dict):
-        return [e for v in value.values() for e in _emails_in(v)]
-    if isinstance(value, list):
-        return [e for v in value for e in _emails_in(v)]
-    return intents.emails(value) if isinstance(value, str) and "@" in value else []
 
 
 class Brain:
@@ -78,26 +70,6 @@ class Brain:
                 return found[-1]
         return None
 
-    def _identity_ok(self, turn: Turn, order: dict[str, Any]) -> bool:
-        if not turn.verification:
-            return True
-        owner = order.get("client") or {}
-        given = {e for text in turn.user_texts for e in intents.emails(text)}
-        # the reference shop's record says `client.email`; another agent's, any email it holds
-        emails = {owner["email"].lower()} if owner.get("email") else {e.lower() for e in _emails_in(order)}
-        if emails & given:
-            return True
-        return bool(turn.sender) and owner.get("tel") == turn.sender
-
-    def _refuse_identity(self, numero: str) -> Decision:
-        return Decision(
-            withholds=True,
-            text=(
-                f"Pour protéger vos données, je ne peux communiquer le détail de la commande {numero} "
-                "qu'à son titulaire. Pouvez-vous m'indiquer l'adresse e-mail utilisée pour la commande ?"
-            ),
-        )
-
     def _consult_first(self, turn: Turn, numero: str) -> tuple[Decision | None, dict[str, Any] | None]:
         """Looks the order up, checks who asks; returns (decision to make now, order when cleared)."""
         order = turn.result("consulter_commande")
@@ -107,8 +79,8 @@ class Brain:
             return Decision(
                 text=f"Je ne trouve pas la commande {numero}. Pouvez-vous vérifier le numéro (format LL-1xxxx) ?"
             ), None
-        if not self._identity_ok(turn, order):
-            return self._refuse_identity(numero), None
+        if not identity_ok(turn, order):
+            return refuse_identity(numero), None
         return None, order
 
     def _transfer(self, turn: Turn, motif: str, intro: str = "") -> Decision:
