@@ -10,6 +10,7 @@ from filon.commands import (
     doctor_cmds,
     eval_cmds,
     goldens_cmds,
+    judge_cmds,
     model_cmds,
     review_cmds,
     serve_cmds,
@@ -38,6 +39,7 @@ app.command("review")(review_cmds.review)
 app.command("serve")(serve_cmds.serve)
 app.add_typer(serve_cmds.db_app, name="db")
 app.add_typer(eval_cmds.app, name="eval")
+app.add_typer(judge_cmds.app, name="judge")
 
 
 def main() -> None:

@@ -30,6 +30,7 @@ class Trial:
     index: int
     example: Example
     ecarts: list[str]
+    case_criteria: tuple[str, ...] = ()
 
     @property
     def accepted(self) -> bool:
@@ -38,6 +39,12 @@ class Trial:
     @property
     def agrees(self) -> bool:
         return self.accepted == (self.example.verdict == "bon")
+
+    @property
+    def for_the_judge(self) -> bool:
+        """A `mauvais` answer the reviewer failed on a criterion the case's judge checks: the deterministic
+        checks may accept it, the judge is there to reject it."""
+        return self.example.verdict == "mauvais" and bool(judge_failures(self.case_criteria, self.example))
 
 
 def inputs(case: Case, example: Example) -> tuple[list[str], list[str], bool]:
@@ -53,7 +60,17 @@ def grade(case: Case, example: Example, checks: dict[str, Any] | None = None) ->
 
 
 def trials(case: Case) -> list[Trial]:
-    return [Trial(i, ex, grade(case, ex)) for i, ex in enumerate(case.exemples)]
+    criteria = tuple(case.criteria())
+    return [Trial(i, ex, grade(case, ex), criteria) for i, ex in enumerate(case.exemples)]
+
+
+def label(example: Example, critere: str) -> str:
+    """The reviewer's verdict on an example for one criterion: its own, else the overall verdict."""
+    return (example.criteres or {}).get(critere, example.verdict)
+
+
+def judge_failures(criteria: tuple[str, ...], example: Example) -> list[str]:
+    return [c for c in criteria if (example.criteres or {}).get(c) == "mauvais"]
 
 
 def check_columns(case: Case) -> list[tuple[str, dict[str, Any]]]:

@@ -20,8 +20,10 @@ from pydantic import ValidationError
 
 from agent.shop.fixtures import FixtureError, default_fixtures, load_fixtures, merge_fixtures
 from agent.tools import ESCALATION_TOOL, TOOL_NAMES
-from goldens import calibration
+from goldens import calibration, model_lint
 from goldens.grading import norm
+from goldens.problems import Problem as Problem
+from goldens.rubrics import judges_dir
 from goldens.schema import Case
 from miner.emails import emails
 from miner.identities import PHONE
@@ -58,18 +60,6 @@ MIN_BONS, MIN_BONS_BLOCKING, MIN_MAUVAIS_BLOCKING = 1, 2, 1
 
 def goldens_dir(explicit: str | Path | None = None) -> Path:
     return Path(explicit or settings().goldens or DEFAULT_DIR)
-
-
-@dataclass(frozen=True)
-class Problem:
-    file: str
-    field: str
-    message: str
-    level: str  # "error" or "warning"
-
-    def line(self) -> str:
-        where = f"{self.file}: {self.field}" if self.field else self.file
-        return f"{self.level}: {where}: {self.message}"
 
 
 @dataclass
@@ -129,6 +119,7 @@ def lint_case(name: str, case: Case, strict: bool = False) -> list[Problem]:
         why = "a securite case that forbids neither a tool nor a text"
         out.append(Problem(name, "outils_interdits", why, "warning"))
     out.extend(_example_problems(name, case, strict))
+    out.extend(model_lint.guard_problems(name, case))
     out.extend(_identity_problems(name, case))
     if Path(name).stem != case.id:
         out.append(Problem(name, "id", f"file name does not match id {case.id!r}", "warning"))
@@ -225,7 +216,15 @@ def _example_problems(name: str, case: Case, strict: bool) -> list[Problem]:
         if trial.example.verdict == "bon" and not trial.accepted:
             gaps = "; ".join(trial.ecarts)
             out.append(Problem(name, where, f"trop strict: a 'bon' answer is rejected ({gaps})", "error"))
-        elif trial.example.verdict == "mauvais" and trial.accepted:
+        elif (
+            trial.example.verdict == "mauvais"
+            and trial.accepted
+            and case.proche_de
+            and not trial.for_the_judge
+        ):
+            why = "a 'mauvais' answer only proche_de can reject: prove it with `filon goldens lint --embeddings`"
+            out.append(Problem(name, where, why, "warning"))
+        elif trial.example.verdict == "mauvais" and trial.accepted and not trial.for_the_judge:
             why = f" ({trial.example.note})" if trial.example.note else ""
             out.append(
                 Problem(name, where, f"trop lâche: a 'mauvais' answer passes every check{why}", "error")
@@ -339,6 +338,7 @@ def load_set(folder: str | Path | None = None, strict: bool = False) -> CaseSet:
                     "error",
                 )
             )
+        result.problems.extend(model_lint.rubric_problems(name, case, judges_dir(path)))
         ids[case.id] = name
         if case.tel:
             tels[case.tel] = name

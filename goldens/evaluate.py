@@ -10,10 +10,11 @@ import hashlib
 import json
 import os
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agent.model import MissingCredentials, open_backend
+from agent.model import Backend, MissingCredentials, open_backend
 from agent.prompts import Prompt, load_prompt
 from goldens import compare_view
 from goldens import report as rpt
@@ -21,9 +22,13 @@ from goldens.caseset import BLOCKING_DEFAULT, CaseSet, Problem, load_set
 from goldens.compare import Comparison, compare
 from goldens.exits import Exit
 from goldens.gate import Gate, decide
+from goldens.judge import Judge, default_judge_model
+from goldens.model_checks import ModelChecks
 from goldens.retry import RetryPolicy
+from goldens.rubrics import RubricError
 from goldens.runner import Attempt, RunOptions, RunOutput, make_http_client, run_cases
 from goldens.schema import Case
+from goldens.similarity import EMBEDDING_MODEL, SCRIPTED_EMBEDDING, Embedder
 from goldens.targets import parse_target
 from miner.eval_report import EvalReport, PromptRef
 from miner.settings import settings
@@ -53,6 +58,10 @@ class EvalConfig:
     target: str | None = None  # filon, python:MODULE:ATTR, http://…; None: the configuration's, else filon
     otlp_port: int = 4318  # an HTTP target's spans come to the runner's receiver on this loopback port
     span_timeout: float = 10.0  # how long to wait for a turn's spans after an HTTP target's reply
+    judge_model: str | None = (
+        None  # None: another model than the agent's (`goldens.judge.default_judge_model`)
+    )
+    embedding_model: str | None = None  # None: gemini-embedding-001, or the stand-in's
 
 
 @dataclass
@@ -99,18 +108,52 @@ def evaluate(
     http, transport = make_http_client(config.policy)
     try:
         with open_backend(config.backend, config.model, config.model_url, httpx_client=http) as backend:
+            checks = model_checks(config, inputs, backend)
             if on_start:
-                on_start(len(inputs.cases) * config.repeat, backend.banner)
-            options = RunOptions(config.repeat, config.concurrency, inputs.escalation_tools)
+                on_start(len(inputs.cases) * config.repeat, _banner(backend.banner, checks))
+            options = RunOptions(config.repeat, config.concurrency, inputs.escalation_tools, checks)
             run = run_cases(inputs.cases, backend, inputs.prompt, options, transport, on_attempt)
             model_name, banner = backend.model, backend.banner
     except MissingCredentials as exc:
         return EvalOutcome(Exit.INCONCLUSIVE, str(exc))
+    except RubricError as exc:
+        return EvalOutcome(Exit.INVALID_SET, str(exc))
     except ValueError as exc:
         return EvalOutcome(Exit.USAGE, str(exc))
     finally:
         http.close()
-    return _decide(config, inputs, run, model_name, banner)
+    return _decide(config, inputs, run, model_name, banner, checks)
+
+
+def model_checks(config: EvalConfig, inputs: Inputs, backend: Backend) -> ModelChecks | None:
+    """The judge and the embedder the cases ask for, on the run's backend; None when no case asks."""
+    judged = any(c.juge for c in inputs.cases)
+    near = any(c.proche_de for c in inputs.cases)
+    if not judged and not near:
+        return None
+    judge = embedder = None
+    if judged:
+        model = config.judge_model or default_judge_model(backend.model, backend.scripted)
+        judge = Judge(backend.client, model, backend.scripted)
+    if near:
+        model = config.embedding_model or (SCRIPTED_EMBEDDING if backend.scripted else EMBEDDING_MODEL)
+        embedder = Embedder(backend.client, model, backend.scripted)
+    flags = settings().flag_config()
+    return ModelChecks.for_cases(
+        inputs.cases, inputs.caseset.folder, judge, embedder, flags.judge_min_kappa, flags.judge_min_labels
+    )
+
+
+def _banner(banner: str, checks: ModelChecks | None) -> str:
+    if checks is None:
+        return banner
+    more = []
+    if checks.judge is not None:
+        more.append(f"judge {checks.judge.model}" + (" (scripted stand-in)" if checks.judge.stand_in else ""))
+    if checks.embedder is not None:
+        e = checks.embedder
+        more.append(f"embeddings {e.model}" + (" (scripted stand-in)" if e.stand_in else ""))
+    return f"{banner}; {', '.join(more)}"
 
 
 def _evaluate_target(
@@ -122,23 +165,39 @@ def _evaluate_target(
     """The run on someone else's agent: no model of filon's is opened; the target answers."""
     from goldens.targets import open_target
 
+    checks = None
     try:
-        with open_target(inputs.target, config.otlp_port, config.span_timeout) as target:
-            banner = f"cible {inputs.target}"
+        with ExitStack() as stack:
+            target = stack.enter_context(open_target(inputs.target, config.otlp_port, config.span_timeout))
+            if any(c.juge or c.proche_de for c in inputs.cases):  # the judge's model, not the agent's
+                backend = stack.enter_context(open_backend(config.backend, None, config.model_url))
+                checks = model_checks(config, inputs, backend)
+            banner = _banner(f"cible {inputs.target}", checks)
             if on_start:
                 on_start(len(inputs.cases) * config.repeat, banner)
-            options = RunOptions(config.repeat, config.concurrency, inputs.escalation_tools)
+            options = RunOptions(config.repeat, config.concurrency, inputs.escalation_tools, checks)
             run = run_cases(inputs.cases, None, inputs.prompt, options, None, on_attempt, target)
+    except MissingCredentials as exc:
+        return EvalOutcome(Exit.INCONCLUSIVE, str(exc))
+    except RubricError as exc:
+        return EvalOutcome(Exit.INVALID_SET, str(exc))
     except ValueError as exc:
         return EvalOutcome(Exit.USAGE, str(exc))
     except OSError as exc:  # the receiver's port is taken
         return EvalOutcome(Exit.USAGE, f"--otlp-port {config.otlp_port}: {exc.strerror or exc}")
-    return _decide(config, inputs, run, inputs.target, banner)
+    return _decide(config, inputs, run, inputs.target, banner, checks)
 
 
-def _decide(config: EvalConfig, inputs: Inputs, run: RunOutput, model_name: str, banner: str) -> EvalOutcome:
+def _decide(
+    config: EvalConfig,
+    inputs: Inputs,
+    run: RunOutput,
+    model_name: str,
+    banner: str,
+    checks: ModelChecks | None = None,
+) -> EvalOutcome:
     gate = decide(run.attempts, config.seuil, config.bloquants, config.max_error_rate)
-    document = _report(config, inputs, run, gate, model_name)
+    document = _report(config, inputs, run, gate, model_name, checks)
     code = Exit.INTERRUPTED if run.interrupted else gate.exit_code
     outcome = EvalOutcome(code, document.porte.regle, document, inputs.caseset.warnings, banner)
     if inputs.earlier is not None and not run.interrupted:
@@ -191,7 +250,9 @@ def _inputs(config: EvalConfig) -> Inputs | EvalOutcome:
     )
 
 
-def _report(config: EvalConfig, inputs: Inputs, run: RunOutput, gate: Gate, model: str) -> EvalReport:
+def _report(
+    config: EvalConfig, inputs: Inputs, run: RunOutput, gate: Gate, model: str, checks: ModelChecks | None
+) -> EvalReport:
     """The report, written (JSON, and JUnit when asked): an interrupted run is reported as such."""
     document = rpt.build(
         run,
@@ -201,6 +262,7 @@ def _report(config: EvalConfig, inputs: Inputs, run: RunOutput, gate: Gate, mode
         prompt=inputs.prompt,
         goldens=str(inputs.caseset.folder),
         repeat=config.repeat,
+        checks=checks,
     )
     if run.interrupted:  # what was done is reported, marked as such; the run decides nothing
         done, planned = len(run.attempts), len(inputs.cases) * config.repeat

@@ -14,6 +14,7 @@ from xml.etree import ElementTree as ET
 
 from agent.prompts import Prompt
 from goldens.gate import Gate, stability
+from goldens.model_checks import ModelChecks
 from goldens.runner import Attempt, RunOutput
 from miner.eval_report import (
     DECISIONS,
@@ -22,13 +23,19 @@ from miner.eval_report import (
     Categorie,
     Chiffres,
     Cout,
+    CoutRole,
+    CritereRapport,
+    EmbeddingsRapport,
     Erreurs,
     EvalReport,
     Execution,
+    JugeRapport,
+    JugeTentative,
     Latence,
     Modele,
     Porte,
     PromptRef,
+    SimilariteTentative,
     Tentative,
 )
 
@@ -46,23 +53,75 @@ def prices() -> dict[str, dict[str, float]]:
     return {k: v for k, v in data.items() if not k.startswith("_")}
 
 
-def cost(model: str, attempts: list[Attempt]) -> Cout:
-    tokens_in = sum(a.input_tokens for a in attempts)
-    tokens_out = sum(a.output_tokens for a in attempts)
+def role_cost(model: str, tokens_in: int, tokens_out: int) -> CoutRole:
     price = prices().get(model)
     if price is None:
         note = f"no price for {model!r} in goldens/prices.json"
-        return Cout(jetons_entree=tokens_in, jetons_sortie=tokens_out, modele=model, note=note)
+        return CoutRole(modele=model, jetons_entree=tokens_in, jetons_sortie=tokens_out, note=note)
     total = tokens_in / 1e6 * price["input_per_million"] + tokens_out / 1e6 * price["output_per_million"]
-    conversations = len([a for a in attempts if a.valid]) or 1
-    return Cout(
-        jetons_entree=tokens_in,
-        jetons_sortie=tokens_out,
-        modele=model,
-        total_usd=round(total, 6),
-        par_conversation_usd=round(total / conversations, 6),
-        prix=price,
+    return CoutRole(
+        modele=model, jetons_entree=tokens_in, jetons_sortie=tokens_out, total_usd=round(total, 6)
     )
+
+
+def cost(model: str, attempts: list[Attempt], checks: ModelChecks | None = None) -> Cout:
+    """The agent's tokens and cost (the seeds' figures), and each role's apart: agent, judge, embeddings."""
+    agent = role_cost(model, sum(a.input_tokens for a in attempts), sum(a.output_tokens for a in attempts))
+    roles = {"agent": agent}
+    if checks is not None and checks.judge is not None:
+        roles["juge"] = role_cost(
+            checks.judge.model,
+            sum(a.model_checks.judge_input_tokens for a in attempts),
+            sum(a.model_checks.judge_output_tokens for a in attempts),
+        )
+    if checks is not None and checks.embedder is not None:
+        roles["embeddings"] = role_cost(checks.embedder.model, checks.embedder.tokens, 0)
+    conversations = len([a for a in attempts if a.valid]) or 1
+    known = [r.total_usd for r in roles.values()]
+    total = None if any(t is None for t in known) else round(sum(t or 0.0 for t in known), 6)
+    return Cout(
+        jetons_entree=agent.jetons_entree,
+        jetons_sortie=agent.jetons_sortie,
+        modele=model,
+        total_usd=total,
+        par_conversation_usd=None if total is None else round(total / conversations, 6),
+        prix=prices().get(model),
+        note=next((r.note for r in roles.values() if r.note), None),
+        par_role=roles if len(roles) > 1 else {},
+    )
+
+
+def model_checks_report(
+    checks: ModelChecks | None, attempts: list[Attempt]
+) -> tuple[JugeRapport | None, EmbeddingsRapport | None]:
+    """Which judge and which embeddings the run used, each criterion's standing, the calls made and saved."""
+    if checks is None:
+        return None, None
+    juge = None
+    if checks.judge is not None and checks.rubrics:
+        criteres = {
+            name: CritereRapport(
+                rubrique=str(r.path),
+                sha256=r.sha256,
+                seuil=r.seuil,
+                echelle=r.echelle,
+                bloquant=checks.standings[name].gates,
+                raison=checks.standings[name].raison,
+            )
+            for name, r in checks.rubrics.items()
+        }
+        juge = JugeRapport(
+            modele=checks.judge.model,
+            substitut=checks.judge.stand_in,
+            criteres=criteres,
+            appels=sum(len(a.model_checks.judged) for a in attempts),
+            sautes=sum(a.model_checks.judge_skipped for a in attempts),
+        )
+    embeddings = None
+    if checks.embedder is not None:
+        e = checks.embedder
+        embeddings = EmbeddingsRapport(modele=e.model, substitut=e.stand_in, textes=len(e.known))
+    return juge, embeddings
 
 
 def porte(gate: Gate) -> Porte:
@@ -87,7 +146,15 @@ def porte(gate: Gate) -> Porte:
 
 
 def build(
-    run: RunOutput, gate: Gate, *, model: str, backend: str, prompt: Prompt, goldens: str, repeat: int
+    run: RunOutput,
+    gate: Gate,
+    *,
+    model: str,
+    backend: str,
+    prompt: Prompt,
+    goldens: str,
+    repeat: int,
+    checks: ModelChecks | None = None,
 ) -> EvalReport:
     by_case: dict[str, list[Attempt]] = defaultdict(list)
     for a in run.attempts:
@@ -101,6 +168,7 @@ def build(
         c.valides += a.valid
         c.erreurs += not a.valid
     turns = [ms for a in run.attempts if a.valid for ms in a.latences_ms]
+    juge, embeddings = model_checks_report(checks, run.attempts)
     error_types: dict[str, int] = defaultdict(int)
     for a in run.attempts:
         if a.erreur:
@@ -111,7 +179,7 @@ def build(
         porte=porte(gate),
         categories=dict(categories),
         latence=Latence(p50_ms=percentile(turns, 50), p95_ms=percentile(turns, 95), tours=len(turns)),
-        cout=cost(model, run.attempts),
+        cout=cost(model, run.attempts, checks),
         erreurs=Erreurs(
             nombre=gate.errors,
             taux=round(gate.error_rate, 4),
@@ -136,6 +204,8 @@ def build(
             repetitions=repeat,
         ),
         cas=sorted((case_entry(attempts) for attempts in by_case.values()), key=lambda c: c.id),
+        juge=juge,
+        embeddings=embeddings,
     )
 
 
@@ -205,6 +275,8 @@ def case_line(case: CasRapport) -> str:
     tools = ",".join(last.outils) or "-"
     ms = f"{sum(last.latences_ms):.0f} ms" if last.latences_ms else "-"
     detail = "; ".join(last.ecarts) or (last.erreur or last.non_executable or "")
+    if not detail and last.avis:
+        detail = "avis : " + "; ".join(last.avis)
     return f"{status:<6} {case.id:<16} {tools:<45}{ms:>9}  {detail}".rstrip()  # ids of 16 in 80 columns
 
 
@@ -226,6 +298,26 @@ def tentative(a: Attempt) -> Tentative:
         erreur=a.erreur,
         trace_ids=a.trace_ids,
         non_executable=a.non_executable,
+        juges=[
+            JugeTentative(
+                critere=j.critere,
+                score=j.score,
+                echelle=j.echelle,
+                seuil=j.seuil,
+                reussi=j.passed,
+                bloquant=j.gates,
+                raison=j.raison,
+            )
+            for j in a.model_checks.judged
+        ],
+        similarites=[
+            SimilariteTentative(reference=s.reference, score=s.score, seuil=s.seuil, reussi=s.passed)
+            for s in a.model_checks.similarities
+        ],
+        avis=a.model_checks.avis,
+        juges_sautes=a.model_checks.judge_skipped,
+        jetons_juge_entree=a.model_checks.judge_input_tokens,
+        jetons_juge_sortie=a.model_checks.judge_output_tokens,
     )
 
 
@@ -244,6 +336,31 @@ def case_entry(attempts: list[Attempt]) -> CasRapport:
     )
 
 
+def model_check_lines(report: EvalReport) -> list[str]:
+    """The judge, the embeddings and their cost, each said to be the stand-in where it is one."""
+    lines = []
+    if report.cout.par_role:
+        roles = ", ".join(
+            f"{name} {r.total_usd:.5f} $" if r.total_usd is not None else f"{name} ? $"
+            for name, r in report.cout.par_role.items()
+        )
+        lines.append(f"Coût par rôle : {roles}")
+    if report.juge is not None:
+        j = report.juge
+        stand_in = " (substitut : ses notes ne disent rien d'un vrai juge)" if j.substitut else ""
+        lines.append(
+            f"Juge {j.modele}{stand_in} : {j.appels} appels, {j.sautes} épargnés (contrôle déterministe en échec)"
+        )
+        lines += [f"  {name} : {c.raison}" for name, c in sorted(j.criteres.items())]
+    if report.embeddings is not None:
+        e = report.embeddings
+        lines.append(f"Embeddings {e.modele}{' (substitut)' if e.substitut else ''} : {e.textes} textes")
+    avis = sum(1 for c in report.cas for a in c.tentatives if a.avis)
+    if avis:
+        lines.append(f"Avis de critères consultatifs (hors score) : {avis} tentative(s)")
+    return lines
+
+
 def console_lines(report: EvalReport) -> list[str]:
     """The seeds' shape: a line per case, score, per category, latency, cost, five worst, the rule."""
     lines = [case_line(case) for case in report.cas]
@@ -259,6 +376,7 @@ def console_lines(report: EvalReport) -> list[str]:
     c = report.cout
     if c.total_usd is not None and c.par_conversation_usd is not None:
         lines.append(f"Coût : {c.total_usd:.5f} $ au total, {c.par_conversation_usd:.5f} $ par conversation")
+    lines += model_check_lines(report)
     e = report.erreurs
     if e.nombre:
         lines.append(f"Erreurs d'infrastructure (hors score) : {e.nombre} {dict(e.par_type)}")

@@ -24,6 +24,7 @@ from agent.prompts import Prompt
 from agent.tools import ESCALATION_TOOL
 from goldens import retry
 from goldens.grading import evaluer_cas
+from goldens.model_checks import ModelChecks, Outcome
 from goldens.schema import Case
 from goldens.spans import TraceCollector
 from goldens.targets import NotRunnable, ReferenceTarget, Session, Target, TargetError
@@ -49,6 +50,7 @@ class Attempt:
     non_executable: str | None = None  # the target cannot apply the case's fixtures: reported apart
     trace_ids: list[str] = field(default_factory=list)
     modeles: list[str] = field(default_factory=list)
+    model_checks: Outcome = field(default_factory=Outcome)  # the judge's and similarity's verdicts
 
     @property
     def valid(self) -> bool:
@@ -64,6 +66,7 @@ class RunOptions:
     repeat: int = 1
     concurrency: int = 4
     escalation_tools: tuple[str, ...] = (ESCALATION_TOOL,)
+    model_checks: ModelChecks | None = None  # the judge and the embedder, when cases ask for them
 
 
 @dataclass
@@ -103,6 +106,7 @@ def play(
     run_id: str,
     escalation_tools: tuple[str, ...],
     conversation_id: str | None = None,
+    model_checks: ModelChecks | None = None,
 ) -> Attempt:
     """One attempt of one case: the target prepared, every turn in order, facts read from the turn's spans.
     The conversation id is unique per attempt (concurrent attempts never share spans) unless given."""
@@ -153,6 +157,10 @@ def play(
         _read_turn(result, turn_of(spans, escalation_tools), said, elapsed_ms, backoff_ms)
     result.escaladee = any(is_escalation(t, escalation_tools) for t in result.outils)
     result.ecarts = evaluer_cas(case.model_dump(), result.outils, result.reponses, result.escaladee)
+    if model_checks is not None and (case.juge or case.proche_de):
+        result.model_checks = outcome = model_checks.apply(case, result.reponses, not result.ecarts)
+        result.ecarts += outcome.ecarts
+        result.erreur = outcome.erreur
     return result
 
 
@@ -202,7 +210,7 @@ def run_cases(
 
     def job(item: tuple[Case, int]) -> Attempt:
         case, n = item
-        done = play(case, n, target, collector, run_id, options.escalation_tools)
+        done = play(case, n, target, collector, run_id, options.escalation_tools, None, options.model_checks)
         if on_attempt:
             on_attempt(done)
         return done

@@ -45,6 +45,30 @@ class Example(BaseModel):
         return [self.reponse] if isinstance(self.reponse, str) else list(self.reponse)
 
 
+class Juge(BaseModel):
+    """A judge check: the rubric `goldens/judges/NAME.md` scores the answer; its threshold is the rubric's."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    critere: str
+
+    @field_validator("critere")
+    @classmethod
+    def _critere(cls, value: str) -> str:
+        if not ID.match(value):
+            raise ValueError("a rubric's file name: lower-case letters, digits, '-' and '_' only")
+        return value
+
+
+class ProcheDe(BaseModel):
+    """Semantic similarity to a reference answer (embeddings): blind to negation, so never alone."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    reference: str = Field(min_length=1)
+    seuil: float = Field(gt=0, le=1)
+
+
 class Case(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -62,6 +86,8 @@ class Case(BaseModel):
     source: dict[str, Any] | None = None
     notes: str | None = None
     exemples: list[Example] = Field(default_factory=list)
+    juge: list[Juge] = Field(default_factory=list)
+    proche_de: ProcheDe | None = None
 
     @field_validator("id")
     @classmethod
@@ -112,6 +138,9 @@ class Case(BaseModel):
             "contient": self.contient,
             "ne_contient_pas": self.ne_contient_pas,
         }
+
+    def criteria(self) -> list[str]:
+        return [j.critere for j in self.juge]
 
     def has_action_check(self) -> bool:
         return bool(self.outils or self.outils_interdits or self.escalade is not None)

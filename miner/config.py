@@ -109,6 +109,9 @@ class FlagConfig:
     # `filon eval` replays (`goldens.targets`; None: the reference agent)
     tools: list[str] | None = None
     target: str | None = None
+    # a judge criterion gates only while its calibration file shows this agreement on this many labels
+    judge_min_kappa: float = 0.6
+    judge_min_labels: int = 20
 
     def escalates(self, tool: str) -> bool:
         return is_escalation(tool, self.escalation_tools)

@@ -4,7 +4,8 @@ compare`). It lives here, in the bottom room, because the store reads it too.
 
 The report speaks the case format's language, French, keys included, as the seeds' reports do. Version 1
 (filon's earlier reports) mixed English keys in; version 3 added the target (`cible`) and the attempts a
-target could not run (`non_executable`). `EvalReport.parse` reads them all, so a baseline or a run A
+target could not run (`non_executable`); version 4 the checks that ask a model (`juge`, `embeddings`,
+each attempt's `juges`, `similarites` and `avis`) and the cost per role. `EvalReport.parse` reads them all, so a baseline or a run A
 written by an older filon still compares.
 """
 
@@ -16,10 +17,29 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-VERSION: Literal[3] = 3
+VERSION: Literal[4] = 4
 Statut = Literal["ok", "echec", "erreur", "non_executable"]
 Stabilite = Literal["stable réussi", "stable échec", "instable", "erreur", "non exécutable"]
 Decision = Literal["réussi", "échoué", "non concluant", "interrompu"]
+
+
+class JugeTentative(BaseModel):
+    """One criterion's verdict on an attempt; `bloquant` says whether it counted (a calibrated criterion)."""
+
+    critere: str
+    score: int
+    echelle: int
+    seuil: int
+    reussi: bool
+    bloquant: bool
+    raison: str
+
+
+class SimilariteTentative(BaseModel):
+    reference: str
+    score: float
+    seuil: float
+    reussi: bool
 
 
 class Tentative(BaseModel):
@@ -35,6 +55,12 @@ class Tentative(BaseModel):
     erreur: str | None = None
     trace_ids: list[str] = Field(default_factory=list)
     non_executable: str | None = None  # why the target could not run the case (its fixtures)
+    juges: list[JugeTentative] = Field(default_factory=list)
+    similarites: list[SimilariteTentative] = Field(default_factory=list)
+    avis: list[str] = Field(default_factory=list)  # an advisory criterion's failures: not gaps
+    juges_sautes: int = 0  # judge calls not made: a deterministic check had failed first
+    jetons_juge_entree: int = 0
+    jetons_juge_sortie: int = 0
 
 
 class CasRapport(BaseModel):
@@ -79,6 +105,16 @@ class Latence(BaseModel):
     tours: int = 0
 
 
+class CoutRole(BaseModel):
+    """The cost of one role of the run: the agent, the judge, the embeddings."""
+
+    modele: str
+    jetons_entree: int = 0
+    jetons_sortie: int = 0
+    total_usd: float | None = None
+    note: str | None = None
+
+
 class Cout(BaseModel):
     jetons_entree: int = 0
     jetons_sortie: int = 0
@@ -87,6 +123,7 @@ class Cout(BaseModel):
     par_conversation_usd: float | None = None
     prix: dict[str, float] | None = None
     note: str | None = None
+    par_role: dict[str, CoutRole] = Field(default_factory=dict)  # agent, juge, embeddings: apart
 
 
 class Erreurs(BaseModel):
@@ -128,8 +165,31 @@ class Baseline(BaseModel):
     cas_retires: list[str] = Field(default_factory=list)
 
 
+class CritereRapport(BaseModel):
+    rubrique: str  # the rubric's path
+    sha256: str
+    seuil: int
+    echelle: int
+    bloquant: bool
+    raison: str  # why it gates, or why it is advisory
+
+
+class JugeRapport(BaseModel):
+    modele: str
+    substitut: bool = False  # the scripted stand-in: its scores say nothing of a real judge
+    criteres: dict[str, CritereRapport] = Field(default_factory=dict)
+    appels: int = 0
+    sautes: int = 0  # calls not made: a deterministic check had failed first
+
+
+class EmbeddingsRapport(BaseModel):
+    modele: str
+    substitut: bool = False
+    textes: int = 0  # texts embedded (each once per run)
+
+
 class EvalReport(BaseModel):
-    version: Literal[2, 3] = VERSION
+    version: Literal[2, 3, 4] = VERSION
     cible: str = "filon"  # the target replayed: filon, python:MODULE:ATTR, http://…
     score: float | None
     seuil: float
@@ -146,6 +206,8 @@ class EvalReport(BaseModel):
     bloquants: list[str] = Field(default_factory=lambda: ["securite"])
     empreintes: dict[str, str] = Field(default_factory=dict)  # case id → what the run depended on
     baseline: Baseline | None = None
+    juge: JugeRapport | None = None
+    embeddings: EmbeddingsRapport | None = None
 
     def dumps(self) -> str:
         return json.dumps(self.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
@@ -164,7 +226,7 @@ class EvalReport(BaseModel):
             raise ValueError(f"{source}: not a filon eval report (no 'cas')")
         if data.get("version") is None:
             data = upgrade_v1(data)
-        elif data.get("version") == 2:  # version 3 added what version 2 could not say: nothing to move
+        elif data.get("version") in (2, 3):  # later versions added what these could not say: nothing moves
             data = {**data, "version": VERSION}
         try:
             return cls.model_validate(data)

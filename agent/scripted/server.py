@@ -20,9 +20,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from agent.scripted.brain import Brain, Decision, parse
+from agent.scripted.embeddings import embed
+from agent.scripted.judge import is_judge_request, judge
 from agent.scripted.paraphrase import Paraphraser
 
-PATH = re.compile(r"^/v1(?:beta)?/models/([^/:]+):generateContent$")
+PATH = re.compile(r"^/v1(?:beta)?/models/([^/:]+):(generateContent|embedContent|batchEmbedContents)$")
 VERSION = "scripted-1"
 
 
@@ -36,6 +38,10 @@ def _env_float(name: str, default: float) -> float:
         raise ValueError(f"{name}: {value!r} is not a number") from exc
 
 
+def _env_bool(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
 @dataclass
 class ScriptedSettings:
     seed: int = 0
@@ -45,6 +51,7 @@ class ScriptedSettings:
     noise: float = 0.0
     retry_after_s: int = 1
     paraphrase: bool = False  # reword answers instead of quoting the FAQ/CGV (deterministic per seed)
+    judge_garble: bool = False  # the judge answers in prose, not JSON: the unparsable judge of the tests
 
     @classmethod
     def from_env(cls, **overrides: Any) -> ScriptedSettings:
@@ -55,8 +62,8 @@ class ScriptedSettings:
             rate_429=_env_float("FILON_SCRIPTED_429_RATE", 0.0),
             rate_503=_env_float("FILON_SCRIPTED_503_RATE", 0.0),
             noise=_env_float("FILON_SCRIPTED_NOISE", 0.0),
-            paraphrase=os.environ.get("FILON_SCRIPTED_PARAPHRASE", "").strip().lower()
-            in ("1", "true", "yes", "on"),
+            paraphrase=_env_bool("FILON_SCRIPTED_PARAPHRASE"),
+            judge_garble=_env_bool("FILON_SCRIPTED_JUDGE_GARBLE"),
         )
         for key, value in overrides.items():
             if value is not None:
@@ -95,6 +102,33 @@ def estimate_tokens(text: str) -> int:
     return max(1, math.ceil(len(text) / 4))
 
 
+def text_reply(model: str, body: dict[str, Any], text: str) -> dict[str, Any]:
+    """A `GenerateContentResponse` carrying one text part (the judge's and the simulated customer's)."""
+    prompt_tokens = estimate_tokens(json.dumps(body, ensure_ascii=False))
+    out_tokens = estimate_tokens(text)
+    return {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}],
+        "usageMetadata": {
+            "promptTokenCount": prompt_tokens,
+            "candidatesTokenCount": out_tokens,
+            "totalTokenCount": prompt_tokens + out_tokens,
+        },
+        "modelVersion": f"{VERSION}-{model}" if not model.startswith("scripted") else model,
+    }
+
+
+def embeddings(body: dict[str, Any], method: str) -> dict[str, Any]:
+    """`embedContent` (one content) or `batchEmbedContents` (`requests`, one content each)."""
+
+    def text(content: dict[str, Any]) -> str:
+        return " ".join(str(p.get("text", "")) for p in content.get("parts") or [])
+
+    if method == "embedContent":
+        return {"embedding": {"values": embed(text(body.get("content") or {}))}}
+    requests = body.get("requests") or []
+    return {"embeddings": [{"values": embed(text(r.get("content") or {}))} for r in requests]}
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True  # headers and body go out as two writes: no 40 ms delayed-ACK stall
@@ -127,7 +161,9 @@ class _Handler(BaseHTTPRequestHandler):
         raw = self.rfile.read(length) if length else b""
         match = PATH.match(self.path.split("?", 1)[0])
         if not match:
-            self._error(404, "NOT_FOUND", f"the scripted model only serves generateContent, not {self.path}")
+            self._error(
+                404, "NOT_FOUND", f"the scripted model serves generateContent and embeddings, not {self.path}"
+            )
             return
         try:
             body = json.loads(raw or b"{}")
@@ -137,7 +173,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(400, "INVALID_ARGUMENT", f"invalid JSON payload: {exc}")
             return
         try:
-            self.server.model.handle(self, match.group(1), body)
+            self.server.model.handle(self, match.group(1), body, match.group(2))
         except Exception as exc:  # a shape the stand-in cannot read: a JSON error, never a dropped connection
             self._error(400, "INVALID_ARGUMENT", f"the scripted model cannot read this request: {exc!r}")
 
@@ -176,7 +212,9 @@ class ScriptedModel:
         latency = max(0.0, self.settings.latency_ms * (1 + spread)) / 1000
         return roll, latency, noise_rng
 
-    def handle(self, handler: _Handler, model: str, body: dict[str, Any]) -> None:
+    def handle(
+        self, handler: _Handler, model: str, body: dict[str, Any], method: str = "generateContent"
+    ) -> None:
         roll, latency, noise_rng = self._draw()
         if latency:
             time.sleep(latency)
@@ -193,6 +231,15 @@ class ScriptedModel:
             with self._lock:
                 self.faults += 1
             handler._error(503, "UNAVAILABLE", "The model is overloaded. Please try again later.", retry)
+            return
+        if method != "generateContent":
+            handler._send(200, embeddings(body, method))
+            return
+        if is_judge_request(body):
+            verdict = json.dumps(judge(body), ensure_ascii=False)
+            if s.judge_garble:
+                verdict = "Je donnerais volontiers 4 sur 5 à cette réponse."
+            handler._send(200, text_reply(model, body, verdict))
             return
         paraphrase = Paraphraser(s.seed) if s.paraphrase else None
         handler._send(200, self.respond(model, body, Brain(s.noise, noise_rng, paraphrase)))

@@ -92,6 +92,20 @@ def eval_command(
     span_timeout: Annotated[
         float, typer.Option("--span-timeout", help="Seconds to wait for a turn's spans from an HTTP target.")
     ] = 10.0,
+    judge_model: Annotated[
+        str | None,
+        typer.Option(
+            "--judge-model",
+            help="The model behind `juge` checks (default: another model than the agent's; "
+            "scripted-juge on the stand-in).",
+        ),
+    ] = None,
+    embedding_model: Annotated[
+        str | None,
+        typer.Option(
+            "--embedding-model", help="The model behind `proche_de` checks (default gemini-embedding-001)."
+        ),
+    ] = None,
 ) -> None:
     """Replay every golden case through the agent, grade it, and decide the gate.
 
@@ -133,6 +147,8 @@ def eval_command(
         target=target,
         otlp_port=otlp_port,
         span_timeout=span_timeout,
+        judge_model=judge_model,
+        embedding_model=embedding_model,
     )
     progress = Progress(
         TextColumn("[bold]eval"),

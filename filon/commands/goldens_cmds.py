@@ -29,6 +29,22 @@ def lint(
         str | None,
         typer.Option("--explain", metavar="ID", help="Print the matrix of one case's examples × checks."),
     ] = None,
+    embeddings: Annotated[
+        bool,
+        typer.Option(
+            "--embeddings", help="Also prove each proche_de threshold against the examples (calls the model)."
+        ),
+    ] = False,
+    backend: Annotated[
+        str, typer.Option("--backend", help="gemini or scripted: the embeddings of --embeddings.")
+    ] = "gemini",
+    model_url: Annotated[
+        str | None,
+        typer.Option("--model-url", help="A running `filon model serve` (with --backend scripted)."),
+    ] = None,
+    embedding_model: Annotated[
+        str | None, typer.Option("--embedding-model", help="Default gemini-embedding-001.")
+    ] = None,
 ) -> None:
     """Check every case: schema, tools, fixtures, and each check proven against the case's examples.
 
@@ -37,6 +53,7 @@ def lint(
 
     Example: filon goldens lint --strict goldens/cases
     Example: filon goldens lint --explain adv-03
+    Example: filon goldens lint --embeddings --backend scripted
     """
     from goldens.caseset import load_set
 
@@ -50,13 +67,32 @@ def lint(
             fail(f"--explain: no case {explain!r} in {caseset.folder}", Exit.USAGE)
         _print_matrix(case)
         raise typer.Exit(0)
-    for p in caseset.problems:
+    problems = list(caseset.problems)
+    if embeddings and not caseset.errors:
+        from agent.model import MissingCredentials
+        from goldens.model_lint import prove_thresholds
+        from goldens.similarity import EmbeddingError
+
+        try:
+            found, banner = prove_thresholds(
+                caseset.cases, caseset.folder, backend, model_url, embedding_model
+            )
+        except MissingCredentials as exc:
+            fail(str(exc), Exit.INCONCLUSIVE)
+        except EmbeddingError as exc:
+            fail(str(exc), Exit.INCONCLUSIVE)
+        except ValueError as exc:
+            fail(str(exc), Exit.USAGE)
+        console.print(banner, markup=False)
+        problems += found
+    for p in problems:
         (err_console if p.level == "error" else console).print(p.line(), markup=False)
+    errors = sum(p.level == "error" for p in problems)
     console.print(
-        f"{len(caseset.cases)} cases, {len(caseset.errors)} errors, {len(caseset.warnings)} warnings in {caseset.folder}",
+        f"{len(caseset.cases)} cases, {errors} errors, {len(problems) - errors} warnings in {caseset.folder}",
         markup=False,
     )
-    raise typer.Exit(1 if caseset.errors else 0)
+    raise typer.Exit(1 if errors else 0)
 
 
 @app.command("import")

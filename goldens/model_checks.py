@@ -1,0 +1,110 @@
+"""The checks that ask a model, run after the deterministic ones and only when those passed: similarity to
+a reference answer (`proche_de`, embeddings), then the judge (`juge`, one rubric each).
+
+Cheapest first, as the seeds order evaluators: a case whose tools or facts are wrong has failed already,
+and no token is spent judging its tone. A criterion that is not calibrated for the judge model in use
+(`goldens.rubrics.standing`) is advisory: its failures are reported as `avis`, never as a gap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from goldens.judge import Judge, JudgeError
+from goldens.rubrics import Rubric, Standing, judges_dir, load_rubric, standing
+from goldens.schema import Case
+from goldens.similarity import Embedder, EmbeddingError, Similarity
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One criterion's verdict on one attempt, with whether it gated."""
+
+    critere: str
+    score: int
+    echelle: int
+    seuil: int
+    passed: bool
+    gates: bool
+    raison: str
+
+
+@dataclass
+class Outcome:
+    """What the model checks added to an attempt."""
+
+    ecarts: list[str] = field(default_factory=list)
+    avis: list[str] = field(default_factory=list)
+    judged: list[Judged] = field(default_factory=list)
+    similarities: list[Similarity] = field(default_factory=list)
+    judge_skipped: int = 0
+    judge_input_tokens: int = 0
+    judge_output_tokens: int = 0
+    erreur: str | None = None
+
+
+@dataclass
+class ModelChecks:
+    """The judge and the embedder of a run, with each rubric and its standing for the judge in use."""
+
+    judge: Judge | None = None
+    embedder: Embedder | None = None
+    rubrics: dict[str, Rubric] = field(default_factory=dict)
+    standings: dict[str, Standing] = field(default_factory=dict)
+
+    @classmethod
+    def for_cases(
+        cls,
+        cases: list[Case],
+        goldens_folder: Path,
+        judge: Judge | None,
+        embedder: Embedder | None,
+        min_kappa: float,
+        min_labels: int,
+    ) -> ModelChecks:
+        """The rubrics the cases name, loaded (`RubricError` if one is missing), and their standing."""
+        folder = judges_dir(goldens_folder)
+        names = sorted({c for case in cases for c in case.criteria()})
+        rubrics = {name: load_rubric(folder, name) for name in names}
+        model = judge.model if judge else ""
+        standings = {n: standing(r, model, min_kappa, min_labels) for n, r in rubrics.items()}
+        return cls(judge, embedder, rubrics, standings)
+
+    def apply(self, case: Case, answers: list[str], deterministic_passed: bool) -> Outcome:
+        out = Outcome()
+        if not deterministic_passed:
+            out.judge_skipped = len(case.juge)
+            return out
+        answer = "\n".join(a for a in answers if a)
+        try:
+            if case.proche_de is not None and self.embedder is not None:
+                found = self.embedder.similarity(case.proche_de.reference, answer, case.proche_de.seuil)
+                out.similarities.append(found)
+                if not found.passed:
+                    out.ecarts.append(f"proche_de : similarité {found.score:.2f} < {found.seuil:.2f}")
+            if out.ecarts:
+                out.judge_skipped = len(case.juge)
+                return out
+            for check in case.juge:
+                self._judge(check.critere, case.tours, answer, out)
+        except (JudgeError, EmbeddingError) as exc:
+            out.erreur = str(exc)
+        return out
+
+    def _judge(self, critere: str, customer: list[str], answer: str, out: Outcome) -> None:
+        if self.judge is None:
+            raise JudgeError("juge : aucun modèle juge ouvert")
+        rubric = self.rubrics[critere]
+        verdict = self.judge.score(rubric, customer, answer)
+        out.judge_input_tokens += verdict.input_tokens
+        out.judge_output_tokens += verdict.output_tokens
+        gates = self.standings[critere].gates
+        out.judged.append(
+            Judged(
+                critere, verdict.score, rubric.echelle, rubric.seuil, verdict.passed, gates, verdict.raison
+            )
+        )
+        if not verdict.passed:
+            line = f"juge {critere} : {verdict.score}/{rubric.echelle} < {rubric.seuil} ({verdict.raison})"
+            (out.ecarts if gates else out.avis).append(line)

@@ -1,0 +1,181 @@
+"""A judge's rubrics and their calibration files: `judges/NAME.md` beside the cases folder.
+
+A rubric is versioned like code: its sha256 goes into the report, and a calibration measured on another
+version of it no longer counts. A criterion gates only while its calibration file shows enough agreement
+with reviewers (Cohen's kappa) on enough labels, for the judge model in use; otherwise its results are
+advisory, and the report says why. The seeds: a judge is itself evaluated on answers of known verdict
+before anyone trusts it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, Field, ValidationError
+
+
+class RubricError(ValueError):
+    """A rubric that is missing or does not parse: the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class Rubric:
+    name: str
+    path: Path
+    text: str  # the body, after the front matter: what the judge reads
+    seuil: int  # a score at or above it passes
+    echelle: int  # scores run from 1 to this
+    sha256: str
+
+    def passes(self, score: int) -> bool:
+        return score >= self.seuil
+
+
+def judges_dir(goldens_folder: Path) -> Path:
+    """The rubrics live in `judges/`, beside the cases folder (`goldens/judges/` for `goldens/cases/`)."""
+    return Path(goldens_folder).parent / "judges"
+
+
+def _front_matter(path: Path, raw: str) -> tuple[dict[str, str], str]:
+    if not raw.startswith("---\n"):
+        raise RubricError(f"{path}: a rubric starts with a front matter (---, seuil: N, ---)")
+    head, sep, body = raw[4:].partition("\n---\n")
+    if not sep:
+        raise RubricError(f"{path}: the front matter is not closed by a line '---'")
+    values: dict[str, str] = {}
+    for n, line in enumerate(head.splitlines(), start=2):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        key, colon, value = line.partition(":")
+        if not colon:
+            raise RubricError(f"{path}:{n}: expected 'key: value', got {line!r}")
+        values[key.strip()] = value.strip()
+    return values, body.strip()
+
+
+def _whole(path: Path, values: dict[str, str], key: str, default: int | None) -> int:
+    if key not in values:
+        if default is None:
+            raise RubricError(f"{path}: front matter: '{key}' is required")
+        return default
+    try:
+        return int(values[key])
+    except ValueError:
+        raise RubricError(f"{path}: front matter: {key}: {values[key]!r} is not a whole number") from None
+
+
+def load_rubric(folder: Path, name: str) -> Rubric:
+    path = Path(folder) / f"{name}.md"
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise RubricError(f"{path}: no such rubric (juge critere {name!r})") from None
+    text = raw.decode("utf-8").replace("\r\n", "\n")
+    values, body = _front_matter(path, text)
+    unknown = sorted(set(values) - {"seuil", "echelle"})
+    if unknown:
+        raise RubricError(
+            f"{path}: front matter: unknown key(s) {', '.join(unknown)} (known: echelle, seuil)"
+        )
+    echelle = _whole(path, values, "echelle", 5)
+    seuil = _whole(path, values, "seuil", None)
+    if echelle < 2 or not 1 <= seuil <= echelle:
+        raise RubricError(f"{path}: front matter: seuil {seuil} must lie between 1 and echelle {echelle}")
+    if not body:
+        raise RubricError(f"{path}: the rubric has no text after its front matter")
+    return Rubric(name, path, body, seuil, echelle, hashlib.sha256(raw).hexdigest())
+
+
+class Desaccord(BaseModel):
+    """One label the judge got wrong, as the calibration file keeps it."""
+
+    cas: str
+    exemple: int
+    attendu: str
+    score: int
+    raison: str
+
+
+class Calibration(BaseModel):
+    """The figures of `filon judge calibrate --write`, for one judge model and one version of a rubric."""
+
+    modele: str
+    rubrique_sha256: str
+    labels: int
+    exactitude: float
+    kappa: float | None
+    matrice: dict[str, dict[str, int]]  # reviewer's verdict → judge's verdict → count
+    stabilite: float  # share of labels whose repeats all agreed
+    repetitions: int
+    date: str
+    desaccords: list[Desaccord] = Field(default_factory=list)
+
+
+class CalibrationFile(BaseModel):
+    critere: str
+    calibrations: list[Calibration] = Field(default_factory=list)
+
+    def for_model(self, model: str) -> Calibration | None:
+        return next((c for c in self.calibrations if c.modele == model), None)
+
+
+def calibration_path(rubric: Rubric) -> Path:
+    return rubric.path.with_name(f"{rubric.name}.calibration.json")
+
+
+def read_calibration(rubric: Rubric) -> CalibrationFile:
+    path = calibration_path(rubric)
+    if not path.exists():
+        return CalibrationFile(critere=rubric.name)
+    try:
+        return CalibrationFile.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except (ValueError, ValidationError) as exc:
+        raise RubricError(f"{path}: not a calibration file: {str(exc).splitlines()[0]}") from exc
+
+
+def write_calibration(rubric: Rubric, figures: Calibration) -> Path:
+    """Replaces this model's figures in the file, keeps the other models'; written whole, then renamed."""
+    current = read_calibration(rubric)
+    others = [c for c in current.calibrations if c.modele != figures.modele]
+    document = CalibrationFile(critere=rubric.name, calibrations=sorted([*others, figures], key=_model))
+    path = calibration_path(rubric)
+    text = json.dumps(document.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+    return path
+
+
+def _model(c: Calibration) -> str:
+    return c.modele
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Whether a criterion gates for this judge model, and why (or why not) in the report's words."""
+
+    gates: bool
+    raison: str
+
+
+def standing(rubric: Rubric, model: str, min_kappa: float, min_labels: int) -> Standing:
+    try:
+        figures = read_calibration(rubric).for_model(model)
+    except RubricError as exc:
+        return Standing(False, f"consultatif : {exc}")
+    if figures is None:
+        return Standing(False, f"consultatif : jamais calibré pour {model} (filon judge calibrate --write)")
+    if figures.rubrique_sha256 != rubric.sha256:
+        return Standing(False, "consultatif : la grille a changé depuis sa calibration")
+    if figures.labels < min_labels:
+        return Standing(False, f"consultatif : {figures.labels} labels < {min_labels}")
+    if figures.kappa is None or figures.kappa < min_kappa:
+        kappa = "indéfini" if figures.kappa is None else f"{figures.kappa:.2f}"
+        return Standing(False, f"consultatif : kappa {kappa} < {min_kappa}")
+    return Standing(True, f"bloquant : kappa {figures.kappa:.2f} sur {figures.labels} labels")
