@@ -24,11 +24,13 @@ from goldens.exits import Exit
 from goldens.gate import Gate, decide
 from goldens.judge import Judge, default_judge_model
 from goldens.model_checks import ModelChecks
+from goldens.report_console import console_lines
 from goldens.retry import RetryPolicy
 from goldens.rubrics import RubricError
 from goldens.runner import Attempt, RunOptions, RunOutput, make_http_client, run_cases
 from goldens.schema import Case
 from goldens.similarity import EMBEDDING_MODEL, SCRIPTED_EMBEDDING, Embedder
+from goldens.simulator import SCRIPTED_SIMULATOR, SIMULATOR_MODEL, Simulator
 from goldens.targets import parse_target
 from miner.eval_report import EvalReport, PromptRef
 from miner.settings import settings
@@ -62,6 +64,7 @@ class EvalConfig:
         None  # None: another model than the agent's (`goldens.judge.default_judge_model`)
     )
     embedding_model: str | None = None  # None: gemini-embedding-001, or the stand-in's
+    simulator_model: str | None = None  # the simulated customer's; None: gemini-2.5-flash, or the stand-in's
 
 
 @dataclass
@@ -77,7 +80,7 @@ class EvalOutcome:
     comparison: Comparison | None = None
 
     def lines(self) -> list[str]:
-        out = rpt.console_lines(self.report) if self.report else []
+        out = console_lines(self.report) if self.report else []
         return [*out, "", *compare_view.console_lines(self.comparison)] if self.comparison else out
 
 
@@ -129,19 +132,25 @@ def model_checks(config: EvalConfig, inputs: Inputs, backend: Backend) -> ModelC
     """The judge and the embedder the cases ask for, on the run's backend; None when no case asks."""
     judged = any(c.juge for c in inputs.cases)
     near = any(c.proche_de for c in inputs.cases)
-    if not judged and not near:
+    simulated = any(c.simulation for c in inputs.cases)
+    if not judged and not near and not simulated:
         return None
-    judge = embedder = None
+    judge = embedder = simulator = None
     if judged:
         model = config.judge_model or default_judge_model(backend.model, backend.scripted)
         judge = Judge(backend.client, model, backend.scripted)
     if near:
         model = config.embedding_model or (SCRIPTED_EMBEDDING if backend.scripted else EMBEDDING_MODEL)
         embedder = Embedder(backend.client, model, backend.scripted)
+    if simulated:
+        model = config.simulator_model or (SCRIPTED_SIMULATOR if backend.scripted else SIMULATOR_MODEL)
+        simulator = Simulator(backend.client, model, backend.scripted)
     flags = settings().flag_config()
-    return ModelChecks.for_cases(
+    checks = ModelChecks.for_cases(
         inputs.cases, inputs.caseset.folder, judge, embedder, flags.judge_min_kappa, flags.judge_min_labels
     )
+    checks.simulator = simulator
+    return checks
 
 
 def _banner(banner: str, checks: ModelChecks | None) -> str:
@@ -153,6 +162,9 @@ def _banner(banner: str, checks: ModelChecks | None) -> str:
     if checks.embedder is not None:
         e = checks.embedder
         more.append(f"embeddings {e.model}" + (" (scripted stand-in)" if e.stand_in else ""))
+    if checks.simulator is not None:
+        c = checks.simulator
+        more.append(f"simulated customer {c.model}" + (" (scripted stand-in)" if c.stand_in else ""))
     return f"{banner}; {', '.join(more)}"
 
 
@@ -169,7 +181,7 @@ def _evaluate_target(
     try:
         with ExitStack() as stack:
             target = stack.enter_context(open_target(inputs.target, config.otlp_port, config.span_timeout))
-            if any(c.juge or c.proche_de for c in inputs.cases):  # the judge's model, not the agent's
+            if any(c.juge or c.proche_de or c.simulation for c in inputs.cases):  # not the agent's model
                 backend = stack.enter_context(open_backend(config.backend, None, config.model_url))
                 checks = model_checks(config, inputs, backend)
             banner = _banner(f"cible {inputs.target}", checks)

@@ -15,6 +15,7 @@ from goldens.judge import Judge, JudgeError
 from goldens.rubrics import Rubric, Standing, judges_dir, load_rubric, standing
 from goldens.schema import Case
 from goldens.similarity import Embedder, EmbeddingError, Similarity
+from goldens.simulator import Simulator
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class ModelChecks:
     embedder: Embedder | None = None
     rubrics: dict[str, Rubric] = field(default_factory=dict)
     standings: dict[str, Standing] = field(default_factory=dict)
+    simulator: Simulator | None = None  # the simulated customer of `simulation` cases
 
     @classmethod
     def for_cases(

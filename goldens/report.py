@@ -36,6 +36,7 @@ from miner.eval_report import (
     Porte,
     PromptRef,
     SimilariteTentative,
+    SimulateurRapport,
     Tentative,
 )
 
@@ -76,6 +77,12 @@ def cost(model: str, attempts: list[Attempt], checks: ModelChecks | None = None)
         )
     if checks is not None and checks.embedder is not None:
         roles["embeddings"] = role_cost(checks.embedder.model, checks.embedder.tokens, 0)
+    if checks is not None and checks.simulator is not None:
+        roles["simulateur"] = role_cost(
+            checks.simulator.model,
+            sum(a.simulator_input_tokens for a in attempts),
+            sum(a.simulator_output_tokens for a in attempts),
+        )
     conversations = len([a for a in attempts if a.valid]) or 1
     known = [r.total_usd for r in roles.values()]
     total = None if any(t is None for t in known) else round(sum(t or 0.0 for t in known), 6)
@@ -88,6 +95,18 @@ def cost(model: str, attempts: list[Attempt], checks: ModelChecks | None = None)
         prix=prices().get(model),
         note=next((r.note for r in roles.values() if r.note), None),
         par_role=roles if len(roles) > 1 else {},
+    )
+
+
+def simulator_report(checks: ModelChecks | None, attempts: list[Attempt]) -> SimulateurRapport | None:
+    if checks is None or checks.simulator is None:
+        return None
+    played = [a for a in attempts if a.objectif_atteint is not None]
+    return SimulateurRapport(
+        modele=checks.simulator.model,
+        substitut=checks.simulator.stand_in,
+        conversations=len(played),
+        objectifs_atteints=sum(bool(a.objectif_atteint) for a in played),
     )
 
 
@@ -206,6 +225,7 @@ def build(
         cas=sorted((case_entry(attempts) for attempts in by_case.values()), key=lambda c: c.id),
         juge=juge,
         embeddings=embeddings,
+        simulateur=simulator_report(checks, run.attempts),
     )
 
 
@@ -266,20 +286,6 @@ def junit(report: EvalReport) -> str:
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def case_line(case: CasRapport) -> str:
-    """One case as the seeds print it: status (or k/N and stability with repeats), id, tools, time, gaps."""
-    last = case.tentatives[-1]
-    status = {"ok": "OK", "echec": "ÉCHEC", "erreur": "ERREUR", "non_executable": "N/EXÉC"}[last.statut]
-    if case.total > 1:
-        status = f"{case.reussis}/{case.valides} {case.stabilite}"
-    tools = ",".join(last.outils) or "-"
-    ms = f"{sum(last.latences_ms):.0f} ms" if last.latences_ms else "-"
-    detail = "; ".join(last.ecarts) or (last.erreur or last.non_executable or "")
-    if not detail and last.avis:
-        detail = "avis : " + "; ".join(last.avis)
-    return f"{status:<6} {case.id:<16} {tools:<45}{ms:>9}  {detail}".rstrip()  # ids of 16 in 80 columns
-
-
 def tentative(a: Attempt) -> Tentative:
     return Tentative(
         tentative=a.attempt,
@@ -318,6 +324,10 @@ def tentative(a: Attempt) -> Tentative:
         juges_sautes=a.model_checks.judge_skipped,
         jetons_juge_entree=a.model_checks.judge_input_tokens,
         jetons_juge_sortie=a.model_checks.judge_output_tokens,
+        messages_client=a.messages_client,
+        objectif_atteint=a.objectif_atteint,
+        jetons_simulateur_entree=a.simulator_input_tokens,
+        jetons_simulateur_sortie=a.simulator_output_tokens,
     )
 
 
@@ -334,62 +344,3 @@ def case_entry(attempts: list[Attempt]) -> CasRapport:
         stabilite=stability(attempts),
         tentatives=[tentative(a) for a in attempts],
     )
-
-
-def model_check_lines(report: EvalReport) -> list[str]:
-    """The judge, the embeddings and their cost, each said to be the stand-in where it is one."""
-    lines = []
-    if report.cout.par_role:
-        roles = ", ".join(
-            f"{name} {r.total_usd:.5f} $" if r.total_usd is not None else f"{name} ? $"
-            for name, r in report.cout.par_role.items()
-        )
-        lines.append(f"Coût par rôle : {roles}")
-    if report.juge is not None:
-        j = report.juge
-        stand_in = " (substitut : ses notes ne disent rien d'un vrai juge)" if j.substitut else ""
-        lines.append(
-            f"Juge {j.modele}{stand_in} : {j.appels} appels, {j.sautes} épargnés (contrôle déterministe en échec)"
-        )
-        lines += [f"  {name} : {c.raison}" for name, c in sorted(j.criteres.items())]
-    if report.embeddings is not None:
-        e = report.embeddings
-        lines.append(f"Embeddings {e.modele}{' (substitut)' if e.substitut else ''} : {e.textes} textes")
-    avis = sum(1 for c in report.cas for a in c.tentatives if a.avis)
-    if avis:
-        lines.append(f"Avis de critères consultatifs (hors score) : {avis} tentative(s)")
-    return lines
-
-
-def console_lines(report: EvalReport) -> list[str]:
-    """The seeds' shape: a line per case, score, per category, latency, cost, five worst, the rule."""
-    lines = [case_line(case) for case in report.cas]
-    g = report.porte.chiffres
-    score = f"{report.score:.0%}" if report.score is not None else "-"
-    lines.append("")
-    lines.append(f"Score {g.reussis}/{g.valides} = {score} (seuil {report.seuil:.0%})")
-    cats = ", ".join(f"{k} {v.reussis}/{v.valides}" for k, v in sorted(report.categories.items()))
-    lines.append(f"Par catégorie : {cats}")
-    lat = report.latence
-    if lat.p50_ms is not None and lat.p95_ms is not None:
-        lines.append(f"Latence par tour : p50 {lat.p50_ms:.0f} ms, p95 {lat.p95_ms:.0f} ms")
-    c = report.cout
-    if c.total_usd is not None and c.par_conversation_usd is not None:
-        lines.append(f"Coût : {c.total_usd:.5f} $ au total, {c.par_conversation_usd:.5f} $ par conversation")
-    lines += model_check_lines(report)
-    e = report.erreurs
-    if e.nombre:
-        lines.append(f"Erreurs d'infrastructure (hors score) : {e.nombre} {dict(e.par_type)}")
-    if g.non_executables:
-        skipped = sorted({c.id for c in report.cas if c.stabilite == "non exécutable"})
-        lines.append(
-            f"Non exécutables par la cible {report.cible} (hors score) : {g.non_executables} ({', '.join(skipped)})"
-        )
-    worst = sorted(
-        (c for c in report.cas if c.reussis < c.valides),
-        key=lambda c: (c.reussis / max(c.valides, 1), c.id),
-    )[:5]
-    if worst:
-        lines.append("Pires cas : " + ", ".join(f"{c.id} ({c.reussis}/{c.valides})" for c in worst))
-    lines.append(f"Décision : {report.porte.decision} — {report.porte.regle}")
-    return lines

@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 from google.genai import errors
@@ -23,12 +24,15 @@ from agent.model import Backend
 from agent.prompts import Prompt
 from agent.tools import ESCALATION_TOOL
 from goldens import retry
+from goldens.final_state import final_state_gaps
 from goldens.grading import evaluer_cas
 from goldens.model_checks import ModelChecks, Outcome
 from goldens.schema import Case
+from goldens.simulator import Simulator, SimulatorError
 from goldens.spans import TraceCollector
 from goldens.targets import NotRunnable, ReferenceTarget, Session, Target, TargetError
 from miner.config import is_escalation
+from miner.text import norm
 from tracing.grouping import TurnOf, turn_of
 from tracing.records import SpanRecord, from_sdk
 from tracing.setup import ensure_tracing
@@ -51,6 +55,10 @@ class Attempt:
     trace_ids: list[str] = field(default_factory=list)
     modeles: list[str] = field(default_factory=list)
     model_checks: Outcome = field(default_factory=Outcome)  # the judge's and similarity's verdicts
+    messages_client: list[str] = field(default_factory=list)  # the case's turns, or the simulated customer's
+    objectif_atteint: bool | None = None  # a simulation's: None for a case of fixed turns
+    simulator_input_tokens: int = 0
+    simulator_output_tokens: int = 0
 
     @property
     def valid(self) -> bool:
@@ -120,48 +128,158 @@ def play(
     except TargetError as exc:
         result.erreur = f"cible : {exc}"
         return result
-    tracer = trace.get_tracer("filon.eval")
-    for turn in case.tours:
-        with tracer.start_as_current_span(f"eval_turn {case.id}") as span:
-            trace_id = span.get_span_context().trace_id
-            backoff_before = retry.backoff_seconds()
-            started = time.perf_counter()
-            said = ""
-            try:
-                said = target.send(session, turn)
-            except NotRunnable as exc:  # an HTTP target refuses the fixtures with its first turn
-                result.non_executable = str(exc)
-                return result
-            except TargetError as exc:
-                result.erreur = f"cible : {exc}"
-            except Exception as exc:
-                label = infra_error(exc)
-                if label is None:
-                    raise
-                result.erreur = label
-            session.turn += 1
-            elapsed_ms = (time.perf_counter() - started) * 1000
-            backoff_ms = (retry.backoff_seconds() - backoff_before) * 1000
-        spans = [from_sdk(s) for s in collector.take(trace_id) if not s.name.startswith("eval_turn")]
-        result.trace_ids.append(f"{trace_id:032x}")
-        if result.erreur:
+    if case.etat_final is not None and state_reader(target) is None:
+        result.non_executable = (
+            f"{getattr(target, 'name', 'la cible')} ne donne pas l'état final (etat_final)"
+        )
+        return result
+    simulator = model_checks.simulator if model_checks is not None else None
+    if case.simulation is not None:
+        if not _simulate(result, case, target, collector, session, escalation_tools, simulator):
             return result
+    else:
+        for turn in case.tours:
+            if not _exchange(result, case, turn, target, collector, session, escalation_tools):
+                return result
+    _grade(result, case, target, session, escalation_tools, model_checks)
+    return result
+
+
+def _exchange(
+    result: Attempt,
+    case: Case,
+    turn: str,
+    target: Target,
+    collector: TraceCollector,
+    session: Session,
+    escalation_tools: tuple[str, ...],
+) -> bool:
+    """One customer message sent and the turn read from its spans; False when the attempt is over (an
+    infrastructure error, or a target that cannot run the case)."""
+    tracer = trace.get_tracer("filon.eval")
+    result.messages_client.append(turn)
+    with tracer.start_as_current_span(f"eval_turn {case.id}") as span:
+        trace_id = span.get_span_context().trace_id
+        backoff_before = retry.backoff_seconds()
+        started = time.perf_counter()
+        said = ""
         try:
-            spans += target_spans(target, session)
+            said = target.send(session, turn)
+        except NotRunnable as exc:  # an HTTP target refuses the fixtures with its first turn
+            result.non_executable = str(exc)
+            return False
         except TargetError as exc:
             result.erreur = f"cible : {exc}"
-            return result
-        if not spans:
-            result.erreur = "aucun span : l'agent est-il tracé par l'API OpenTelemetry ?"
-            return result
-        _read_turn(result, turn_of(spans, escalation_tools), said, elapsed_ms, backoff_ms)
+        except Exception as exc:
+            label = infra_error(exc)
+            if label is None:
+                raise
+            result.erreur = label
+        session.turn += 1
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        backoff_ms = (retry.backoff_seconds() - backoff_before) * 1000
+    spans = [from_sdk(s) for s in collector.take(trace_id) if not s.name.startswith("eval_turn")]
+    result.trace_ids.append(f"{trace_id:032x}")
+    if result.erreur:
+        return False
+    try:
+        spans += target_spans(target, session)
+    except TargetError as exc:
+        result.erreur = f"cible : {exc}"
+        return False
+    if not spans:
+        result.erreur = "aucun span : l'agent est-il tracé par l'API OpenTelemetry ?"
+        return False
+    _read_turn(result, turn_of(spans, escalation_tools), said, elapsed_ms, backoff_ms)
+    return True
+
+
+def _simulate(
+    result: Attempt,
+    case: Case,
+    target: Target,
+    collector: TraceCollector,
+    session: Session,
+    escalation_tools: tuple[str, ...],
+    simulator: Simulator | None,
+) -> bool:
+    """The simulated customer talks to the agent until its objective is reached or the turns run out."""
+    simulation = case.simulation
+    assert simulation is not None
+    if simulator is None:
+        result.erreur = "client simulé : aucun modèle ouvert"
+        return False
+    message, turns = simulation.premier_message, []
+    result.objectif_atteint = False
+    for _ in range(simulation.max_tours):
+        if not _exchange(result, case, message, target, collector, session, escalation_tools):
+            return False
+        turns += [("client", message), ("agent", result.reponses[-1])]
+        try:
+            step = simulator.next(simulation, turns)
+        except SimulatorError as exc:
+            result.erreur = str(exc)
+            return False
+        result.simulator_input_tokens += step.input_tokens
+        result.simulator_output_tokens += step.output_tokens
+        if step.reached:
+            result.objectif_atteint = True
+            break
+        message = step.message
+    return True
+
+
+def _grade(
+    result: Attempt,
+    case: Case,
+    target: Target,
+    session: Session,
+    escalation_tools: tuple[str, ...],
+    model_checks: ModelChecks | None,
+) -> None:
+    """The checks over the whole conversation, then the shop afterwards, then the checks asking a model."""
     result.escaladee = any(is_escalation(t, escalation_tools) for t in result.outils)
     result.ecarts = evaluer_cas(case.model_dump(), result.outils, result.reponses, result.escaladee)
+    if case.simulation is not None:
+        result.ecarts += simulation_gaps(case.simulation.max_tours, result.objectif_atteint, result.reponses)
+    if case.etat_final is not None:
+        reader = state_reader(target)
+        try:
+            state = reader(session) if reader is not None else {}
+        except TargetError as exc:
+            result.erreur = f"cible : {exc}"
+            return
+        result.ecarts += final_state_gaps(case.etat_final, state)
     if model_checks is not None and (case.juge or case.proche_de):
         result.model_checks = outcome = model_checks.apply(case, result.reponses, not result.ecarts)
         result.ecarts += outcome.ecarts
         result.erreur = outcome.erreur
-    return result
+
+
+def simulation_gaps(max_tours: int, reached: bool | None, answers: list[str]) -> list[str]:
+    """A simulation's own gaps: the objective not reached in its turns, and the agent going round in
+    circles (the same answer twice in a row)."""
+    gaps = []
+    if not reached:
+        gaps.append(f"objectif non atteint en {max_tours} tours")
+    folded = [norm(a) for a in answers]
+    loops = [i + 2 for i in range(len(folded) - 1) if folded[i] and folded[i] == folded[i + 1]]
+    if loops:
+        gaps.append(f"boucle : la même réponse deux fois de suite (tour {loops[0]})")
+    return gaps
+
+
+def turns_at_most(case: Case) -> int:
+    return case.simulation.max_tours if case.simulation is not None else len(case.tours)
+
+
+def state_reader(target: Target) -> Callable[[Session], dict[str, Any]] | None:
+    """How to read the target's shop after a conversation: the reference agent's own, a Python target's
+    `etat()`; None for a target that cannot say (HTTP)."""
+    if getattr(target, "etat", "absent") is None:  # a Python target whose module has no etat()
+        return None
+    reader = getattr(target, "final_state", None)
+    return reader if callable(reader) else None
 
 
 def _read_turn(result: Attempt, seen: TurnOf, said: str, elapsed_ms: float, backoff_ms: float) -> None:
@@ -204,7 +322,7 @@ def run_cases(
     # longest first (multi-turn, several expected tools): the pool's tail is short cases, not long ones
     jobs = sorted(
         ((case, n) for n in range(1, options.repeat + 1) for case in cases),
-        key=lambda job: (-len(job[0].tours), -len(job[0].outils) - len(job[0].outils_interdits), job[1]),
+        key=lambda job: (-turns_at_most(job[0]), -len(job[0].outils) - len(job[0].outils_interdits), job[1]),
     )
     attempts: list[Attempt] = []
 

@@ -69,6 +69,40 @@ class ProcheDe(BaseModel):
     seuil: float = Field(gt=0, le=1)
 
 
+class Simulation(BaseModel):
+    """A simulated customer (a model given the persona and the objective) talks to the agent until the
+    objective is reached or `max_tours` turns are used; the case's checks apply to the whole conversation."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    persona: str = Field(min_length=1)
+    objectif: str = Field(min_length=1)
+    premier_message: str = Field(min_length=1)
+    max_tours: int = Field(default=6, ge=1, le=20)
+
+
+class RetourAttendu(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    commande: str = Field(min_length=1)
+
+
+class CommandeAttendue(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    numero: str = Field(min_length=1)
+    statut: str = Field(min_length=1)
+
+
+class EtatFinal(BaseModel):
+    """The shop after the conversation: returns registered (an empty list: none at all) and orders' status."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    retours: list[RetourAttendu] | None = None
+    commandes: list[CommandeAttendue] = Field(default_factory=list)
+
+
 class Case(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -88,6 +122,20 @@ class Case(BaseModel):
     exemples: list[Example] = Field(default_factory=list)
     juge: list[Juge] = Field(default_factory=list)
     proche_de: ProcheDe | None = None
+    simulation: Simulation | None = None
+    etat_final: EtatFinal | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _simulated_turns(cls, data: Any) -> Any:
+        """A simulation case's turns are the simulated customer's: its first one is `premier_message`."""
+        if isinstance(data, dict) and isinstance(data.get("simulation"), dict):
+            first = data["simulation"].get("premier_message")
+            if "tours" not in data and isinstance(first, str):
+                return {**data, "tours": [first]}
+            if data.get("tours") != [first]:
+                raise ValueError("tours: a simulation case takes no turns but its premier_message")
+        return data
 
     @field_validator("id")
     @classmethod

@@ -91,6 +91,11 @@ class ReferenceTarget:
         service, conversation = session.state
         return str(service.repondre(conversation, message).texte)
 
+    def final_state(self, session: Session) -> dict[str, Any]:
+        """The attempt's shop after the conversation (`etat_final`)."""
+        service, _ = session.state
+        return dict(service.shop.etat())
+
 
 class PythonTarget:
     """A callable of the user's, imported after filon's tracing is installed."""
@@ -114,6 +119,8 @@ class PythonTarget:
         self.setup: Callable[[dict[str, Any]], Any] | None = setup if callable(setup) else None
         if self.setup is not None and len(inspect.signature(self.setup).parameters) != 1:
             raise ValueError(f"target {spec}: setup must take one argument, the case's fixtures")
+        etat = getattr(module, "etat", None)
+        self.etat: Callable[[], Any] | None = etat if callable(etat) else None
 
     def begin(self, session: Session) -> None:
         fixtures = session.case.fixtures
@@ -125,6 +132,18 @@ class PythonTarget:
             self.setup(dict(fixtures or {}))
         except Exception as exc:
             raise TargetError(f"setup: {type(exc).__name__}: {str(exc)[:200]}") from exc
+
+    def final_state(self, session: Session) -> dict[str, Any]:
+        """The module's `etat()`: the user's shop after the conversation, for `etat_final`."""
+        if self.etat is None:
+            raise NotRunnable(f"{self.name} has no etat() to check the case's etat_final")
+        try:
+            found = self.etat()
+        except Exception as exc:
+            raise TargetError(f"etat: {type(exc).__name__}: {str(exc)[:200]}") from exc
+        if not isinstance(found, dict):
+            raise TargetError(f"etat() returned {type(found).__name__}, not a dict")
+        return found
 
     def send(self, session: Session, message: str) -> str:
         case = session.case

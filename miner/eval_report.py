@@ -4,7 +4,7 @@ compare`). It lives here, in the bottom room, because the store reads it too.
 
 The report speaks the case format's language, French, keys included, as the seeds' reports do. Version 1
 (filon's earlier reports) mixed English keys in; version 3 added the target (`cible`) and the attempts a
-target could not run (`non_executable`); version 4 the checks that ask a model (`juge`, `embeddings`,
+target could not run (`non_executable`); version 4 the checks that ask a model (`juge`, `embeddings`, `simulateur`,
 each attempt's `juges`, `similarites` and `avis`) and the cost per role. `EvalReport.parse` reads them all, so a baseline or a run A
 written by an older filon still compares.
 """
@@ -59,6 +59,10 @@ class Tentative(BaseModel):
     similarites: list[SimilariteTentative] = Field(default_factory=list)
     avis: list[str] = Field(default_factory=list)  # an advisory criterion's failures: not gaps
     juges_sautes: int = 0  # judge calls not made: a deterministic check had failed first
+    messages_client: list[str] = Field(default_factory=list)  # the turns sent: a simulation's are the model's
+    objectif_atteint: bool | None = None  # a simulation's; None for a case of fixed turns
+    jetons_simulateur_entree: int = 0
+    jetons_simulateur_sortie: int = 0
     jetons_juge_entree: int = 0
     jetons_juge_sortie: int = 0
 
@@ -188,6 +192,13 @@ class EmbeddingsRapport(BaseModel):
     textes: int = 0  # texts embedded (each once per run)
 
 
+class SimulateurRapport(BaseModel):
+    modele: str
+    substitut: bool = False
+    conversations: int = 0
+    objectifs_atteints: int = 0
+
+
 class EvalReport(BaseModel):
     version: Literal[2, 3, 4] = VERSION
     cible: str = "filon"  # the target replayed: filon, python:MODULE:ATTR, http://…
@@ -208,6 +219,7 @@ class EvalReport(BaseModel):
     baseline: Baseline | None = None
     juge: JugeRapport | None = None
     embeddings: EmbeddingsRapport | None = None
+    simulateur: SimulateurRapport | None = None
 
     def dumps(self) -> str:
         return json.dumps(self.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"

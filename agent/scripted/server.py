@@ -23,6 +23,7 @@ from agent.scripted.brain import Brain, Decision, parse
 from agent.scripted.embeddings import embed
 from agent.scripted.judge import is_judge_request, judge
 from agent.scripted.paraphrase import Paraphraser
+from agent.scripted.simulated_customer import customer, is_customer_request
 
 PATH = re.compile(r"^/v1(?:beta)?/models/([^/:]+):(generateContent|embedContent|batchEmbedContents)$")
 VERSION = "scripted-1"
@@ -234,6 +235,9 @@ class ScriptedModel:
             return
         if method != "generateContent":
             handler._send(200, embeddings(body, method))
+            return
+        if is_customer_request(body):
+            handler._send(200, text_reply(model, body, json.dumps(customer(body), ensure_ascii=False)))
             return
         if is_judge_request(body):
             verdict = json.dumps(judge(body), ensure_ascii=False)

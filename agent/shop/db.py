@@ -57,6 +57,15 @@ class Shop:
             s.refresh(retour)
             return retour
 
+    def etat(self) -> dict[str, Any]:
+        """The shop as a case's `etat_final` reads it: every return registered, every order's status."""
+        with self.session() as s:
+            retours = [
+                {"commande": r.commande, "motif": r.motif, "statut": r.statut} for r in s.exec(select(Retour))
+            ]
+            commandes = [{"numero": c.numero, "statut": c.statut} for c in s.exec(select(Commande))]
+        return {"retours": retours, "commandes": commandes}
+
     def counts(self) -> dict[str, int]:
         with self.session() as s:
             return {

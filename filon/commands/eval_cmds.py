@@ -106,6 +106,13 @@ def eval_command(
             "--embedding-model", help="The model behind `proche_de` checks (default gemini-embedding-001)."
         ),
     ] = None,
+    simulator_model: Annotated[
+        str | None,
+        typer.Option(
+            "--simulator-model",
+            help="The simulated customer of `simulation` cases (default gemini-2.5-flash).",
+        ),
+    ] = None,
 ) -> None:
     """Replay every golden case through the agent, grade it, and decide the gate.
 
@@ -123,7 +130,8 @@ def eval_command(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from goldens.evaluate import EvalConfig, evaluate
-    from goldens.report import case_entry, case_line
+    from goldens.report import case_entry
+    from goldens.report_console import case_line
     from goldens.runner import Attempt
 
     config = EvalConfig(
@@ -149,6 +157,7 @@ def eval_command(
         span_timeout=span_timeout,
         judge_model=judge_model,
         embedding_model=embedding_model,
+        simulator_model=simulator_model,
     )
     progress = Progress(
         TextColumn("[bold]eval"),

@@ -1,0 +1,107 @@
+"""The stand-in simulated customer: a `generateContent` request whose response schema asks for
+`objectif_atteint` gets the customer's next message from rules, not from a model.
+
+It answers what the agent asks with what the persona says (an e-mail, an order number), and judges the
+objective reached when the agent's last answer, not a question, carries most of the objective's words and
+every one of its figures. It invents nothing: a persona without an e-mail never gives one. Deterministic,
+and a stand-in: it says nothing of how a real model would play the customer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from agent.scripted.embeddings import features
+from agent.text import fold
+
+DATA = re.compile(r"<donnees>\s*(.*?)\s*</donnees>", re.S)
+WHO = re.compile(r"Qui tu es : (.*)")
+GOAL = re.compile(r"Ce que tu veux obtenir : (.*)")
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+ORDER = re.compile(r"\b[A-Z]{2,3}-\d{4,6}\b")
+COVERAGE = 0.6
+# what an objective says of wanting, not of what is wanted: never asked of the answer (stems, as `features`)
+INTENT = frozenset(
+    {
+        "savoir",
+        "connait",
+        "obtenir",
+        "fair",
+        "avoir",
+        "voulo",
+        "voudrai",
+        "souhait",
+        "etat",
+        "statut",
+        "quand",
+        "comment",
+    }
+)
+
+
+def is_customer_request(body: dict[str, Any]) -> bool:
+    schema = (body.get("generationConfig") or {}).get("responseSchema") or {}
+    return "objectif_atteint" in (schema.get("properties") or {})
+
+
+def _text(body: dict[str, Any], key: str) -> str:
+    if key == "systemInstruction":
+        parts = (body.get(key) or {}).get("parts") or []
+    else:
+        parts = [p for c in body.get("contents") or [] for p in c.get("parts") or []]
+    return "\n".join(str(p.get("text", "")) for p in parts)
+
+
+def reached(objective: str, answer: str) -> bool:
+    wanted = {k: v for k, v in features(objective).items() if k not in INTENT}
+    said = features(answer)
+    if not wanted or "?" in answer:
+        return False
+    figures = [k for k in wanted if k.startswith("#")]
+    words = [k for k in wanted if not k.startswith("#")]
+    covered = sum(1 for k in words if k in said) / max(1, len(words))
+    return all(f in said for f in figures) and covered >= COVERAGE
+
+
+THIRD = {"sa": "ma", "son": "mon", "ses": "mes"}
+
+
+def first_person(objective: str) -> str:
+    """The objective as the customer says it: « le colis de sa commande » → « le colis de ma commande »."""
+    text = objective[:1].lower() + objective[1:]
+    return re.sub(r"\b(sa|son|ses)\b", lambda m: THIRD[m.group(1)], text)
+
+
+def next_message(persona: str, objective: str, turns: list[dict[str, str]]) -> dict[str, Any]:
+    last = next((t.get("texte", "") for t in reversed(turns) if t.get("role") == "agent"), "")
+    if last and reached(objective, last):
+        return {"message": "Merci beaucoup, c'est parfait.", "objectif_atteint": True}
+    asked, said = fold(last), []
+    emails, orders = EMAIL.findall(persona), ORDER.findall(persona)
+    if orders and re.search(r"numero de (?:la )?commande|quelle commande|\bll-1x", asked):
+        said.append(f"C'est la commande {orders[0]}.")
+    if emails and re.search(r"e-?mail|adresse (?:electronique|mail)", asked):
+        said.append(f"Mon adresse e-mail est {emails[0]}.")
+    if not said:  # nothing asked that the persona knows: the objective again, with what the customer knows
+        said.append(f"Je voudrais {first_person(objective).rstrip('.')}.")
+        said += [f"C'est la commande {orders[0]}." for _ in orders[:1]]
+        said += [f"Mon e-mail : {emails[0]}." for _ in emails[:1]]
+    return {"message": " ".join(said), "objectif_atteint": False}
+
+
+def _line(pattern: re.Pattern[str], text: str) -> str:
+    found = pattern.search(text)
+    return found.group(1).strip() if found else ""
+
+
+def customer(body: dict[str, Any]) -> dict[str, Any]:
+    system, user = _text(body, "systemInstruction"), _text(body, "contents")
+    persona, objective = _line(WHO, system), _line(GOAL, system)
+    found = DATA.search(user)
+    try:
+        turns = json.loads(found.group(1)) if found else []
+    except ValueError:
+        turns = []
+    return next_message(persona, objective.strip() or "de l'aide", turns if isinstance(turns, list) else [])

@@ -1,0 +1,87 @@
+"""The report as the console prints it, in the seeds' shape: a line per case, the score, per category,
+latency, cost (per role when a judge, embeddings or a simulated customer took part), the five worst, and
+the rule that decided. Read from the typed report only, so a report on disk prints the same.
+"""
+
+from __future__ import annotations
+
+from miner.eval_report import CasRapport, EvalReport
+
+
+def case_line(case: CasRapport) -> str:
+    """One case as the seeds print it: status (or k/N and stability with repeats), id, tools, time, gaps."""
+    last = case.tentatives[-1]
+    status = {"ok": "OK", "echec": "ÉCHEC", "erreur": "ERREUR", "non_executable": "N/EXÉC"}[last.statut]
+    if case.total > 1:
+        status = f"{case.reussis}/{case.valides} {case.stabilite}"
+    tools = ",".join(last.outils) or "-"
+    ms = f"{sum(last.latences_ms):.0f} ms" if last.latences_ms else "-"
+    detail = "; ".join(last.ecarts) or (last.erreur or last.non_executable or "")
+    if not detail and last.avis:
+        detail = "avis : " + "; ".join(last.avis)
+    return f"{status:<6} {case.id:<16} {tools:<45}{ms:>9}  {detail}".rstrip()  # ids of 16 in 80 columns
+
+
+def model_check_lines(report: EvalReport) -> list[str]:
+    """The judge, the embeddings and their cost, each said to be the stand-in where it is one."""
+    lines = []
+    if report.cout.par_role:
+        roles = ", ".join(
+            f"{name} {r.total_usd:.5f} $" if r.total_usd is not None else f"{name} ? $"
+            for name, r in report.cout.par_role.items()
+        )
+        lines.append(f"Coût par rôle : {roles}")
+    if report.juge is not None:
+        j = report.juge
+        stand_in = " (substitut : ses notes ne disent rien d'un vrai juge)" if j.substitut else ""
+        lines.append(
+            f"Juge {j.modele}{stand_in} : {j.appels} appels, {j.sautes} épargnés (contrôle déterministe en échec)"
+        )
+        lines += [f"  {name} : {c.raison}" for name, c in sorted(j.criteres.items())]
+    if report.embeddings is not None:
+        e = report.embeddings
+        lines.append(f"Embeddings {e.modele}{' (substitut)' if e.substitut else ''} : {e.textes} textes")
+    if report.simulateur is not None:
+        sim = report.simulateur
+        stand_in = " (substitut)" if sim.substitut else ""
+        lines.append(
+            f"Client simulé {sim.modele}{stand_in} : objectif atteint {sim.objectifs_atteints}/{sim.conversations}"
+        )
+    avis = sum(1 for c in report.cas for a in c.tentatives if a.avis)
+    if avis:
+        lines.append(f"Avis de critères consultatifs (hors score) : {avis} tentative(s)")
+    return lines
+
+
+def console_lines(report: EvalReport) -> list[str]:
+    """The seeds' shape: a line per case, score, per category, latency, cost, five worst, the rule."""
+    lines = [case_line(case) for case in report.cas]
+    g = report.porte.chiffres
+    score = f"{report.score:.0%}" if report.score is not None else "-"
+    lines.append("")
+    lines.append(f"Score {g.reussis}/{g.valides} = {score} (seuil {report.seuil:.0%})")
+    cats = ", ".join(f"{k} {v.reussis}/{v.valides}" for k, v in sorted(report.categories.items()))
+    lines.append(f"Par catégorie : {cats}")
+    lat = report.latence
+    if lat.p50_ms is not None and lat.p95_ms is not None:
+        lines.append(f"Latence par tour : p50 {lat.p50_ms:.0f} ms, p95 {lat.p95_ms:.0f} ms")
+    c = report.cout
+    if c.total_usd is not None and c.par_conversation_usd is not None:
+        lines.append(f"Coût : {c.total_usd:.5f} $ au total, {c.par_conversation_usd:.5f} $ par conversation")
+    lines += model_check_lines(report)
+    e = report.erreurs
+    if e.nombre:
+        lines.append(f"Erreurs d'infrastructure (hors score) : {e.nombre} {dict(e.par_type)}")
+    if g.non_executables:
+        skipped = sorted({c.id for c in report.cas if c.stabilite == "non exécutable"})
+        lines.append(
+            f"Non exécutables par la cible {report.cible} (hors score) : {g.non_executables} ({', '.join(skipped)})"
+        )
+    worst = sorted(
+        (c for c in report.cas if c.reussis < c.valides),
+        key=lambda c: (c.reussis / max(c.valides, 1), c.id),
+    )[:5]
+    if worst:
+        lines.append("Pires cas : " + ", ".join(f"{c.id} ({c.reussis}/{c.valides})" for c in worst))
+    lines.append(f"Décision : {report.porte.decision} — {report.porte.regle}")
+    return lines

@@ -1,0 +1,126 @@
+"""`simulation` cases: a simulated customer (the stand-in over loopback) talks to the agent until its
+objective or its turns run out; the checks apply to the whole conversation and to the shop afterwards."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from filon.cli import app
+from goldens.final_state import final_state_gaps
+from goldens.runner import simulation_gaps
+from goldens.schema import Case, EtatFinal
+from tests.conftest import REPO
+
+runner = CliRunner()
+SIM = json.loads((REPO / "goldens" / "cases" / "sim-01.json").read_text(encoding="utf-8"))
+
+
+def run(tmp_path: Path, case: dict, *extra: str) -> tuple[int, dict, str]:  # type: ignore[type-arg]
+    folder = tmp_path / "cases"
+    folder.mkdir(exist_ok=True)
+    (folder / f"{case['id']}.json").write_text(json.dumps(case, ensure_ascii=False), encoding="utf-8")
+    report = tmp_path / "r.json"
+    args = ["eval", "--backend", "scripted", "--goldens", str(folder), "--report", str(report), *extra]
+    result = runner.invoke(app, args)
+    doc = json.loads(report.read_text()) if report.exists() else {}
+    return result.exit_code, doc, result.stdout + result.stderr
+
+
+def test_a_simulation_reaching_its_objective(tmp_path: Path) -> None:
+    code, doc, out = run(tmp_path, SIM)
+    assert code == 0, out
+    attempt = doc["cas"][0]["tentatives"][0]
+    assert attempt["objectif_atteint"] is True
+    assert attempt["messages_client"][0] == SIM["simulation"]["premier_message"]
+    assert 1 < len(attempt["messages_client"]) <= SIM["simulation"]["max_tours"]
+    assert len(attempt["reponses"]) == len(attempt["messages_client"]) == len(attempt["trace_ids"])
+    assert "demander_retour" in attempt["outils"]  # across the turns, from the spans
+    assert doc["simulateur"] == {
+        "modele": "scripted-client",
+        "substitut": True,
+        "conversations": 1,
+        "objectifs_atteints": 1,
+    }
+    assert doc["cout"]["par_role"]["simulateur"]["jetons_entree"] == attempt["jetons_simulateur_entree"] > 0
+    assert "simulated customer scripted-client (scripted stand-in)" in out
+
+
+def test_a_simulation_running_out_of_turns(tmp_path: Path) -> None:
+    case = json.loads(json.dumps(SIM))
+    case["simulation"] |= {
+        "objectif": "Obtenir un remboursement en espèces, en boutique, de la commande LL-19011.",
+        "max_tours": 3,
+    }
+    case["outils"], case["contient"], case["etat_final"] = [], [], None
+    code, doc, _ = run(tmp_path, case)
+    attempt = doc["cas"][0]["tentatives"][0]
+    assert code == 1 and attempt["objectif_atteint"] is False
+    assert len(attempt["messages_client"]) == 3 and "objectif non atteint en 3 tours" in attempt["ecarts"]
+
+
+def test_the_shop_afterwards_is_checked(tmp_path: Path) -> None:
+    case = json.loads(json.dumps(SIM))
+    case["etat_final"] = {"retours": [], "commandes": [{"numero": "LL-19011", "statut": "annulée"}]}
+    code, doc, _ = run(tmp_path, case)
+    gaps = doc["cas"][0]["tentatives"][0]["ecarts"]
+    assert code == 1
+    assert "état final : retour inattendu pour LL-19011" in gaps
+    assert "état final : commande LL-19011 « livrée », attendu « annulée »" in gaps
+
+
+def test_a_target_that_cannot_say_its_state_does_not_run_the_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "mute_agent.py").write_text(
+        "def answer(conversation_id, message, canal='web', tel=None):\n    return 'Bonjour.'\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    case = {"id": "etat-01", "categorie": "retour", "tours": ["Bonjour"], "etat_final": {"retours": []},
+            "exemples": [{"verdict": "bon", "reponse": "Bonjour."}]}  # fmt: skip
+    code, doc, out = run(tmp_path, case, "--target", "python:mute_agent:answer")
+    sys.modules.pop("mute_agent", None)
+    assert code == 3, out  # nothing this target can run: nothing to decide
+    assert doc["cas"][0]["tentatives"][0]["statut"] == "non_executable"
+    assert "ne donne pas l'état final" in doc["cas"][0]["tentatives"][0]["non_executable"]
+
+
+def test_final_state_gaps_on_built_states() -> None:
+    state = {
+        "retours": [{"commande": "LL-1", "motif": "taille"}],
+        "commandes": [{"numero": "LL-1", "statut": "Livrée"}, {"numero": "LL-2", "statut": "en préparation"}],
+    }
+    assert final_state_gaps(EtatFinal.model_validate({"retours": [{"commande": "LL-1"}]}), state) == []
+    assert (
+        final_state_gaps(
+            EtatFinal.model_validate({"commandes": [{"numero": "LL-1", "statut": "livree"}]}), state
+        )
+        == []
+    )
+    assert final_state_gaps(EtatFinal.model_validate({"retours": [{"commande": "LL-2"}]}), state) == [
+        "état final : aucun retour enregistré pour LL-2"
+    ]
+    assert final_state_gaps(
+        EtatFinal.model_validate({"commandes": [{"numero": "LL-9", "statut": "x"}]}), state
+    ) == ["état final : commande LL-9 introuvable"]
+    assert final_state_gaps(EtatFinal.model_validate({"retours": []}), {"retours": []}) == []
+
+
+def test_an_agent_going_round_in_circles_is_a_gap() -> None:
+    same = "Pouvez-vous m'indiquer votre numéro de commande ?"
+    assert simulation_gaps(4, True, ["Bonjour.", same, same.upper()]) == [
+        "boucle : la même réponse deux fois de suite (tour 3)"
+    ]
+    assert simulation_gaps(4, True, ["Bonjour.", same, "Merci."]) == []
+
+
+def test_a_simulation_case_takes_only_its_first_message() -> None:
+    with pytest.raises(ValueError, match="takes no turns but its premier_message"):
+        Case.model_validate({**SIM, "tours": ["Autre chose"]})
+    assert Case.model_validate(SIM).tours == [SIM["simulation"]["premier_message"]]
