@@ -65,7 +65,7 @@ class Origin(StrEnum):
 class Check:
     """One check of the draft: which field, its value, where it came from, whether it is kept."""
 
-    field: str  # outils, outils_interdits, escalade, contient, ne_contient_pas
+    field: str  # outils, outils_interdits, escalade, contient, ne_contient_pas, simulation
     value: Any
     origin: Origin
     why: str = ""
@@ -88,6 +88,7 @@ class Draft:
     notes: str = ""
     exemples: list[dict[str, Any]] = field(default_factory=list)
     observed: dict[str, Any] | None = None  # the conversation's own answer: what `b`/`m` add as examples
+    beyond: dict[str, Any] = field(default_factory=dict)  # juge, proche_de, etat_final: kept as they are
 
     def case(self) -> dict[str, Any]:
         """The case file's content, from the enabled checks, in the seeds' key order."""
@@ -101,10 +102,15 @@ class Draft:
         for check in self.checks:
             if not check.enabled:
                 continue
-            if check.field == "escalade":
+            if check.field == "simulation":  # the simulated customer plays the turns: its first is the case's
+                out["simulation"] = check.value
+                if isinstance(check.value, dict) and isinstance(check.value.get("premier_message"), str):
+                    out["tours"] = [check.value["premier_message"]]
+            elif check.field == "escalade":
                 out["escalade"] = check.value
             elif check.value not in out[check.field]:
                 out[check.field].append(check.value)
+        out.update(self.beyond)
         if self.fixtures:
             out["fixtures"] = self.fixtures
         out["source"] = self.source

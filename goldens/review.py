@@ -16,6 +16,7 @@ from agent.model import open_backend
 from agent.prompts import load_prompt
 from goldens.caseset import CaseSet, Problem, goldens_dir, lint_case, load_set, parse_case, write_case
 from goldens.draft import Check, Draft, Origin, draft_case
+from goldens.draft_simulation import as_simulation
 from goldens.near import near_duplicates
 from goldens.runner import Attempt, RunOptions, run_cases
 from goldens.schema import Case
@@ -40,7 +41,10 @@ def make_draft(
     reviewer: str = "",
     case_id: str | None = None,
     folder: Path | None = None,
+    simulation: bool = False,
 ) -> Draft | None:
+    """A draft from a stored conversation; with `simulation`, a simulation case whose persona and
+    objective are drafted from the customer's turns (`goldens.draft_simulation.as_simulation`)."""
     loaded = load_conversation(store, conversation_id)
     if loaded is None:
         return None
@@ -48,7 +52,8 @@ def make_draft(
     taken_ids = set(caseset.by_id()) if caseset else set()
     taken_tels = {c.tel for c in caseset.cases if c.tel} if caseset else set()
     conv, flags = loaded
-    return draft_case(conv, flags, taken_ids, taken_tels, reviewer, date.today(), case_id)
+    draft = draft_case(conv, flags, taken_ids, taken_tels, reviewer, date.today(), case_id)
+    return as_simulation(draft) if simulation else draft
 
 
 def lint_draft(
@@ -226,20 +231,56 @@ def draft_from_case(path: Path, failing: Failure | None = None) -> Draft:
         checks.append(Check("escalade", data["escalade"], Origin.EXISTING))
     checks += [Check("contient", v, Origin.EXISTING) for v in data.get("contient", [])]
     checks += [Check("ne_contient_pas", v, Origin.EXISTING) for v in data.get("ne_contient_pas", [])]
+    if data.get("simulation") is not None:
+        checks.append(Check("simulation", data["simulation"], Origin.EXISTING))
+    first = (data.get("simulation") or {}).get("premier_message")
     draft = Draft(
         data["id"],
         data["categorie"],
         data.get("canal", "web"),
-        data["tours"],
+        data.get("tours") or ([first] if first else []),
         checks,
         data.get("tel"),
         data.get("fixtures"),
         data.get("source") or {},
         data.get("notes", ""),
         exemples=list(data.get("exemples") or []),
+        beyond={k: data[k] for k in ("juge", "proche_de", "etat_final") if data.get(k) is not None},
     )
     if failing is not None:
         example = failing.as_example()
         draft.observed = {k: example[k] for k in ("reponse", "outils", "escalade")}
         draft.add_observed("bon")
     return draft
+
+
+def label_answer(
+    draft: Draft,
+    answer: dict[str, Any],
+    critere: str,
+    verdict: str,
+    reviewer: str,
+    today: date,
+    folder: Path | None = None,
+) -> str:
+    """A reviewer's label on the answer on screen for one judge criterion, kept as an example (the known
+    verdicts `filon judge calibrate` measures the judge on). The answer's example gets the label if it is
+    one already; else it becomes one, of that verdict. `ValueError` for an unknown criterion or verdict."""
+    from goldens.rubrics import judges_dir
+
+    if verdict not in ("bon", "mauvais"):
+        raise ValueError(f"verdict {verdict!r}: bon or mauvais")
+    rubrics = judges_dir(goldens_dir(folder))
+    known = sorted(p.stem for p in rubrics.glob("*.md"))
+    if critere not in known:
+        raise ValueError(f"no rubric {critere!r} in {rubrics} (known: {', '.join(known) or 'none'})")
+    signed = f"label {critere} {verdict} : {reviewer or 'relecteur'}, {today.isoformat()}"
+    for example in draft.exemples:
+        if example.get("reponse") == answer.get("reponse"):
+            example["criteres"] = {**(example.get("criteres") or {}), critere: verdict}
+            example["note"] = f"{example['note']} · {signed}" if example.get("note") else signed
+            return "labelled the answer's example"
+    draft.exemples.append(
+        {**answer, "verdict": verdict, "origine": "revue", "criteres": {critere: verdict}, "note": signed}
+    )
+    return f"added the answer as a '{verdict}' example"

@@ -19,6 +19,16 @@ from agent.service import SupportService
 REPO = Path(__file__).resolve().parent.parent
 
 
+def copy_set(cases: Path | str) -> Path:
+    """The reference set copied for a test: its cases at `cases`, its judges' rubrics beside them."""
+    import shutil
+
+    cases = Path(cases)
+    shutil.copytree(REPO / "goldens" / "cases", cases)
+    shutil.copytree(REPO / "goldens" / "judges", cases.parent / "judges", dirs_exist_ok=True)
+    return cases
+
+
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FILON_DB", f"sqlite:///{tmp_path / 'filon.db'}")

@@ -30,6 +30,9 @@ from tui.safe import line
 class ConversationScreen(ReviewScreen):
     BINDINGS = [
         Binding("d", "draft", "Draft a case"),
+        Binding(
+            "s", "draft_simulation", "Draft a simulation case (a simulated customer replays it)", show=False
+        ),
         Binding("x", "dismiss_conversation", "Dismiss (not worth a case)"),
         Binding("escape", "back", "Back"),
     ]
@@ -118,10 +121,20 @@ class ConversationScreen(ReviewScreen):
             return
         self.make()
 
+    def action_draft_simulation(self) -> None:
+        if not self.mine:
+            self.notify("another reviewer holds this conversation", severity="warning")
+            return
+        self.make(simulation=True)
+
     @work(thread=True, exclusive=True, exit_on_error=False, group="conversation")
-    def make(self) -> None:
+    def make(self, simulation: bool = False) -> None:
         draft = make_draft(
-            self.review.store, self.conversation_id, self.review.reviewer, folder=self.review.goldens
+            self.review.store,
+            self.conversation_id,
+            self.review.reviewer,
+            folder=self.review.goldens,
+            simulation=simulation,
         )
         self.post_message(self.Drafted(draft))
 

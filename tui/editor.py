@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from rich.text import Text
@@ -19,7 +20,7 @@ from textual.widgets.selection_list import Selection
 from goldens.calibration import Trial, trials
 from goldens.caseset import CaseSet, Problem, load_set, parse_case
 from goldens.draft import Check, Draft, Origin
-from goldens.review import SaveError, lint_draft, save_case, try_case
+from goldens.review import SaveError, label_answer, lint_draft, save_case, try_case
 from tui.base import ReviewScreen
 from tui.confirm import ConfirmScreen
 from tui.prompt import PromptScreen
@@ -47,6 +48,7 @@ class EditorScreen(ReviewScreen):
         Binding("a", "add_check", "Add a check (field: value)", show=False),
         Binding("x", "drop_example", "Drop the last example", show=False),
         Binding("space", "toggle_check", "Toggle the highlighted check", show=False),
+        Binding("j", "label", "Label the answer on screen for a judge criterion", show=False),
     ]
 
     @dataclass
@@ -58,6 +60,7 @@ class EditorScreen(ReviewScreen):
     class Tried(Message):
         text: str
         ok: bool
+        answer: dict[str, Any] | None = None  # the agent's answer, as an example would hold it
 
     @dataclass
     class Saved(Message):
@@ -72,6 +75,7 @@ class EditorScreen(ReviewScreen):
         self.existing: CaseSet | None = None
         self.problems: list[Problem] = []
         self.opened = ""
+        self.on_screen: dict[str, Any] | None = draft.observed  # the answer `j` labels: the last tried one
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -263,6 +267,7 @@ class EditorScreen(ReviewScreen):
             self.post_message(self.Tried(f"could not try it: {exc}", False))
             return
         result, ran_on = tried.attempt, tried.ran_on()
+        answer = {"reponse": result.reponses, "outils": result.outils, "escalade": result.escaladee}
         if result.non_executable:
             self.post_message(self.Tried(f"{ran_on}\nnot runnable: {result.non_executable}", False))
         elif result.erreur:
@@ -270,16 +275,50 @@ class EditorScreen(ReviewScreen):
         elif result.ecarts:
             gaps = "\n".join(result.ecarts)
             self.post_message(
-                self.Tried(f"{ran_on}\nfails:\n{gaps}\ntools: {', '.join(result.outils) or '-'}", False)
+                self.Tried(
+                    f"{ran_on}\nfails:\n{gaps}\ntools: {', '.join(result.outils) or '-'}", False, answer
+                )
             )
         else:
             self.post_message(
-                self.Tried(f"{ran_on}\npasses — tools: {', '.join(result.outils) or '-'}", True)
+                self.Tried(f"{ran_on}\npasses — tools: {', '.join(result.outils) or '-'}", True, answer)
             )
 
     @on(Tried)
     def _tried(self, message: Tried) -> None:
+        if message.answer is not None:
+            self.on_screen = message.answer
         self.query_one("#tried", Static).update(literal(message.text, "green" if message.ok else "red"))
+
+    def action_label(self) -> None:
+        answer = self.on_screen
+        if answer is None:
+            self.notify("no answer on screen: t tries the case", severity="warning")
+            return
+
+        def labelled(value: str | None) -> None:
+            if not value or not value.strip():
+                return
+            critere, _, verdict = value.partition(":")
+            try:
+                said = label_answer(
+                    self.draft,
+                    answer,
+                    critere.strip(),
+                    verdict.strip(),
+                    self.review.reviewer,
+                    date.today(),
+                    self.review.goldens,
+                )
+            except ValueError as exc:
+                self.notify(str(exc), severity="error")
+                return
+            self.notify(said)
+            self.relint()
+
+        self.app.push_screen(
+            PromptScreen("Label the answer on screen, 'criterion: bon' or 'criterion: mauvais'"), labelled
+        )
 
     def action_save(self) -> None:
         errors = [p for p in self.problems if p.level == "error"]

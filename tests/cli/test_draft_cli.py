@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,7 @@ from typer.testing import CliRunner
 from filon.cli import app
 from goldens.caseset import load_set
 from miner.store import Store
-from tests.conftest import REPO
+from tests.conftest import copy_set
 from tests.tui.data import fill
 
 runner = CliRunner()
@@ -22,7 +21,7 @@ runner = CliRunner()
 def cases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, db_url: str) -> Path:
     fill(Store.open())
     folder = tmp_path / "cases"
-    shutil.copytree(REPO / "goldens" / "cases", folder)
+    copy_set(folder)
     monkeypatch.setenv("FILON_GOLDENS", str(folder))
     return folder
 

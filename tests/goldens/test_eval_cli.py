@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from filon.cli import app
 from miner.eval_report import EvalReport
-from tests.conftest import REPO
+from tests.conftest import REPO, copy_set
 
 runner = CliRunner()
 CASES = REPO / "goldens" / "cases"
@@ -52,6 +52,7 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
         "baseline",
         "juge",
         "embeddings",
+        "simulateur",
     }
     assert doc["version"] == 4 and EvalReport.parse(doc).version == 4  # the file is the typed model
     assert doc["porte"]["decision"] == "réussi" and doc["score"] >= 0.9
@@ -93,7 +94,7 @@ def test_no_credentials_is_inconclusive(tmp_path: Path) -> None:
 
 def test_duplicate_id_is_an_invalid_set(tmp_path: Path) -> None:
     folder = tmp_path / "cases"
-    shutil.copytree(CASES, folder)
+    copy_set(folder)
     shutil.copy(folder / "faq-01.json", folder / "faq-01-copie.json")
     result = runner.invoke(app, ["eval", "--backend", "scripted", "--goldens", str(folder)])
     assert result.exit_code == 4 and "duplicate id 'faq-01'" in result.stderr

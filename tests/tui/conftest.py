@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from miner.store import Store
-from tests.conftest import REPO
+from tests.conftest import copy_set
 from tests.tui.data import NOW, fill
 from tui.app import ReviewApp
 
@@ -23,7 +22,7 @@ def store(db_url: str) -> Store:
 @pytest.fixture
 def cases(tmp_path: Path) -> Path:
     folder = tmp_path / "cases"
-    shutil.copytree(REPO / "goldens" / "cases", folder)
+    copy_set(folder)
     return folder
 
 

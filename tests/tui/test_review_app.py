@@ -399,3 +399,35 @@ async def test_claim_next_hands_two_reviewers_two_conversations(make_app, store:
         await pa.press("q")
         await pb.press("q")
     assert store.review_queue(status="claimed") == []  # quitting gave both claims back
+
+
+async def test_a_conversation_drafted_as_a_simulation_with_a_judge_label(make_app, cases: Path) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(conversation="whatsapp:33600000107")  # two customer turns: the agent asked a question back
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ConversationScreen)
+        await pilot.press("s")
+        await settle(pilot)
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        simulation = next(c for c in editor.draft.checks if c.field == "simulation")
+        assert simulation.value["premier_message"] == "mon colis n'est pas arrivé"
+        assert "LL-10563" in simulation.value["persona"] and simulation.value["max_tours"] == 4
+        await pilot.press("j")
+        await settle(pilot)
+        await pilot.press(*"ton: mauvais", "enter")  # the answer on screen: the conversation's own
+        await settle(pilot)
+        await pilot.press("j")
+        await settle(pilot)
+        await pilot.press(*"absent: bon", "enter")  # no such rubric: refused, nothing added
+        await settle(pilot)
+        labelled = [e for e in editor.draft.exemples if e.get("criteres")]
+        assert [e["criteres"] for e in labelled] == [{"ton": "mauvais"}]
+        assert "label ton mauvais : alice," in labelled[0]["note"]
+        case_id = editor.draft.id
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+    saved = json.loads((cases / f"{case_id}.json").read_text())
+    assert saved["tours"] == ["mon colis n'est pas arrivé"] and saved["simulation"]["max_tours"] == 4
+    assert any(e.get("criteres") == {"ton": "mauvais"} for e in saved["exemples"])
+    assert load_set(cases).errors == []

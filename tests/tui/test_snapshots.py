@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 from miner.store import Store
-from tests.conftest import REPO
+from tests.conftest import copy_set
 from tests.tui.conftest import court_eval, settle
 from tests.tui.data import NOW, fill
 from tui.app import ReviewApp
@@ -23,7 +22,7 @@ SIZES = pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "16
 @pytest.fixture
 def app_at(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
-    shutil.copytree(REPO / "goldens" / "cases", "cases")
+    copy_set("cases")
     store = Store.open("sqlite:///review.db")
     fill(store)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from miner.store import Store
-from tests.conftest import REPO
+from tests.conftest import REPO, copy_set
 from tests.tui.data import fill
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
@@ -54,7 +54,7 @@ def normalised(screen: str, tmp_path: Path) -> str:
 def test_review_in_a_real_terminal(width: int, height: int, tmp_path: Path, snapshot) -> None:  # type: ignore[no-untyped-def]
     db = f"sqlite:///{tmp_path / 'review.db'}"
     fill(Store.open(db))
-    shutil.copytree(REPO / "goldens" / "cases", tmp_path / "cases")
+    copy_set(tmp_path / "cases")
     session = f"filon-{uuid.uuid4().hex[:8]}"
     env = {
         "FILON_DB": db,
