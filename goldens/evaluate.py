@@ -18,6 +18,7 @@ from agent.model import Backend, MissingCredentials, open_backend
 from agent.prompts import Prompt, load_prompt
 from goldens import compare_view
 from goldens import report as rpt
+from goldens.budget import Budget
 from goldens.caseset import BLOCKING_DEFAULT, CaseSet, Problem, load_set
 from goldens.compare import Comparison, compare
 from goldens.exits import Exit
@@ -32,7 +33,7 @@ from goldens.schema import Case
 from goldens.similarity import EMBEDDING_MODEL, SCRIPTED_EMBEDDING, Embedder
 from goldens.simulator import SCRIPTED_SIMULATOR, SIMULATOR_MODEL, Simulator
 from goldens.targets import parse_target
-from miner.eval_report import EvalReport, PromptRef
+from miner.eval_report import BudgetRapport, EvalReport, PromptRef
 from miner.settings import settings
 from miner.store import Store, StoreError
 
@@ -65,6 +66,7 @@ class EvalConfig:
     )
     embedding_model: str | None = None  # None: gemini-embedding-001, or the stand-in's
     simulator_model: str | None = None  # the simulated customer's; None: gemini-2.5-flash, or the stand-in's
+    budget: float | None = None  # in the price table's currency: attempts that would go over are not started
 
 
 @dataclass
@@ -112,9 +114,10 @@ def evaluate(
     try:
         with open_backend(config.backend, config.model, config.model_url, httpx_client=http) as backend:
             checks = model_checks(config, inputs, backend)
+            budget = _budget(config, inputs, backend.model, checks)
             if on_start:
-                on_start(len(inputs.cases) * config.repeat, _banner(backend.banner, checks))
-            options = RunOptions(config.repeat, config.concurrency, inputs.escalation_tools, checks)
+                on_start(len(inputs.cases) * config.repeat, _banner(backend.banner, checks, budget))
+            options = RunOptions(config.repeat, config.concurrency, inputs.escalation_tools, checks, budget)
             run = run_cases(inputs.cases, backend, inputs.prompt, options, transport, on_attempt)
             model_name, banner = backend.model, backend.banner
     except MissingCredentials as exc:
@@ -153,10 +156,24 @@ def model_checks(config: EvalConfig, inputs: Inputs, backend: Backend) -> ModelC
     return checks
 
 
-def _banner(banner: str, checks: ModelChecks | None) -> str:
-    if checks is None:
-        return banner
+def _budget(
+    config: EvalConfig, inputs: Inputs, agent_model: str, checks: ModelChecks | None
+) -> Budget | None:
+    if config.budget is None:
+        return None
+    tokens = len(inputs.prompt.text) // 4 if inputs.target == "filon" else 0
+    budget = Budget(config.budget, rpt.prices(), agent_model, tokens, checks)
+    budget.estimated = budget.total(inputs.cases, config.repeat)
+    return budget
+
+
+def _banner(banner: str, checks: ModelChecks | None, budget: Budget | None = None) -> str:
     more = []
+    if budget is not None:
+        over = " (over it: the run will stop before the end)" if budget.estimated > budget.limit else ""
+        more.append(f"budget {budget.limit:g} $, estimated {budget.estimated:.4f} ${over}")
+    if checks is None:
+        return f"{banner}; {', '.join(more)}" if more else banner
     if checks.judge is not None:
         more.append(f"judge {checks.judge.model}" + (" (scripted stand-in)" if checks.judge.stand_in else ""))
     if checks.embedder is not None:
@@ -165,7 +182,7 @@ def _banner(banner: str, checks: ModelChecks | None) -> str:
     if checks.simulator is not None:
         c = checks.simulator
         more.append(f"simulated customer {c.model}" + (" (scripted stand-in)" if c.stand_in else ""))
-    return f"{banner}; {', '.join(more)}"
+    return f"{banner}; {', '.join(more)}" if more else banner
 
 
 def _evaluate_target(
@@ -184,10 +201,11 @@ def _evaluate_target(
             if any(c.juge or c.proche_de or c.simulation for c in inputs.cases):  # not the agent's model
                 backend = stack.enter_context(open_backend(config.backend, None, config.model_url))
                 checks = model_checks(config, inputs, backend)
-            banner = _banner(f"cible {inputs.target}", checks)
+            budget = _budget(config, inputs, inputs.target, checks)
+            banner = _banner(f"cible {inputs.target}", checks, budget)
             if on_start:
                 on_start(len(inputs.cases) * config.repeat, banner)
-            options = RunOptions(config.repeat, config.concurrency, inputs.escalation_tools, checks)
+            options = RunOptions(config.repeat, config.concurrency, inputs.escalation_tools, checks, budget)
             run = run_cases(inputs.cases, None, inputs.prompt, options, None, on_attempt, target)
     except MissingCredentials as exc:
         return EvalOutcome(Exit.INCONCLUSIVE, str(exc))
@@ -210,7 +228,7 @@ def _decide(
 ) -> EvalOutcome:
     gate = decide(run.attempts, config.seuil, config.bloquants, config.max_error_rate)
     document = _report(config, inputs, run, gate, model_name, checks)
-    code = Exit.INTERRUPTED if run.interrupted else gate.exit_code
+    code = Exit.INTERRUPTED if run.interrupted else Exit(document.porte.code_sortie)
     outcome = EvalOutcome(code, document.porte.regle, document, inputs.caseset.warnings, banner)
     if inputs.earlier is not None and not run.interrupted:
         outcome.comparison = compare(inputs.earlier, document, config.marge)
@@ -276,6 +294,18 @@ def _report(
         repeat=config.repeat,
         checks=checks,
     )
+    if run.budget is not None:
+        b = run.budget
+        document.budget = BudgetRapport(
+            limite=b.limit, estime=round(b.estimated, 6), depense=round(b.spent, 6), non_lancees=b.skipped
+        )
+        if b.stopped and not gate.blocking_failures:  # a leak found before the stop still fails the gate
+            document.porte.decision = "non concluant"
+            document.porte.code_sortie = Exit.INCONCLUSIVE
+            document.porte.regle = (
+                f"budget de {b.limit:g} $ atteint ({b.spent:.4f} $ dépensés) : {b.skipped} tentative(s) "
+                "non lancée(s), rien à décider sur un run partiel"
+            )
     if run.interrupted:  # what was done is reported, marked as such; the run decides nothing
         done, planned = len(run.attempts), len(inputs.cases) * config.repeat
         document.interrompu = True

@@ -7,9 +7,11 @@ a Python target's `etat()`), so it is tested on built inputs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from goldens.schema import EtatFinal
+from goldens.targets import Session, Target
 from miner.text import norm
 
 
@@ -35,3 +37,12 @@ def final_state_gaps(expected: EtatFinal, state: dict[str, Any]) -> list[str]:
         elif norm(found) != norm(order.statut):
             gaps.append(f"état final : commande {order.numero} « {found} », attendu « {order.statut} »")
     return gaps
+
+
+def state_reader(target: Target) -> Callable[[Session], dict[str, Any]] | None:
+    """How to read the target's shop after a conversation: the reference agent's own, a Python target's
+    `etat()`; None for a target that cannot say (HTTP)."""
+    if getattr(target, "etat", "absent") is None:  # a Python target whose module has no etat()
+        return None
+    reader = getattr(target, "final_state", None)
+    return reader if callable(reader) else None

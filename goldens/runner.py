@@ -14,7 +14,6 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import httpx
 from google.genai import errors
@@ -24,15 +23,15 @@ from agent.model import Backend
 from agent.prompts import Prompt
 from agent.tools import ESCALATION_TOOL
 from goldens import retry
-from goldens.final_state import final_state_gaps
+from goldens.budget import Budget
+from goldens.final_state import final_state_gaps, state_reader
 from goldens.grading import evaluer_cas
 from goldens.model_checks import ModelChecks, Outcome
 from goldens.schema import Case
-from goldens.simulator import Simulator, SimulatorError
+from goldens.simulator import Simulator, SimulatorError, simulation_gaps
 from goldens.spans import TraceCollector
 from goldens.targets import NotRunnable, ReferenceTarget, Session, Target, TargetError
 from miner.config import is_escalation
-from miner.text import norm
 from tracing.grouping import TurnOf, turn_of
 from tracing.records import SpanRecord, from_sdk
 from tracing.setup import ensure_tracing
@@ -75,6 +74,7 @@ class RunOptions:
     concurrency: int = 4
     escalation_tools: tuple[str, ...] = (ESCALATION_TOOL,)
     model_checks: ModelChecks | None = None  # the judge and the embedder, when cases ask for them
+    budget: Budget | None = None  # --budget: attempts that would go over it are not started
 
 
 @dataclass
@@ -86,6 +86,7 @@ class RunOutput:
     circuit_opened: bool
     retried: int
     interrupted: bool = False  # ctrl-C: only the attempts that had finished are here
+    budget: Budget | None = None  # --budget: what was spent, and how many attempts it did not start
 
 
 def infra_error(exc: BaseException) -> str | None:
@@ -256,30 +257,8 @@ def _grade(
         result.erreur = outcome.erreur
 
 
-def simulation_gaps(max_tours: int, reached: bool | None, answers: list[str]) -> list[str]:
-    """A simulation's own gaps: the objective not reached in its turns, and the agent going round in
-    circles (the same answer twice in a row)."""
-    gaps = []
-    if not reached:
-        gaps.append(f"objectif non atteint en {max_tours} tours")
-    folded = [norm(a) for a in answers]
-    loops = [i + 2 for i in range(len(folded) - 1) if folded[i] and folded[i] == folded[i + 1]]
-    if loops:
-        gaps.append(f"boucle : la même réponse deux fois de suite (tour {loops[0]})")
-    return gaps
-
-
 def turns_at_most(case: Case) -> int:
     return case.simulation.max_tours if case.simulation is not None else len(case.tours)
-
-
-def state_reader(target: Target) -> Callable[[Session], dict[str, Any]] | None:
-    """How to read the target's shop after a conversation: the reference agent's own, a Python target's
-    `etat()`; None for a target that cannot say (HTTP)."""
-    if getattr(target, "etat", "absent") is None:  # a Python target whose module has no etat()
-        return None
-    reader = getattr(target, "final_state", None)
-    return reader if callable(reader) else None
 
 
 def _read_turn(result: Attempt, seen: TurnOf, said: str, elapsed_ms: float, backoff_ms: float) -> None:
@@ -326,9 +305,23 @@ def run_cases(
     )
     attempts: list[Attempt] = []
 
-    def job(item: tuple[Case, int]) -> Attempt:
+    def job(item: tuple[Case, int]) -> Attempt | None:
         case, n = item
+        budget, reserved = options.budget, 0.0
+        if budget is not None:
+            expected = budget.start(case)
+            if expected is None:
+                return None  # it would go over the budget: not started
+            reserved = expected
         done = play(case, n, target, collector, run_id, options.escalation_tools, None, options.model_checks)
+        if budget is not None:
+            mc = done.model_checks
+            budget.finish(reserved, budget.actual(
+                done.input_tokens,
+                done.output_tokens,
+                (mc.judge_input_tokens, mc.judge_output_tokens),
+                (done.simulator_input_tokens, done.simulator_output_tokens),
+            ))  # fmt: skip
         if on_attempt:
             on_attempt(done)
         return done
@@ -338,11 +331,14 @@ def run_cases(
     try:
         futures = [pool.submit(job, j) for j in jobs]
         for future in as_completed(futures):
-            attempts.append(future.result())
+            finished = future.result()
+            if finished is not None:
+                attempts.append(finished)
     except KeyboardInterrupt:  # ctrl-C: the attempts under way finish, the others never start
         interrupted = True
         pool.shutdown(wait=True, cancel_futures=True)
-        attempts = [f.result() for f in futures if f.done() and not f.cancelled() and f.exception() is None]
+        ended = [f.result() for f in futures if f.done() and not f.cancelled() and f.exception() is None]
+        attempts = [a for a in ended if a is not None]
     finally:
         pool.shutdown(wait=True)
         fanout.remove(collector)
@@ -356,6 +352,7 @@ def run_cases(
         circuit_opened=bool(transport and transport.breaker.open),
         retried=transport.retried if transport else 0,
         interrupted=interrupted,
+        budget=options.budget,
     )
 
 

@@ -17,6 +17,7 @@ from google import genai
 from google.genai import errors, types
 
 from goldens.schema import Simulation
+from miner.text import norm
 
 SCRIPTED_SIMULATOR = "scripted-client"
 SIMULATOR_MODEL = "gemini-2.5-flash"
@@ -111,3 +112,16 @@ class Simulator:
             (usage.prompt_token_count or 0) if usage else 0,
             (usage.candidates_token_count or 0) if usage else 0,
         )
+
+
+def simulation_gaps(max_tours: int, reached: bool | None, answers: list[str]) -> list[str]:
+    """A simulation's own gaps: the objective not reached in its turns, and the agent going round in
+    circles (the same answer twice in a row)."""
+    gaps = []
+    if not reached:
+        gaps.append(f"objectif non atteint en {max_tours} tours")
+    folded = [norm(a) for a in answers]
+    loops = [i + 2 for i in range(len(folded) - 1) if folded[i] and folded[i] == folded[i + 1]]
+    if loops:
+        gaps.append(f"boucle : la même réponse deux fois de suite (tour {loops[0]})")
+    return gaps

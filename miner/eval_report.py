@@ -199,6 +199,13 @@ class SimulateurRapport(BaseModel):
     objectifs_atteints: int = 0
 
 
+class BudgetRapport(BaseModel):
+    limite: float  # in the price table's currency (USD)
+    estime: float  # before the run, from nominal figures
+    depense: float  # from the tokens the finished attempts used
+    non_lancees: int = 0  # attempts not started: they would have gone over
+
+
 class EvalReport(BaseModel):
     version: Literal[2, 3, 4] = VERSION
     cible: str = "filon"  # the target replayed: filon, python:MODULE:ATTR, http://…
@@ -220,6 +227,7 @@ class EvalReport(BaseModel):
     juge: JugeRapport | None = None
     embeddings: EmbeddingsRapport | None = None
     simulateur: SimulateurRapport | None = None
+    budget: BudgetRapport | None = None
 
     def dumps(self) -> str:
         return json.dumps(self.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"

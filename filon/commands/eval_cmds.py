@@ -113,6 +113,14 @@ def eval_command(
             help="The simulated customer of `simulation` cases (default gemini-2.5-flash).",
         ),
     ] = None,
+    budget: Annotated[
+        float | None,
+        typer.Option(
+            "--budget",
+            help="Most to spend, in goldens/prices.json's currency (USD): estimated before the run; attempts "
+            "that would go over are not started (partial report, exit 3).",
+        ),
+    ] = None,
 ) -> None:
     """Replay every golden case through the agent, grade it, and decide the gate.
 
@@ -158,6 +166,7 @@ def eval_command(
         judge_model=judge_model,
         embedding_model=embedding_model,
         simulator_model=simulator_model,
+        budget=budget,
     )
     progress = Progress(
         TextColumn("[bold]eval"),
