@@ -2,16 +2,22 @@
 
 Side by side in one run: the replay's wall time (from the report: set-up excluded) and the ideal computed
 from nominal figures, not from the run it judges: the model calls the replay made (counted by the model
-server) × the nominal 800 ms / 8 workers. Goal: wall / ideal at most 1.25. Also the pure grader's cases
+server) × the nominal 800 ms / 8 workers, or the longest conversation's calls one after the other
+(`bench/_ideal.py`). Goal: wall / ideal at most 1.25. Also the pure grader's cases
 per second on the attempts this run recorded.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _ideal import ideal_seconds
 
 from agent.scripted.server import ScriptedModel, ScriptedSettings
 from goldens.evaluate import EvalConfig, evaluate
@@ -41,7 +47,7 @@ def main() -> None:
         calls = model.requests
     assert result.report is not None, result.message
     replay = result.report.execution.duree_s  # the replay itself: set-up (imports, server start) excluded
-    ideal = calls * LATENCY_MS / 1000 / CONCURRENCY
+    ideal = ideal_seconds(result.report, calls, LATENCY_MS, CONCURRENCY)
     cases = [
         Case.model_validate(json.loads(p.read_text())) for p in sorted(Path("goldens/cases").glob("*.json"))
     ]

@@ -1,0 +1,25 @@
+"""The ideal wall time of a replay, from nominal figures and the calls the run needed (not its timings).
+
+Two bounds, the larger wins: the calls spread over the workers (calls × latency / concurrency), and the
+longest chain of calls one attempt must make one after the other (its agent calls, turn by turn, then its
+similarity, judge and simulated-customer calls) × latency: no number of workers makes a five-turn
+conversation shorter than its turns.
+"""
+
+from __future__ import annotations
+
+from miner.eval_report import EvalReport, Tentative
+
+
+def serial_calls(t: Tentative) -> int:
+    """One agent call per tool called plus one answer per turn; then the checks that ask a model; a
+    simulated customer's call after each turn."""
+    agent = len(t.outils) + len(t.reponses)
+    simulator = len(t.reponses) if t.objectif_atteint is not None else 0
+    return agent + len(t.juges) + (1 if t.similarites else 0) + simulator
+
+
+def ideal_seconds(report: EvalReport, calls: int, latency_ms: float, concurrency: int) -> float:
+    spread = calls * latency_ms / 1000 / concurrency
+    longest = max((serial_calls(t) for c in report.cas for t in c.tentatives), default=0)
+    return max(spread, longest * latency_ms / 1000)
