@@ -22,6 +22,9 @@ GOAL = re.compile(r"Ce que tu veux obtenir : (.*)")
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 ORDER = re.compile(r"\b[A-Z]{2,3}-\d{4,6}\b")
 COVERAGE = 0.6
+DONE = re.compile(
+    r"c'est fait|c'est (?:bien )?(?:enregistre|note|pris en compte)|(?:est|a (?:bien )?ete) (?:bien )?enregistre"
+)
 # what an objective says of wanting, not of what is wanted: never asked of the answer (stems, as `features`)
 INTENT = frozenset(
     {
@@ -55,6 +58,8 @@ def _text(body: dict[str, Any], key: str) -> str:
 
 
 def reached(objective: str, answer: str) -> bool:
+    """Not a question, every figure of the objective in it, and most of its words, or word that it is
+    done (« c'est fait », « est enregistré »)."""
     wanted = {k: v for k, v in features(objective).items() if k not in INTENT}
     said = features(answer)
     if not wanted or "?" in answer:
@@ -62,7 +67,8 @@ def reached(objective: str, answer: str) -> bool:
     figures = [k for k in wanted if k.startswith("#")]
     words = [k for k in wanted if not k.startswith("#")]
     covered = sum(1 for k in words if k in said) / max(1, len(words))
-    return all(f in said for f in figures) and covered >= COVERAGE
+    done = DONE.search(fold(answer)) is not None
+    return all(f in said for f in figures) and (covered >= COVERAGE or done)
 
 
 THIRD = {"sa": "ma", "son": "mon", "ses": "mes"}
@@ -78,7 +84,8 @@ def next_message(persona: str, objective: str, turns: list[dict[str, str]]) -> d
     last = next((t.get("texte", "") for t in reversed(turns) if t.get("role") == "agent"), "")
     if last and reached(objective, last):
         return {"message": "Merci beaucoup, c'est parfait.", "objectif_atteint": True}
-    asked, said = fold(last), []
+    # only a question asks: an answer that mentions the e-mail (« vous recevrez par e-mail ») does not
+    asked, said = (fold(last) if "?" in last else ""), []
     emails, orders = EMAIL.findall(persona), ORDER.findall(persona)
     if orders and re.search(r"numero de (?:la )?commande|quelle commande|\bll-1x", asked):
         said.append(f"C'est la commande {orders[0]}.")
