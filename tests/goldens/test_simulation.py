@@ -57,6 +57,7 @@ def test_a_simulation_running_out_of_turns(tmp_path: Path) -> None:
         "max_tours": 3,
     }
     case["outils"], case["contient"], case["etat_final"] = [], [], None
+    case["exemples"] = [{"verdict": "bon", "reponse": "Je ne peux pas rembourser en espèces."}]
     code, doc, _ = run(tmp_path, case)
     attempt = doc["cas"][0]["tentatives"][0]
     assert code == 1 and attempt["objectif_atteint"] is False
