@@ -33,6 +33,7 @@ from goldens.schema import Case
 from goldens.similarity import EMBEDDING_MODEL, SCRIPTED_EMBEDDING, Embedder
 from goldens.simulator import SCRIPTED_SIMULATOR, SIMULATOR_MODEL, Simulator
 from goldens.targets import parse_target
+from goldens.transcripts import store_transcripts
 from miner.eval_report import BudgetRapport, EvalReport, PromptRef
 from miner.settings import settings
 from miner.store import Store, StoreError
@@ -236,6 +237,7 @@ def _decide(
             outcome.exit_code = outcome.comparison.exit_code
         publish(outcome.comparison, config.markdown)
     outcome.store_warning = _record(document, str(config.report), outcome.comparison)
+    outcome.store_warning = outcome.store_warning or store_transcripts(run)
     return outcome
 
 

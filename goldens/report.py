@@ -328,6 +328,7 @@ def tentative(a: Attempt) -> Tentative:
         objectif_atteint=a.objectif_atteint,
         jetons_simulateur_entree=a.simulator_input_tokens,
         jetons_simulateur_sortie=a.simulator_output_tokens,
+        conversation=a.conversation,
     )
 
 

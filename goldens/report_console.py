@@ -47,6 +47,11 @@ def model_check_lines(report: EvalReport) -> list[str]:
         lines.append(
             f"Client simulé {sim.modele}{stand_in} : objectif atteint {sim.objectifs_atteints}/{sim.conversations}"
         )
+        played = [a.conversation for c in report.cas for a in c.tentatives if a.objectif_atteint is not None]
+        if played and played[0]:
+            lines.append(
+                f"  les conversations simulées sont dans le store : filon review --conversation {played[0]}"
+            )
     avis = sum(1 for c in report.cas for a in c.tentatives if a.avis)
     if avis:
         lines.append(f"Avis de critères consultatifs (hors score) : {avis} tentative(s)")

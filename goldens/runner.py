@@ -58,6 +58,8 @@ class Attempt:
     objectif_atteint: bool | None = None  # a simulation's: None for a case of fixed turns
     simulator_input_tokens: int = 0
     simulator_output_tokens: int = 0
+    conversation: str | None = None  # the conversation id its spans carry
+    spans: list[SpanRecord] = field(default_factory=list)  # a simulation's: stored after the run
 
     @property
     def valid(self) -> bool:
@@ -191,7 +193,11 @@ def _exchange(
     if not spans:
         result.erreur = "aucun span : l'agent est-il tracé par l'API OpenTelemetry ?"
         return False
-    _read_turn(result, turn_of(spans, escalation_tools), said, elapsed_ms, backoff_ms)
+    seen = turn_of(spans, escalation_tools)
+    result.conversation = result.conversation or seen.conversation_id
+    if case.simulation is not None:  # its transcript goes to the store, where the TUI opens it
+        result.spans.extend(spans)
+    _read_turn(result, seen, said, elapsed_ms, backoff_ms)
     return True
 
 

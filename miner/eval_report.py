@@ -63,6 +63,7 @@ class Tentative(BaseModel):
     objectif_atteint: bool | None = None  # a simulation's; None for a case of fixed turns
     jetons_simulateur_entree: int = 0
     jetons_simulateur_sortie: int = 0
+    conversation: str | None = None  # the id its spans carry; a simulation's is in the store
     jetons_juge_entree: int = 0
     jetons_juge_sortie: int = 0
 

@@ -53,6 +53,7 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
         "juge",
         "embeddings",
         "simulateur",
+        "budget",
     }
     assert doc["version"] == 4 and EvalReport.parse(doc).version == 4  # the file is the typed model
     assert doc["porte"]["decision"] == "réussi" and doc["score"] >= 0.9

@@ -48,6 +48,11 @@ def test_a_simulation_reaching_its_objective(tmp_path: Path) -> None:
     }
     assert doc["cout"]["par_role"]["simulateur"]["jetons_entree"] == attempt["jetons_simulateur_entree"] > 0
     assert "simulated customer scripted-client (scripted stand-in)" in out
+    # the transcript is in the store, read from its spans like any conversation: the TUI opens it
+    assert f"filon review --conversation {attempt['conversation']}" in out
+    shown = runner.invoke(app, ["traces", "show", attempt["conversation"]])
+    assert shown.exit_code == 0 and f"{len(attempt['messages_client'])} turn(s)" in shown.stdout
+    assert "⚙ demander_retour" in shown.stdout and "ines.moreau@exemple.fr" not in shown.stdout  # redacted
 
 
 def test_a_simulation_running_out_of_turns(tmp_path: Path) -> None:

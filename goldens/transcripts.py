@@ -1,0 +1,33 @@
+"""The simulated conversations of a run, kept in the store like any traced conversation.
+
+A simulation's turns were written by a model, not by the set: to see what the agent did at turn four,
+the reviewer opens the conversation (`filon review --conversation ID`, `filon traces show ID`), read from
+the same spans, by the same ingest path as production traffic, redacted the same way.
+"""
+
+from __future__ import annotations
+
+from goldens.runner import RunOutput
+from miner.settings import settings
+from miner.store import Store, StoreError
+
+
+def store_transcripts(run: RunOutput) -> str:
+    """The simulated conversations into the store, every one kept (sampling is for production traffic),
+    redacted like any conversation: `filon review --conversation ID` and `filon traces show ID` open them."""
+    records = [s for a in run.attempts for s in a.spans]
+    if not records:
+        return ""
+    from tracing.ingest import Ingestor
+    from tracing.redact import Redactor, load_secret, redaction_enabled
+
+    try:
+        store = Store.open()
+        try:
+            redactor = Redactor(load_secret()) if redaction_enabled() else None
+            Ingestor(store, settings().flag_config(), redactor, sample_rate=1.0).ingest(records)
+        finally:
+            store.close()
+    except (StoreError, ValueError, OSError) as exc:
+        return f"simulated conversations not stored: {exc}"
+    return ""
