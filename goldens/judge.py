@@ -14,10 +14,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
 from google import genai
-from google.genai import errors, types
+from google.genai import types
 
+from goldens.model_calls import data_block, infrastructure
 from goldens.rubrics import Rubric
 
 SCRIPTED_JUDGE = "scripted-juge"
@@ -69,11 +69,9 @@ def default_judge_model(agent_model: str, scripted: bool) -> str:
     return next(m for m in JUDGE_MODELS if m != agent_model)
 
 
-def data_block(customer: list[str], answer: str) -> str:
-    """The conversation as a JSON value in a marked block; `<` is escaped so no text closes the block."""
-    value = json.dumps({"messages_client": customer, "reponse_agent": answer}, ensure_ascii=False, indent=1)
-    value = value.replace("<", "\\u003c").replace(">", "\\u003e")
-    return f"Conversation à évaluer :\n<donnees>\n{value}\n</donnees>"
+def conversation_block(customer: list[str], answer: str) -> str:
+    """The conversation judged, as data: the customer's messages and the answer."""
+    return data_block("Conversation à évaluer :", {"messages_client": customer, "reponse_agent": answer})
 
 
 def request(rubric: Rubric, customer: list[str], answer: str) -> tuple[str, types.GenerateContentConfig]:
@@ -85,7 +83,7 @@ def request(rubric: Rubric, customer: list[str], answer: str) -> tuple[str, type
         response_schema=SCHEMA,
         max_output_tokens=512,
     )
-    return data_block(customer, answer), config
+    return conversation_block(customer, answer), config
 
 
 def parse_reply(rubric: Rubric, text: str | None) -> tuple[int, str]:
@@ -121,14 +119,8 @@ class Judge:
 
     def score(self, rubric: Rubric, customer: list[str], answer: str) -> Verdict:
         message, config = request(rubric, customer, answer)
-        try:
+        with infrastructure("juge", JudgeError):
             response = self.client.models.generate_content(model=self.model, contents=message, config=config)
-        except errors.APIError as exc:
-            raise JudgeError(f"juge : {exc.code} {exc.status or ''}".strip()) from exc
-        except httpx.TimeoutException as exc:
-            raise JudgeError("juge : délai dépassé") from exc
-        except httpx.TransportError as exc:
-            raise JudgeError(f"juge : réseau : {type(exc).__name__}") from exc
         score, raison = parse_reply(rubric, response.text)
         usage = response.usage_metadata
         return Verdict(

@@ -12,9 +12,9 @@ import math
 import threading
 from dataclasses import dataclass
 
-import httpx
 from google import genai
-from google.genai import errors
+
+from goldens.model_calls import infrastructure
 
 EMBEDDING_MODEL = "gemini-embedding-001"
 SCRIPTED_EMBEDDING = "scripted-embedding"
@@ -61,14 +61,8 @@ class Embedder:
         with self._lock:
             missing = [t for t in dict.fromkeys(texts) if t not in self.known]
         if missing:
-            try:
+            with infrastructure("embeddings", EmbeddingError):
                 response = self.client.models.embed_content(model=self.model, contents=missing)
-            except errors.APIError as exc:
-                raise EmbeddingError(f"embeddings : {exc.code} {exc.status or ''}".strip()) from exc
-            except httpx.TimeoutException as exc:
-                raise EmbeddingError("embeddings : délai dépassé") from exc
-            except httpx.TransportError as exc:
-                raise EmbeddingError(f"embeddings : réseau : {type(exc).__name__}") from exc
             vectors = [list(e.values or []) for e in response.embeddings or []]
             if len(vectors) != len(missing) or any(not v for v in vectors):
                 raise EmbeddingError(f"embeddings : {len(vectors)} vecteurs pour {len(missing)} textes")

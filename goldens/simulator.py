@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-import httpx
 from google import genai
-from google.genai import errors, types
+from google.genai import types
 
+from goldens.model_calls import data_block, infrastructure
 from goldens.schema import Simulation
 from miner.text import norm
 
@@ -61,9 +61,7 @@ class Step:
 
 
 def transcript_block(turns: list[tuple[str, str]]) -> str:
-    value = json.dumps([{"role": who, "texte": text} for who, text in turns], ensure_ascii=False, indent=1)
-    value = value.replace("<", "\\u003c").replace(">", "\\u003e")
-    return f"Conversation jusqu'ici :\n<donnees>\n{value}\n</donnees>"
+    return data_block("Conversation jusqu'ici :", [{"role": who, "texte": text} for who, text in turns])
 
 
 def parse_step(text: str | None) -> tuple[str, bool]:
@@ -94,16 +92,10 @@ class Simulator:
             response_schema=SCHEMA,
             max_output_tokens=512,
         )
-        try:
+        with infrastructure("client simulé", SimulatorError):
             response = self.client.models.generate_content(
                 model=self.model, contents=transcript_block(turns), config=config
             )
-        except errors.APIError as exc:
-            raise SimulatorError(f"client simulé : {exc.code} {exc.status or ''}".strip()) from exc
-        except httpx.TimeoutException as exc:
-            raise SimulatorError("client simulé : délai dépassé") from exc
-        except httpx.TransportError as exc:
-            raise SimulatorError(f"client simulé : réseau : {type(exc).__name__}") from exc
         message, reached = parse_step(response.text)
         usage = response.usage_metadata
         return Step(

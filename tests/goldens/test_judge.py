@@ -202,3 +202,13 @@ def test_a_bad_rubric_is_one_line_naming_the_file(tmp_path: Path, text: str, why
         load_rubric(tmp_path, "ton")
     assert str(tmp_path / "ton.md") in str(caught.value) and why in str(caught.value)
     assert "\n" not in str(caught.value)
+
+
+def test_a_failed_judge_call_is_one_line_naming_the_judge(tmp_path: Path) -> None:
+    from agent.scripted import ScriptedSettings
+
+    rubric = load_rubric(make_set(tmp_path).parent / "judges", "critere")
+    with ScriptedModel(ScriptedSettings(rate_429=1.0)) as quota:
+        judge = Judge(scripted_client(quota.url), "scripted-juge", stand_in=True)
+        with pytest.raises(JudgeError, match=r"^juge : 429 RESOURCE_EXHAUSTED$"):
+            judge.score(rubric, ["Bonjour"], "Bonjour, que puis-je pour vous ?")
