@@ -91,6 +91,17 @@ class Budget:
             cost += price(self.prices, self.checks.simulator.model, *simulator)
         return cost
 
+    def nothing_fits(self, cases: list[Case]) -> str:
+        """Why nothing would run, said before the run (the cheapest attempt is over the budget); "" if
+        something fits."""
+        cheapest = min((self.estimate(c) for c in cases), default=0.0)
+        if cheapest <= self.limit:
+            return ""
+        return (
+            f"--budget {self.limit:g} $: the cheapest attempt is estimated at {cheapest:.4f} $ "
+            f"(the whole run at {self.estimated:.4f} $): nothing would run"
+        )
+
     @property
     def stopped(self) -> bool:
         return self.skipped > 0

@@ -116,6 +116,8 @@ def evaluate(
         with open_backend(config.backend, config.model, config.model_url, httpx_client=http) as backend:
             checks = model_checks(config, inputs, backend)
             budget = _budget(config, inputs, backend.model, checks)
+            if budget is not None and budget.nothing_fits(inputs.cases):
+                return EvalOutcome(Exit.INCONCLUSIVE, budget.nothing_fits(inputs.cases))
             if on_start:
                 on_start(len(inputs.cases) * config.repeat, _banner(backend.banner, checks, budget))
             options = RunOptions(config.repeat, config.concurrency, inputs.escalation_tools, checks, budget)
@@ -203,6 +205,8 @@ def _evaluate_target(
                 backend = stack.enter_context(open_backend(config.backend, None, config.model_url))
                 checks = model_checks(config, inputs, backend)
             budget = _budget(config, inputs, inputs.target, checks)
+            if budget is not None and budget.nothing_fits(inputs.cases):
+                return EvalOutcome(Exit.INCONCLUSIVE, budget.nothing_fits(inputs.cases))
             banner = _banner(f"cible {inputs.target}", checks, budget)
             if on_start:
                 on_start(len(inputs.cases) * config.repeat, banner)
@@ -305,8 +309,8 @@ def _report(
             document.porte.decision = "non concluant"
             document.porte.code_sortie = Exit.INCONCLUSIVE
             document.porte.regle = (
-                f"budget de {b.limit:g} $ atteint ({b.spent:.4f} $ dépensés) : {b.skipped} tentative(s) "
-                "non lancée(s), rien à décider sur un run partiel"
+                f"budget de {b.limit:g} $ : {b.skipped} tentative(s) non lancée(s) pour ne pas le dépasser "
+                f"({b.spent:.4f} $ dépensés), rien à décider sur un run partiel"
             )
     if run.interrupted:  # what was done is reported, marked as such; the run decides nothing
         done, planned = len(run.attempts), len(inputs.cases) * config.repeat

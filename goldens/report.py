@@ -124,7 +124,7 @@ def model_checks_report(
                 sha256=r.sha256,
                 seuil=r.seuil,
                 echelle=r.echelle,
-                bloquant=checks.standings[name].gates,
+                decisif=checks.standings[name].gates,
                 raison=checks.standings[name].raison,
             )
             for name, r in checks.rubrics.items()
@@ -311,7 +311,7 @@ def tentative(a: Attempt) -> Tentative:
                 echelle=j.echelle,
                 seuil=j.seuil,
                 reussi=j.passed,
-                bloquant=j.gates,
+                decisif=j.gates,
                 raison=j.raison,
             )
             for j in a.model_checks.judged

@@ -35,7 +35,8 @@ def model_check_lines(report: EvalReport) -> list[str]:
         j = report.juge
         stand_in = " (substitut : ses notes ne disent rien d'un vrai juge)" if j.substitut else ""
         lines.append(
-            f"Juge {j.modele}{stand_in} : {j.appels} appels, {j.sautes} épargnés (contrôle déterministe en échec)"
+            f"Juge {j.modele}{stand_in} : {j.appels} appel(s) ; {j.sautes} évité(s), un contrôle déterministe "
+            "ayant déjà échoué"
         )
         lines += [f"  {name} : {c.raison}" for name, c in sorted(j.criteres.items())]
     if report.embeddings is not None:
@@ -72,7 +73,11 @@ def console_lines(report: EvalReport) -> list[str]:
         lines.append(f"Latence par tour : p50 {lat.p50_ms:.0f} ms, p95 {lat.p95_ms:.0f} ms")
     c = report.cout
     if c.total_usd is not None and c.par_conversation_usd is not None:
-        lines.append(f"Coût : {c.total_usd:.5f} $ au total, {c.par_conversation_usd:.5f} $ par conversation")
+        priced = " (les prix du tableau appliqués aux jetons du substitut : rien n'a été dépensé)"
+        stand_in = priced if report.modele.substitut and c.total_usd > 0 else ""
+        lines.append(
+            f"Coût : {c.total_usd:.5f} $ au total, {c.par_conversation_usd:.5f} $ par conversation{stand_in}"
+        )
     lines += model_check_lines(report)
     e = report.erreurs
     if e.nombre:

@@ -173,9 +173,18 @@ def standing(rubric: Rubric, model: str, min_kappa: float, min_labels: int) -> S
         return Standing(False, f"consultatif : jamais calibré pour {model} (filon judge calibrate --write)")
     if figures.rubrique_sha256 != rubric.sha256:
         return Standing(False, "consultatif : la grille a changé depuis sa calibration")
+    return figures_standing(figures, min_kappa, min_labels)
+
+
+def figures_standing(figures: Calibration, min_kappa: float, min_labels: int) -> Standing:
+    """Whether these figures let a criterion gate: enough labels, and kappa high enough."""
     if figures.labels < min_labels:
-        return Standing(False, f"consultatif : {figures.labels} labels < {min_labels}")
+        return Standing(
+            False,
+            f"consultatif : {figures.labels} labels < {min_labels} (plus de réponses jugées : les "
+            "criteres des exemples, ou j dans filon review)",
+        )
     if figures.kappa is None or figures.kappa < min_kappa:
         kappa = "indéfini" if figures.kappa is None else f"{figures.kappa:.2f}"
         return Standing(False, f"consultatif : kappa {kappa} < {min_kappa}")
-    return Standing(True, f"bloquant : kappa {figures.kappa:.2f} sur {figures.labels} labels")
+    return Standing(True, f"décisif : kappa {figures.kappa:.2f} sur {figures.labels} labels")

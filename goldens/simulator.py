@@ -111,7 +111,7 @@ def simulation_gaps(max_tours: int, reached: bool | None, answers: list[str]) ->
     circles (the same answer twice in a row)."""
     gaps = []
     if not reached:
-        gaps.append(f"objectif non atteint en {max_tours} tours")
+        gaps.append(f"objectif non atteint en {max_tours} tour(s)")
     folded = [norm(a) for a in answers]
     loops = [i + 2 for i in range(len(folded) - 1) if folded[i] and folded[i] == folded[i + 1]]
     if loops:

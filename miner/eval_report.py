@@ -24,14 +24,14 @@ Decision = Literal["réussi", "échoué", "non concluant", "interrompu"]
 
 
 class JugeTentative(BaseModel):
-    """One criterion's verdict on an attempt; `bloquant` says whether it counted (a calibrated criterion)."""
+    """One criterion's verdict on an attempt; `decisif` says whether it counted (a calibrated criterion)."""
 
     critere: str
     score: int
     echelle: int
     seuil: int
     reussi: bool
-    bloquant: bool
+    decisif: bool
     raison: str
 
 
@@ -175,7 +175,7 @@ class CritereRapport(BaseModel):
     sha256: str
     seuil: int
     echelle: int
-    bloquant: bool
+    decisif: bool  # calibrated for the judge in use: its failures are gaps
     raison: str  # why it gates, or why it is advisory
 
 

@@ -91,10 +91,8 @@ def next_message(persona: str, objective: str, turns: list[dict[str, str]]) -> d
         said.append(f"C'est la commande {orders[0]}.")
     if emails and re.search(r"e-?mail|adresse (?:electronique|mail)", asked):
         said.append(f"Mon adresse e-mail est {emails[0]}.")
-    if not said:  # nothing asked that the persona knows: the objective again, with what the customer knows
+    if not said:  # nothing asked that the persona knows: the objective again (it gives nothing unasked)
         said.append(f"Je voudrais {first_person(objective).rstrip('.')}.")
-        said += [f"C'est la commande {orders[0]}." for _ in orders[:1]]
-        said += [f"Mon e-mail : {emails[0]}." for _ in emails[:1]]
     return {"message": " ".join(said), "objectif_atteint": False}
 
 

@@ -125,7 +125,8 @@ def eval_command(
     """Replay every golden case through the agent, grade it, and decide the gate.
 
     Exit codes: 0 passed, 1 failed (score under --seuil, or a blocking category failed), 2 usage,
-    3 inconclusive (infrastructure errors over budget, or no credentials), 4 invalid golden set.
+    3 inconclusive (infrastructure errors over --max-error-rate, no credentials, or --budget
+    spent before the end), 4 invalid golden set.
     With --compare-with, a passing gate takes the comparison's exit code (1 when this run is worse).
 
     Example: filon eval --backend scripted --junit var/eval.xml

@@ -51,7 +51,7 @@ def calibrate(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from goldens.judge_calibration import calibrate_set
-    from goldens.rubrics import standing
+    from goldens.rubrics import figures_standing
     from miner.settings import settings
 
     progress = Progress(
@@ -75,6 +75,16 @@ def calibrate(
     flags = settings().flag_config()
     for result in outcome.results:
         f = result.figures
+        if result.errors:
+            err_console.print(
+                f"{result.rubric.name}: the judge failed on {len(result.errors)} label(s):", markup=False
+            )
+            for line in result.errors[:3]:
+                err_console.print(f"  error: {line}", markup=False)
+            if len(result.errors) > 3:
+                err_console.print(f"  … and {len(result.errors) - 3} more", markup=False)
+        if not f.labels:
+            continue
         kappa = "indéfini" if f.kappa is None else f"{f.kappa:.2f}"
         console.print(
             f"{result.rubric.name}: {f.labels} labels, exactitude {f.exactitude:.0%}, kappa {kappa}, "
@@ -90,11 +100,11 @@ def calibrate(
                 f"  désaccord {d.cas}[{d.exemple}] attendu {d.attendu}, note {d.score} : {d.raison}",
                 markup=False,
             )
-        for line in result.errors:
-            err_console.print(f"  error: {line}", markup=False)
-        if outcome.written:
-            now = standing(result.rubric, f.modele, flags.judge_min_kappa, flags.judge_min_labels)
-            console.print(f"  → {now.raison}", markup=False)
+        now = figures_standing(f, flags.judge_min_kappa, flags.judge_min_labels)
+        saved = (
+            "" if outcome.written else " (not saved: --write keeps these figures, and the gate reads them)"
+        )
+        console.print(f"  → {now.raison}{saved}", markup=False)
     for path in outcome.written:
         console.print(f"written {path}", markup=False)
     if outcome.exit_code:

@@ -41,9 +41,7 @@ def test_a_run_stopped_by_its_budget_is_partial_and_inconclusive(tmp_path: Path)
     ran = sum(len(c["tentatives"]) for c in doc["cas"])
     assert 0 < ran < 4 and doc["budget"]["non_lancees"] == 4 - ran
     assert 0 < doc["budget"]["depense"] <= doc["budget"]["limite"]
-    assert (
-        doc["porte"]["decision"] == "non concluant" and "budget de 0.0015 $ atteint" in doc["porte"]["regle"]
-    )
+    assert doc["porte"]["decision"] == "non concluant" and "budget de 0.0015 $ : " in doc["porte"]["regle"]
 
 
 def test_a_budget_large_enough_changes_nothing(tmp_path: Path) -> None:
@@ -55,3 +53,12 @@ def test_a_budget_large_enough_changes_nothing(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert doc["budget"]["non_lancees"] == 0 and doc["budget"]["depense"] < doc["budget"]["estime"]
     assert "over it" not in result.output
+
+
+def test_a_budget_nothing_fits_in_is_said_before_anything_runs(tmp_path: Path) -> None:
+    folder = copy_set(tmp_path / "cases")
+    report = tmp_path / "r.json"
+    result = runner.invoke(app, ["eval", "--backend", "scripted", "--model", "gemini-2.5-flash", "--goldens",
+                                 str(folder), "--budget", "0.000001", "--report", str(report)])  # fmt: skip
+    assert result.exit_code == 3 and "the cheapest attempt is estimated at" in result.stderr
+    assert "nothing would run" in result.stderr and not report.exists()

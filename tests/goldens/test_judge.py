@@ -108,7 +108,7 @@ def test_an_uncalibrated_criterion_never_gates(tmp_path: Path) -> None:
     assert code == 0, out
     attempt = doc["cas"][0]["tentatives"][0]
     assert attempt["statut"] == "ok" and attempt["ecarts"] == []
-    assert attempt["juges"][0]["score"] == 3 and attempt["juges"][0]["bloquant"] is False
+    assert attempt["juges"][0]["score"] == 3 and attempt["juges"][0]["decisif"] is False
     assert attempt["avis"] and "juge critere : 3/5 < 4" in attempt["avis"][0]
     assert "jamais calibré pour scripted-juge" in doc["juge"]["criteres"]["critere"]["raison"]
     assert "Avis de critères consultatifs" in out
@@ -137,7 +137,7 @@ def test_a_calibrated_criterion_gates_and_only_for_its_judge(tmp_path: Path) -> 
     assert code == 1, out
     attempt = doc["cas"][0]["tentatives"][0]
     assert attempt["statut"] == "echec" and attempt["ecarts"][0].startswith("juge critere : 3/5 < 4")
-    assert doc["juge"]["criteres"]["critere"]["bloquant"] is True
+    assert doc["juge"]["criteres"]["critere"]["decisif"] is True
     assert (
         doc["juge"]["criteres"]["critere"]["sha256"] == load_rubric(cases.parent / "judges", "critere").sha256
     )

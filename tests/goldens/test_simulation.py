@@ -66,7 +66,7 @@ def test_a_simulation_running_out_of_turns(tmp_path: Path) -> None:
     code, doc, _ = run(tmp_path, case)
     attempt = doc["cas"][0]["tentatives"][0]
     assert code == 1 and attempt["objectif_atteint"] is False
-    assert len(attempt["messages_client"]) == 3 and "objectif non atteint en 3 tours" in attempt["ecarts"]
+    assert len(attempt["messages_client"]) == 3 and "objectif non atteint en 3 tour(s)" in attempt["ecarts"]
 
 
 def test_the_shop_afterwards_is_checked(tmp_path: Path) -> None:
