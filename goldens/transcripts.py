@@ -2,7 +2,8 @@
 
 A simulation's turns were written by a model, not by the set: to see what the agent did at turn four,
 the reviewer opens the conversation (`filon review --conversation ID`, `filon traces show ID`), read from
-the same spans, by the same ingest path as production traffic, redacted the same way.
+the same spans, by the same ingest path as production traffic, redacted the same way. They are dismissed at once, with the run's id as the reason: a reviewer opens
+them from the report, the queue never hands them out as work.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ def store_transcripts(run: RunOutput) -> str:
         try:
             redactor = Redactor(load_secret()) if redaction_enabled() else None
             Ingestor(store, settings().flag_config(), redactor, sample_rate=1.0).ingest(records)
+            for conversation in sorted({a.conversation for a in run.attempts if a.spans and a.conversation}):
+                # openable, never handed out: `c` in the review queue claims production conversations
+                store.dismiss(conversation, "filon eval", f"conversation simulée (run {run.run_id})")
         finally:
             store.close()
     except (StoreError, ValueError, OSError) as exc:

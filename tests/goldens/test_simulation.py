@@ -53,6 +53,9 @@ def test_a_simulation_reaching_its_objective(tmp_path: Path) -> None:
     shown = runner.invoke(app, ["traces", "show", attempt["conversation"]])
     assert shown.exit_code == 0 and f"{len(attempt['messages_client'])} turn(s)" in shown.stdout
     assert "⚙ demander_retour" in shown.stdout and "ines.moreau@exemple.fr" not in shown.stdout  # redacted
+    listed = runner.invoke(app, ["traces", "list", "--status", "open", "--json"])
+    assert attempt["conversation"] not in listed.stdout  # not the reviewers' work: dismissed, with the run
+    assert attempt["conversation"] in runner.invoke(app, ["traces", "list", "--status", "dismissed"]).stdout
 
 
 def test_a_simulation_running_out_of_turns(tmp_path: Path) -> None:
