@@ -279,6 +279,8 @@ def junit(report: EvalReport) -> str:
             ET.SubElement(tc, "error", message=a.erreur or "", type="infrastructure")
         elif a.statut == "non_executable":
             ET.SubElement(tc, "skipped", message=f"non exécutable : {a.non_executable or ''}")
+        if a.avis:  # an advisory criterion's failures: seen in the CI's test view, never a failure
+            ET.SubElement(tc, "system-out").text = "avis (critère consultatif) : " + "; ".join(a.avis)
     props = ET.SubElement(suite, "properties")
     ET.SubElement(props, "property", name="porte.decision", value=report.porte.decision)
     ET.SubElement(props, "property", name="porte.regle", value=report.porte.regle)

@@ -104,8 +104,10 @@ def test_an_unparsable_judge_makes_the_run_inconclusive(
 
 def test_an_uncalibrated_criterion_never_gates(tmp_path: Path) -> None:
     cases = make_set(tmp_path, rubric=NO_HEURISTIC)  # the stand-in scores it 3, under the rubric's 4
-    code, doc, out = evaluate(tmp_path, cases)
+    code, doc, out = evaluate(tmp_path, cases, "--junit", str(tmp_path / "junit.xml"))
     assert code == 0, out
+    junit = (tmp_path / "junit.xml").read_text()
+    assert 'failures="0"' in junit and "<system-out>avis (critère consultatif) : juge critere : 3/5" in junit
     attempt = doc["cas"][0]["tentatives"][0]
     assert attempt["statut"] == "ok" and attempt["ecarts"] == []
     assert attempt["juges"][0]["score"] == 3 and attempt["juges"][0]["decisif"] is False
