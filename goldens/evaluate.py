@@ -23,15 +23,12 @@ from goldens.caseset import BLOCKING_DEFAULT, CaseSet, Problem, load_set
 from goldens.compare import Comparison, compare
 from goldens.exits import Exit
 from goldens.gate import Gate, decide
-from goldens.judge import Judge, default_judge_model
-from goldens.model_checks import ModelChecks
+from goldens.model_checks import ModelChecks, open_model_checks
 from goldens.report_console import console_lines
 from goldens.retry import RetryPolicy
 from goldens.rubrics import RubricError
 from goldens.runner import Attempt, RunOptions, RunOutput, make_http_client, run_cases
 from goldens.schema import Case
-from goldens.similarity import EMBEDDING_MODEL, SCRIPTED_EMBEDDING, Embedder
-from goldens.simulator import SCRIPTED_SIMULATOR, SIMULATOR_MODEL, Simulator
 from goldens.targets import parse_target
 from goldens.transcripts import store_transcripts
 from miner.eval_report import BudgetRapport, EvalReport, PromptRef
@@ -135,28 +132,15 @@ def evaluate(
 
 
 def model_checks(config: EvalConfig, inputs: Inputs, backend: Backend) -> ModelChecks | None:
-    """The judge and the embedder the cases ask for, on the run's backend; None when no case asks."""
-    judged = any(c.juge for c in inputs.cases)
-    near = any(c.proche_de for c in inputs.cases)
-    simulated = any(c.simulation for c in inputs.cases)
-    if not judged and not near and not simulated:
-        return None
-    judge = embedder = simulator = None
-    if judged:
-        model = config.judge_model or default_judge_model(backend.model, backend.scripted)
-        judge = Judge(backend.client, model, backend.scripted)
-    if near:
-        model = config.embedding_model or (SCRIPTED_EMBEDDING if backend.scripted else EMBEDDING_MODEL)
-        embedder = Embedder(backend.client, model, backend.scripted)
-    if simulated:
-        model = config.simulator_model or (SCRIPTED_SIMULATOR if backend.scripted else SIMULATOR_MODEL)
-        simulator = Simulator(backend.client, model, backend.scripted)
-    flags = settings().flag_config()
-    checks = ModelChecks.for_cases(
-        inputs.cases, inputs.caseset.folder, judge, embedder, flags.judge_min_kappa, flags.judge_min_labels
+    """The judge, the embedder and the simulated customer the cases ask for, on the run's backend."""
+    return open_model_checks(
+        inputs.cases,
+        inputs.caseset.folder,
+        backend,
+        config.judge_model,
+        config.embedding_model,
+        config.simulator_model,
     )
-    checks.simulator = simulator
-    return checks
 
 
 def _budget(

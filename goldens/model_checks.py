@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from agent.model import Backend
 from goldens.judge import Judge, JudgeError
 from goldens.rubrics import Rubric, Standing, judges_dir, load_rubric, standing
 from goldens.schema import Case
@@ -110,3 +111,38 @@ class ModelChecks:
         if not verdict.passed:
             line = f"juge {critere} : {verdict.score}/{rubric.echelle} < {rubric.seuil} ({verdict.raison})"
             (out.ecarts if gates else out.avis).append(line)
+
+
+def open_model_checks(
+    cases: list[Case],
+    goldens_folder: Path,
+    backend: Backend,
+    judge_model: str | None = None,
+    embedding_model: str | None = None,
+    simulator_model: str | None = None,
+) -> ModelChecks | None:
+    """The judge, the embedder and the simulated customer the cases ask for, on `backend` (Gemini, or the
+    stand-in with its own model names); None when no case asks. `RubricError` for a missing rubric."""
+    from goldens.judge import default_judge_model
+    from goldens.similarity import EMBEDDING_MODEL, SCRIPTED_EMBEDDING
+    from goldens.simulator import SCRIPTED_SIMULATOR, SIMULATOR_MODEL
+    from miner.settings import settings
+
+    if not any(c.juge or c.proche_de or c.simulation for c in cases):
+        return None
+    judge = embedder = simulator = None
+    stand_in = backend.scripted
+    if any(c.juge for c in cases):
+        judge = Judge(backend.client, judge_model or default_judge_model(backend.model, stand_in), stand_in)
+    if any(c.proche_de for c in cases):
+        model = embedding_model or (SCRIPTED_EMBEDDING if stand_in else EMBEDDING_MODEL)
+        embedder = Embedder(backend.client, model, stand_in)
+    if any(c.simulation for c in cases):
+        model = simulator_model or (SCRIPTED_SIMULATOR if stand_in else SIMULATOR_MODEL)
+        simulator = Simulator(backend.client, model, stand_in)
+    flags = settings().flag_config()
+    checks = ModelChecks.for_cases(
+        cases, goldens_folder, judge, embedder, flags.judge_min_kappa, flags.judge_min_labels
+    )
+    checks.simulator = simulator
+    return checks

@@ -6,6 +6,7 @@ conversation), trying a case against the agent, and reading the failures of the 
 from __future__ import annotations
 
 import json
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -17,6 +18,7 @@ from agent.prompts import load_prompt
 from goldens.caseset import CaseSet, Problem, goldens_dir, lint_case, load_set, parse_case, write_case
 from goldens.draft import Check, Draft, Origin, draft_case
 from goldens.draft_simulation import as_simulation
+from goldens.model_checks import open_model_checks
 from goldens.near import near_duplicates
 from goldens.runner import Attempt, RunOptions, run_cases
 from goldens.schema import Case
@@ -127,10 +129,15 @@ class Tried:
 
 
 def try_case(
-    case: dict[str, Any], backend: str = "gemini", prompt: str | None = None, target: str | None = None
+    case: dict[str, Any],
+    backend: str = "gemini",
+    prompt: str | None = None,
+    target: str | None = None,
+    folder: Path | None = None,
 ) -> Tried:
     """One replay of the case through the agent, as the gate would do it: the reference agent, or the
-    target given or configured (`target` in filon.toml); raises MissingCredentials."""
+    target given or configured (`target` in filon.toml), with its judge, similarity and simulated customer
+    on `backend` (rubrics beside `folder`); raises MissingCredentials."""
     from goldens.targets import open_target, parse_target
     from miner.settings import settings
 
@@ -140,10 +147,15 @@ def try_case(
     spec = parse_target(target or flags.target)
     options = RunOptions(repeat=1, concurrency=1, escalation_tools=tuple(flags.escalation_tools))
     if spec != "filon":
-        with open_target(spec) as chosen:
+        with ExitStack() as stack:
+            chosen = stack.enter_context(open_target(spec))
+            if model.juge or model.proche_de or model.simulation:  # their models, not the target's
+                judging = stack.enter_context(open_backend(backend))
+                options.model_checks = open_model_checks([model], goldens_dir(folder), judging)
             run = run_cases([model], None, loaded, options, target=chosen)
         return Tried(run.attempts[0], "(the target's own)", "(the target's own)", spec)
     with open_backend(backend) as b:
+        options.model_checks = open_model_checks([model], goldens_dir(folder), b)
         run = run_cases([model], b, loaded, options)
         return Tried(run.attempts[0], loaded.path, b.model)
 

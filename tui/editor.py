@@ -262,7 +262,7 @@ class EditorScreen(ReviewScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="try")
     def attempt(self, case: dict[str, Any]) -> None:
         try:
-            tried = try_case(case, self.review.backend, self.review.prompt)
+            tried = try_case(case, self.review.backend, self.review.prompt, folder=self.review.goldens)
         except Exception as exc:
             self.post_message(self.Tried(f"could not try it: {exc}", False))
             return

@@ -133,3 +133,13 @@ def test_a_simulation_case_takes_only_its_first_message() -> None:
     with pytest.raises(ValueError, match="takes no turns but its premier_message"):
         Case.model_validate({**SIM, "tours": ["Autre chose"]})
     assert Case.model_validate(SIM).tours == [SIM["simulation"]["premier_message"]]
+
+
+def test_the_editors_try_plays_the_simulation_and_the_judge() -> None:
+    from goldens.review import try_case
+
+    tried = try_case(SIM, "scripted", folder=REPO / "goldens" / "cases")
+    assert tried.attempt.erreur is None and tried.attempt.objectif_atteint is True
+    judged = json.loads((REPO / "goldens" / "cases" / "esc-01.json").read_text(encoding="utf-8"))
+    verdicts = try_case(judged, "scripted", folder=REPO / "goldens" / "cases").attempt.model_checks.judged
+    assert [v.critere for v in verdicts] == ["ton", "perimetre"] and all(v.gates for v in verdicts)
