@@ -11,10 +11,15 @@ attempts under way are expected to spend, and its own estimate fit in the budget
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from goldens.model_checks import ModelChecks
 from goldens.schema import Case
+
+if TYPE_CHECKING:  # the runner imports this module: its Attempt is a name for the checker only
+    from goldens.runner import Attempt
 
 CALLS_PER_TURN = 2  # a tool call, then the answer
 TOOLS_AND_HISTORY = 900  # tokens: the tool declarations and a turn or two of history
@@ -105,3 +110,22 @@ class Budget:
     @property
     def stopped(self) -> bool:
         return self.skipped > 0
+
+
+def within_budget(budget: Budget | None, case: Case, attempt: Callable[[], Attempt]) -> Attempt | None:
+    """The attempt, if `--budget` leaves room for its estimate (None: not started); what it really cost
+    then replaces the estimate it had reserved."""
+    if budget is None:
+        return attempt()
+    reserved = budget.start(case)
+    if reserved is None:
+        return None
+    done = attempt()
+    mc = done.model_checks
+    budget.finish(reserved, budget.actual(
+        done.input_tokens,
+        done.output_tokens,
+        (mc.judge_input_tokens, mc.judge_output_tokens),
+        (done.simulator_input_tokens, done.simulator_output_tokens),
+    ))  # fmt: skip
+    return done

@@ -164,6 +164,19 @@ def porte(gate: Gate) -> Porte:
     )
 
 
+def per_category(attempts: list[Attempt]) -> dict[str, Categorie]:
+    """Passed, valid and errors per category; attempts the target could not run are left out."""
+    categories: dict[str, Categorie] = defaultdict(Categorie)
+    for a in attempts:
+        if a.non_executable:
+            continue
+        c = categories[a.categorie]
+        c.reussis += a.ok
+        c.valides += a.valid
+        c.erreurs += not a.valid
+    return dict(categories)
+
+
 def build(
     run: RunOutput,
     gate: Gate,
@@ -178,14 +191,6 @@ def build(
     by_case: dict[str, list[Attempt]] = defaultdict(list)
     for a in run.attempts:
         by_case[a.case_id].append(a)
-    categories: dict[str, Categorie] = defaultdict(Categorie)
-    for a in run.attempts:
-        if a.non_executable:
-            continue
-        c = categories[a.categorie]
-        c.reussis += a.ok
-        c.valides += a.valid
-        c.erreurs += not a.valid
     turns = [ms for a in run.attempts if a.valid for ms in a.latences_ms]
     juge, embeddings = model_checks_report(checks, run.attempts)
     error_types: dict[str, int] = defaultdict(int)
@@ -196,7 +201,7 @@ def build(
         score=gate.score,
         seuil=gate.seuil,
         porte=porte(gate),
-        categories=dict(categories),
+        categories=per_category(run.attempts),
         latence=Latence(p50_ms=percentile(turns, 50), p95_ms=percentile(turns, 95), tours=len(turns)),
         cout=cost(model, run.attempts, checks),
         erreurs=Erreurs(

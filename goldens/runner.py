@@ -23,7 +23,7 @@ from agent.model import Backend
 from agent.prompts import Prompt
 from agent.tools import ESCALATION_TOOL
 from goldens import retry
-from goldens.budget import Budget
+from goldens.budget import Budget, within_budget
 from goldens.final_state import final_state_gaps, state_reader
 from goldens.grading import evaluer_cas
 from goldens.model_checks import ModelChecks, Outcome
@@ -312,23 +312,9 @@ def run_cases(
     attempts: list[Attempt] = []
 
     def job(item: tuple[Case, int]) -> Attempt | None:
-        case, n = item
-        budget, reserved = options.budget, 0.0
-        if budget is not None:
-            expected = budget.start(case)
-            if expected is None:
-                return None  # it would go over the budget: not started
-            reserved = expected
-        done = play(case, n, target, collector, run_id, options.escalation_tools, None, options.model_checks)
-        if budget is not None:
-            mc = done.model_checks
-            budget.finish(reserved, budget.actual(
-                done.input_tokens,
-                done.output_tokens,
-                (mc.judge_input_tokens, mc.judge_output_tokens),
-                (done.simulator_input_tokens, done.simulator_output_tokens),
-            ))  # fmt: skip
-        if on_attempt:
+        done = within_budget(options.budget, item[0], lambda: play(*item, target, collector, run_id,
+                             options.escalation_tools, None, options.model_checks))  # fmt: skip
+        if done is not None and on_attempt:
             on_attempt(done)
         return done
 
