@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from filon.commands.common import BackendOpt, ModelUrlOpt, console, err_console, fail
+
+if TYPE_CHECKING:  # imported when the command runs: the CLI starts fast
+    from goldens.judge_calibration import Result
 
 app = typer.Typer(help="The LLM judge behind `juge` checks.", no_args_is_help=True)
 
@@ -51,7 +54,6 @@ def calibrate(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from goldens.judge_calibration import calibrate_set
-    from goldens.rubrics import figures_standing
     from miner.settings import settings
 
     progress = Progress(
@@ -74,38 +76,43 @@ def calibrate(
         console.print(outcome.banner, markup=False)
     flags = settings().flag_config()
     for result in outcome.results:
-        f = result.figures
-        if result.errors:
-            err_console.print(
-                f"{result.rubric.name}: the judge failed on {len(result.errors)} label(s):", markup=False
-            )
-            for line in result.errors[:3]:
-                err_console.print(f"  error: {line}", markup=False)
-            if len(result.errors) > 3:
-                err_console.print(f"  … and {len(result.errors) - 3} more", markup=False)
-        if not f.labels:
-            continue
-        kappa = "indéfini" if f.kappa is None else f"{f.kappa:.2f}"
-        console.print(
-            f"{result.rubric.name}: {f.labels} labels, exactitude {f.exactitude:.0%}, kappa {kappa}, "
-            f"stabilité {f.stabilite:.0%} sur {f.repetitions} répétitions",
-            markup=False,
-        )
-        m = f.matrice
-        console.print("  relecteur \\ juge    bon  mauvais", markup=False)
-        for verdict in ("bon", "mauvais"):
-            console.print(f"  {verdict:<18}{m[verdict]['bon']:>5}{m[verdict]['mauvais']:>9}", markup=False)
-        for d in f.desaccords:
-            console.print(
-                f"  désaccord {d.cas}[{d.exemple}] attendu {d.attendu}, note {d.score} : {d.raison}",
-                markup=False,
-            )
-        now = figures_standing(f, flags.judge_min_kappa, flags.judge_min_labels)
-        saved = (
-            "" if outcome.written else " (not saved: --write keeps these figures, and the gate reads them)"
-        )
-        console.print(f"  → {now.raison}{saved}", markup=False)
+        _print_result(result, bool(outcome.written), flags.judge_min_kappa, flags.judge_min_labels)
     for path in outcome.written:
         console.print(f"written {path}", markup=False)
     if outcome.exit_code:
         fail(outcome.message, outcome.exit_code)  # type: ignore[arg-type]
+
+
+def _print_result(result: Result, written: bool, min_kappa: float, min_labels: int) -> None:
+    """One criterion: its judge errors (three at most), then its figures and whether it would gate."""
+    from goldens.rubrics import figures_standing
+
+    f = result.figures
+    if result.errors:
+        err_console.print(
+            f"{result.rubric.name}: the judge failed on {len(result.errors)} label(s):", markup=False
+        )
+        for line in result.errors[:3]:
+            err_console.print(f"  error: {line}", markup=False)
+        if len(result.errors) > 3:
+            err_console.print(f"  … and {len(result.errors) - 3} more", markup=False)
+    if not f.labels:
+        return
+    kappa = "indéfini" if f.kappa is None else f"{f.kappa:.2f}"
+    console.print(
+        f"{result.rubric.name}: {f.labels} labels, exactitude {f.exactitude:.0%}, kappa {kappa}, "
+        f"stabilité {f.stabilite:.0%} sur {f.repetitions} répétitions",
+        markup=False,
+    )
+    m = f.matrice
+    console.print("  relecteur \\ juge    bon  mauvais", markup=False)
+    for verdict in ("bon", "mauvais"):
+        console.print(f"  {verdict:<18}{m[verdict]['bon']:>5}{m[verdict]['mauvais']:>9}", markup=False)
+    for d in f.desaccords:
+        console.print(
+            f"  désaccord {d.cas}[{d.exemple}] attendu {d.attendu}, note {d.score} : {d.raison}",
+            markup=False,
+        )
+    now = figures_standing(f, min_kappa, min_labels)
+    saved = "" if written else " (not saved: --write keeps these figures, and the gate reads them)"
+    console.print(f"  → {now.raison}{saved}", markup=False)
