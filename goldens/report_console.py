@@ -27,7 +27,8 @@ def model_check_lines(report: EvalReport) -> list[str]:
     lines = []
     if report.cout.par_role:
         roles = ", ".join(
-            f"{name} {r.total_usd:.5f} $" if r.total_usd is not None else f"{name} ? $"
+            (f"{name} {r.total_usd:.5f} $" if r.total_usd is not None else f"{name} ? $")
+            + f" ({r.jetons_entree}+{r.jetons_sortie} jetons)"
             for name, r in report.cout.par_role.items()
         )
         lines.append(f"Coût par rôle : {roles}")
