@@ -74,7 +74,11 @@ class ModelChecks:
         standings = {n: standing(r, model, min_kappa, min_labels) for n, r in rubrics.items()}
         return cls(judge, embedder, rubrics, standings)
 
-    def apply(self, case: Case, answers: list[str], deterministic_passed: bool) -> Outcome:
+    def apply(
+        self, case: Case, answers: list[str], deterministic_passed: bool, customer: list[str] | None = None
+    ) -> Outcome:
+        """The attempt's similarity, then its judge criteria; `customer`: the messages sent (a simulated
+        customer's, for a simulation), the case's turns by default."""
         out = Outcome()
         if not deterministic_passed:
             out.judge_skipped = len(case.juge)
@@ -90,7 +94,7 @@ class ModelChecks:
                 out.judge_skipped = len(case.juge)
                 return out
             for check in case.juge:
-                self._judge(check.critere, case.tours, answer, out)
+                self._judge(check.critere, customer or list(case.tours), answer, out)
         except (JudgeError, EmbeddingError) as exc:
             out.erreur = str(exc)
         return out

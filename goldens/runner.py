@@ -258,7 +258,8 @@ def _grade(
             return
         result.ecarts += final_state_gaps(case.etat_final, state)
     if model_checks is not None and (case.juge or case.proche_de):
-        result.model_checks = outcome = model_checks.apply(case, result.reponses, not result.ecarts)
+        outcome = model_checks.apply(case, result.reponses, not result.ecarts, result.messages_client)
+        result.model_checks = outcome
         result.ecarts += outcome.ecarts
         result.erreur = outcome.erreur
 

@@ -143,3 +143,25 @@ def test_the_editors_try_plays_the_simulation_and_the_judge() -> None:
     judged = json.loads((REPO / "goldens" / "cases" / "esc-01.json").read_text(encoding="utf-8"))
     verdicts = try_case(judged, "scripted", folder=REPO / "goldens" / "cases").attempt.model_checks.judged
     assert [v.critere for v in verdicts] == ["ton", "perimetre"] and all(v.gates for v in verdicts)
+
+
+def test_the_judge_reads_every_message_of_a_simulated_customer(tmp_path: Path, scripted) -> None:  # type: ignore[no-untyped-def]
+    from agent.model import scripted_client
+    from goldens.judge import Judge, Verdict
+    from goldens.model_checks import ModelChecks
+    from goldens.rubrics import Rubric, Standing, load_rubric
+
+    seen: list[list[str]] = []
+
+    class Recording(Judge):
+        def score(self, rubric: Rubric, customer: list[str], answer: str) -> Verdict:
+            seen.append(customer)
+            return super().score(rubric, customer, answer)
+
+    case = Case.model_validate({**SIM, "juge": [{"critere": "ton"}]})
+    rubric = load_rubric(REPO / "goldens" / "judges", "ton")
+    judge = Recording(scripted_client(scripted.url), "scripted-juge", stand_in=True)
+    checks = ModelChecks(judge=judge, rubrics={"ton": rubric}, standings={"ton": Standing(True, "")})
+    sent = [SIM["simulation"]["premier_message"], "C'est la commande LL-19011."]
+    checks.apply(case, ["Quel est le numéro ?", "C'est enregistré."], True, sent)
+    assert seen == [sent]  # not the case's single turn: the whole conversation the judge rates
