@@ -86,15 +86,31 @@ class Budget:
             self.spent += actual
 
     def actual(
-        self, input_tokens: int, output_tokens: int, judge: tuple[int, int], simulator: tuple[int, int]
+        self,
+        input_tokens: int,
+        output_tokens: int,
+        judge: tuple[int, int],
+        simulator: tuple[int, int],
+        embedding_tokens: int = 0,
     ) -> float:
-        """What a finished attempt cost: the agent's tokens, the judge's and the simulated customer's."""
+        """What a finished attempt cost: the agent's tokens, the judge's, the simulated customer's and the
+        embeddings its texts needed."""
         cost = price(self.prices, self.agent_model, input_tokens, output_tokens)
+        if self.checks is not None and self.checks.embedder is not None:
+            cost += price(self.prices, self.checks.embedder.model, embedding_tokens, 0)
         if self.checks is not None and self.checks.judge is not None:
             cost += price(self.prices, self.checks.judge.model, *judge)
         if self.checks is not None and self.checks.simulator is not None:
             cost += price(self.prices, self.checks.simulator.model, *simulator)
         return cost
+
+    def unpriced(self, agent_priced: bool) -> list[str]:
+        """The models in use the price table does not know: a budget would count them as free."""
+        models = [self.agent_model] if agent_priced else []
+        checks = self.checks
+        if checks is not None:
+            models += [m.model for m in (checks.judge, checks.embedder, checks.simulator) if m is not None]
+        return [m for m in dict.fromkeys(models) if m not in self.prices]
 
     def nothing_fits(self, cases: list[Case]) -> str:
         """Why nothing would run, said before the run (the cheapest attempt is over the budget); "" if
@@ -127,5 +143,6 @@ def within_budget(budget: Budget | None, case: Case, attempt: Callable[[], Attem
         done.output_tokens,
         (mc.judge_input_tokens, mc.judge_output_tokens),
         (done.simulator_input_tokens, done.simulator_output_tokens),
+        mc.embedding_tokens,
     ))  # fmt: skip
     return done

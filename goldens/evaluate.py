@@ -150,6 +150,11 @@ def _budget(
         return None
     tokens = len(inputs.prompt.text) // 4 if inputs.target == "filon" else 0
     budget = Budget(config.budget, rpt.prices(), agent_model, tokens, checks)
+    unknown = budget.unpriced(agent_priced=inputs.target == "filon")
+    if unknown:
+        raise ValueError(
+            f"--budget: no price for {', '.join(unknown)} in goldens/prices.json: it would count as free"
+        )
     budget.estimated = budget.total(inputs.cases, config.repeat)
     return budget
 
@@ -221,11 +226,13 @@ def _decide(
     outcome = EvalOutcome(code, document.porte.regle, document, inputs.caseset.warnings, banner)
     if inputs.earlier is not None and not run.interrupted:
         outcome.comparison = compare(inputs.earlier, document, config.marge)
-        if gate.exit_code == Exit.OK:  # the gate's own failure wins; a passing gate defers to the comparison
+        if (
+            document.porte.code_sortie == Exit.OK
+        ):  # the gate's failure (or budget stop) wins over the comparison
             outcome.exit_code = outcome.comparison.exit_code
         publish(outcome.comparison, config.markdown)
-    outcome.store_warning = _record(document, str(config.report), outcome.comparison)
-    outcome.store_warning = outcome.store_warning or store_transcripts(run)
+    warnings = [_record(document, str(config.report), outcome.comparison), store_transcripts(run)]
+    outcome.store_warning = "; ".join(w for w in warnings if w)
     return outcome
 
 

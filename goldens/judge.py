@@ -80,8 +80,7 @@ def request(rubric: Rubric, customer: list[str], answer: str) -> tuple[str, type
         system_instruction=RULES.format(echelle=rubric.echelle, name=rubric.name, text=rubric.text),
         temperature=0.0,
         response_mime_type="application/json",
-        response_schema=SCHEMA,
-        max_output_tokens=512,
+        response_schema=SCHEMA,  # no max_output_tokens: a thinking model's thoughts count against it
     )
     return conversation_block(customer, answer), config
 
@@ -102,6 +101,13 @@ def parse_reply(rubric: Rubric, text: str | None) -> tuple[int, str]:
     if not isinstance(raison, str):
         raise JudgeError("réponse du juge illisible : pas de raison")
     return score, raison.strip()
+
+
+def output_tokens(usage: types.GenerateContentResponseUsageMetadata | None) -> int:
+    """The tokens billed as output: the reply's and, on a thinking model, its thoughts'."""
+    if usage is None:
+        return 0
+    return (usage.candidates_token_count or 0) + (usage.thoughts_token_count or 0)
 
 
 def _clip(text: str, width: int = 60) -> str:
@@ -129,5 +135,5 @@ class Judge:
             raison=raison,
             passed=rubric.passes(score),
             input_tokens=(usage.prompt_token_count or 0) if usage else 0,
-            output_tokens=(usage.candidates_token_count or 0) if usage else 0,
+            output_tokens=output_tokens(usage),
         )

@@ -43,6 +43,7 @@ class Outcome:
     judge_skipped: int = 0
     judge_input_tokens: int = 0
     judge_output_tokens: int = 0
+    embedding_tokens: int = 0  # what this attempt's texts cost to embed (each text once per run)
     erreur: str | None = None
 
 
@@ -86,15 +87,20 @@ class ModelChecks:
         answer = "\n".join(a for a in answers if a)
         try:
             if case.proche_de is not None and self.embedder is not None:
-                found = self.embedder.similarity(case.proche_de.reference, answer, case.proche_de.seuil)
+                found, out.embedding_tokens = self.embedder.similarity(
+                    case.proche_de.reference, answer, case.proche_de.seuil
+                )
                 out.similarities.append(found)
                 if not found.passed:
                     out.ecarts.append(f"proche_de : similarité {found.score:.2f} < {found.seuil:.2f}")
             if out.ecarts:
                 out.judge_skipped = len(case.juge)
                 return out
-            for check in case.juge:
+            for done, check in enumerate(case.juge, start=1):
                 self._judge(check.critere, customer or list(case.tours), answer, out)
+                if out.ecarts:  # a decisive criterion failed: the attempt has failed, whatever comes next
+                    out.judge_skipped = len(case.juge) - done
+                    break
         except (JudgeError, EmbeddingError) as exc:
             out.erreur = str(exc)
         return out

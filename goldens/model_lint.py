@@ -46,7 +46,7 @@ def threshold_problems(name: str, case: Case, embedder: Embedder) -> list[Proble
     for trial in trials(case):
         if trial.for_the_judge or not trial.accepted:  # the judge's to reject, or rejected already
             continue
-        found = embedder.similarity(near.reference, "\n".join(trial.example.answers()), near.seuil)
+        found, _ = embedder.similarity(near.reference, "\n".join(trial.example.answers()), near.seuil)
         where = f"exemples[{trial.index}]"
         if trial.example.verdict == "bon" and not found.passed:
             why = f"proche_de trop strict: a 'bon' answer is at {found.score:.3f} < seuil {near.seuil:.2f}"

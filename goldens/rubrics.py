@@ -88,7 +88,8 @@ def load_rubric(folder: Path, name: str) -> Rubric:
         raise RubricError(f"{path}: front matter: seuil {seuil} must lie between 1 and echelle {echelle}")
     if not body:
         raise RubricError(f"{path}: the rubric has no text after its front matter")
-    return Rubric(name, path, body, seuil, echelle, hashlib.sha256(raw).hexdigest())
+    # the text's hash, line endings normalised: a checkout with CRLF is the same rubric, still calibrated
+    return Rubric(name, path, body, seuil, echelle, hashlib.sha256(text.encode("utf-8")).hexdigest())
 
 
 class Desaccord(BaseModel):

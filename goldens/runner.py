@@ -220,12 +220,13 @@ def _simulate(
     result.objectif_atteint = False
     for _ in range(simulation.max_tours):
         if not _exchange(result, case, message, target, collector, session, escalation_tools):
+            result.objectif_atteint = None  # cut short by the infrastructure: neither reached nor missed
             return False
         turns += [("client", message), ("agent", result.reponses[-1])]
         try:
             step = simulator.next(simulation, turns)
         except SimulatorError as exc:
-            result.erreur = str(exc)
+            result.erreur, result.objectif_atteint = str(exc), None
             return False
         result.simulator_input_tokens += step.input_tokens
         result.simulator_output_tokens += step.output_tokens

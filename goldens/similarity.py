@@ -55,23 +55,42 @@ class Embedder:
         self.stand_in = stand_in
         self.tokens = 0
         self.known: dict[str, list[float]] = {}
+        self._pending: dict[str, threading.Event] = {}  # texts being embedded by another attempt
         self._lock = threading.Lock()
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
+    def embed(self, texts: list[str]) -> tuple[list[list[float]], int]:
+        """The vectors of `texts`, and the tokens this call paid for: a text another attempt is embedding
+        at the same moment is waited for, not embedded twice."""
         with self._lock:
-            missing = [t for t in dict.fromkeys(texts) if t not in self.known]
-        if missing:
-            with infrastructure("embeddings", EmbeddingError):
-                response = self.client.models.embed_content(model=self.model, contents=missing)
-            vectors = [list(e.values or []) for e in response.embeddings or []]
-            if len(vectors) != len(missing) or any(not v for v in vectors):
-                raise EmbeddingError(f"embeddings : {len(vectors)} vecteurs pour {len(missing)} textes")
+            unique = list(dict.fromkeys(texts))
+            missing = [t for t in unique if t not in self.known and t not in self._pending]
+            waiting = [self._pending[t] for t in unique if t in self._pending]
+            for text in missing:
+                self._pending[text] = threading.Event()
+        tokens = 0
+        try:
+            if missing:
+                with infrastructure("embeddings", EmbeddingError):
+                    response = self.client.models.embed_content(model=self.model, contents=missing)
+                vectors = [list(e.values or []) for e in response.embeddings or []]
+                if len(vectors) != len(missing) or any(not v for v in vectors):
+                    raise EmbeddingError(f"embeddings : {len(vectors)} vecteurs pour {len(missing)} textes")
+                tokens = sum(estimate_tokens(t) for t in missing)
+                with self._lock:
+                    self.known.update(zip(missing, vectors, strict=True))
+                    self.tokens += tokens
+        finally:
             with self._lock:
-                self.known.update(zip(missing, vectors, strict=True))
-                self.tokens += sum(estimate_tokens(t) for t in missing)
+                for text in missing:
+                    self._pending.pop(text).set()
+        for event in waiting:
+            event.wait()
         with self._lock:
-            return [self.known[t] for t in texts]
+            if any(t not in self.known for t in texts):  # the other attempt's call failed
+                raise EmbeddingError("embeddings : un appel concurrent a échoué")
+            return [self.known[t] for t in texts], tokens
 
-    def similarity(self, reference: str, answer: str, seuil: float) -> Similarity:
-        ref, got = self.embed([reference, answer])
-        return Similarity(reference, round(cosine(ref, got), 4), seuil)
+    def similarity(self, reference: str, answer: str, seuil: float) -> tuple[Similarity, int]:
+        """The answer's similarity to the reference, and the embedding tokens this call paid for."""
+        (ref, got), tokens = self.embed([reference, answer])
+        return Similarity(reference, round(cosine(ref, got), 4), seuil), tokens

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from google import genai
 from google.genai import types
 
+from goldens.judge import output_tokens
 from goldens.model_calls import data_block, infrastructure
 from goldens.schema import Simulation
 from miner.text import norm
@@ -89,8 +90,7 @@ class Simulator:
             system_instruction=RULES.format(persona=simulation.persona, objectif=simulation.objectif),
             temperature=0.0,
             response_mime_type="application/json",
-            response_schema=SCHEMA,
-            max_output_tokens=512,
+            response_schema=SCHEMA,  # no max_output_tokens: a thinking model's thoughts count against it
         )
         with infrastructure("client simulé", SimulatorError):
             response = self.client.models.generate_content(
@@ -102,7 +102,7 @@ class Simulator:
             message,
             reached,
             (usage.prompt_token_count or 0) if usage else 0,
-            (usage.candidates_token_count or 0) if usage else 0,
+            output_tokens(usage),
         )
 
 

@@ -19,8 +19,10 @@ from agent.text import fold
 DATA = re.compile(r"<donnees>\s*(.*?)\s*</donnees>", re.S)
 SCALE = re.compile(r"de 1 à (\d+)")
 TO_EVALUATOR = re.compile(
-    r"evaluat|\bgrille\b|\bnote (?:de |maximale|parfaite)|\b\d ?/ ?5\b|merite (?:un |la )?\d|ignore[rz]? (?:la|les|tes|vos)"
-    r"|\binstructions? (?:precedente|du juge)",
+    r"evaluateur"
+    r"|(?:donne[rz]?|attribue[rz]?|merite|vaut|met(?:tez|s)?) (?:la note (?:de )?|une note de |un )?\d ?(?:/ ?\d+|sur \d+)"
+    r"|\bnote (?:maximale|parfaite)|ignore[rz]? (?:la grille|les consignes|les instructions|tes instructions|vos instructions)"
+    r"|\binstructions? (?:precedentes?|du juge)",
 )
 TUTOIEMENT = re.compile(
     r"\b(?:tu|toi|te|t'|ton|ta|tes)\b|\b(?:as|es|peux|veux|dois|vas|sais|fais)-tu\b|\b\w+(?:-toi)\b"
