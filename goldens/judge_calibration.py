@@ -204,5 +204,7 @@ def calibrate_set(
     try:
         written = [str(write_calibration(r.rubric, r.figures)) for r in results] if write else []
     except RubricError as exc:  # a calibration file edited by hand into something else: not overwritten
-        return CalibrateOutcome(Exit.USAGE, f"{exc} (fix or remove it, then --write again)", results, banner=banner)
+        return CalibrateOutcome(
+            Exit.USAGE, f"{exc} (fix or remove it, then --write again)", results, banner=banner
+        )
     return CalibrateOutcome(Exit.OK, "", results, written, banner)
