@@ -130,24 +130,30 @@ def _print_matrix(case: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from goldens.calibration import matrix
+    from goldens.calibration import label, matrix
 
     m = matrix(case)
     table = Table(title=f"{case.id}: examples × checks", show_lines=False)
     table.add_column("#", justify="right")
     table.add_column("verdict")
     table.add_column("réponse", max_width=40, overflow="ellipsis", no_wrap=True)
-    for label in m.columns:
-        table.add_column(escape(label), justify="center")
+    for column in m.columns:
+        table.add_column(escape(column), justify="center")
+    for critere in case.criteria():  # the reviewer's label the judge is measured on, not a check run here
+        table.add_column(escape(f"juge {critere} (label)"), justify="center")
     table.add_column("lint")
     for trial, cells in zip(m.rows, m.cells, strict=True):
         lint = "ok" if trial.agrees else ("trop strict" if trial.example.verdict == "bon" else "trop lâche")
+        shown = lint if trial.agrees else f"[bold red]{lint}[/]"
+        if trial.for_the_judge:
+            shown = "le juge"  # a mauvais answer only the judge is there to reject
         table.add_row(
             str(trial.index),
             trial.example.verdict,
             escape(" / ".join(trial.example.answers())),
             *("✓" if ok else "✗" for ok in cells),
-            lint if trial.agrees else f"[bold red]{lint}[/]",
+            *(label(trial.example, c) for c in case.criteria()),
+            shown,
         )
     console.print(table)
     if not m.rows:

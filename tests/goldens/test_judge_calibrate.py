@@ -116,3 +116,16 @@ def test_the_reference_set_calibration_files_are_current() -> None:
         figures = read_calibration(rubric).for_model("scripted-juge")
         assert figures is not None and figures.rubrique_sha256 == rubric.sha256, name
         assert figures.labels == len(labels(caseset.cases, name)), name
+
+
+def test_explain_shows_the_judges_labels_and_the_answers_left_to_it(tmp_path: Path) -> None:
+    cases = labelled_set(tmp_path)
+    result = runner.invoke(
+        app, ["goldens", "lint", str(cases), "--explain", "ton-01"], env={"COLUMNS": "220"}
+    )
+    assert result.exit_code == 0
+    assert "juge ton (label)" in result.stdout
+    assert result.stdout.count("le juge") == len(
+        RUDE
+    )  # the rude answers: accepted by the checks, the judge's
+    assert "trop lâche" not in result.stdout
