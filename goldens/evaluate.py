@@ -25,11 +25,11 @@ from goldens.exits import Exit
 from goldens.gate import Gate, decide
 from goldens.model_checks import ModelChecks, open_model_checks
 from goldens.report_console import console_lines
-from goldens.retry import RetryPolicy
+from goldens.retry import RetryPolicy, RetryTransport
 from goldens.rubrics import RubricError
 from goldens.runner import Attempt, RunOptions, RunOutput, make_http_client, run_cases
 from goldens.schema import Case
-from goldens.targets import parse_target
+from goldens.targets import Target, parse_target
 from goldens.transcripts import store_transcripts
 from miner.eval_report import BudgetRapport, EvalReport, PromptRef
 from miner.settings import settings
@@ -112,13 +112,10 @@ def evaluate(
     try:
         with open_backend(config.backend, config.model, config.model_url, httpx_client=http) as backend:
             checks = model_checks(config, inputs, backend)
-            budget = _budget(config, inputs, backend.model, checks)
-            if budget is not None and budget.nothing_fits(inputs.cases):
-                return EvalOutcome(Exit.INCONCLUSIVE, budget.nothing_fits(inputs.cases))
-            if on_start:
-                on_start(len(inputs.cases) * config.repeat, _banner(backend.banner, checks, budget))
-            options = RunOptions(config.repeat, config.concurrency, inputs.escalation_tools, checks, budget)
-            run = run_cases(inputs.cases, backend, inputs.prompt, options, transport, on_attempt)
+            replay = Replay(config, inputs, checks, on_start, on_attempt)
+            run = replay.run(backend.model, backend.banner, backend=backend, transport=transport)
+            if isinstance(run, EvalOutcome):
+                return run
             model_name, banner = backend.model, backend.banner
     except MissingCredentials as exc:
         return EvalOutcome(Exit.INCONCLUSIVE, str(exc))
@@ -129,6 +126,36 @@ def evaluate(
     finally:
         http.close()
     return _decide(config, inputs, run, model_name, banner, checks)
+
+
+@dataclass
+class Replay:
+    """What both paths share once their agent is ready: the budget (or why nothing would run), the banner,
+    the run itself."""
+
+    config: EvalConfig
+    inputs: Inputs
+    checks: ModelChecks | None
+    on_start: Callable[[int, str], None] | None
+    on_attempt: Callable[[Attempt], None] | None
+
+    def run(
+        self,
+        agent_model: str,
+        banner: str,
+        backend: Backend | None = None,
+        target: Target | None = None,
+        transport: RetryTransport | None = None,
+    ) -> RunOutput | EvalOutcome:
+        config, inputs = self.config, self.inputs
+        budget = _budget(config, inputs, agent_model, self.checks)
+        refused = budget.nothing_fits(inputs.cases) if budget is not None else ""
+        if refused:
+            return EvalOutcome(Exit.INCONCLUSIVE, refused)
+        if self.on_start:
+            self.on_start(len(inputs.cases) * config.repeat, _banner(banner, self.checks, budget))
+        options = RunOptions(config.repeat, config.concurrency, inputs.escalation_tools, self.checks, budget)
+        return run_cases(inputs.cases, backend, inputs.prompt, options, transport, self.on_attempt, target)
 
 
 def model_checks(config: EvalConfig, inputs: Inputs, backend: Backend) -> ModelChecks | None:
@@ -160,20 +187,8 @@ def _budget(
 
 
 def _banner(banner: str, checks: ModelChecks | None, budget: Budget | None = None) -> str:
-    more = []
-    if budget is not None:
-        over = " (over it: the run will stop before the end)" if budget.estimated > budget.limit else ""
-        more.append(f"budget {budget.limit:g} $, estimated {budget.estimated:.4f} ${over}")
-    if checks is None:
-        return f"{banner}; {', '.join(more)}" if more else banner
-    if checks.judge is not None:
-        more.append(f"judge {checks.judge.model}" + (" (scripted stand-in)" if checks.judge.stand_in else ""))
-    if checks.embedder is not None:
-        e = checks.embedder
-        more.append(f"embeddings {e.model}" + (" (scripted stand-in)" if e.stand_in else ""))
-    if checks.simulator is not None:
-        c = checks.simulator
-        more.append(f"simulated customer {c.model}" + (" (scripted stand-in)" if c.stand_in else ""))
+    """The model (or target) line, with the budget and each model the checks call, stand-ins named."""
+    more = ([budget.announce()] if budget is not None else []) + (checks.announce() if checks else [])
     return f"{banner}; {', '.join(more)}" if more else banner
 
 
@@ -193,14 +208,12 @@ def _evaluate_target(
             if any(c.juge or c.proche_de or c.simulation for c in inputs.cases):  # not the agent's model
                 backend = stack.enter_context(open_backend(config.backend, None, config.model_url))
                 checks = model_checks(config, inputs, backend)
-            budget = _budget(config, inputs, inputs.target, checks)
-            if budget is not None and budget.nothing_fits(inputs.cases):
-                return EvalOutcome(Exit.INCONCLUSIVE, budget.nothing_fits(inputs.cases))
-            banner = _banner(f"cible {inputs.target}", checks, budget)
-            if on_start:
-                on_start(len(inputs.cases) * config.repeat, banner)
-            options = RunOptions(config.repeat, config.concurrency, inputs.escalation_tools, checks, budget)
-            run = run_cases(inputs.cases, None, inputs.prompt, options, None, on_attempt, target)
+            banner = f"cible {inputs.target}"
+            run = Replay(config, inputs, checks, on_start, on_attempt).run(
+                inputs.target, banner, target=target
+            )
+            if isinstance(run, EvalOutcome):
+                return run
     except MissingCredentials as exc:
         return EvalOutcome(Exit.INCONCLUSIVE, str(exc))
     except RubricError as exc:

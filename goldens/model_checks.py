@@ -75,6 +75,15 @@ class ModelChecks:
         standings = {n: standing(r, model, min_kappa, min_labels) for n, r in rubrics.items()}
         return cls(judge, embedder, rubrics, standings)
 
+    def announce(self) -> list[str]:
+        """Each model these checks call, for the run's banner; the scripted stand-in said to be one."""
+        named = (("judge", self.judge), ("embeddings", self.embedder), ("simulated customer", self.simulator))
+        return [
+            f"{role} {m.model}" + (" (scripted stand-in)" if m.stand_in else "")
+            for role, m in named
+            if m is not None
+        ]
+
     def apply(
         self, case: Case, answers: list[str], deterministic_passed: bool, customer: list[str] | None = None
     ) -> Outcome:
