@@ -117,15 +117,18 @@ def evaluate(
             if isinstance(run, EvalOutcome):
                 return run
             model_name, banner = backend.model, backend.banner
-    except MissingCredentials as exc:
-        return EvalOutcome(Exit.INCONCLUSIVE, str(exc))
-    except RubricError as exc:
-        return EvalOutcome(Exit.INVALID_SET, str(exc))
-    except ValueError as exc:
-        return EvalOutcome(Exit.USAGE, str(exc))
+    except (MissingCredentials, ValueError) as exc:
+        return _refusal(exc)
     finally:
         http.close()
     return _decide(config, inputs, run, model_name, banner, checks)
+
+
+def _refusal(exc: Exception) -> EvalOutcome:
+    """A run that could not start: no credentials (3), a rubric missing from the set (4), a bad option (2)."""
+    if isinstance(exc, MissingCredentials):
+        return EvalOutcome(Exit.INCONCLUSIVE, str(exc))
+    return EvalOutcome(Exit.INVALID_SET if isinstance(exc, RubricError) else Exit.USAGE, str(exc))
 
 
 @dataclass
@@ -214,12 +217,8 @@ def _evaluate_target(
             )
             if isinstance(run, EvalOutcome):
                 return run
-    except MissingCredentials as exc:
-        return EvalOutcome(Exit.INCONCLUSIVE, str(exc))
-    except RubricError as exc:
-        return EvalOutcome(Exit.INVALID_SET, str(exc))
-    except ValueError as exc:
-        return EvalOutcome(Exit.USAGE, str(exc))
+    except (MissingCredentials, ValueError) as exc:
+        return _refusal(exc)
     except OSError as exc:  # the receiver's port is taken
         return EvalOutcome(Exit.USAGE, f"--otlp-port {config.otlp_port}: {exc.strerror or exc}")
     return _decide(config, inputs, run, inputs.target, banner, checks)

@@ -158,7 +158,7 @@ def calibrate_set(
 ) -> CalibrateOutcome:
     """The library call behind the command: every criterion the set uses (or those asked for) calibrated
     on the set's examples; with `write`, the figures saved beside each rubric (never after a judge error)."""
-    from agent.model import DEFAULT_MODEL, SCRIPTED_MODEL, MissingCredentials, open_backend
+    from agent.model import MissingCredentials, open_backend
     from goldens.caseset import load_set
     from goldens.exits import Exit
     from goldens.judge import default_judge_model
@@ -180,10 +180,9 @@ def calibrate_set(
         return CalibrateOutcome(Exit.USAGE, f"no case of {caseset.folder} carries a juge check")
     try:
         with open_backend(backend, None, model_url) as opened:
-            agent_model = SCRIPTED_MODEL if opened.scripted else DEFAULT_MODEL
             judge = Judge(
                 opened.client,
-                judge_model or default_judge_model(agent_model, opened.scripted),
+                judge_model or default_judge_model(opened.model, opened.scripted),
                 opened.scripted,
             )
             known = {r.name: labels(caseset.cases, r.name) for r in rubrics}

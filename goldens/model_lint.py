@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from goldens.calibration import trials
 from goldens.problems import Problem
 from goldens.rubrics import RubricError, load_rubric
 from goldens.schema import Case
@@ -40,8 +41,6 @@ def threshold_problems(name: str, case: Case, embedder: Embedder) -> list[Proble
     near = case.proche_de
     if near is None:
         return []
-    from goldens.calibration import trials
-
     out = []
     for trial in trials(case):
         if trial.for_the_judge or not trial.accepted:  # the judge's to reject, or rejected already

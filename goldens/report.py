@@ -8,6 +8,7 @@ import json
 import os
 import statistics
 from collections import defaultdict
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from xml.etree import ElementTree as ET
@@ -49,6 +50,7 @@ def percentile(values: list[float], q: float) -> float | None:
     return statistics.quantiles(sorted(values), n=100, method="inclusive")[int(q) - 1]
 
 
+@cache  # read once per process: every role's cost, the budget and the report read it
 def prices() -> dict[str, dict[str, float]]:
     data = json.loads(resources.files("goldens").joinpath("prices.json").read_text(encoding="utf-8"))
     return {k: v for k, v in data.items() if not k.startswith("_")}

@@ -10,13 +10,12 @@ it falls short of reviewers, its criterion stays advisory.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
+from agent.scripted.structured import asks_for, data, system_text
 from agent.text import fold
 
-DATA = re.compile(r"<donnees>\s*(.*?)\s*</donnees>", re.S)
 SCALE = re.compile(r"de 1 à (\d+)")
 TO_EVALUATOR = re.compile(
     r"evaluateur"
@@ -48,17 +47,7 @@ SCOPE = {name: re.compile(rf"(?<![a-z0-9])(?:{pattern})") for name, pattern in O
 
 
 def is_judge_request(body: dict[str, Any]) -> bool:
-    schema = (body.get("generationConfig") or {}).get("responseSchema") or {}
-    return "score" in (schema.get("properties") or {})
-
-
-def _system(body: dict[str, Any]) -> str:
-    parts = (body.get("systemInstruction") or {}).get("parts") or []
-    return "\n".join(str(p.get("text", "")) for p in parts)
-
-
-def _user(body: dict[str, Any]) -> str:
-    return "\n".join(str(p.get("text", "")) for c in body.get("contents") or [] for p in c.get("parts") or [])
+    return asks_for(body, "score")
 
 
 def _scale(system: str) -> int:
@@ -92,14 +81,10 @@ def scope(answer: str) -> tuple[int, str]:
 
 def judge(body: dict[str, Any]) -> dict[str, Any]:
     """The reply's JSON object: `{"score", "raison"}`."""
-    system, user = _system(body), _user(body)
+    system = system_text(body)
     scale = _scale(system)
-    found = DATA.search(user)
-    try:
-        data = json.loads(found.group(1)) if found else {}
-    except ValueError:
-        data = {}
-    answer = str(data.get("reponse_agent", "")) if isinstance(data, dict) else ""
+    given = data(body)
+    answer = str(given.get("reponse_agent", "")) if isinstance(given, dict) else ""
     # what the rubric is about: its name, its title and its opening paragraph (not the later lines, which
     # may name what it does not judge)
     rubric = fold(" ".join(system.split("## Grille", 1)[-1].strip().split("\n\n")[:3]))

@@ -103,19 +103,26 @@ def estimate_tokens(text: str) -> int:
     return max(1, math.ceil(len(text) / 4))
 
 
-def text_reply(model: str, body: dict[str, Any], text: str) -> dict[str, Any]:
-    """A `GenerateContentResponse` carrying one text part (the judge's and the simulated customer's)."""
+def reply(model: str, body: dict[str, Any], part: dict[str, Any], out_text: str) -> dict[str, Any]:
+    """A `GenerateContentResponse` carrying one part, with token counts estimated from the request and
+    the part's text; its `modelVersion` says it is the stand-in."""
     prompt_tokens = estimate_tokens(json.dumps(body, ensure_ascii=False))
-    out_tokens = estimate_tokens(text)
+    out_tokens = estimate_tokens(out_text)
     return {
-        "candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}],
+        "candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}],
         "usageMetadata": {
             "promptTokenCount": prompt_tokens,
             "candidatesTokenCount": out_tokens,
             "totalTokenCount": prompt_tokens + out_tokens,
         },
         "modelVersion": f"{VERSION}-{model}" if not model.startswith("scripted") else model,
+        "responseId": f"scripted-{abs(hash(out_text)) % 10**12}",
     }
+
+
+def text_reply(model: str, body: dict[str, Any], text: str) -> dict[str, Any]:
+    """One text part: the judge's verdict, the simulated customer's message."""
+    return reply(model, body, {"text": text}, text)
 
 
 def embeddings(body: dict[str, Any], method: str) -> dict[str, Any]:
@@ -284,20 +291,7 @@ class ScriptedModel:
         else:
             part = {"text": decision.text}
             out_text = decision.text
-        prompt_tokens = estimate_tokens(json.dumps(body, ensure_ascii=False))
-        out_tokens = estimate_tokens(out_text)
-        return {
-            "candidates": [
-                {"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}
-            ],
-            "usageMetadata": {
-                "promptTokenCount": prompt_tokens,
-                "candidatesTokenCount": out_tokens,
-                "totalTokenCount": prompt_tokens + out_tokens,
-            },
-            "modelVersion": f"{VERSION}-{model}" if not model.startswith("scripted") else model,
-            "responseId": f"scripted-{abs(hash(out_text)) % 10**12}",
-        }
+        return reply(model, body, part, out_text)
 
     def start(self) -> ScriptedModel:
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="scripted-model", daemon=True)

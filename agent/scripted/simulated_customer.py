@@ -9,14 +9,13 @@ and a stand-in: it says nothing of how a real model would play the customer.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from agent.scripted.embeddings import features
+from agent.scripted.structured import asks_for, data, system_text
 from agent.text import fold
 
-DATA = re.compile(r"<donnees>\s*(.*?)\s*</donnees>", re.S)
 WHO = re.compile(r"Qui tu es : (.*)")
 GOAL = re.compile(r"Ce que tu veux obtenir : (.*)")
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -45,16 +44,7 @@ INTENT = frozenset(
 
 
 def is_customer_request(body: dict[str, Any]) -> bool:
-    schema = (body.get("generationConfig") or {}).get("responseSchema") or {}
-    return "objectif_atteint" in (schema.get("properties") or {})
-
-
-def _text(body: dict[str, Any], key: str) -> str:
-    if key == "systemInstruction":
-        parts = (body.get(key) or {}).get("parts") or []
-    else:
-        parts = [p for c in body.get("contents") or [] for p in c.get("parts") or []]
-    return "\n".join(str(p.get("text", "")) for p in parts)
+    return asks_for(body, "objectif_atteint")
 
 
 def reached(objective: str, answer: str) -> bool:
@@ -102,11 +92,7 @@ def _line(pattern: re.Pattern[str], text: str) -> str:
 
 
 def customer(body: dict[str, Any]) -> dict[str, Any]:
-    system, user = _text(body, "systemInstruction"), _text(body, "contents")
+    system = system_text(body)
     persona, objective = _line(WHO, system), _line(GOAL, system)
-    found = DATA.search(user)
-    try:
-        turns = json.loads(found.group(1)) if found else []
-    except ValueError:
-        turns = []
+    turns = data(body)
     return next_message(persona, objective.strip() or "de l'aide", turns if isinstance(turns, list) else [])
