@@ -14,11 +14,12 @@ from datetime import UTC, datetime
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, delete, func, select
+from sqlalchemy import Connection, Engine, delete, func, select
 
 from miner.model import Flag, Turn
 from miner.rows import (
     CONVERSATION_COLUMNS,
+    FLAG_FIELDS,
     SPAN_COLUMNS,
     TURN_COLUMNS,
     flag_of_row,
@@ -26,7 +27,15 @@ from miner.rows import (
     row_turn,
     turn_row,
 )
-from miner.sql import insert_dicts, insert_rows, returning_supported, select_in
+from miner.sql import (
+    delete_in,
+    insert_dicts,
+    insert_rows,
+    returning_supported,
+    select_in,
+    select_rows,
+    update_rows,
+)
 from miner.tables import ConversationRow, FlagRow, ReviewRow, SpanRow, TurnRow
 
 CONVERSATIONS = ConversationRow.__table__  # type: ignore[attr-defined]
@@ -34,6 +43,7 @@ TURNS = TurnRow.__table__  # type: ignore[attr-defined]
 SPANS = SpanRow.__table__  # type: ignore[attr-defined]
 FLAGS = FlagRow.__table__  # type: ignore[attr-defined]
 REVIEWS = ReviewRow.__table__  # type: ignore[attr-defined]
+HUMAN_FLAG_COLUMNS = ("conversation_id", *FLAG_FIELDS)
 
 
 def chunks(items: Sequence[str], size: int = 500) -> list[Sequence[str]]:
@@ -52,9 +62,10 @@ class TraceBatch:
         sql = "SELECT trace_id, conversation_id FROM turns WHERE trace_id IN ({})"
         return dict(select_in(self.conn, sql, trace_ids))
 
-    def spans_of(self, trace_ids: Sequence[str]) -> list[Any]:
-        """The stored spans of these traces, as rows with the span columns."""
-        return list(self.conn.execute(select(SPANS).where(SPANS.c.trace_id.in_(list(trace_ids)))))
+    def spans_of(self, trace_ids: Sequence[str]) -> list[dict[str, Any]]:
+        """The stored spans of these traces, by column name."""
+        rows = select_rows(self.conn, SPANS, SPAN_COLUMNS, "trace_id IN ({})", trace_ids)
+        return [dict(zip(SPAN_COLUMNS, r, strict=True)) for r in rows]
 
     def insert_conversations(self, rows: list[tuple[Any, ...]]) -> set[str]:
         """Insert the conversations not stored yet (rows in `CONVERSATION_COLUMNS` order); the ids of
@@ -126,22 +137,22 @@ class TraceBatch:
         """All stored turns of these conversations (in order) and their human flags (incidents)."""
         turns: dict[str, list[Turn]] = {cid: [] for cid in conversation_ids}
         human: dict[str, list[Flag]] = {cid: [] for cid in conversation_ids}
-        for chunk in chunks(list(conversation_ids)):
-            query = select(TURNS).where(TURNS.c.conversation_id.in_(chunk)).order_by(TURNS.c.started_at)
-            for r in self.conn.execute(query):
-                turns[r.conversation_id].append(row_turn(dict(r._mapping)))
-            query = select(FLAGS).where(FLAGS.c.conversation_id.in_(chunk), FLAGS.c.source == "human")
-            for row in self.conn.execute(query):
-                human[row.conversation_id].append(flag_of_row(row))
+        where = "conversation_id IN ({}) ORDER BY started_at"
+        for row in select_rows(self.conn, TURNS, TURN_COLUMNS, where, conversation_ids):
+            turn = dict(zip(TURN_COLUMNS, row, strict=True))
+            turns[turn["conversation_id"]].append(row_turn(turn))
+        where = "source = 'human' AND conversation_id IN ({})"
+        for row in select_rows(self.conn, FLAGS, HUMAN_FLAG_COLUMNS, where, conversation_ids):
+            flag = dict(zip(HUMAN_FLAG_COLUMNS, row, strict=True))
+            human[flag["conversation_id"]].append(flag_of_row(flag))
         return turns, human
 
     def replace_flags(self, flags: dict[str, list[Flag]], new: set[str]) -> None:
         """The rule flags of these conversations, replaced (those `new` in this batch have none yet);
         human flags stay."""
         now = datetime.now(UTC)
-        for chunk in chunks([cid for cid in flags if cid not in new]):
-            rule = FLAGS.c.source == "rule"
-            self.conn.execute(delete(FLAGS).where(FLAGS.c.conversation_id.in_(chunk), rule))
+        stored = [cid for cid in flags if cid not in new]
+        delete_in(self.conn, FLAGS, "source = 'rule' AND conversation_id IN ({})", stored)
         insert_dicts(self.conn, FLAGS, [r for cid, fs in flags.items() for r in flag_rows(cid, fs, now)])
 
     def update_conversations(self, rows: list[dict[str, Any]], columns: Sequence[str] | None = None) -> None:
@@ -149,8 +160,7 @@ class TraceBatch:
         if not rows:
             return
         keep = [k for k in rows[0] if k != "id" and (columns is None or k in columns)]
-        values = [{**{k: r[k] for k in keep}, "b_id": r["id"]} for r in rows]
-        self.conn.execute(CONVERSATIONS.update().where(CONVERSATIONS.c.id == bindparam("b_id")), values)
+        update_rows(self.conn, CONVERSATIONS, keep, "id", [(*(r[k] for k in keep), r["id"]) for r in rows])
 
 
 class BatchStore:

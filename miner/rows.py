@@ -121,6 +121,11 @@ def flag_rows(cid: str, flags: list[Flag], now: datetime) -> list[dict[str, Any]
     ]
 
 
+FLAG_FIELDS = ("kind", "severity", "turn", "reason", "trace_id", "cause")  # the columns a `Flag` reads
+
+
 def flag_of_row(row: Any) -> Flag:
-    """A stored flag (an ORM row or a result row) back as a `Flag`."""
+    """A stored flag (an ORM row, a result row or a mapping by column name) back as a `Flag`."""
+    if isinstance(row, Mapping):
+        return Flag(*(row[f] for f in FLAG_FIELDS))
     return Flag(row.kind, row.severity, row.turn, row.reason, row.trace_id, row.cause)

@@ -177,3 +177,81 @@ def select_in(conn: Connection, sql: str, values: Sequence[Any], chunk: int = 50
     finally:
         cursor.close()
     return rows
+
+
+@lru_cache(maxsize=64)
+def _readers(
+    table: Table, dialect: Dialect, names: tuple[str, ...]
+) -> list[tuple[int, Callable[[Any], Any]]]:
+    """The columns whose stored value the driver hands back in another form than the type's (dates as
+    text on SQLite), with the type's own conversion: what SQLAlchemy's result would have done."""
+    out: list[tuple[int, Callable[[Any], Any]]] = []
+    for i, name in enumerate(names):
+        column_type = table.c[name].type
+        if not isinstance(column_type, DateTime | UTCDateTime):
+            continue
+        convert = column_type.dialect_impl(dialect).result_processor(dialect, None)
+        if convert is not None:
+            out.append((i, convert))
+    return out
+
+
+def select_rows(
+    conn: Connection, table: Table, columns: Sequence[str], where: str, values: Sequence[Any]
+) -> list[tuple[Any, ...]]:
+    """`SELECT columns FROM table WHERE …` through the driver, `where` holding one `{}` for the place of
+    an `IN (...)` list of `values`; dates come back as the type gives them (aware `datetime`)."""
+    names = tuple(columns)
+    quote = conn.dialect.identifier_preparer.quote
+    sql = f"SELECT {', '.join(quote(n) for n in names)} FROM {quote(table.name)} WHERE {where}"
+    rows = select_in(conn, sql, values)
+    readers = _readers(table, conn.dialect, names)
+    if not readers:
+        return [tuple(r) for r in rows]
+    out = []
+    for r in rows:
+        row = list(r)
+        for i, convert in readers:
+            row[i] = convert(row[i])
+        out.append(tuple(row))
+    return out
+
+
+def update_rows(
+    conn: Connection, table: Table, columns: Sequence[str], key: str, rows: Sequence[tuple[Any, ...]]
+) -> None:
+    """`UPDATE table SET columns… WHERE key = …` for each row (tuples: the columns, then the key),
+    through the driver's `executemany`, values converted as `insert_rows` does."""
+    if not rows:
+        return
+    names = (*columns, key)
+    quote = conn.dialect.identifier_preparer.quote
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    sets = ", ".join(f"{quote(n)} = {mark}" for n in columns)
+    sql = f"UPDATE {quote(table.name)} SET {sets} WHERE {quote(key)} = {mark}"
+    converted = _processors(table, conn.dialect, names)
+    params: Sequence[Sequence[Any]] = rows
+    if converted:
+        params = [list(r) for r in rows]
+        for row in params:
+            for i, convert in converted:
+                if row[i] is not None:
+                    row[i] = convert(row[i])  # type: ignore[index]
+    cursor = conn.connection.cursor()
+    try:
+        cursor.executemany(sql, params)
+    finally:
+        cursor.close()
+
+
+def delete_in(conn: Connection, table: Table, where: str, values: Sequence[Any]) -> None:
+    """`DELETE FROM table WHERE …`, `where` holding one `{}` for the place of an `IN (...)` list."""
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    sql = f"DELETE FROM {conn.dialect.identifier_preparer.quote(table.name)} WHERE {where}"
+    cursor = conn.connection.cursor()
+    try:
+        for start in range(0, len(values), 500):
+            part = tuple(values[start : start + 500])
+            cursor.execute(sql.format(", ".join([mark] * len(part))), part)
+    finally:
+        cursor.close()

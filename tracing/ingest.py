@@ -11,6 +11,7 @@ same span twice is stored once; a span arriving after its trace was stored is me
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +22,6 @@ from miner.jsontext import dumps, loads
 from miner.model import Conversation, Flag, Turn, join_steps
 from miner.rows import conversation_row, conversation_values
 from miner.store import Store
-from miner.tables import SpanRow
 from tracing.grouping import by_trace, turn_of
 from tracing.records import SpanRecord
 from tracing.redact import Redactor
@@ -122,20 +122,21 @@ def to_row(r: SpanRecord, conversation_id: str, resources: dict[int, str]) -> tu
     )
 
 
-def from_row(row: SpanRow) -> SpanRecord:
+def from_row(row: Mapping[str, Any]) -> SpanRecord:
+    """A stored span (by column name) back as a record."""
     return SpanRecord(
-        trace_id=row.trace_id,
-        span_id=row.span_id,
-        parent_span_id=row.parent_span_id,
-        name=row.name,
-        start_ns=row.start_ns,
-        end_ns=row.end_ns,
-        status=row.status,
-        status_message=row.status_message,
-        kind=row.kind,
-        attributes=loads(row.attributes),
-        resource=loads(row.resource),
-        scope=row.scope,
+        trace_id=row["trace_id"],
+        span_id=row["span_id"],
+        parent_span_id=row["parent_span_id"],
+        name=row["name"],
+        start_ns=row["start_ns"],
+        end_ns=row["end_ns"],
+        status=row["status"],
+        status_message=row["status_message"],
+        kind=row["kind"],
+        attributes=loads(row["attributes"]),
+        resource=loads(row["resource"]),
+        scope=row["scope"],
     )
 
 
@@ -236,8 +237,8 @@ class Ingestor:
     ) -> None:
         present = {(r.trace_id, r.span_id) for r in records}
         for row in batch.spans_of(sorted(stored)):
-            if (row.trace_id, row.span_id) not in present:
-                traces[row.trace_id].append(from_row(row))
+            if (row["trace_id"], row["span_id"]) not in present:
+                traces[row["trace_id"]].append(from_row(row))
 
     def _turns(
         self, traces: dict[str, list[SpanRecord]], known: set[str], stats: IngestStats
