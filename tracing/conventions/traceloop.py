@@ -38,56 +38,59 @@ TOKENS = (
 )
 
 
-SIDES = {"prompt": 0, "completion": 1}
-FLAT = ("gen_ai.prompt.", "gen_ai.completion.")
+def _count(attrs: dict[str, Any], side: str) -> int:
+    """How many messages a side has (each has a role or a content): the first index without one, by
+    doubling then halving, a few lookups instead of a pass over every attribute."""
+
+    def has(i: int) -> bool:
+        return f"gen_ai.{side}.{i}.role" in attrs or f"gen_ai.{side}.{i}.content" in attrs
+
+    if not has(0):
+        return 0
+    low, high = 0, 1
+    while has(high):
+        low, high = high, high * 2
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if has(middle) else (low, middle)
+    return high
+
+
+def _message(attrs: dict[str, Any], base: str) -> dict[str, Any]:
+    """One flattened message (`gen_ai.prompt.N.`) as a GenAI message: role, text, tool calls."""
+    role = str(attrs.get(base + "role") or "user")
+    parts: list[dict[str, Any]] = []
+    content = attrs.get(base + "content")
+    if content not in (None, ""):
+        parts.append({"type": "text", "content": str(content)})
+    n = 0
+    while (name := attrs.get(f"{base}tool_calls.{n}.name")) is not None:
+        if name:
+            arguments = attrs.get(f"{base}tool_calls.{n}.arguments", "{}")
+            parts.append({"type": "tool_call", "name": str(name), "arguments": arguments})
+        n += 1
+    if attrs.get(base + "function_call.name"):
+        arguments = attrs.get(base + "function_call.arguments", "{}")
+        parts.append(
+            {"type": "tool_call", "name": str(attrs[base + "function_call.name"]), "arguments": arguments}
+        )
+    return {"role": ROLES.get(role, role), "parts": parts}
 
 
 def _flattened(attrs: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """`gen_ai.prompt.N.*` and `gen_ai.completion.N.*` back into GenAI messages (role, text, tool calls),
-    in one pass over the attributes."""
-    found: tuple[dict[int, dict[str, Any]], dict[int, dict[str, Any]]] = ({}, {})
-    for key, value in attrs.items():
-        if not key.startswith(FLAT):
-            continue
-        pieces = key.split(".", 3)  # gen_ai, prompt|completion, N, field
-        if len(pieces) == 4 and pieces[2].isdigit():
-            found[SIDES[pieces[1]]].setdefault(int(pieces[2]), {})[pieces[3]] = value
-    return _messages(found[0]), _messages(found[1])
-
-
-def _messages(found: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
-    for _, fields in sorted(found.items()):
-        role = str(fields.get("role") or "user")
-        parts: list[dict[str, Any]] = []
-        if fields.get("content") not in (None, ""):
-            parts.append({"type": "text", "content": str(fields["content"])})
-        calls = sorted(
-            {
-                int(k.split(".")[1])
-                for k in fields
-                if k.startswith("tool_calls.") and k.split(".")[1].isdigit()
-            }
-        )
-        for n in calls:
-            if fields.get(f"tool_calls.{n}.name"):
-                parts.append(
-                    {
-                        "type": "tool_call",
-                        "name": str(fields[f"tool_calls.{n}.name"]),
-                        "arguments": fields.get(f"tool_calls.{n}.arguments", "{}"),
-                    }
-                )
-        if fields.get("function_call.name"):
-            parts.append(
-                {
-                    "type": "tool_call",
-                    "name": str(fields["function_call.name"]),
-                    "arguments": fields.get("function_call.arguments", "{}"),
-                }
-            )
-        out.append({"role": ROLES.get(role, role), "parts": parts})
-    return out
+    """`gen_ai.prompt.N.*` and `gen_ai.completion.N.*` back into GenAI messages (role, text, tool calls):
+    the input from the newest user message that has text (the history before it is never read: the turn
+    is that message and what answers it), the whole output."""
+    count = _count(attrs, "prompt")
+    start = count - 1
+    while start > 0 and not (
+        attrs.get(f"gen_ai.prompt.{start}.role", "user") == "user"
+        and attrs.get(f"gen_ai.prompt.{start}.content")
+    ):
+        start -= 1
+    inputs = [_message(attrs, f"gen_ai.prompt.{i}.") for i in range(max(start, 0), count)]
+    outputs = [_message(attrs, f"gen_ai.completion.{i}.") for i in range(_count(attrs, "completion"))]
+    return inputs, outputs
 
 
 def _entity_input(value: Any) -> tuple[str, dict[str, Any]]:
