@@ -30,6 +30,33 @@ CARD_DIGITS = 13  # a card number has at least this many digits
 # most one separator between two (phones take six at the least, "+1 1 11 11"; cards thirteen). One search
 # for that passes over most strings (keys, names, prose, order numbers) without the four patterns.
 CANDIDATE = re.compile(r"@|[A-Z]{2}\d{2}|\d(?:[ .-]?\d){5}")
+OTHER_DIGIT = re.compile(r"[^\D0-9]")  # a decimal digit of another script: the patterns' `\d` takes it
+# `CANDIDATE`, read on the text's shape: each byte of its UTF-8 made "0" (a digit), "A" (a capital), "s"
+# (a separator: space, dot, dash), "@", or "x". The regex engine steps through the text position by
+# position (about 3 µs for a hundred characters, 70 for three thousand); `bytes.translate` and the
+# substring tests run at memory speed, five to twenty times faster.
+_SHAPE = bytearray(b"x" * 256)
+for _byte in b"0123456789":
+    _SHAPE[_byte] = ord("0")
+for _byte in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+    _SHAPE[_byte] = ord("A")
+for _byte in b" .-":
+    _SHAPE[_byte] = ord("s")
+_SHAPE[ord("@")] = ord("@")
+SHAPE = bytes(_SHAPE)
+
+
+def candidate(value: str) -> bool:
+    """Whether one of the four patterns could match `value`: `CANDIDATE.search(value)`, or a little more
+    (six digits with separators anywhere between them; the patterns then decide)."""
+    if not value.isascii() and OTHER_DIGIT.search(value) is not None:
+        return CANDIDATE.search(value) is not None
+    shape = value.encode("utf-8", "surrogatepass").translate(SHAPE)
+    if b"@" in shape or b"AA00" in shape:
+        return True
+    return b"000000" in shape.replace(b"s", b"")
+
+
 SHORT = 64  # strings this short are remembered as names are
 LONG, LONGEST = 512, 65_536  # strings of these lengths are remembered (up to 64 of them): system
 # instructions and tool definitions repeat on every model call
@@ -145,15 +172,13 @@ class Redactor:
             long = self._long  # least recently used first: the strings that repeat stay, the others pass
             done = long.pop(value, None)
             if done is None:
-                done = self.patterns(value) if CANDIDATE.search(value) else value
+                done = self.patterns(value) if candidate(value) else value
                 if len(long) >= 64:
                     with suppress(RuntimeError, KeyError, StopIteration):  # another thread evicted it
                         del long[next(iter(long))]
             long[value] = done
             return done
-        if CANDIDATE.search(value) is None:
-            return value
-        return self.patterns(value)
+        return self.patterns(value) if candidate(value) else value
 
     def value(self, value: Any) -> Any:
         """Any JSON value, recursively: strings are redacted, keys too."""
