@@ -103,9 +103,21 @@ class Redactor:
         self._often: dict[str, str] = {}  # short strings: keys, names, operations, the same few on every span
         self._long: dict[str, str] = {}
         self._shared: tuple[object, Any] | None = None
+        self._keyed = hmac.new(secret, digestmod=hashlib.sha256)  # copied for each value: keyed once
+        self._digests: dict[str, str] = {}  # a conversation's history repeats its identities on every call
 
     def _digest(self, kind: str, value: str) -> str:
-        return hmac.new(self.secret, f"{kind}:{value}".encode(), hashlib.sha256).hexdigest()
+        """HMAC-SHA256 of "kind:value", remembered (4,096 at most, in memory only)."""
+        message = f"{kind}:{value}"
+        done = self._digests.get(message)
+        if done is None:
+            mac = self._keyed.copy()
+            mac.update(message.encode())
+            done = mac.hexdigest()
+            if len(self._digests) >= 4096:
+                self._digests.clear()
+            self._digests[message] = done
+        return done
 
     def _email(self, m: re.Match[str]) -> str:
         value = m.group(0)
