@@ -41,6 +41,7 @@ from tracing.wire import HEADER, MAX_FRAME, WireError, counters_json, write_fram
 
 log = logging.getLogger("filon.helper")
 CHUNK = 4 << 20
+GROUP_SPANS = 512  # a group closes once it holds this many spans
 
 
 def frames(buffer: bytearray) -> list[bytes]:
@@ -149,29 +150,59 @@ def serve_ingest(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) 
     fd = stdin.fileno()
     buffer = bytearray()
     while (messages := read_messages(fd, buffer)) is not None:
-        jobs: list[Any] = []
-        records: list[SpanRecord] = []
-        for message in messages:
-            try:
-                records += [SpanRecord(*fields) for fields in message[2]]
-                jobs.append(message[1])
-            except (TypeError, IndexError) as exc:  # answered, so that no request waits for ever
-                log.error("a frame could not be read (%s); skipped", exc)
-                if isinstance(message, list) and len(message) > 1:
-                    write_frame(stdout, ["failed", [message[1]], f"unreadable spans: {exc}"])
-        if not jobs:
-            continue
-        try:
-            if ingestor is None:
-                ingestor = Ingestor(Store.open(settings.get("db")), config, redactor)
-            stats = ingest_replaying(ingestor, records)
-        except Exception as exc:
-            log.warning("store unavailable for %d request(s): %s", len(jobs), exc)
-            ingestor = None
-            write_frame(stdout, ["failed", jobs, str(exc)[:500]])
-            continue
-        write_frame(stdout, ["stored", jobs, stats.as_json()])
+        for group in groups(messages):
+            ingestor = _store_group(group, ingestor, config, redactor, settings, stdout)
     return 0
+
+
+def groups(messages: list[Any], size: int = GROUP_SPANS) -> list[list[Any]]:
+    """The requests read together, in order, cut into groups of about `size` spans: small requests share
+    one transaction; a group is answered as soon as it is stored, so the receiver decodes the next
+    requests while the store writes this one, rather than the two taking turns."""
+    out: list[list[Any]] = [[]]
+    count = 0
+    for message in messages:
+        if count >= size:
+            out.append([])
+            count = 0
+        out[-1].append(message)
+        spans = message[2] if isinstance(message, list) and len(message) > 2 else None
+        count += len(spans) if isinstance(spans, list) else 0
+    return out
+
+
+def _store_group(
+    messages: list[Any],
+    ingestor: Ingestor | None,
+    config: FlagConfig,
+    redactor: Redactor | None,
+    settings: dict[str, Any],
+    stdout: IO[bytes],
+) -> Ingestor | None:
+    """One group in one transaction, answered `stored` or `failed`; the ingestor to use next (None after
+    a failure: the store is opened again for the next group)."""
+    jobs: list[Any] = []
+    records: list[SpanRecord] = []
+    for message in messages:
+        try:
+            records += [SpanRecord(*fields) for fields in message[2]]
+            jobs.append(message[1])
+        except (TypeError, IndexError) as exc:  # answered, so that no request waits for ever
+            log.error("a frame could not be read (%s); skipped", exc)
+            if isinstance(message, list) and len(message) > 1:
+                write_frame(stdout, ["failed", [message[1]], f"unreadable spans: {exc}"])
+    if not jobs:
+        return ingestor
+    try:
+        if ingestor is None:
+            ingestor = Ingestor(Store.open(settings.get("db")), config, redactor)
+        stats = ingest_replaying(ingestor, records)
+    except Exception as exc:
+        log.warning("store unavailable for %d request(s): %s", len(jobs), exc)
+        write_frame(stdout, ["failed", jobs, str(exc)[:500]])
+        return None
+    write_frame(stdout, ["stored", jobs, stats.as_json()])
+    return ingestor
 
 
 def main(argv: list[str] | None = None) -> int:

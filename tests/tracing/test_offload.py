@@ -20,7 +20,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from agent.model import SCRIPTED_MODEL, scripted_client
 from agent.service import Conversation, SupportService
 from miner.store import Store
-from tracing.helper import frames
+from tracing.helper import frames, groups
 from tracing.offload import OffloadExporter
 from tracing.sampler import TailSampler
 from tracing.setup import setup_tracing
@@ -144,3 +144,15 @@ def test_an_absurd_frame_size_is_refused() -> None:
     buffer = bytearray(HEADER.pack(2**31) + b"x")
     with pytest.raises(WireError, match="frame of"):
         frames(buffer)
+
+
+def test_requests_read_together_are_stored_in_groups_of_about_a_batch() -> None:
+    """`filon serve`'s helper: small requests share a transaction; one that fills a group closes it, so
+    the first requests are answered while the receiver still decodes the next ones; order is kept and a
+    malformed message is carried along (to be answered "failed"), never lost."""
+    small = [["ingest", n, [[]] * 10] for n in range(3)]
+    big = [["ingest", n, [[]] * 600] for n in range(3, 5)]
+    odd = ["ingest", 5, "not a list"]
+    cut = groups([*small, big[0], *small, big[1], odd], size=512)
+    assert cut == [[*small, big[0]], [*small, big[1]], [odd]]
+    assert groups([], size=512) == [[]] and groups(small, size=512) == [small]
