@@ -77,11 +77,29 @@ def stacks_of(spans: Sequence[SpanRecord]) -> set[Convention]:
 def read(spans: Sequence[SpanRecord]) -> tuple[Sequence[SpanRecord], frozenset[str] | None]:
     """`readable(spans)` and the names of the conventions found (`stacks_of`); None for the common case
     of no other convention's span, where the caller, who sorts the spans by operation anyway, tells a
-    GenAI trace from one that is not about the model."""
+    GenAI trace from one that is not about the model. One look at each span tells its convention and
+    translates it."""
     for span in spans:
         if not _FOREIGN.isdisjoint(span.attributes) or span.scope in SCOPES:
-            return [_read(s) for s in spans], frozenset(c.name for c in stacks_of(spans))
-    return spans, None
+            break
+    else:
+        return spans, None
+    out: list[SpanRecord] = []
+    found: set[str] = set()
+    for span in spans:
+        attrs = span.attributes
+        if _FOREIGN.isdisjoint(attrs):  # GenAI, a stack known by its scope, or not about the model
+            convention = stack_of(span)
+            if convention is not None:
+                found.add(convention.name)
+            out.append(span)
+            continue
+        for mark, reader in _MARKS:
+            if mark in attrs:
+                found.add(reader.name)
+                out.append(reader.translate(span) if reader.translate else span)
+                break
+    return out, frozenset(found)
 
 
 def readable(spans: Sequence[SpanRecord]) -> Sequence[SpanRecord]:
