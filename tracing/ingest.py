@@ -178,9 +178,9 @@ class Ingestor:
             kept, span_conv = self._turns(traces, set(stored), stats)
             if not kept:
                 return stats
-            fresh = sorted(kept.items())
+            joined = {cid: join_steps(turns) for cid, (_, turns) in kept.items()}  # the turns as lived
             new_ids = batch.insert_conversations(
-                [conversation_row(cid, channel, join_steps(turns), [], []) for cid, (channel, turns) in fresh]
+                [conversation_row(cid, kept[cid][0], joined[cid], [], []) for cid in sorted(kept)]
             )
             batch.lock(list(kept))
             resources: dict[int, str] = {}  # within this call only: ids are reused once objects are freed
@@ -193,9 +193,7 @@ class Ingestor:
             touched.update({cid: channel for cid, (channel, _) in kept.items() if cid not in new_ids})
             whole, human = batch.stored_conversations(list(touched))
             conversations = {
-                cid: Conversation(cid, ch, join_steps(turns))
-                for cid, (ch, turns) in kept.items()
-                if cid in new_ids
+                cid: Conversation(cid, kept[cid][0], joined[cid]) for cid in kept if cid in new_ids
             }
             conversations.update(
                 {
