@@ -9,10 +9,13 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from filon.cli import app
 from miner.store import Store
+from tracing.conventions import indexed
 from tracing.conventions.openinference import to_genai
 from tracing.grouping import turn_of
 from tracing.records import SpanRecord
@@ -111,3 +114,11 @@ def test_other_stacks_conversation_keys_in_order() -> None:
     assert turn_of([vercel], []).conversation_id == "ai-1"
     assert turn_of([traceloop, vercel, both], []).conversation_id == "otel-1"  # the GenAI key first
     assert turn_of([span("d")], []).conversation_id == "trace:t9"
+
+
+@given(st.integers(min_value=0, max_value=5000))
+def test_an_indexed_list_is_counted_in_a_few_lookups(n: int) -> None:
+    """`llm.input_messages.N…`, `gen_ai.prompt.N…`: how many, by doubling then halving."""
+    asked: list[int] = []
+    assert indexed.count(lambda i: asked.append(i) is None and i < n) == n
+    assert len(asked) <= 2 * (n.bit_length() + 1) + 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tracing.conventions import indexed
 from tracing.records import SpanRecord, with_attributes
 
 KIND = "openinference.span.kind"
@@ -33,21 +34,8 @@ ROLES = {"model": "assistant", "ai": "assistant"}
 
 
 def _count(attrs: dict[str, Any], side: str) -> int:
-    """How many messages a side has (each has a role): the first index without one, by doubling then
-    halving, a few lookups instead of a pass over every attribute."""
-
-    def has(i: int) -> bool:
-        return f"llm.{side}.{i}.message.role" in attrs
-
-    if not has(0):
-        return 0
-    low, high = 0, 1
-    while has(high):
-        low, high = high, high * 2
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (middle, high) if has(middle) else (low, middle)
-    return high
+    """How many messages a side has (each has a role)."""
+    return indexed.count(lambda i: f"llm.{side}.{i}.message.role" in attrs)
 
 
 def _message(attrs: dict[str, Any], side: str, i: int) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from miner.jsontext import parsed
+from tracing.conventions import indexed
 from tracing.records import SpanRecord, with_attributes
 
 NAME, LABEL = "traceloop", "OpenLLMetry / Traceloop"
@@ -39,21 +40,10 @@ TOKENS = (
 
 
 def _count(attrs: dict[str, Any], side: str) -> int:
-    """How many messages a side has (each has a role or a content): the first index without one, by
-    doubling then halving, a few lookups instead of a pass over every attribute."""
-
-    def has(i: int) -> bool:
-        return f"gen_ai.{side}.{i}.role" in attrs or f"gen_ai.{side}.{i}.content" in attrs
-
-    if not has(0):
-        return 0
-    low, high = 0, 1
-    while has(high):
-        low, high = high, high * 2
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (middle, high) if has(middle) else (low, middle)
-    return high
+    """How many messages a side has (each has a role or a content)."""
+    return indexed.count(
+        lambda i: f"gen_ai.{side}.{i}.role" in attrs or f"gen_ai.{side}.{i}.content" in attrs
+    )
 
 
 def _message(attrs: dict[str, Any], base: str) -> dict[str, Any]:
