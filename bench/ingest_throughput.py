@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # this tree's filon, not another checkout's
 
 from _agent_spans import agent_traffic
 from _spans import traffic

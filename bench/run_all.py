@@ -15,12 +15,19 @@ def main() -> int:
     out_dir = Path(os.environ.get("FILON_HOME", "var"))
     out_dir.mkdir(parents=True, exist_ok=True)
     results: dict[str, object] = {}
+    # this tree's code first, whichever checkout the environment's editable install points to
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(HERE.parent), os.environ.get("PYTHONPATH")])),
+    }
     failed = 0
     for script in sorted(HERE.glob("*.py")):
         if script.name in ("run_all.py", "__init__.py") or script.name.startswith("_"):
             continue
         print(f"bench {script.name} …", flush=True)
-        proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=HERE.parent)
+        proc = subprocess.run(
+            [sys.executable, str(script)], capture_output=True, text=True, cwd=HERE.parent, env=env
+        )
         if proc.returncode != 0:
             failed += 1
             results[script.name] = {"error": proc.stderr.strip().splitlines()[-1:] or ["failed"]}
