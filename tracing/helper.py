@@ -140,11 +140,16 @@ def serve(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) -> int:
 def serve_ingest(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) -> int:
     """`filon serve`'s writer: `["ingest", job, [fields, ...]]` frames, stored with no sampling, every job
     that arrived together in one transaction (a group commit), each answered `["stored", [jobs], stats]`
-    or `["failed", [jobs], reason]`. The store is opened on the first group, and again after a failure:
-    a store that is down gives "failed" (the receiver answers 503), not a dead process."""
+    or `["failed", [jobs], reason]`. The store is opened before "ready" (the receiver's `/health` waits
+    for it, so the first request does not pay for it), and again at the next group after a failure: a
+    store that is down gives "failed" (the receiver answers 503), not a dead process."""
     config = FlagConfig(**settings.get("config", {}))
     redactor = _redactor(settings)
     ingestor: Ingestor | None = None
+    try:
+        ingestor = Ingestor(Store.open(settings.get("db")), config, redactor)
+    except Exception as exc:
+        log.warning("store unavailable at start (%s); tried again at the first request", exc)
     gc.freeze()
     write_frame(stdout, ["ready"])
     fd = stdin.fileno()

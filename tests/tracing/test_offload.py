@@ -24,7 +24,7 @@ from tracing.helper import frames, groups
 from tracing.offload import OffloadExporter
 from tracing.sampler import TailSampler
 from tracing.setup import setup_tracing
-from tracing.wire import HEADER, WireError
+from tracing.wire import HEADER, WireError, read_frame, start_helper, write_frame
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -156,3 +156,24 @@ def test_requests_read_together_are_stored_in_groups_of_about_a_batch() -> None:
     cut = groups([*small, big[0], *small, big[1], odd], size=512)
     assert cut == [[*small, big[0]], [*small, big[1]], [odd]]
     assert groups([], size=512) == [[]] and groups(small, size=512) == [small]
+
+
+@pytest.mark.parametrize("reachable", [True, False], ids=["store reachable", "store down"])
+def test_serve_s_writer_opens_its_store_before_it_says_ready(tmp_path: Path, reachable: bool) -> None:
+    """The first request does not pay for opening the store: by "ready" the database is migrated. A store
+    that is down at start is no dead writer: it says ready all the same, and answers "failed" (503)."""
+    db = tmp_path / "store.db" if reachable else tmp_path / "missing" / "store.db"
+    proc = start_helper({"db": f"sqlite:///{db}", "config": {}, "redact": False, "mode": "ingest"})
+    assert proc.stdout is not None and proc.stdin is not None
+    try:
+        assert read_frame(proc.stdout) == b'["ready"]'
+        assert db.exists() == reachable
+        if reachable:
+            assert "turns" in Store.open(f"sqlite:///{db}").stats().counts()
+        else:
+            write_frame(proc.stdin, ["ingest", 7, []])
+            answer = read_frame(proc.stdout)
+            assert answer is not None and answer.startswith(b'["failed",[7]')
+    finally:
+        proc.stdin.close()
+        assert proc.wait(30) == 0
