@@ -125,6 +125,8 @@ def ingest(
 
     Example: filon ingest traces.pb export.jsonl.gz --escalation-tool handoff_to_human
     """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
     from miner.settings import settings
     from tracing.ingest import Ingestor, IngestStats
     from tracing.records import batched
@@ -141,14 +143,25 @@ def ingest(
     redactor = Redactor(load_secret()) if redaction_enabled() else None
     ingestor = Ingestor(store, config, redactor, sample_rate)
     total, bad = IngestStats(), 0
-    for path in paths:
-        records = read_or_say(path)
-        if not records:  # unreadable, or "0 spans" and exit 0 would hide a wrong file
-            bad += 1
-            continue
-        for batch in batched(records, 5000):
-            total.add(ingestor.ingest(batch))
-        console.print(f"{path}: {len(records)} spans", markup=False)
+    # on a terminal, spans stored so far (a large export takes a while); gone when done, nothing in a pipe
+    progress = Progress(
+        TextColumn("[bold]ingest"), BarColumn(), MofNCompleteColumn(), console=err_console, transient=True
+    )
+    read: list[str] = []  # said once the bar is gone: standard output and the bar's line never mix
+    with progress:
+        for path in paths:
+            records = read_or_say(path)
+            if not records:  # unreadable, or "0 spans" and exit 0 would hide a wrong file
+                bad += 1
+                continue
+            task = progress.add_task(path.name, total=len(records))
+            for batch in batched(records, 5000):
+                total.add(ingestor.ingest(batch))
+                progress.advance(task, len(batch))
+            progress.remove_task(task)
+            read.append(f"{path}: {len(records)} spans")
+    for line in read:
+        console.print(line, markup=False)
     console.print(
         f"spans {total.spans} (new {total.new_spans}) · turns {total.turns} · conversations {total.conversations} · "
         f"kept {total.kept} turns · flagged {total.flagged} conversations"

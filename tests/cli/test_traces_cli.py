@@ -235,3 +235,16 @@ def test_an_empty_list_names_the_store_and_a_full_page_says_there_is_more(db_url
     traffic("-n", "12", "--sample-rate", "1")
     page = runner.invoke(app, ["traces", "list", "--limit", "2"], env={"COLUMNS": "120"})
     assert "the first 2 conversation(s) (more with --limit)" in page.stdout
+
+
+def test_ingest_of_several_files_says_each_then_the_whole_and_no_bar_in_a_pipe(db_url: str) -> None:
+    """On a terminal a bar shows the spans stored so far; in a pipe (here) nothing of it: one line per file
+    read, in order, then the summary; a file that cannot be read is said on stderr and exits 1."""
+    fixtures = Path(__file__).parent.parent / "tracing" / "fixtures"
+    files = [fixtures / "traceloop-workflow.pb", fixtures / "adk-1.pb"]
+    result = runner.invoke(app, ["ingest", *map(str, files), str(fixtures / "missing.pb")])
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert lines[:2] == [f"{files[0]}: 23 spans", f"{files[1]}: 44 spans"]
+    assert lines[2].startswith("spans 67 (new 67)")
+    assert "missing.pb" in result.stderr and "━" not in result.stderr + result.stdout
