@@ -138,9 +138,9 @@ def serve(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) -> int:
 
 
 def serve_ingest(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) -> int:
-    """`filon serve`'s writer: `["ingest", job, [fields, ...]]` frames, stored with no sampling, every job
-    that arrived together in one transaction (a group commit), each answered `["stored", [jobs], stats]`
-    or `["failed", [jobs], reason]`. The store is opened before "ready" (the receiver's `/health` waits
+    """`filon serve`'s writer: `["ingest", job, [fields, ...]]` frames, stored with no sampling, the jobs
+    that arrived together in groups of about `GROUP_SPANS` spans, one transaction each (a group commit),
+    each group answered `["stored", [jobs], stats]` or `["failed", [jobs], reason]`. The store is opened before "ready" (the receiver's `/health` waits
     for it, so the first request does not pay for it), and again at the next group after a failure: a
     store that is down gives "failed" (the receiver answers 503), not a dead process."""
     config = FlagConfig(**settings.get("config", {}))
