@@ -33,6 +33,11 @@ MAX_PARAMETERS = 32_000  # SQLite allows 32,766 host parameters per statement (s
 ROWS_PER_STATEMENT = 256
 
 
+def _mark(dialect: Dialect) -> str:
+    """The driver's placeholder: `?` for sqlite3, `%s` for psycopg."""
+    return "?" if dialect.paramstyle == "qmark" else "%s"
+
+
 @lru_cache(maxsize=128)
 def _statement(
     table: Table,
@@ -44,7 +49,7 @@ def _statement(
     returning: str | None = None,
 ) -> str:
     quote = dialect.identifier_preparer.quote
-    mark = "?" if dialect.paramstyle == "qmark" else "%s"
+    mark = _mark(dialect)
     one = f"({', '.join([mark] * len(names))})"
     sql = f"INSERT INTO {quote(table.name)} ({', '.join(quote(n) for n in names)}) VALUES {', '.join([one] * rows)}"
     if conflict != "error":
@@ -163,20 +168,27 @@ def insert_dicts(
     return insert_rows(conn, table, tuple(rows[0]), [tuple(r.values()) for r in rows], conflict, keys)
 
 
-def select_in(conn: Connection, sql: str, values: Sequence[Any], chunk: int = 500) -> list[Any]:
-    """Rows of `sql`, whose one `{}` is the place of an `IN (...)` list, for all `values` (in chunks),
-    through the driver: the ingest path asks this for every batch."""
-    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+def _in_chunks(conn: Connection, sql: str, values: Sequence[Any], chunk: int, fetch: bool) -> list[Any]:
+    """`sql`, whose one `{}` is the place of an `IN (...)` list, run through the driver for all `values`
+    in chunks; the rows it returns when `fetch`."""
+    mark = _mark(conn.dialect)
     rows: list[Any] = []
     cursor = conn.connection.cursor()
     try:
         for start in range(0, len(values), chunk):
             part = tuple(values[start : start + chunk])
             cursor.execute(sql.format(", ".join([mark] * len(part))), part)
-            rows += cursor.fetchall()
+            if fetch:
+                rows += cursor.fetchall()
     finally:
         cursor.close()
     return rows
+
+
+def select_in(conn: Connection, sql: str, values: Sequence[Any], chunk: int = 500) -> list[Any]:
+    """Rows of `sql`, whose one `{}` is the place of an `IN (...)` list, for all `values` (in chunks),
+    through the driver: the ingest path asks this for every batch."""
+    return _in_chunks(conn, sql, values, chunk, fetch=True)
 
 
 @lru_cache(maxsize=64)
@@ -226,7 +238,7 @@ def update_rows(
         return
     names = (*columns, key)
     quote = conn.dialect.identifier_preparer.quote
-    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    mark = _mark(conn.dialect)
     sets = ", ".join(f"{quote(n)} = {mark}" for n in columns)
     sql = f"UPDATE {quote(table.name)} SET {sets} WHERE {quote(key)} = {mark}"
     converted = _processors(table, conn.dialect, names)
@@ -246,12 +258,5 @@ def update_rows(
 
 def delete_in(conn: Connection, table: Table, where: str, values: Sequence[Any]) -> None:
     """`DELETE FROM table WHERE …`, `where` holding one `{}` for the place of an `IN (...)` list."""
-    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     sql = f"DELETE FROM {conn.dialect.identifier_preparer.quote(table.name)} WHERE {where}"
-    cursor = conn.connection.cursor()
-    try:
-        for start in range(0, len(values), 500):
-            part = tuple(values[start : start + 500])
-            cursor.execute(sql.format(", ".join([mark] * len(part))), part)
-    finally:
-        cursor.close()
+    _in_chunks(conn, sql, values, 500, fetch=False)
