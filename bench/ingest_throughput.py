@@ -5,7 +5,9 @@ upsert spans/turns/conversations/flags) and raw `sqlite3.executemany` of exactly
 wrote, into the same schema with the store's WAL and synchronous=NORMAL (and without the foreign-key
 checks the store makes: the baseline is the cheaper one), in the same batches, one commit per batch. A
 warm-up ingest first (imports, statement caches); then rounds interleaved so that the machine's noise hits
-all three alike (five rounds), the best of each reported. Goal: ratio at least 0.5.
+all three alike (five rounds), the best of each reported, and each round's own ratios beside them
+(`*_rounds`, sorted, and their `*_median`: the spread within the run, `_spread.py`). Goal: ratio at least
+0.5.
 
 Two sources of spans. The goal is stated on the minimal agent-shaped traces of `_spans.py` (a root, two
 model calls, a tool call, a few hundred bytes each). The same figures follow for the spans filon's own
@@ -28,6 +30,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # this tree's f
 
 from _agent_spans import agent_traffic
 from _spans import traffic
+from _spread import spread
 
 from miner.store import Store
 from tracing.ingest import Ingestor
@@ -105,7 +108,7 @@ def python_us_per_turn(source: Source) -> tuple[float, float]:
     return reading * 1e6, flags * 1e6
 
 
-def figures(source: Source, prefix: str = "") -> dict[str, float]:
+def figures(source: Source, prefix: str = "") -> dict[str, object]:
     plain, redacted, raw = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -124,6 +127,8 @@ def figures(source: Source, prefix: str = "") -> dict[str, float]:
         f"{prefix}raw_executemany_spans_per_s": round(best_raw),
         f"{prefix}ratio_ingest_to_raw": round(best_plain / best_raw, 3),
         f"{prefix}ratio_ingest_redacted_to_raw": round(best_redacted / best_raw, 3),
+        **spread(f"{prefix}ratio_ingest_to_raw", plain, raw),
+        **spread(f"{prefix}ratio_ingest_redacted_to_raw", redacted, raw),
         f"{prefix}turn_reading_us_per_turn": round(reading_us, 1),
         f"{prefix}flag_rules_us_per_turn": round(flags_us, 1),
     }

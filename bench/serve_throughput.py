@@ -4,7 +4,8 @@ Side by side in one run, for SQLite and for PostgreSQL (when reachable): 4 concu
 512-span OTLP protobuf batches to `filon serve` running in its own process on loopback; the figure counts spans found in
 the store afterwards, not 200s. The baseline ingests the same batches in-process with the same
 `Ingestor`. The ratio is the receiver's own cost (HTTP, decoding, group commit; the store is written
-by its helper process while it decodes the next requests). Best of three interleaved rounds each.
+by its helper process while it decodes the next requests). Best of three interleaved rounds each, and
+each round's own ratio beside (`*_rounds`, `*_median`).
 Goal: at least 0.7. The clients are `http.client`, the lightest in the standard library, and their CPU
 seconds are printed beside (`*_clients_cpu_s`): on two cores the measuring side competes with what it
 measures.
@@ -32,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _spans import traffic
+from _spread import spread
 
 from miner.store import Store
 from tests.tracing.server import free_port
@@ -187,6 +189,7 @@ def main() -> None:
             out[f"{kind}_in_process_spans_per_s"] = round(max(base))
             out[f"{kind}_serve_spans_per_s"] = round(max(served))
             out[f"{kind}_ratio_serve_to_in_process"] = round(max(served) / max(base), 3)
+            out.update(spread(f"{kind}_ratio_serve_to_in_process", served, base))
             out[f"{kind}_clients_cpu_s"] = round(min(clients_cpu), 3)
     print(json.dumps(out))
 
