@@ -4,11 +4,19 @@ Useful for paraphrases a list of words cannot foresee, and blind to negation («
 and « n'est pas autorisé » land close): lint never lets it stand alone, a fact check or a `ne_contient_pas`
 must sit beside it. Embeddings come from Gemini through google-genai (`batchEmbedContents`), or from the
 scripted stand-in; each text is embedded once per run.
+
+The answer is read whole and by passages: a model that says the reference and then more (a greeting, a
+second help article, an offer to help further) is not far from it, yet the whole answer's embedding
+drifts with each thing added. The score is the closest of the whole answer and each run of as many
+consecutive sentences as the reference has: an answer with a passage that says the reference is scored
+on it, whatever surrounds it. What an answer gets wrong beside it is the fact checks' and
+`ne_contient_pas`' to catch, as before. Each passage is one more text to embed (one call still).
 """
 
 from __future__ import annotations
 
 import math
+import re
 import threading
 from dataclasses import dataclass
 
@@ -39,6 +47,24 @@ def cosine(a: list[float], b: list[float]) -> float:
     dot = sum(x * y for x, y in zip(a, b, strict=True))
     na, nb = math.sqrt(sum(x * x for x in a)), math.sqrt(sum(y * y for y in b))
     return dot / (na * nb) if na and nb else 0.0
+
+
+SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\s*\n\s*")
+
+
+def sentences(text: str) -> list[str]:
+    """The text's sentences: split after ".", "!", "?" or "…" followed by a space, and at line breaks."""
+    return [s for s in SENTENCE_END.split(text.strip()) if s]
+
+
+def passages(answer: str, width: int) -> list[str]:
+    """The runs of `width` consecutive sentences of the answer (none when it has no more than that: the
+    whole answer is then the only passage)."""
+    said = sentences(answer)
+    width = max(1, width)
+    if len(said) <= width:
+        return []
+    return [" ".join(said[i : i + width]) for i in range(len(said) - width + 1)]
 
 
 def estimate_tokens(text: str) -> int:
@@ -91,6 +117,8 @@ class Embedder:
             return [self.known[t] for t in texts], tokens
 
     def similarity(self, reference: str, answer: str, seuil: float) -> tuple[Similarity, int]:
-        """The answer's similarity to the reference, and the embedding tokens this call paid for."""
-        (ref, got), tokens = self.embed([reference, answer])
-        return Similarity(reference, round(cosine(ref, got), 4), seuil), tokens
+        """The answer's similarity to the reference: the closest of the whole answer and its passages as
+        long as the reference (`passages`); and the embedding tokens this call paid for."""
+        texts = [answer, *passages(answer, len(sentences(reference)))]
+        (ref, *got), tokens = self.embed([reference, *texts])
+        return Similarity(reference, round(max(cosine(ref, v) for v in got), 4), seuil), tokens

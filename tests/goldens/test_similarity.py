@@ -15,7 +15,7 @@ from goldens.caseset import load_set
 from goldens.grading import evaluer_cas
 from goldens.model_checks import ModelChecks
 from goldens.schema import Case
-from goldens.similarity import Embedder
+from goldens.similarity import Embedder, cosine, passages, sentences
 
 runner = CliRunner()
 REFERENCE = "La livraison en France métropolitaine coûte 3,90 €, offerte dès 60 € d'achat."
@@ -35,6 +35,43 @@ def test_paraphrases_land_close_and_other_facts_apart(scripted: ScriptedModel) -
     assert e.tokens > 0 and len(e.known) == 3  # each text embedded once: the reference is remembered
     assert paid > 0 and e.similarity(REFERENCE, "La livraison en Belgique coûte 9,90 €.", 0.6)[1] == 0
     assert len(e.known) == 3
+
+
+def test_sentences_split_at_their_ends_and_at_line_breaks_not_inside_figures() -> None:
+    text = "Bonjour ! La livraison coûte 3.90 € (LL-10563).\nElle est offerte dès 60 €… Autre chose ?"
+    assert sentences(text) == [
+        "Bonjour !",
+        "La livraison coûte 3.90 € (LL-10563).",
+        "Elle est offerte dès 60 €…",
+        "Autre chose ?",
+    ]
+    assert sentences("  ") == [] and sentences("Deux ans") == ["Deux ans"]
+
+
+def test_passages_are_runs_as_long_as_the_reference() -> None:
+    answer = "Un. Deux. Trois."
+    assert passages(answer, 1) == ["Un.", "Deux.", "Trois."]
+    assert passages(answer, 2) == ["Un. Deux.", "Deux. Trois."]
+    assert passages(answer, 3) == [] and passages(answer, 5) == []  # the whole answer is the passage
+    assert passages("Un. Deux.", 0) == ["Un.", "Deux."]
+
+
+def test_what_an_answer_adds_around_the_reference_does_not_push_it_away(scripted: ScriptedModel) -> None:
+    """A model that says the reference, then a second help article and an offer to help: the whole answer's
+    embedding drifts from the reference; the passage that says it does not."""
+    e = embedder(scripted)
+    said = "Pour la métropole, l'expédition est facturée 3 euros 90, gratuite à partir de 60€."
+    answer = (
+        f"Bonjour et merci de votre message. {said}\nPar ailleurs, vous pouvez retourner un article dans "
+        "les trente jours suivant la livraison, l'étiquette de retour est gratuite. "
+        "Puis-je vous aider pour autre chose ?"
+    )
+    (ref, whole, alone), _ = e.embed([REFERENCE, answer, said])
+    found, _ = e.similarity(REFERENCE, answer, 0.75)
+    assert cosine(ref, whole) < 0.75 <= found.score  # failed on the whole answer, passes on its passage
+    assert found.score == round(cosine(ref, alone), 4)
+    wrong, _ = e.similarity(REFERENCE, answer.replace(said, "La livraison en Belgique coûte 9,90 €."), 0.75)
+    assert not wrong.passed  # no passage says it: nothing added lifts it
 
 
 def test_similarity_next_to_a_negation_needs_its_guard(scripted: ScriptedModel) -> None:
@@ -126,7 +163,9 @@ def test_eval_reports_similarity_and_the_embeddings_stand_in(tmp_path: Path) -> 
     attempt = doc["cas"][0]["tentatives"][0]
     assert result.exit_code == 0, result.output
     assert attempt["similarites"][0]["reussi"] is True and attempt["similarites"][0]["seuil"] == 0.3
-    assert doc["embeddings"] == {"modele": "scripted-embedding", "substitut": True, "textes": 2}
+    answer = "\n".join(attempt["reponses"])  # the reference, the answer, and its passages: each once
+    texts = 2 + len(passages(answer, len(sentences(REFERENCE))))
+    assert doc["embeddings"] == {"modele": "scripted-embedding", "substitut": True, "textes": texts}
     assert (
         "embeddings" in doc["cout"]["par_role"]
         and "embeddings scripted-embedding (scripted stand-in)" in result.output
