@@ -1,59 +1,98 @@
-"""The set's checks on answers they were never proven on: a held-aside table of 36 answers (12 for each of
-the three cases with a `proche_de`, 21 `bon` and 15 `mauvais`), written by a reviewer from the shop's
-help texts alone, without reading the checks, and scored by nobody while they were built.
+"""The set's checks on answers they were never proven on: held-aside tables of answers a reviewer wrote
+from the shop's rules, help texts and data alone, without reading the checks, and that nobody scored
+while the checks were built.
 
-Each answer goes through its case's deterministic checks (with the case's tools, no escalation), then
-its `proche_de`; the verdict of the checks is compared with the reviewer's: a `bon` answer they fail is
-a gate that cries wolf, a `mauvais` one they pass is a gate that lies. Side by side, `proche_de` read
-by passages (`goldens.similarity.Embedder.similarity`) and on the whole answer alone, its earlier form.
-The embeddings are the scripted stand-in's (in-process, over loopback): the figures say nothing of
-Gemini's embeddings, only of the stand-in CI gates with. Tuning the cases on this table would make it
-one more set of examples: these figures would then prove nothing.
+- `heldaside_set.json`: answers to every single-conversation case of the set (not the simulated ones),
+  `bon` and `mauvais`, each with the tools it called and whether it escalated;
+- `heldaside_proche_de.json`: 36 answers to the three cases with a `proche_de`.
+
+Each answer goes through the gate's own grading: its case's deterministic checks
+(`goldens.calibration.grade`, as lint and the runner), then, where those passed, the checks that ask a
+model (`goldens.model_checks.ModelChecks.apply`: `proche_de`, then the judge where it is calibrated to
+gate). The verdict of the checks is compared with the reviewer's: a `bon` answer they fail is a gate that
+cries wolf, a `mauvais` one they pass is a gate that lies. For the `proche_de` table, the similarity read
+by passages (`goldens.similarity.Embedder.similarity`) beside its earlier whole-answer form.
+
+The models are the scripted stand-in's (in-process, over loopback): the figures say nothing of Gemini's
+embeddings or judge, only of the stand-in CI gates with. Tuning the cases on these tables would make them
+one more set of examples: their figures would then prove nothing.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
-from agent.model import scripted_client
-from agent.scripted.server import ScriptedModel
+from agent.model import open_backend
+from goldens.calibration import grade
 from goldens.caseset import load_set
-from goldens.grading import evaluer_cas
-from goldens.similarity import SCRIPTED_EMBEDDING, Embedder, cosine
+from goldens.model_checks import ModelChecks, open_model_checks
+from goldens.schema import Case, Example
+from goldens.similarity import cosine
 
-TABLE = Path(__file__).resolve().parent / "checks_heldaside.json"
-CASES = Path(__file__).resolve().parent.parent / "goldens" / "cases"
+HERE = Path(__file__).resolve().parent
+CASES = HERE.parent / "goldens" / "cases"
+
+
+def example(row: dict[str, Any]) -> Example:
+    answers = [row["reponse_1"], row["reponse"]] if row.get("reponse_1") else row["reponse"]
+    return Example(
+        verdict=row["verdict"], reponse=answers, outils=row.get("outils"), escalade=row.get("escalade")
+    )
+
+
+def accepted(case: Case, ex: Example, checks: ModelChecks | None) -> bool:
+    if grade(case, ex):
+        return False
+    if checks is None:
+        return True
+    outcome = checks.apply(case, ex.answers(), deterministic_passed=True)
+    return not outcome.ecarts and outcome.erreur is None
+
+
+def tally(rows: list[tuple[str, str, bool]], prefix: str, by_category: bool = True) -> dict[str, object]:
+    """Agreement, cries wolf and lies over (category, verdict, accepted) rows, overall and by category."""
+    out: dict[str, object] = {}
+    for name in ["", *(sorted({c for c, _, _ in rows}) if by_category else [])]:
+        mine = [(v, a) for c, v, a in rows if not name or c == name]
+        counts = Counter(mine)
+        key = f"{prefix}{name + '_' if name else ''}"
+        good = counts[("bon", True)] + counts[("bon", False)]
+        bad = counts[("mauvais", True)] + counts[("mauvais", False)]
+        out[f"{key}agreement"] = round((counts[("bon", True)] + counts[("mauvais", False)]) / len(mine), 3)
+        out[f"{key}cries_wolf"] = f"{counts[('bon', False)]}/{good}"
+        out[f"{key}lies"] = f"{counts[('mauvais', True)]}/{bad}"
+    return out
 
 
 def main() -> None:
-    items = json.loads(TABLE.read_text(encoding="utf-8"))
     cases = {c.id: c for c in load_set(CASES).cases}
-    tally = {"passages": [0, 0], "whole": [0, 0]}  # (cries wolf, lies)
-    agree = {"passages": 0, "whole": 0}
-    with ScriptedModel() as model:
-        embedder = Embedder(scripted_client(model.url), SCRIPTED_EMBEDDING, stand_in=True)
-        for item in items:
-            case = cases[item["case"]]
-            near = case.proche_de
-            assert near is not None, f"{case.id} has no proche_de"
-            tools = [t if isinstance(t, str) else t[0] for t in case.outils]
-            deterministic = not evaluer_cas(case.checks(), tools, [item["reponse"]], False)
-            found, _ = embedder.similarity(near.reference, item["reponse"], near.seuil)
-            (ref, whole), _ = embedder.embed([near.reference, item["reponse"]])
-            for name, passed in (("passages", found.passed), ("whole", cosine(ref, whole) >= near.seuil)):
-                accepted = deterministic and passed
-                good = item["verdict"] == "bon"
-                agree[name] += accepted == good
-                tally[name][0] += good and not accepted
-                tally[name][1] += accepted and not good
-    good_n = sum(i["verdict"] == "bon" for i in items)
-    out: dict[str, object] = {"answers": len(items), "bon": good_n, "mauvais": len(items) - good_n}
-    for name in ("passages", "whole"):
-        out[f"{name}_agreement"] = round(agree[name] / len(items), 3)
-        out[f"{name}_cries_wolf"] = tally[name][0]
-        out[f"{name}_lies"] = tally[name][1]
-    print(json.dumps(out))
+    out: dict[str, object] = {}
+    with open_backend("scripted") as backend:
+        checks = open_model_checks(list(cases.values()), CASES, backend)
+        assert checks is not None and checks.embedder is not None
+        table = json.loads((HERE / "heldaside_set.json").read_text(encoding="utf-8"))
+        rows = [
+            (cases[r["case"]].categorie, r["verdict"], accepted(cases[r["case"]], example(r), checks))
+            for r in table
+        ]
+        out["set_answers"] = len(rows)
+        out.update(tally(rows, "set_"))
+        near = json.loads((HERE / "heldaside_proche_de.json").read_text(encoding="utf-8"))
+        passages, whole = [], []
+        for r in near:
+            case, ex = cases[r["case"]], example({**r, "outils": None, "escalade": None})
+            assert case.proche_de is not None, f"{case.id} has no proche_de"
+            passages.append((case.id, r["verdict"], accepted(case, ex, checks)))
+            (ref, got), _ = checks.embedder.embed([case.proche_de.reference, r["reponse"]])
+            close = cosine(ref, got) >= case.proche_de.seuil
+            whole.append((case.id, r["verdict"], not grade(case, ex) and close))
+        out["proche_de_answers"] = len(near)
+        out.update(tally(passages, "proche_de_passages_", by_category=False))
+        out.update(tally(whole, "proche_de_whole_", by_category=False))
+    print(json.dumps(out, ensure_ascii=False))
 
 
 if __name__ == "__main__":
