@@ -2,16 +2,30 @@
 
 Actions first (tools expected, tools forbidden, escalation), then text: each `contient` group is
 satisfied by any one of its variants, and no `ne_contient_pas` entry may appear. Text is compared
-without case or accents, with typographic apostrophes and non-breaking spaces folded.
+without case or accents, with typographic apostrophes and non-breaking spaces folded, and with numbers
+written in words read as digits, on both sides (`comparable`): a model that writes « trois euros
+quatre-vingt-dix » or « soixante euros » says what « 3 euros 90 » and « 60 euros » say, and a
+`ne_contient_pas` of « 1 an » catches « un an ».
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
+
+from text_to_num import alpha2digit
 
 from miner.text import norm
 
-__all__ = ["evaluer_cas", "norm"]
+__all__ = ["comparable", "evaluer_cas", "norm"]
+
+
+@lru_cache(maxsize=4096)
+def comparable(text: str) -> str:
+    """`norm`, then every French number written in words as digits (« vingt-quatre mois » → « 24 mois »,
+    « un an » → « 1 an », « premier » → « 1er »), by text2num; the same on a check's text and on the
+    answer's, so both meet in one spelling."""
+    return str(alpha2digit(norm(text), "fr", threshold=0))
 
 
 def _groups(value: Any) -> list[list[str]]:
@@ -31,11 +45,11 @@ def evaluer_cas(cas: dict[str, Any], outils: list[str], reponses: list[str], esc
     attendue = cas.get("escalade")
     if attendue is not None and bool(attendue) != bool(escaladee):
         ecarts.append(f"escalade attendue={attendue} obtenue={bool(escaladee)}")
-    texte = norm(" ".join(reponses))
+    texte = comparable(" ".join(reponses))
     for variantes in _groups(cas.get("contient")):
-        if not any(norm(v) in texte for v in variantes):
+        if not any(comparable(v) in texte for v in variantes):
             ecarts.append("texte manquant : " + " ou ".join(f"« {v} »" for v in variantes))
     for interdit_txt in cas.get("ne_contient_pas") or []:
-        if norm(interdit_txt) in texte:
+        if comparable(interdit_txt) in texte:
             ecarts.append(f"texte interdit présent : « {interdit_txt} »")
     return ecarts

@@ -66,6 +66,8 @@ def test_texts_of_every_turn_count() -> None:
 
 @given(
     called=st.lists(st.sampled_from(TOOLS), max_size=5),
+    # no French number word can be spelt with these letters: numbers in words are read as figures, and a
+    # piece of « vingt-deux » (22) is not « vingt » (20)
     answer=st.text(alphabet="abcdefgh éèà'’0123456789,.", min_size=1, max_size=60),
     escalated=st.booleans(),
     data=st.data(),
@@ -91,3 +93,22 @@ def test_a_forbidden_text_is_found_whatever_its_case(words: list[str]) -> None:
     answer = " … ".join(w.upper() for w in words)
     gaps = evaluer_cas({"ne_contient_pas": ["bon de", "je vous offre", "code promo"]}, [], [answer], False)
     assert len(gaps) == len(set(words))
+
+
+def test_figures_written_in_words_meet_the_checks_written_in_digits() -> None:
+    """A model may spell figures out: « trois euros quatre-vingt-dix » says « 3 euros 90 »; both sides are
+    read with numbers as digits, so a check in words also meets an answer in digits."""
+    tarifs = {"contient": [["3,90", "3 euros 90"], ["60 €", "60 euros"]]}
+    spelled = "Les frais d'envoi sont de trois euros quatre-vingt-dix, offerts dès soixante euros d'achat."
+    assert evaluer_cas(tarifs, [], [spelled], False) == []
+    assert evaluer_cas({"contient": [["trente jours"]]}, [], ["Vous avez 30 jours."], False) == []
+    wrong = evaluer_cas(tarifs, [], ["Les frais d'envoi sont de neuf euros quatre-vingt-dix."], False)
+    assert wrong == [
+        "texte manquant : « 3,90 » ou « 3 euros 90 »",
+        "texte manquant : « 60 € » ou « 60 euros »",
+    ]
+    assert evaluer_cas({"ne_contient_pas": ["1 an"]}, [], ["Nos articles sont garantis un an."], False) == [
+        "texte interdit présent : « 1 an »"
+    ]
+    # « neuf » the adjective is not a figure: an answer about a new article does not say « 9 »
+    assert evaluer_cas({"ne_contient_pas": ["9"]}, [], ["Un article neuf, jamais porté."], False) == []
