@@ -18,7 +18,8 @@ T = SQLModel.metadata.tables
 @dataclass
 class StoreStats:
     conversations: int = 0
-    turns: int = 0
+    turns: int = 0  # rows: one per trace read as a turn, a tool-call step of a trace-per-call stack included
+    turns_lived: int = 0  # the conversations' turns as lived (their `turn_count`): steps joined to answers
     spans: int = 0
     flags: int = 0
     eval_runs: int = 0
@@ -41,7 +42,7 @@ class StoreStats:
         kinds = ", ".join(f"{k} {v}" for k, v in sorted(self.flagged_by_kind.items())) or "-"
         return [
             ("conversations", self.conversations),
-            ("turns", self.turns),
+            ("turns", self._turns()),
             ("spans", self.spans),
             ("flags", self.flags),
             ("flagged conversations", self.flagged),
@@ -50,6 +51,11 @@ class StoreStats:
             ("eval runs", self.eval_runs),
             ("oldest conversation", self.oldest.isoformat() if self.oldest else "-"),
         ]
+
+    def _turns(self) -> int | str:
+        if self.turns_lived == self.turns:
+            return self.turns
+        return f"{self.turns_lived} (from {self.turns} traces: tool-call steps joined to their answers)"
 
 
 class StatsStore:
@@ -61,6 +67,7 @@ class StatsStore:
         with self.engine.connect() as conn:
             for name in ("conversations", "turns", "spans", "flags", "eval_runs"):
                 setattr(out, name, int(conn.execute(select(func.count()).select_from(T[name])).scalar() or 0))
+            out.turns_lived = int(conn.execute(select(func.sum(conv.c.turn_count))).scalar() or 0)
             out.flagged = int(
                 conn.execute(select(func.count()).select_from(conv).where(conv.c.flag_kinds != "[]")).scalar()
                 or 0

@@ -3,9 +3,10 @@ new user runs against their own agent's export.
 
 It reads the spans exactly as ingest does (`tracing.grouping.turn_of` over the readers of
 `tracing.conventions`), stores nothing, and says: the stacks detected, how many traces were no
-conversation, and for the turns, the share with a conversation id, the customer's text, an answer,
-tool arguments (of the turns that called a tool) and token counts; for each share short of whole, the
-setting or line of code that adds it for the stacks detected.
+conversation, and for the turns (as lived and as ingest counts them: where a stack makes a trace per
+model call, a tool-call step is joined to the trace that answers), the share with a conversation id,
+the customer's text, an answer, tool arguments (of the turns that called a tool) and token counts; for
+each share short of whole, the setting or line of code that adds it for the stacks detected.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from miner.config import ESCALATION, is_escalation
+from miner.model import Turn, join_steps
 from tracing.conventions import GENAI, Convention, stack_of
 from tracing.grouping import by_trace, turn_of
 from tracing.records import SpanRecord
@@ -55,9 +57,7 @@ def diagnose(records: list[SpanRecord], escalation_tools: list[str] | None = Non
     escalation = escalation_tools or list(ESCALATION)
     found = Diagnosis(spans=len(records))
     conventions: dict[str, Convention] = {}
-    counts = {"conversation id": 0, "customer's text": 0, "answer": 0, "tokens": 0}
-    with_tools = tool_args = failed = 0
-    conversations = set()
+    read: dict[str, list[Turn]] = {}  # conversation id → the turn each of its traces reads as
     for spans in by_trace(records).values():
         found.traces += 1
         marked = [c for s in spans if (c := stack_of(s)) is not None]
@@ -67,11 +67,27 @@ def diagnose(records: list[SpanRecord], escalation_tools: list[str] | None = Non
         for c in marked:
             conventions[c.name] = c
             found.stacks[c.label] = found.stacks.get(c.label, 0) + 1
-        read = turn_of(spans, escalation)
-        turn = read.turn
-        found.turns += 1
-        conversations.add(read.conversation_id)
-        counts["conversation id"] += not read.conversation_id.startswith("trace:")
+        one = turn_of(spans, escalation)
+        read.setdefault(one.conversation_id, []).append(one.turn)
+    found.conversations = len(read)
+    # the turns as lived, as ingest counts them: a tool-call step (a trace per model call) joined to its answer
+    lived = [
+        (cid, turn)
+        for cid, turns in read.items()
+        for turn in join_steps(sorted(turns, key=lambda t: t.started_at))
+    ]
+    _shares(found, lived, list(conventions.values()), escalation)
+    return found
+
+
+def _shares(
+    found: Diagnosis, lived: list[tuple[str, Turn]], conventions: list[Convention], escalation: list[str]
+) -> None:
+    """The share of turns with each thing filon reads, and the advice for the stacks detected."""
+    counts = {"conversation id": 0, "customer's text": 0, "answer": 0, "tokens": 0}
+    with_tools = tool_args = failed = 0
+    for cid, turn in lived:
+        counts["conversation id"] += not cid.startswith("trace:")
         if turn.failed_spans:  # a failed call (a 429) may have recorded nothing: not held against the stack
             failed += 1
         else:
@@ -83,12 +99,11 @@ def diagnose(records: list[SpanRecord], escalation_tools: list[str] | None = Non
             tool_args += all(c.arguments for c in turn.tools)
         for call in turn.tools:
             found.tools[call.name] = is_escalation(call.name, escalation)
-    found.conversations = len(conversations)
-    stacks = [c for c in conventions.values() if c is not GENAI] or list(conventions.values())
+    found.turns, found.failed = len(lived), failed
+    stacks = [c for c in conventions if c is not GENAI] or conventions
     capture = "; ".join(f"{c.label}: {c.capture}" for c in stacks)
     session = "; ".join(f"{c.label}: {c.session}" for c in stacks)
     advice = {"conversation id": session, "customer's text": capture, "answer": capture, "tokens": TOKENS}
-    found.failed = failed
     found.shares = [
         Share(what, have, found.turns - (failed if what != "conversation id" else 0), advice[what])
         for what, have in counts.items()
@@ -97,7 +112,6 @@ def diagnose(records: list[SpanRecord], escalation_tools: list[str] | None = Non
     for share in found.shares:
         if share.whole:
             share.advice = ""
-    return found
 
 
 def lines(diagnosis: Diagnosis) -> list[str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from miner.batch import TraceBatch
 from miner.config import FlagConfig
@@ -35,12 +35,13 @@ MAX_PAIRS = 1_000_000
 class IngestStats:
     spans: int = 0
     new_spans: int = 0
-    turns: int = 0
+    turns: int = 0  # turns read, as lived: a tool-call step of a trace-per-call stack joined to its answer
     conversations: int = 0
     kept: int = 0  # turns stored
     sampled_out: int = 0  # turns not kept by the sample rate
     skipped: int = 0  # traces with no span of any GenAI convention (an HTTP health check): no conversation
     uncaptured: int = 0  # turns kept whose spans carry no content (the stack's content capture is off)
+    uncaptured_stacks: dict[str, int] = field(default_factory=dict)  # those turns, by their conventions
     stacks: dict[str, int] = field(default_factory=dict)  # traces read, by convention (`tracing.conventions`)
     tools: dict[str, bool] = field(default_factory=dict)  # tool names seen → treated as an escalation
     # the (kind, conversation) pairs flagged: a conversation written by several batches counts once
@@ -84,8 +85,9 @@ class IngestStats:
             "uncaptured",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        for stack, count in other.stacks.items():
-            self.stacks[stack] = self.stacks.get(stack, 0) + count
+        for mine, theirs in ((self.stacks, other.stacks), (self.uncaptured_stacks, other.uncaptured_stacks)):
+            for stack, count in theirs.items():
+                mine[stack] = mine.get(stack, 0) + count
         self.tools.update(other.tools)
         if len(self.flagged_pairs) < MAX_PAIRS:  # a process's lifetime of flags: bounded, then approximate
             self.flagged_pairs |= other.flagged_pairs
@@ -140,6 +142,15 @@ def from_row(row: Mapping[str, Any]) -> SpanRecord:
     )
 
 
+class _Read(NamedTuple):
+    """A batch's traces read as turns, by conversation."""
+
+    span_conv: dict[str, str]  # trace id → its conversation
+    grouped: dict[str, list[Turn]]  # conversation → its traces' turns
+    channels: dict[str, str]
+    stacks: dict[str, set[str]]  # conversation → the conventions of its traces
+
+
 FLAG_COLUMNS = ("flag_kinds", "priority", "reason")  # what a conversation's flags change in its row
 Kept = dict[str, tuple[str, list[Turn]]]  # conversation id → (channel, its turns in this batch, in order)
 
@@ -175,10 +186,9 @@ class Ingestor:
             stored = batch.stored_turns(list(traces))
             if stored:  # late spans: merged with what is stored, so the turn is read whole
                 self._merge_late_spans(batch, traces, records, stored)
-            kept, span_conv = self._turns(traces, set(stored), stats)
+            kept, span_conv, joined = self._turns(traces, set(stored), stats)
             if not kept:
                 return stats
-            joined = {cid: join_steps(turns) for cid, (_, turns) in kept.items()}  # the turns as lived
             new_ids = batch.insert_conversations(
                 [conversation_row(cid, kept[cid][0], joined[cid], [], []) for cid in sorted(kept)]
             )
@@ -211,17 +221,17 @@ class Ingestor:
             # a new conversation was written whole: only a flagged one changes (its kinds, priority, reason)
             batch.update_conversations([rows[cid] for cid in new_ids if flags.get(cid)], FLAG_COLUMNS)
             batch.update_conversations([row for cid, row in rows.items() if cid not in new_ids])
-        self._tally(stats, kept)
+        self._tally(stats, kept, joined)
         stats.flagged_pairs = {(f.kind, cid) for cid, fs in flags.items() for f in fs}
         return stats
 
-    def _tally(self, stats: IngestStats, kept: Kept) -> None:
-        """The turns kept, those without content, and the tools seen with which ones escalate."""
+    def _tally(self, stats: IngestStats, kept: Kept, joined: dict[str, list[Turn]]) -> None:
+        """The conversations and turns kept (as lived: a tool-call step joined to its answer), and the
+        tools seen with which ones escalate."""
         stats.conversations = len(kept)
-        stats.kept = sum(len(t) for _, t in kept.values())
-        for _, turns in kept.values():
-            for turn in turns:
-                stats.uncaptured += not turn.captured
+        stats.kept = sum(len(joined[cid]) for cid in kept)
+        for cid in kept:
+            for turn in joined[cid]:
                 for call in turn.tools:
                     if call.name not in stats.tools:
                         stats.tools[call.name] = self.config.escalates(call.name)
@@ -240,14 +250,41 @@ class Ingestor:
 
     def _turns(
         self, traces: dict[str, list[SpanRecord]], known: set[str], stats: IngestStats
-    ) -> tuple[Kept, dict[str, str]]:
+    ) -> tuple[Kept, dict[str, str], dict[str, list[Turn]]]:
         """Each trace read as a turn, grouped by conversation (in order), and the conversations kept: all
         at rate 1; else those the hash keeps, those flagged, and those with a turn stored already (a late
-        span of a kept trace). Also which conversation each trace's spans go to."""
-        span_conv: dict[str, str] = {}
-        grouped: dict[str, list[Turn]] = {}
-        channels: dict[str, str] = {}  # the channel of the conversation's last trace read
-        stacks = stats.stacks
+        span of a kept trace). Also which conversation each trace's spans go to, and each kept
+        conversation's turns as lived (`join_steps`: where a stack makes a trace per model call, a
+        tool-call step is joined to the trace that answers; the counts are of those turns)."""
+        read = self._read(traces, stats)
+        kept: Kept = {}
+        joined: dict[str, list[Turn]] = {}
+        for conv_id, turns in read.grouped.items():
+            channel = read.channels[conv_id]
+            if len(turns) > 1:
+                turns.sort(key=lambda t: t.started_at)
+            lived = join_steps(turns)
+            stats.turns += len(lived)
+            keep = self.sample_rate >= 1 or sampled(conv_id, self.sample_rate)
+            if not keep:
+                keep = any(t.trace_id in known for t in turns) or bool(
+                    self.flags(Conversation(conv_id, channel, lived))
+                )
+            if not keep:
+                stats.sampled_out += len(lived)
+                continue
+            kept[conv_id], joined[conv_id] = (channel, turns), lived
+            missing = sum(not t.captured for t in lived)
+            if missing:  # said with the setting of the stacks these turns came from, not of every stack seen
+                stats.uncaptured += missing
+                for name in read.stacks[conv_id]:
+                    stats.uncaptured_stacks[name] = stats.uncaptured_stacks.get(name, 0) + missing
+        return kept, read.span_conv, joined
+
+    def _read(self, traces: dict[str, list[SpanRecord]], stats: IngestStats) -> _Read:
+        """Each trace as a turn (`turn_of`), by conversation; a trace of no convention is skipped."""
+        read = _Read({}, {}, {}, {})
+        seen = stats.stacks
         for trace_id, spans in traces.items():
             conv_id, channel, turn, _, found = turn_of(
                 spans, self.config.escalation_tools, conversation_keys=self.config.conversation_keys
@@ -256,26 +293,12 @@ class Ingestor:
                 stats.skipped += 1
                 continue
             for name in found:
-                stacks[name] = stacks.get(name, 0) + 1
-            span_conv[trace_id] = conv_id
-            grouped.setdefault(conv_id, []).append(turn)
-            channels[conv_id] = channel
-        stats.turns = len(traces) - stats.skipped
-        kept: Kept = {}
-        for conv_id, turns in grouped.items():
-            channel = channels[conv_id]
-            if len(turns) > 1:
-                turns.sort(key=lambda t: t.started_at)
-            keep = self.sample_rate >= 1 or sampled(conv_id, self.sample_rate)
-            if not keep:
-                keep = any(t.trace_id in known for t in turns) or bool(
-                    self.flags(Conversation(conv_id, channel, join_steps(turns)))
-                )
-            if keep:
-                kept[conv_id] = (channel, turns)
-            else:
-                stats.sampled_out += len(turns)
-        return kept, span_conv
+                seen[name] = seen.get(name, 0) + 1
+            read.span_conv[trace_id] = conv_id
+            read.grouped.setdefault(conv_id, []).append(turn)
+            read.channels[conv_id] = channel  # the channel of the conversation's last trace read
+            read.stacks.setdefault(conv_id, set()).update(found)
+        return read
 
     @staticmethod
     def _moved(batch: TraceBatch, kept: Kept, stored: dict[str, str]) -> dict[str, str]:

@@ -37,9 +37,11 @@ def notes(stats: IngestStats) -> list[str]:
 
 
 def capturing(stats: IngestStats) -> list[Convention]:
-    """The conventions whose content setting applies: the stacks detected, the GenAI one only alone
-    (another stack's spans carry GenAI attributes of their own too)."""
-    found = [CONVENTIONS[name] for name in sorted(stats.stacks) if name in CONVENTIONS]
+    """The conventions whose content setting applies: the stacks of the turns without content (of every
+    stack detected, for figures from before they were counted apart), the GenAI one only alone (another
+    stack's spans carry GenAI attributes of their own too)."""
+    names = stats.uncaptured_stacks or stats.stacks
+    found = [CONVENTIONS[name] for name in sorted(names) if name in CONVENTIONS]
     others = [c for c in found if c is not GENAI]
     return others or found
 

@@ -291,6 +291,30 @@ def test_one_trace_per_model_call_gives_one_turn_per_customer_message() -> None:
     assert faq.input_tokens > 300  # the step's tokens and the answer's, summed
 
 
+def test_every_count_of_a_trace_per_call_stack_is_of_turns_as_lived() -> None:
+    """The ingest summary, `traces doctor` and `db stats` count the turns `traces show` shows: a tool-call
+    step (a trace of its own, the customer's message and no answer) is not a turn, nor an answer missing."""
+    said, conversations = ingest("traceloop-calls.pb")
+    lived = sum(len(turns) for turns, _ in conversations.values())
+    assert lived == sum(len(users) for users in SCENARIOS) == 7  # eleven traces
+    assert f"turns {lived} · conversations 5 · kept {lived} turns" in said
+    doctor = runner.invoke(app, ["traces", "doctor", "--json", str(FIXTURES / "traceloop-calls.pb")])
+    [found] = json.loads(doctor.stdout)
+    assert (found["traces"], found["turns"], found["missing"]) == (11, lived, [])
+    stats = runner.invoke(app, ["db", "stats"]).stdout
+    assert f"{lived} (from 11 traces" in stats
+
+
+def test_the_capture_setting_said_is_of_the_stacks_whose_turns_lack_content() -> None:
+    """Two payloads in one call, one without content (ADK) and one whole (OpenInference): the summary
+    gives ADK's setting, not OpenInference's, whose content was there."""
+    paths = [str(FIXTURES / "adk-2-nocontent.pb"), str(FIXTURES / "openinference-scenarios.pb")]
+    said = runner.invoke(app, ["ingest", *paths, "--sample-rate", "1"]).stdout
+    [line] = [x for x in said.splitlines() if "carry no content" in x]
+    assert "ADK:" in line and "OpenInference" not in line
+    assert "OpenInference" in said  # it was read all the same
+
+
 def test_conversation_keys_in_filon_toml_change_where_the_conversation_is_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
