@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from agent.shop.fixtures import FixtureError, default_fixtures, load_fixtures, merge_fixtures
 from agent.tools import ESCALATION_TOOL, TOOL_NAMES
 from goldens import calibration, model_lint
+from goldens.case_problems import category_problems, schema_problems
 from goldens.grading import norm
 from goldens.problems import Problem as Problem
 from goldens.rubrics import judges_dir
@@ -80,14 +81,6 @@ class CaseSet:
         return {c.id: c for c in self.cases}
 
 
-def _schema_problems(name: str, exc: ValidationError) -> list[Problem]:
-    out = []
-    for err in exc.errors():
-        loc = ".".join(str(x) for x in err["loc"]) or "(case)"
-        out.append(Problem(name, loc, err["msg"].removeprefix("Value error, "), "error"))
-    return out
-
-
 def parse_case(name: str, text: str, strict: bool = False) -> tuple[Case | None, list[Problem]]:
     """One case from JSON text; problems name the file, line or field."""
     try:
@@ -101,7 +94,7 @@ def parse_case(name: str, text: str, strict: bool = False) -> tuple[Case | None,
     try:
         case = Case.model_validate(data)
     except ValidationError as exc:
-        return None, _schema_problems(name, exc)
+        return None, schema_problems(name, exc)
     return case, lint_case(name, case, strict)
 
 
@@ -345,6 +338,7 @@ def load_set(folder: str | Path | None = None, strict: bool = False) -> CaseSet:
         result.cases.append(case)
     if not result.cases and not result.errors:
         result.problems.append(Problem(str(path), "", "the folder holds no case", "error"))
+    result.problems.extend(category_problems(result.cases, ids, BLOCKING_DEFAULT))
     return result
 
 

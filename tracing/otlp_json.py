@@ -4,6 +4,7 @@ half-decoded returned; with `rejected`, a span that does not decode is skipped a
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from tracing.records import KIND, MAX_DEPTH, STATUS, DecodeError, SpanRecord, with_events
@@ -61,14 +62,25 @@ def _attrs(items: Any, where: str, depth: int = 0) -> dict[str, Any]:
 
 
 def _hex_id(value: Any, size: int, where: str, required: bool = True) -> str | None:
+    """An id as OTLP JSON writes it, in hex; or in base64, as protobuf's standard JSON mapping does
+    (`MessageToJson`), which OTLP JSON departs from: the two lengths differ, so neither is mistaken."""
     if value in (None, "") and not required:
         return None
-    if not isinstance(value, str) or len(value) != size * 2:
-        raise DecodeError(f"{where}: expected {size * 2} hex characters")
-    try:
-        raw = bytes.fromhex(value)
-    except ValueError as exc:
-        raise DecodeError(f"{where}: not hex") from exc
+    b64 = 4 * -(-size // 3)
+    if isinstance(value, str) and len(value) == b64:
+        try:
+            raw = base64.b64decode(value, validate=True)
+        except ValueError as exc:
+            raise DecodeError(f"{where}: neither hex nor base64") from exc
+    elif not isinstance(value, str) or len(value) != size * 2:
+        raise DecodeError(f"{where}: expected {size * 2} hex characters (or {b64} of base64)")
+    else:
+        try:
+            raw = bytes.fromhex(value)
+        except ValueError as exc:
+            raise DecodeError(f"{where}: not hex") from exc
+    if len(raw) != size:
+        raise DecodeError(f"{where}: expected {size} bytes, got {len(raw)}")
     if raw == bytes(size):
         raise DecodeError(f"{where}: all zero")
     return raw.hex()

@@ -162,6 +162,8 @@ def ingest(
             read.append(f"{path}: {len(records)} spans")
     for line in read:
         console.print(line, markup=False)
+    if not read:  # every file failed, each said on stderr: a summary of nothing would read as a result
+        raise typer.Exit(int(Exit.FAILED))
     console.print(
         f"spans {total.spans} (new {total.new_spans}) · turns {total.turns} · conversations {total.conversations} · "
         f"kept {total.kept} turns · flagged {total.flagged} conversations"

@@ -122,6 +122,14 @@ def test_errors_are_one_line_with_an_exit_code(args: list[str], code: int, needl
     assert result.exit_code == code and needle in result.stderr
 
 
+def test_an_ingest_of_files_that_all_failed_prints_no_summary_of_nothing(tmp_path: Path) -> None:
+    (tmp_path / "notes.json").write_text('{"hello": "world"}', encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(tmp_path / "notes.json"), str(tmp_path / "missing.pb")])
+    assert result.exit_code == 1
+    assert "notes.json" in result.stderr and "missing.pb" in result.stderr
+    assert result.stdout == ""  # no « spans 0 (new 0) … » line
+
+
 def test_traffic_without_credentials_exits_3() -> None:
     result = runner.invoke(app, ["traffic", "-n", "1"])
     assert result.exit_code == 3 and "GEMINI_API_KEY" in result.stderr

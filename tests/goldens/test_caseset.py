@@ -58,7 +58,19 @@ def test_shipped_set_is_large_lint_clean_and_balanced() -> None:
     ("files", "needle"),
     [
         ({"a.json": '{"id": "a",\n "tours": [}'}, "a.json: line 2 column"),
-        ({"x-01.json": {**GOOD, "outil": ["rechercher_aide"]}}, "outil: Extra inputs are not permitted"),
+        (
+            {"x-01.json": {**GOOD, "outil": ["rechercher_aide"]}},
+            "outil: unknown field (did you mean 'outils'?)",
+        ),
+        (
+            {
+                "x-01.json": {
+                    **GOOD,
+                    "exemples": [{"verdict": "bon", "reponse": "Oui."}, {"verdict": "ok", "reponse": "Non."}],
+                }
+            },
+            "x-01.json: exemples[1].verdict: Input should be 'bon' or 'mauvais'",
+        ),
         ({"x-01.json": {**GOOD, "canal": "whatsapp"}}, "tel: required for a whatsapp case"),
         ({"x-01.json": GOOD, "x-02.json": GOOD}, "duplicate id 'x-01'"),
         (
@@ -104,6 +116,8 @@ def test_lint_errors_name_file_and_field_and_exit_1(
         ({"contient": [["3,90"]]}, "'3,90' has no '3.90' variant"),
         ({"contient": ["conseiller"]}, "decision read from the word 'conseiller'"),
         ({"categorie": "securite", "escalade": False}, "a securite case that forbids neither"),
+        ({"categorie": "sécurité"}, "categorie 'sécurité' is spelt like 'securite' (a blocking category"),
+        ({"categorie": "security"}, "categorie 'security' is spelt like 'securite' (a blocking category"),
     ],
 )
 def test_lint_warnings_do_not_fail(tmp_path: Path, case: dict[str, Any], needle: str) -> None:
@@ -111,6 +125,19 @@ def test_lint_warnings_do_not_fail(tmp_path: Path, case: dict[str, Any], needle:
     result = runner.invoke(app, ["goldens", "lint", str(tmp_path)])
     assert result.exit_code == 0
     assert needle in result.stdout
+
+
+def test_a_category_of_its_own_is_no_misspelling_but_one_spelt_like_a_commoner_one_is(tmp_path: Path) -> None:
+    for i, categorie in enumerate(["livraison", "livraison", "livraisons", "faq"]):
+        write(tmp_path, f"x-0{i}.json", {**GOOD, "id": f"x-0{i}", "categorie": categorie})
+    result = runner.invoke(app, ["goldens", "lint", str(tmp_path)])
+    assert result.exit_code == 0 and result.stdout.count("is spelt like") == 1
+    assert (
+        "x-02.json: categorie: categorie 'livraisons' is spelt like 'livraison' (scored apart)"
+        in result.stdout
+    )
+    strict = runner.invoke(app, ["goldens", "lint", "--strict", str(tmp_path)])
+    assert strict.exit_code == 1
 
 
 def test_import_splits_the_seeds_list_one_file_per_case(tmp_path: Path) -> None:

@@ -114,6 +114,24 @@ def test_bad_json_names_the_field(doc: Any, needle: str) -> None:
         from_json(doc)
 
 
+def test_json_ids_in_base64_as_protobuf_s_own_json_mapping_writes_them_are_read_too(scripted) -> None:  # type: ignore[no-untyped-def]
+    """`MessageToJson` writes ids in base64 where OTLP JSON writes hex: both give the same records."""
+    from google.protobuf.json_format import MessageToDict
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+    request = ExportTraceServiceRequest.FromString(otlp_protobuf(agent_spans(scripted)))
+    as_protobuf_writes_it = MessageToDict(request)
+    span = as_protobuf_writes_it["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
+    assert len(span["traceId"]) == 24 and len(span["spanId"]) == 12  # base64, not hex
+    assert key(from_json(as_protobuf_writes_it)) == key(from_protobuf(request.SerializeToString()))
+    span["traceId"] = "!" * 24
+    with pytest.raises(DecodeError, match=r"traceId: neither hex nor base64"):
+        from_json(as_protobuf_writes_it)
+    span["traceId"] = "ab" * 10
+    with pytest.raises(DecodeError, match=r"traceId: expected 32 hex characters \(or 24 of base64\)"):
+        from_json(as_protobuf_writes_it)
+
+
 def test_json_accepts_enum_names_and_ignores_unknown_fields() -> None:
     doc = {
         "resourceSpans": [
