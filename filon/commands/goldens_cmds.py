@@ -27,7 +27,9 @@ def lint(
     ] = False,
     explain: Annotated[
         str | None,
-        typer.Option("--explain", metavar="ID", help="Print the matrix of one case's examples × checks."),
+        typer.Option(
+            "--explain", metavar="ID", help="Print one case's checks × examples matrix, then its examples."
+        ),
     ] = None,
     embeddings: Annotated[
         bool,
@@ -126,35 +128,45 @@ def import_cases(
 
 
 def _print_matrix(case: Any) -> None:
-    """One row per example, one column per check: where each verdict comes from."""
+    """One row per check, one narrow column per example (a case has many checks and a dozen examples:
+    this way it reads at 80 columns), then each example with its verdict, what lint says and its answer."""
+    from rich import box
     from rich.markup import escape
     from rich.table import Table
 
     from goldens.calibration import label, matrix
 
     m = matrix(case)
-    table = Table(title=f"{case.id}: examples × checks", show_lines=False)
-    table.add_column("#", justify="right")
-    table.add_column("verdict")
-    table.add_column("réponse", max_width=40, overflow="ellipsis", no_wrap=True)
-    for column in m.columns:
-        table.add_column(escape(column), justify="center")
+    if not m.rows:
+        console.print(f"{case.id} has no examples: its checks are unproven.", markup=False)
+        return
+    table = Table(
+        title=f"{case.id}: checks × examples (b bon, m mauvais; ✓ passes, ✗ fails)",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 0),
+        pad_edge=False,
+        title_justify="left",
+    )
+    width = max(16, console.width - 4 * len(m.rows) - 2)  # each example's column: 3 wide and a space
+    table.add_column("check", max_width=min(40, width), overflow="ellipsis", no_wrap=True)
+    for trial in m.rows:
+        table.add_column(f"{trial.index}\n{trial.example.verdict[0]}", justify="center", width=3)
+    for c, column in enumerate(m.columns):
+        table.add_row(escape(column), *("✓" if cells[c] else "✗" for cells in m.cells))
     for critere in case.criteria():  # the reviewer's label the judge is measured on, not a check run here
-        table.add_column(escape(f"juge {critere} (label)"), justify="center")
-    table.add_column("lint")
-    for trial, cells in zip(m.rows, m.cells, strict=True):
+        table.add_row(escape(f"juge {critere} (label)"), *(label(t.example, critere)[0] for t in m.rows))
+    console.print(table)
+    answers = Table(show_header=True, box=None, pad_edge=False, expand=True)
+    answers.add_column("#", justify="right", no_wrap=True)
+    answers.add_column("verdict", no_wrap=True)
+    answers.add_column("lint", no_wrap=True)
+    answers.add_column("réponse", overflow="ellipsis", no_wrap=True, ratio=1)
+    for trial in m.rows:
         lint = "ok" if trial.agrees else ("trop strict" if trial.example.verdict == "bon" else "trop lâche")
         shown = lint if trial.agrees else f"[bold red]{lint}[/]"
         if trial.for_the_judge:
             shown = "le juge"  # a mauvais answer only the judge is there to reject
-        table.add_row(
-            str(trial.index),
-            trial.example.verdict,
-            escape(" / ".join(trial.example.answers())),
-            *("✓" if ok else "✗" for ok in cells),
-            *(label(trial.example, c) for c in case.criteria()),
-            shown,
+        answers.add_row(
+            str(trial.index), trial.example.verdict, shown, escape(" / ".join(trial.example.answers()))
         )
-    console.print(table)
-    if not m.rows:
-        console.print(f"{case.id} has no examples: its checks are unproven.", markup=False)
+    console.print(answers)

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from filon.cli import app
 from goldens.calibration import copied_policy, matrix
 from goldens.schema import Case
+from tests.conftest import REPO
 
 runner = CliRunner()
 MARTINIQUE: dict[str, Any] = {
@@ -129,9 +130,23 @@ def test_explain_prints_the_matrix_of_examples_and_checks(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     for column in ("outils[0] rechercher_aide", "escalade=false", "contient[0]", "ne_contient_pas[0]"):
         assert column in result.output
-    good, bad = [line for line in result.output.splitlines() if "│ bon" in line or "│ mauvais" in line]
-    assert "✗" not in good and good.rstrip("│ ").endswith("ok")
-    assert bad.count("✗") == 2  # fails the negation it lacks and the phrase it says
+    lines = result.output.splitlines()
+    marks = [line.split()[-2:] for line in lines if line.rstrip().endswith(("✓", "✗"))]  # one row per check
+    assert len(marks) == 4 and all(good == "✓" for good, _ in marks)
+    assert sum(bad == "✗" for _, bad in marks) == 2  # fails the negation it lacks and the phrase it says
+    good, bad = [line.split()[:3] for line in lines if " bon " in line or " mauvais " in line]
+    assert good == ["0", "bon", "ok"] and bad == ["1", "mauvais", "ok"]
+    narrow = runner.invoke(
+        app, ["goldens", "lint", str(tmp_path), "--explain", "faq-dom"], env={"COLUMNS": "80"}
+    )
+    assert max(map(len, narrow.output.splitlines())) <= 80
+    many = runner.invoke(  # fourteen examples and two judge criteria: still 80 columns
+        app,
+        ["goldens", "lint", str(REPO / "goldens" / "cases"), "--explain", "faq-08"],
+        env={"COLUMNS": "80"},
+    )
+    assert many.exit_code == 0 and max(map(len, many.output.splitlines())) <= 80
+    assert "juge perimetre (label)" in many.output
     unknown = runner.invoke(app, ["goldens", "lint", str(tmp_path), "--explain", "nope"])
     assert unknown.exit_code == 2 and "no case 'nope'" in unknown.output
 
