@@ -115,17 +115,24 @@ class ConversationScreen(ReviewScreen):
                 widgets.append(Static(render.escalated()))
         body.mount_all(widgets)
 
-    def action_draft(self) -> None:
-        if not self.mine:
+    def may_act(self) -> bool:
+        """Whether this reviewer may draft or dismiss: the claim has come back (a key pressed while the
+        conversation loads is not someone else's hold) and it is theirs."""
+        if self.claim is None:
+            self.notify("the conversation is still loading: try again in a moment", severity="warning")
+            return False
+        if not self.claim.ok:
             self.notify("another reviewer holds this conversation", severity="warning")
-            return
-        self.make()
+            return False
+        return True
+
+    def action_draft(self) -> None:
+        if self.may_act():
+            self.make()
 
     def action_draft_simulation(self) -> None:
-        if not self.mine:
-            self.notify("another reviewer holds this conversation", severity="warning")
-            return
-        self.make(simulation=True)
+        if self.may_act():
+            self.make(simulation=True)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="conversation")
     def make(self, simulation: bool = False) -> None:
@@ -148,8 +155,7 @@ class ConversationScreen(ReviewScreen):
         self.app.push_screen(EditorScreen(message.draft, self.conversation_id))
 
     def action_dismiss_conversation(self) -> None:
-        if not self.mine:
-            self.notify("another reviewer holds this conversation", severity="warning")
+        if not self.may_act():
             return
 
         def reason(value: str | None) -> None:

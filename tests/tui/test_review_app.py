@@ -107,6 +107,24 @@ async def test_two_reviewers_never_hold_the_same_conversation(make_app) -> None:
             assert isinstance(bob.screen, ConversationScreen)
 
 
+async def test_a_key_pressed_while_the_conversation_loads_says_so_not_that_someone_holds_it(
+    make_app, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """`d` before the claim has come back (a real terminal sends keys as soon as the footer shows)."""
+    from textual.notifications import Notify
+
+    monkeypatch.setattr(ConversationScreen, "load", lambda self: None)  # the claim never comes back
+    app = make_app(reviewer="alice", conversation="web:leak")
+    seen: list[Message] = []
+    async with app.run_test(size=(120, 36), message_hook=seen.append) as pilot:
+        await settle(pilot)
+        await pilot.press("d", "x")
+        await settle(pilot)
+        assert isinstance(app.screen, ConversationScreen)
+    said = [m.notification.message for m in seen if isinstance(m, Notify)]
+    assert said == ["the conversation is still loading: try again in a moment"] * 2
+
+
 async def test_markup_and_escapes_from_traces_are_shown_literally(make_app) -> None:  # type: ignore[no-untyped-def]
     app = make_app(conversation="web:markup")
     async with app.run_test(size=(160, 36)) as pilot:

@@ -96,6 +96,7 @@ def test_review_in_a_real_terminal(width: int, height: int, tmp_path: Path, snap
             assert key in footer, footer
         subprocess.run(["tmux", "send-keys", "-t", session, "Enter"], check=True)
         wait_for(session, "Draft a case")
+        wait_for(session, "1 turn(s)")  # the title once the conversation and its claim have come back
         subprocess.run(["tmux", "send-keys", "-t", session, "d"], check=True)
         editor = wait_for(session, "Edit check")  # the footer drawn: the screen is complete
         footer = editor.strip().splitlines()[-1]
