@@ -8,41 +8,72 @@ from __future__ import annotations
 
 from collections import Counter
 from difflib import get_close_matches
+from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 
-from goldens import schema
 from goldens.problems import Problem
 from goldens.schema import Case
 from miner.text import fold
 
-_MODELS: tuple[type[BaseModel], ...] = tuple(
-    m
-    for m in vars(schema).values()
-    if isinstance(m, type) and issubclass(m, BaseModel) and m is not BaseModel
-)
-FIELDS = sorted({name for model in _MODELS for name in model.model_fields})
 CLOSE = 0.75  # difflib's ratio from which two names read as one misspelt
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The model a field holds, alone, in a list or optional (`list[Example]` → `Example`)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in get_args(annotation):
+        if (found := _model_in(arg)) is not None:
+            return found
+    return None
+
+
+def _walk(loc: tuple[int | str, ...]) -> tuple[str, type[BaseModel] | None]:
+    """The path of `loc` as the file writes it (`exemples[1].verdict`: list indexes in brackets, the
+    validator's union tags such as `str` or `list[str]` left out), and the model `loc` leads into."""
+    out = ""
+    model: type[BaseModel] | None = Case
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+            continue
+        if model is None or part not in model.model_fields:
+            continue  # a union member's tag, not a key of the file
+        out += f".{part}" if out else part
+        model = _model_in(model.model_fields[part].annotation)
+    return out or "(case)", model
 
 
 def path(loc: tuple[int | str, ...]) -> str:
     """("exemples", 1, "verdict") → "exemples[1].verdict"."""
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "(case)"
+    return _walk(loc)[0]
 
 
 def schema_problems(name: str, exc: ValidationError) -> list[Problem]:
-    out = []
+    """One problem per field at fault; the members of a union refused together said in one line."""
+    said: dict[str, list[str]] = {}
     for err in exc.errors():
         why = err["msg"].removeprefix("Value error, ")
-        if err["type"] == "extra_forbidden":
+        where, _ = _walk(err["loc"])
+        if err["type"] == "extra_forbidden":  # a key no model has: where it sits, and its likely spelling
             key = str(err["loc"][-1])
-            meant = get_close_matches(key, FIELDS, n=1, cutoff=CLOSE)
+            parent, holder = _walk(err["loc"][:-1])
+            fields = [f for f in (holder.model_fields if holder else {}) if f != key]
+            meant = get_close_matches(key, fields, n=1, cutoff=CLOSE)
+            where = f"{parent}.{key}" if err["loc"][:-1] else key
             why = "unknown field" + (f" (did you mean {meant[0]!r}?)" if meant else "")
-        out.append(Problem(name, path(err["loc"]), why, "error"))
-    return out
+        said.setdefault(where, []).append(why)
+    return [Problem(name, where, _either(whys), "error") for where, whys in said.items()]
+
+
+def _either(whys: list[str]) -> str:
+    """« Input should be a valid string » and « … a valid list » → « … a valid string or a valid list »."""
+    first, *rest = whys
+    prefix = "Input should be "
+    if rest and all(w.startswith(prefix) for w in whys):
+        return first + "".join(f" or {w.removeprefix(prefix)}" for w in rest)
+    return "; ".join(whys)
 
 
 def category_problems(cases: list[Case], files: dict[str, str], blocking: tuple[str, ...]) -> list[Problem]:
@@ -51,6 +82,8 @@ def category_problems(cases: list[Case], files: dict[str, str], blocking: tuple[
     known = set(counts) | set(blocking)
     out = []
     for case in cases:
+        if case.categorie in blocking:  # spelt right: another spelling is the one to warn of
+            continue
         mine = fold(case.categorie)
         for other in sorted(known - {case.categorie}):
             if other not in blocking and counts[other] <= counts[case.categorie]:

@@ -25,6 +25,7 @@ from google import genai
 from goldens.model_calls import infrastructure
 
 EMBEDDING_MODEL = "gemini-embedding-001"
+BATCH = 100  # texts per `batchEmbedContents` request: Gemini's limit
 SCRIPTED_EMBEDDING = "scripted-embedding"
 
 
@@ -96,9 +97,12 @@ class Embedder:
         tokens = 0
         try:
             if missing:
-                with infrastructure("embeddings", EmbeddingError):
-                    response = self.client.models.embed_content(model=self.model, contents=missing)
-                vectors = [list(e.values or []) for e in response.embeddings or []]
+                vectors = []
+                for start in range(0, len(missing), BATCH):  # the API takes 100 texts a request at most
+                    with infrastructure("embeddings", EmbeddingError):
+                        part = missing[start : start + BATCH]
+                        response = self.client.models.embed_content(model=self.model, contents=part)
+                    vectors += [list(e.values or []) for e in response.embeddings or []]
                 if len(vectors) != len(missing) or any(not v for v in vectors):
                     raise EmbeddingError(f"embeddings : {len(vectors)} vecteurs pour {len(missing)} textes")
                 tokens = sum(estimate_tokens(t) for t in missing)

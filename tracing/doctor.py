@@ -11,13 +11,14 @@ each share short of whole, the setting or line of code that adds it for the stac
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from miner.config import ESCALATION, is_escalation
 from miner.model import Turn, join_steps
 from tracing.conventions import GENAI, Convention, stack_of
-from tracing.grouping import by_trace, turn_of
+from tracing.grouping import CONVERSATION_KEYS, by_trace, turn_of
 from tracing.records import SpanRecord
 
 TOKENS = "the instrumentation records usage on model spans (gen_ai.usage.input_tokens / output_tokens)"
@@ -53,7 +54,12 @@ class Diagnosis:
         return out
 
 
-def diagnose(records: list[SpanRecord], escalation_tools: list[str] | None = None) -> Diagnosis:
+def diagnose(
+    records: list[SpanRecord],
+    escalation_tools: list[str] | None = None,
+    conversation_keys: Sequence[str] = CONVERSATION_KEYS,
+) -> Diagnosis:
+    """What ingest would read of `records`, with the same escalation names and conversation keys."""
     escalation = escalation_tools or list(ESCALATION)
     found = Diagnosis(spans=len(records))
     conventions: dict[str, Convention] = {}
@@ -67,7 +73,7 @@ def diagnose(records: list[SpanRecord], escalation_tools: list[str] | None = Non
         for c in marked:
             conventions[c.name] = c
             found.stacks[c.label] = found.stacks.get(c.label, 0) + 1
-        one = turn_of(spans, escalation)
+        one = turn_of(spans, escalation, conversation_keys=conversation_keys)
         read.setdefault(one.conversation_id, []).append(one.turn)
     found.conversations = len(read)
     # the turns as lived, as ingest counts them: a tool-call step (a trace per model call) joined to its answer

@@ -148,7 +148,7 @@ class _Read(NamedTuple):
     span_conv: dict[str, str]  # trace id → its conversation
     grouped: dict[str, list[Turn]]  # conversation → its traces' turns
     channels: dict[str, str]
-    stacks: dict[str, set[str]]  # conversation → the conventions of its traces
+    stacks: dict[str, frozenset[str]]  # trace id → its conventions
 
 
 FLAG_COLUMNS = ("flag_kinds", "priority", "reason")  # what a conversation's flags change in its row
@@ -274,11 +274,11 @@ class Ingestor:
                 stats.sampled_out += len(lived)
                 continue
             kept[conv_id], joined[conv_id] = (channel, turns), lived
-            missing = sum(not t.captured for t in lived)
-            if missing:  # said with the setting of the stacks these turns came from, not of every stack seen
-                stats.uncaptured += missing
-                for name in read.stacks[conv_id]:
-                    stats.uncaptured_stacks[name] = stats.uncaptured_stacks.get(name, 0) + missing
+            for turn in lived:  # said with the setting of the stacks these turns came from, not of every one
+                if not turn.captured:
+                    stats.uncaptured += 1
+                    for name in read.stacks[turn.trace_id]:
+                        stats.uncaptured_stacks[name] = stats.uncaptured_stacks.get(name, 0) + 1
         return kept, read.span_conv, joined
 
     def _read(self, traces: dict[str, list[SpanRecord]], stats: IngestStats) -> _Read:
@@ -297,7 +297,7 @@ class Ingestor:
             read.span_conv[trace_id] = conv_id
             read.grouped.setdefault(conv_id, []).append(turn)
             read.channels[conv_id] = channel  # the channel of the conversation's last trace read
-            read.stacks.setdefault(conv_id, set()).update(found)
+            read.stacks[trace_id] = found
         return read
 
     @staticmethod

@@ -16,6 +16,7 @@ from textual.containers import VerticalScroll
 from textual.markup import escape
 from textual.message import Message
 from textual.widgets import Collapsible, Footer, Header, Static
+from textual.worker import Worker, WorkerState
 
 from goldens.draft import Draft
 from goldens.review import load_conversation, make_draft
@@ -56,6 +57,7 @@ class ConversationScreen(ReviewScreen):
         super().__init__()
         self.conversation_id = conversation_id
         self.claim: ClaimResult | None = None
+        self.load_error: str | None = None  # why the conversation could not be loaded, when it could not
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -70,7 +72,7 @@ class ConversationScreen(ReviewScreen):
     def mine(self) -> bool:
         return bool(self.claim and self.claim.ok)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="conversation")
+    @work(thread=True, exclusive=True, exit_on_error=False, group="conversation", name="load")
     def load(self) -> None:
         store = self.review.store
         claim = store.claim(self.conversation_id, self.review.reviewer)
@@ -79,6 +81,12 @@ class ConversationScreen(ReviewScreen):
         loaded = load_conversation(store, self.conversation_id)
         conv, flags = loaded if loaded else (None, [])
         self.post_message(self.Loaded(conv, flags, claim))
+
+    @on(Worker.StateChanged)
+    def _load_failed(self, event: Worker.StateChanged) -> None:
+        if event.worker.name == "load" and event.state == WorkerState.ERROR:
+            self.load_error = str(event.worker.error)
+            self.notify(f"could not load the conversation: {self.load_error}", severity="error", markup=False)
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
@@ -118,6 +126,9 @@ class ConversationScreen(ReviewScreen):
     def may_act(self) -> bool:
         """Whether this reviewer may draft or dismiss: the claim has come back (a key pressed while the
         conversation loads is not someone else's hold) and it is theirs."""
+        if self.load_error is not None:
+            self.notify(f"could not load the conversation: {self.load_error}", severity="error", markup=False)
+            return False
         if self.claim is None:
             self.notify("the conversation is still loading: try again in a moment", severity="warning")
             return False

@@ -125,6 +125,9 @@ def text_reply(model: str, body: dict[str, Any], text: str) -> dict[str, Any]:
     return reply(model, body, {"text": text}, text)
 
 
+MAX_EMBEDDINGS = 100  # texts per `batchEmbedContents`: the Gemini API's limit
+
+
 def embeddings(body: dict[str, Any], method: str) -> dict[str, Any]:
     """`embedContent` (one content) or `batchEmbedContents` (`requests`, one content each)."""
 
@@ -241,6 +244,12 @@ class ScriptedModel:
             handler._error(503, "UNAVAILABLE", "The model is overloaded. Please try again later.", retry)
             return
         if method != "generateContent":
+            asked = len(body.get("requests") or [])
+            if asked > MAX_EMBEDDINGS:  # as the Gemini API refuses it
+                handler._error(
+                    400, "INVALID_ARGUMENT", f"at most {MAX_EMBEDDINGS} requests are allowed in a batch"
+                )
+                return
             handler._send(200, embeddings(body, method))
             return
         if is_customer_request(body):

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from filon.commands.common import Exit, console
+from filon.commands.common import Exit, console, fail
 
 
 def doctor(
@@ -28,10 +28,13 @@ def doctor(
     Example: filon traces doctor my-agent-export.pb
     """
     from filon.commands.traces_cmds import read_or_say
-    from miner.config import ESCALATION
+    from miner.settings import settings
     from tracing.doctor import diagnose, lines
 
-    patterns = list(ESCALATION) + list(escalation_tool or [])
+    try:  # the escalation names and conversation keys ingest would use (filon.toml, then the options)
+        config = settings().flag_config(escalation_tools=escalation_tool)
+    except ValueError as exc:
+        fail(str(exc))
     docs: list[dict[str, Any]] = []
     bad = 0
     for path in paths:
@@ -39,7 +42,7 @@ def doctor(
         if not records:
             bad += 1
             continue
-        found = diagnose(records, patterns)
+        found = diagnose(records, list(config.escalation_tools), config.conversation_keys)
         if as_json:
             docs.append({"file": str(path), **found.as_json()})
             continue

@@ -71,6 +71,19 @@ def test_shipped_set_is_large_lint_clean_and_balanced() -> None:
             },
             "x-01.json: exemples[1].verdict: Input should be 'bon' or 'mauvais'",
         ),
+        (
+            {
+                "x-01.json": {
+                    **GOOD,
+                    "exemples": [{"verdict": "bon", "reponse": "Oui.", "critere": {"ton": "bon"}}],
+                }
+            },
+            "exemples[0].critere: unknown field (did you mean 'criteres'?)",
+        ),
+        (
+            {"x-01.json": {**GOOD, "outils": [123]}},
+            "outils[0]: Input should be a valid string or a valid list",
+        ),
         ({"x-01.json": {**GOOD, "canal": "whatsapp"}}, "tel: required for a whatsapp case"),
         ({"x-01.json": GOOD, "x-02.json": GOOD}, "duplicate id 'x-01'"),
         (
@@ -125,6 +138,21 @@ def test_lint_warnings_do_not_fail(tmp_path: Path, case: dict[str, Any], needle:
     result = runner.invoke(app, ["goldens", "lint", str(tmp_path)])
     assert result.exit_code == 0
     assert needle in result.stdout
+
+
+def test_an_unknown_key_is_offered_only_the_keys_of_where_it_sits(tmp_path: Path) -> None:
+    write(tmp_path, "x-01.json", {**GOOD, "verdikt": "bon"})  # `verdict` is an example's key, not a case's
+    result = runner.invoke(app, ["goldens", "lint", str(tmp_path)])
+    assert result.exit_code == 1 and "x-01.json: verdikt: unknown field\n" in result.stderr
+
+
+def test_the_blocking_category_spelt_right_is_never_the_one_warned(tmp_path: Path) -> None:
+    for i, categorie in enumerate(["securite", "securites", "securites"]):
+        case = {**GOOD, "id": f"x-0{i}", "categorie": categorie, "escalade": False, "ne_contient_pas": ["x"]}
+        write(tmp_path, f"x-0{i}.json", case)
+    result = runner.invoke(app, ["goldens", "lint", str(tmp_path)])
+    warned = [line for line in result.stdout.splitlines() if "is spelt like" in line]
+    assert len(warned) == 2 and all("'securites' is spelt like 'securite'" in line for line in warned)
 
 
 def test_a_category_of_its_own_is_no_misspelling_but_one_spelt_like_a_commoner_one_is(tmp_path: Path) -> None:

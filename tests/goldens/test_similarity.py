@@ -74,6 +74,15 @@ def test_what_an_answer_adds_around_the_reference_does_not_push_it_away(scripted
     assert not wrong.passed  # no passage says it: nothing added lifts it
 
 
+def test_a_long_answer_is_embedded_in_requests_the_api_takes(scripted: ScriptedModel) -> None:
+    """Every sentence is a passage: 150 of them are more texts than one `batchEmbedContents` takes (100,
+    which the stand-in enforces as the API does); they go in several requests, and the score is had."""
+    e = embedder(scripted)
+    filler = " ".join(f"Le colis numéro {i} est parti hier." for i in range(150))
+    found, _ = e.similarity(REFERENCE, f"{filler} La livraison coûte 3,90 € en France métropolitaine.", 0.3)
+    assert found.score > 0.3 and len(e.known) == 153  # the reference, the answer, 151 sentences
+
+
 def test_similarity_next_to_a_negation_needs_its_guard(scripted: ScriptedModel) -> None:
     case = Case.model_validate(
         {

@@ -330,6 +330,21 @@ def test_conversation_keys_in_filon_toml_change_where_the_conversation_is_read(
     assert set(conversations) == {"thread-7"}  # not c-429, the GenAI key, now second
 
 
+def test_traces_doctor_reads_the_conversation_keys_ingest_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With keys the payload lacks, each trace is its own conversation: nothing joins, and doctor says so
+    as ingest would read it (eleven turns, none with a conversation id)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "filon.toml").write_text('conversation_keys = ["app.thread_id"]\n')
+    doctor = runner.invoke(app, ["traces", "doctor", "--json", str(FIXTURES / "traceloop-calls.pb")])
+    [found] = json.loads(doctor.stdout)
+    assert (found["turns"], found["conversations"]) == (11, 11)
+    assert {"what": "conversation id", "have": 0, "of": 11} == {
+        k: v for k, v in found["missing"][0].items() if k in ("what", "have", "of")
+    }
+
+
 def _with_events(events: list[dict[str, Any]]) -> dict[str, Any]:
     def kv(key: str, value: str) -> dict[str, Any]:
         return {"key": key, "value": {"stringValue": value}}

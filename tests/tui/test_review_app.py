@@ -125,6 +125,26 @@ async def test_a_key_pressed_while_the_conversation_loads_says_so_not_that_someo
     assert said == ["the conversation is still loading: try again in a moment"] * 2
 
 
+async def test_a_conversation_that_could_not_be_loaded_says_why_and_not_that_it_is_loading(
+    make_app, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from textual.notifications import Notify
+
+    def locked(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("database is locked")
+
+    monkeypatch.setattr(Store, "claim", locked)
+    app = make_app(reviewer="alice", conversation="web:leak")
+    seen: list[Message] = []
+    async with app.run_test(size=(120, 36), message_hook=seen.append) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, ConversationScreen)
+    said = [m.notification.message for m in seen if isinstance(m, Notify)]
+    assert said == ["could not load the conversation: database is locked"] * 2  # on failing, and on d
+
+
 async def test_markup_and_escapes_from_traces_are_shown_literally(make_app) -> None:  # type: ignore[no-untyped-def]
     app = make_app(conversation="web:markup")
     async with app.run_test(size=(160, 36)) as pilot:
