@@ -340,8 +340,10 @@ def test_traces_doctor_reads_the_conversation_keys_ingest_reads(
     doctor = runner.invoke(app, ["traces", "doctor", "--json", str(FIXTURES / "traceloop-calls.pb")])
     [found] = json.loads(doctor.stdout)
     assert (found["turns"], found["conversations"]) == (11, 11)
-    assert {"what": "conversation id", "have": 0, "of": 11} == {
-        k: v for k, v in found["missing"][0].items() if k in ("what", "have", "of")
+    assert {k: v for k, v in found["missing"][0].items() if k in ("what", "have", "of")} == {
+        "what": "conversation id",
+        "have": 0,
+        "of": 11,
     }
 
 
