@@ -10,7 +10,7 @@ second help article, an offer to help further) is not far from it, yet the whole
 drifts with each thing added. The score is the closest of the whole answer and each run of as many
 consecutive sentences as the reference has: an answer with a passage that says the reference is scored
 on it, whatever surrounds it. What an answer gets wrong beside it is the fact checks' and
-`ne_contient_pas`' to catch, as before. Each passage is one more text to embed (one call still).
+`ne_contient_pas`' to catch, as before. Each passage is one more text to embed (a request per 100).
 """
 
 from __future__ import annotations
