@@ -45,11 +45,6 @@ def _walk(loc: tuple[int | str, ...]) -> tuple[str, type[BaseModel] | None]:
     return out or "(case)", model
 
 
-def path(loc: tuple[int | str, ...]) -> str:
-    """("exemples", 1, "verdict") → "exemples[1].verdict"."""
-    return _walk(loc)[0]
-
-
 def schema_problems(name: str, exc: ValidationError) -> list[Problem]:
     """One problem per field at fault; the members of a union refused together said in one line."""
     said: dict[str, list[str]] = {}
