@@ -68,6 +68,7 @@ class CaseSet:
     folder: Path
     cases: list[Case] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)  # case id → the file it was read from
 
     @property
     def errors(self) -> list[Problem]:
@@ -339,6 +340,7 @@ def load_set(folder: str | Path | None = None, strict: bool = False) -> CaseSet:
     if not result.cases and not result.errors:
         result.problems.append(Problem(str(path), "", "the folder holds no case", "error"))
     result.problems.extend(category_problems(result.cases, ids, BLOCKING_DEFAULT))
+    result.files = ids
     return result
 
 

@@ -47,6 +47,14 @@ def lint(
     embedding_model: Annotated[
         str | None, typer.Option("--embedding-model", help="Default gemini-embedding-001.")
     ] = None,
+    mutants: Annotated[
+        bool,
+        typer.Option(
+            "--mutants",
+            help="Also try each 'bon' answer with one fact turned wrong (a figure moved by one, a statement "
+            "denied, a denial dropped): a warning for each one the checks accept.",
+        ),
+    ] = False,
 ) -> None:
     """Check every case: schema, tools, fixtures, and each check proven against the case's examples.
 
@@ -56,6 +64,7 @@ def lint(
     Example: filon goldens lint --strict goldens/cases
     Example: filon goldens lint --explain adv-03
     Example: filon goldens lint --embeddings --backend scripted
+    Example: filon goldens lint --mutants goldens/cases
     """
     from goldens.caseset import load_set
 
@@ -90,6 +99,8 @@ def lint(
         problems = proven + found
     elif embeddings:
         console.print("proche_de thresholds not proven: the set has errors, fix them first", markup=False)
+    if mutants:
+        problems += _mutant_problems(caseset)
     for p in problems:
         (err_console if p.level == "error" else console).print(p.line(), markup=False)
     errors = sum(p.level == "error" for p in problems)
@@ -98,6 +109,19 @@ def lint(
         markup=False,
     )
     raise typer.Exit(1 if errors else 0)
+
+
+def _mutant_problems(caseset: Any) -> list[Any]:
+    """A warning per mutant the checks accept, and a line of how many they rejected."""
+    from goldens.mutants import mutant_problems
+
+    found, tried = [], 0
+    for case in caseset.cases:
+        problems, count = mutant_problems(caseset.files.get(case.id, case.id), case)
+        found += problems
+        tried += count
+    console.print(f"mutants: {tried - len(found)} of {tried} rejected by the checks", markup=False)
+    return found
 
 
 @app.command("import")
