@@ -4,6 +4,8 @@ while the checks were built.
 
 - `heldaside_set.json`: answers to every single-conversation case of the set (not the simulated ones),
   `bon` and `mauvais`, each with the tools it called and whether it escalated;
+- `heldaside_set_b.json`: a second such table, by another reviewer session under the same rules, written
+  after the first had been used to decide a change (so that one table stays unused by any decision);
 - `heldaside_proche_de.json`: 36 answers to the three cases with a `proche_de`.
 
 Each answer goes through the gate's own grading: its case's deterministic checks
@@ -11,7 +13,10 @@ Each answer goes through the gate's own grading: its case's deterministic checks
 model (`goldens.model_checks.ModelChecks.apply`: `proche_de`, then the judge where it is calibrated to
 gate). The verdict of the checks is compared with the reviewer's: a `bon` answer they fail is a gate that
 cries wolf, a `mauvais` one they pass is a gate that lies. For the `proche_de` table, the similarity read
-by passages (`goldens.similarity.Embedder.similarity`) beside its earlier whole-answer form.
+by passages (`goldens.similarity.Embedder.similarity`) beside its earlier whole-answer form. Beside them,
+how many mutants of the set's own good examples (`goldens.mutants`: one figure moved, one statement denied
+or one denial dropped) the checks reject: made by rule, not judged, so a figure of looseness, not of
+agreement.
 
 The models are the scripted stand-in's (in-process, over loopback): the figures say nothing of Gemini's
 embeddings or judge, only of the stand-in CI gates with. Tuning the cases on these tables would make them
@@ -29,11 +34,13 @@ from agent.model import open_backend
 from goldens.calibration import grade
 from goldens.caseset import load_set
 from goldens.model_checks import ModelChecks, open_model_checks
+from goldens.mutants import accepted as accepted_mutants
 from goldens.schema import Case, Example
 from goldens.similarity import cosine
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE.parent / "goldens" / "cases"
+SET_TABLES = (("heldaside_set.json", "set_"), ("heldaside_set_b.json", "set_b_"))
 
 
 def example(row: dict[str, Any]) -> Example:
@@ -73,13 +80,17 @@ def main() -> None:
     with open_backend("scripted") as backend:
         checks = open_model_checks(list(cases.values()), CASES, backend)
         assert checks is not None and checks.embedder is not None
-        table = json.loads((HERE / "heldaside_set.json").read_text(encoding="utf-8"))
-        rows = [
-            (cases[r["case"]].categorie, r["verdict"], accepted(cases[r["case"]], example(r), checks))
-            for r in table
-        ]
-        out["set_answers"] = len(rows)
-        out.update(tally(rows, "set_"))
+        for name, prefix in SET_TABLES:
+            table = json.loads((HERE / name).read_text(encoding="utf-8"))
+            rows = [
+                (cases[r["case"]].categorie, r["verdict"], accepted(cases[r["case"]], example(r), checks))
+                for r in table
+            ]
+            out[f"{prefix}answers"] = len(rows)
+            out.update(tally(rows, prefix))
+        mutated = [accepted_mutants(case) for case in cases.values()]
+        tried = sum(count for _, count in mutated)
+        out["set_mutants_rejected"] = f"{tried - sum(len(kept) for kept, _ in mutated)}/{tried}"
         near = json.loads((HERE / "heldaside_proche_de.json").read_text(encoding="utf-8"))
         passages, whole = [], []
         for r in near:
