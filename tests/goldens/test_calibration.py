@@ -140,13 +140,13 @@ def test_explain_prints_the_matrix_of_examples_and_checks(tmp_path: Path) -> Non
         app, ["goldens", "lint", str(tmp_path), "--explain", "faq-dom"], env={"COLUMNS": "80"}
     )
     assert max(map(len, narrow.output.splitlines())) <= 80
-    many = runner.invoke(  # fourteen examples and two judge criteria: still 80 columns
+    many = runner.invoke(  # sixteen examples and two judge criteria: still 80 columns, a row per criterion
         app,
         ["goldens", "lint", str(REPO / "goldens" / "cases"), "--explain", "faq-08"],
         env={"COLUMNS": "80"},
     )
     assert many.exit_code == 0 and max(map(len, many.output.splitlines())) <= 80
-    assert "juge perimetre (label)" in many.output
+    assert "juge ton (label)" in many.output and "juge perimetre" in many.output
     unknown = runner.invoke(app, ["goldens", "lint", str(tmp_path), "--explain", "nope"])
     assert unknown.exit_code == 2 and "no case 'nope'" in unknown.output
 
