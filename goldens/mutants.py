@@ -31,23 +31,27 @@ _VERB = re.compile(
     r"\b(est|sont|sera|seront|était|a|ont|avons|avez|peut|peuvent|pouvez|pourrez|pouvons|peux|faut|"
     r"reste|restent|livrons|acceptons|remboursons|prenons|couvre|couvrent|dispose|disposez|arrivera)\b"
 )
-# « ne … pas » around one word: the denial a mutant drops
-_DENIAL = re.compile(r"\b(?:ne |n')(\w+) (?:pas|plus|jamais)\b")
+_PRONOUNS = r"(?:(?:vous|nous|le|la|les|lui|leur|me|te|se|en|y) |[lmts]')"
+# « ne … pas » around a verb and its pronouns: the denial a mutant drops (« n'hésitez pas » says no fact)
+_DENIAL = re.compile(rf"\b(ne |n')({_PRONOUNS}*)(?!hésit)(\w+) (?:pas|plus|jamais)\b", re.IGNORECASE)
 # just before the verb, a pronoun apart at most: already denied (« rien ne vous sera »), or « il y a »
 _NEGATED_NEAR = re.compile(r"(?:\bne |\bn'|\by )(?:\w+ )?$")
 _DENIED_AFTER = re.compile(r"^ (?:pas|plus|jamais|point)\b")
 # the object pronouns a verb carries before it, which the denial goes around (« ne vous sont pas rendus »,
 # « ne l'a pas », « n'en est pas »); « vous » and « nous » before their own verb are its subject
-_CLITICS = re.compile(
-    r"(?<![\w'])((?:(?:vous|nous|le|la|les|lui|leur|me|te|se|en|y) |[lmts]')+)$", re.IGNORECASE
-)
+_CLITICS = re.compile(rf"(?<![\w'])({_PRONOUNS}+)$", re.IGNORECASE)
+# what stands before « le », « la », « les » when they are pronouns (« il les a »), not articles (« le reste »)
+_SUBJECT_BEFORE = re.compile(r"(?:\b(?:je|tu|il|elle|on|nous|vous|ils|elles|ce|qui|ne) |\b[jcn]')$", re.I)
 _SUBJECT = {
     "vous": frozenset(("avez", "pouvez", "pourrez", "disposez")),
     "nous": frozenset(("avons", "pouvons", "livrons", "acceptons", "remboursons", "prenons")),
 }
-_QUESTION = re.compile(r"\b(?:quel|quelle|quels|quelles|où|comment|combien|pourquoi) $", re.IGNORECASE)
+_QUESTION = re.compile(
+    r"(?:\b(?:quel|quelle|quels|quelles|où|comment|combien|pourquoi|quand) |est-ce qu(?:e |')[^.?!]*)$",
+    re.IGNORECASE,
+)
 _VOWEL = tuple("aeiouéèêhâ")
-_ELISIONS = (("ce est", "c'est"), ("Ce est", "C'est"), ("je ai", "j'ai"), ("Je ai", "J'ai"))
+_ELIDED = re.compile(r"\b(je|ce|que|me|te|se|le|la|de) $", re.IGNORECASE)  # « je » + « ai » → « j'ai »
 
 
 @dataclass(frozen=True)
@@ -76,9 +80,8 @@ def _denied(text: str, start: int, end: int, verb: str) -> tuple[str, str, str] 
     « n'est pas », « c'est » → « ce n'est pas », « vous sont » → « ne vous sont pas »); None where it
     is denied already, asked (« quel est »), elided (« j'ai ») or in « il y a »."""
     before, after = text[:start], text[end:]
-    asked = _QUESTION.search(before) is not None or after.startswith("-")  # « quel est », « est-elle »
-    if asked or _NEGATED_NEAR.search(before) or _DENIED_AFTER.match(after):
-        return None
+    if _NEGATED_NEAR.search(before) or _DENIED_AFTER.match(after) or after.startswith("-"):
+        return None  # denied already, or asked by inversion (« est-elle »)
     if before.endswith(("c'", "C'")):
         old, new = before[-2:] + verb, f"{before[-2]}e n'{verb} pas"
         return f"{before[:-2]}{new}{after}", old, new
@@ -87,6 +90,10 @@ def _denied(text: str, start: int, end: int, verb: str) -> tuple[str, str, str] 
     first = held.split(" ", 1)[0]
     if verb in _SUBJECT.get(first.lower(), ()):  # « nous vous remboursons »: « nous » is the subject
         held, at = held[len(first) + 1 :], at + len(first) + 1
+    if _QUESTION.search(before[:at]):  # « quel est », « où en est », « quand est-ce qu'elle arrivera »
+        return None
+    if first.lower() in ("le", "la", "les") and held and not _SUBJECT_BEFORE.search(before[:at]):
+        return None  # an article: « le reste est offert » has no verb « reste » here
     if held:
         particle = "n'" if held.lower().startswith(("en", "y")) else "ne "
         old, new = held + verb, f"{particle}{held}{verb} pas"
@@ -98,33 +105,55 @@ def _denied(text: str, start: int, end: int, verb: str) -> tuple[str, str, str] 
     return f"{before}{new}{after}", verb, new
 
 
-def _affirmed(text: str) -> str:
-    for elided, plain in _ELISIONS:
-        text = text.replace(elided, plain)
-    return text
+def _affirmed(text: str, m: re.Match[str]) -> tuple[str, str]:
+    """`text` without the denial `m` (« n'est pas » → « est », « ne vous sont pas » → « vous sont »),
+    elided again where French elides (« je n'ai pas » → « j'ai »); and what replaced it."""
+    plain = m.group(2) + m.group(3)
+    if m.group(1)[0].isupper():
+        plain = plain[0].upper() + plain[1:]
+    before = text[: m.start()]
+    elided = _ELIDED.search(before)
+    if elided is not None and plain.lower().startswith(_VOWEL):
+        before = before[: elided.end(1) - 1] + "'"
+    return before + plain + text[m.end() :], plain
+
+
+def _listed(text: str, m: re.Match[str]) -> bool:
+    """A list's numbering (« 1. », « 2) » at the start of a line): no fact."""
+    line = text[: m.start()].rsplit("\n", 1)[-1]
+    return not line.strip() and text[m.end() : m.end() + 1] in (".", ")")
 
 
 def edits(text: str) -> Iterator[tuple[str, str, str, int]]:
-    """Every one-edit mutant of an answer: (kind, change, mutated text, where the edit begins)."""
+    """Every one-edit mutant of an answer: (kind, change, mutated text, where the edit begins). A figure
+    is moved everywhere the answer gives it (a wrong fact, said consistently); typographic apostrophes
+    are read as straight ones, as the grader reads them."""
+    text = text.replace("’", "'")
+    figures: dict[str, list[re.Match[str]]] = {}
     for m in _FIGURE.finditer(text):
-        value, bumped = m.group(), _figure(m.group())
-        mutated = text[: m.start()] + bumped + text[m.end() :]
-        yield "chiffre", f"« {value} » → « {bumped} »", mutated, m.start()
+        if not _listed(text, m):
+            figures.setdefault(m.group(), []).append(m)
+    for value, found in figures.items():
+        bumped, mutated = _figure(value), text
+        for m in reversed(found):
+            mutated = mutated[: m.start()] + bumped + mutated[m.end() :]
+        yield "chiffre", f"« {value} » → « {bumped} »", mutated, found[0].start()
     for m in _VERB.finditer(text):
         denied = _denied(text, m.start(), m.end(), m.group())
         if denied is not None:
             mutated, old, new = denied
             yield "négation", f"« {old} » → « {new} »", mutated, m.start()
     for m in _DENIAL.finditer(text):
-        mutated = _affirmed(text[: m.start()] + m.group(1) + text[m.end() :])
-        yield "affirmation", f"« {m.group()} » → « {m.group(1)} »", mutated, m.start()
+        mutated, plain = _affirmed(text, m)
+        yield "affirmation", f"« {m.group()} » → « {plain} »", mutated, m.start()
 
 
 def mutants(case: Case) -> list[Mutant]:
-    """The mutants of every `bon` example of the case, one answer edited at a time."""
+    """The mutants of every `bon` example the case's checks accept, one answer edited at a time (an
+    example they reject is lint's error already: its mutants would count as rejected for nothing)."""
     out: list[Mutant] = []
     for i, example in enumerate(case.exemples):
-        if example.verdict != "bon":
+        if example.verdict != "bon" or grade(case, example):
             continue
         answers = example.answers()
         for turn, text in enumerate(answers):
@@ -153,19 +182,21 @@ def mutant_problems(name: str, case: Case) -> tuple[list[Problem], int]:
     """A warning per accepted mutant, naming the example and the edit; and how many mutants were tried."""
     kept, tried = accepted(case)
     problems = [
-        Problem(
-            name,
-            f"exemples[{m.example}]",
-            f"mutant accepted ({m.kind} {m.change}): {_excerpt(m)}",
-            "warning",
-        )
+        Problem(name, _field(case, m), f"mutant accepted ({m.kind} {m.change}): {_excerpt(m)}", "warning")
         for m in kept
     ]
     return problems, tried
 
 
+def _field(case: Case, mutant: Mutant) -> str:
+    """`exemples[2]`, or `exemples[2].reponse[1]` for the second turn of an answer given per turn."""
+    one = isinstance(case.exemples[mutant.example].reponse, str)
+    return f"exemples[{mutant.example}]" + ("" if one else f".reponse[{mutant.turn}]")
+
+
 def _excerpt(mutant: Mutant, before: int = 40, after: int = 60) -> str:
-    """The edited answer around the edit: « …le colis n'est pas en transit chez Colissimo… »."""
+    """The edited answer around the edit, on one line: « …le colis n'est pas en transit chez… »."""
     text = mutant.answers[mutant.turn]
     start, end = max(0, mutant.at - before), mutant.at + after
-    return f"{'…' if start else ''}{text[start:end]}{'…' if end < len(text) else ''}"
+    shown = text[start:end].replace("\n", " ⏎ ")
+    return f"{'…' if start else ''}{shown}{'…' if end < len(text) else ''}"

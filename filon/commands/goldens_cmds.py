@@ -99,8 +99,6 @@ def lint(
         problems = proven + found
     elif embeddings:
         console.print("proche_de thresholds not proven: the set has errors, fix them first", markup=False)
-    if mutants:
-        problems += _mutant_problems(caseset)
     for p in problems:
         (err_console if p.level == "error" else console).print(p.line(), markup=False)
     errors = sum(p.level == "error" for p in problems)
@@ -108,20 +106,26 @@ def lint(
         f"{len(caseset.cases)} cases, {errors} errors, {len(problems) - errors} warnings in {caseset.folder}",
         markup=False,
     )
+    if mutants:
+        _print_mutants(caseset)
     raise typer.Exit(1 if errors else 0)
 
 
-def _mutant_problems(caseset: Any) -> list[Any]:
-    """A warning per mutant the checks accept, and a line of how many they rejected."""
+def _print_mutants(caseset: Any) -> None:
+    """After lint's own lines: a warning per mutant the checks accept, then how many they rejected."""
     from goldens.mutants import mutant_problems
 
-    found, tried = [], 0
+    accepted, tried = 0, 0
     for case in caseset.cases:
         problems, count = mutant_problems(caseset.files.get(case.id, case.id), case)
-        found += problems
+        for p in problems:
+            console.print(p.line(), markup=False)
+        accepted += len(problems)
         tried += count
-    console.print(f"mutants: {tried - len(found)} of {tried} rejected by the checks", markup=False)
-    return found
+    console.print(
+        f"mutants: {tried - accepted} of {tried} rejected by the checks, {accepted} accepted (warnings above)",
+        markup=False,
+    )
 
 
 @app.command("import")
