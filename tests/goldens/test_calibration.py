@@ -140,7 +140,7 @@ def test_explain_prints_the_matrix_of_examples_and_checks(tmp_path: Path) -> Non
         app, ["goldens", "lint", str(tmp_path), "--explain", "faq-dom"], env={"COLUMNS": "80"}
     )
     assert max(map(len, narrow.output.splitlines())) <= 80
-    many = runner.invoke(  # sixteen examples and two judge criteria: still 80 columns, a row per criterion
+    many = runner.invoke(  # fourteen examples and two judge criteria: still 80 columns, a row per criterion
         app,
         ["goldens", "lint", str(REPO / "goldens" / "cases"), "--explain", "faq-08"],
         env={"COLUMNS": "80"},

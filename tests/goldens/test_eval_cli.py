@@ -63,10 +63,7 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
     assert esc["outils"] == ["transferer_a_un_conseiller"] and esc["escalade"] is True
     assert esc["jetons_entree"] > 0 and len(esc["trace_ids"][0]) == 32
     suite = ET.parse(tmp_path / "eval.xml").getroot()
-    failed = {c["id"] for c in doc["cas"] if c["reussis"] < c["valides"]}  # the stand-in is not perfect
-    assert len(failed) <= 0.1 * len(doc["cas"])
-    assert int(suite.get("tests", "0")) == len(doc["cas"]) and suite.get("failures") == str(len(failed))
-    assert {t.get("name") for t in suite if t.find("failure") is not None} == failed
+    assert int(suite.get("tests", "0")) == len(doc["cas"]) and suite.get("failures") == "0"
     assert "Score" in out and "Par catégorie" in out
 
 
