@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from filon.commands.common import Exit, console, err_console, fail
+
+if TYPE_CHECKING:
+    from goldens.caseset import CaseSet
 
 app = typer.Typer(help="The golden set: lint it, import the seeds' format.", no_args_is_help=True)
 
@@ -111,7 +114,7 @@ def lint(
     raise typer.Exit(1 if errors else 0)
 
 
-def _print_mutants(caseset: Any) -> None:
+def _print_mutants(caseset: CaseSet) -> None:
     """After lint's own lines: a warning per mutant the checks accept, then how many they rejected."""
     from goldens.mutants import mutant_problems
 
