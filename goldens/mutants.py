@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from goldens.calibration import grade
 from goldens.problems import Problem
-from goldens.schema import Case, Example
+from goldens.schema import Case
 
 # a figure on its own: not inside an identifier (« LL-10565 », « 6A10562006FR »); « 3,90 » is one figure,
 # and so is a date (« 01/12/2026 », its day moved)
@@ -168,11 +168,7 @@ def accepted(case: Case) -> tuple[list[Mutant], int]:
     found = mutants(case)
     kept = []
     for mutant in found:
-        example = case.exemples[mutant.example]
-        reponse: str | list[str] = (
-            mutant.answers[0] if isinstance(example.reponse, str) else list(mutant.answers)
-        )
-        edited = Example(verdict="mauvais", reponse=reponse, outils=example.outils, escalade=example.escalade)
+        edited = case.exemples[mutant.example].model_copy(update={"reponse": list(mutant.answers)})
         if not grade(case, edited):
             kept.append(mutant)
     return kept, len(found)
