@@ -20,9 +20,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _ideal import ideal_seconds
 
 from agent.scripted.server import ScriptedModel, ScriptedSettings
+from goldens.checks import grade
 from goldens.evaluate import EvalConfig, evaluate
-from goldens.grading import evaluer_cas
 from goldens.schema import Case
+from miner.transcript import Transcript
 
 LATENCY_MS = 800
 CONCURRENCY = 8
@@ -57,7 +58,7 @@ def main() -> None:
     for _ in range(rounds):
         for case in cases:
             a = recorded[case.id]
-            evaluer_cas(case.model_dump(), a.outils, a.reponses, a.escalade)
+            grade(case, Transcript(turns=a.tours))
     grader_rate = rounds * len(cases) / (time.perf_counter() - start)
     print(
         json.dumps(

@@ -2,7 +2,7 @@
 
 A check is only as good as the answers it was tried on (the seeds: the golden set itself can be wrong,
 and a grader is tested on answers of known verdict before it is trusted). Every example of a case goes
-through the same grader as the gate, `evaluer_cas`: a `bon` answer it rejects means the checks are too
+through the same grader as the gate (`goldens.checks.grade`, on the example read as a transcript): a `bon` answer it rejects means the checks are too
 strict, a `mauvais` answer it accepts means they are too loose. Pure functions over a `Case`.
 """
 
@@ -15,9 +15,14 @@ from functools import cache
 from typing import Any
 
 from agent.knowledge import passages
-from goldens.grading import evaluer_cas
+from goldens.checks import Gap, words_only
+from goldens.checks import grade as grade_case
 from goldens.schema import Case, Example
+from goldens.tool_spec import ExampleTool, ToolGroup, TurnChecks, tool_label
+from miner.config import is_escalation
+from miner.settings import settings
 from miner.text import norm
+from miner.transcript import Call, Transcript, TurnRecord
 
 COPY_WORDS = 8  # a `bon` example sharing this many consecutive words with the policy texts is a quote
 _WORD = re.compile(r"[a-z0-9]+")
@@ -47,16 +52,70 @@ class Trial:
         return self.example.verdict == "mauvais" and bool(judge_failures(self.case_criteria, self.example))
 
 
-def inputs(case: Case, example: Example) -> tuple[list[str], list[str], bool]:
-    """What the grader is given for an example: its tools and escalation, or the case's own."""
-    outils = example.outils if example.outils is not None else [g[0] for g in case.expected_tools()]
-    escalade = example.escalade if example.escalade is not None else bool(case.escalade)
-    return outils, example.answers(), escalade
+def transcript(case: Case, example: Example) -> Transcript:
+    """What the grader reads of an example: its answers under the case's turns, its calls (per turn, or
+    flat on its last turn), its escalation (given, else its calls', else the case's). An example that
+    gives no tools proves the words alone (`words_only`)."""
+    answers = example.answers()
+    customer = list(case.tours) if len(case.tours) == len(answers) else [""] * len(answers)
+    escalation = tuple(settings().flag_config().escalation_tools)
+    per_turn: list[list[Call]] = [[] for _ in answers]
+    if example.per_turn:
+        for i, calls in enumerate(example.outils or []):
+            if i < len(per_turn) and isinstance(calls, list):
+                per_turn[i] = [_call(c) for c in calls]
+    elif example.outils:
+        per_turn[-1] = [_call(c) for c in example.outils if not isinstance(c, list)]
+    turns = [
+        TurnRecord(
+            customer=customer[i],
+            answer=answer,
+            calls=calls,
+            escalated=any(is_escalation(c.tool, escalation) for c in calls),
+        )
+        for i, (answer, calls) in enumerate(zip(answers, per_turn, strict=True))
+    ]
+    wanted = example.escalade
+    if wanted is None and example.outils is None:
+        wanted = bool(case.escalade)
+    if wanted is not None and wanted != any(t.escalated for t in turns):
+        turns = [
+            t.model_copy(update={"escalated": wanted and i == len(turns) - 1}) for i, t in enumerate(turns)
+        ]
+    return Transcript(turns=turns, from_spans=False, per_turn=example.per_turn or len(answers) == 1)
 
 
-def grade(case: Case, example: Example, checks: dict[str, Any] | None = None) -> list[str]:
-    outils, reponses, escalade = inputs(case, example)
-    return evaluer_cas(checks if checks is not None else case.checks(), outils, reponses, escalade)
+def as_example(transcript: Transcript) -> dict[str, Any]:
+    """An attempt's transcript as an example's fields: answers, calls per turn with their arguments
+    (and failures), the escalation. The TUI's try keeps an answer this way."""
+    turns = [
+        [
+            {
+                "outil": c.tool,
+                **({"args": c.args} if c.args is not None else {}),
+                **({"erreur": c.error} if c.error else {}),
+            }
+            for c in t.calls
+        ]
+        for t in transcript.turns
+    ]
+    return {"reponse": transcript.answers, "outils": turns, "escalade": transcript.escalated}
+
+
+def _call(tool: ExampleTool) -> Call:
+    if isinstance(tool, str):
+        return Call(tool=tool)
+    return Call(tool=tool.outil, args=tool.args, result=tool.resultat, error=tool.erreur)
+
+
+def gaps(case: Case, example: Example) -> list[Gap]:
+    keep = words_only if example.outils is None else None
+    return grade_case(case, transcript(case, example), keep=keep)
+
+
+def grade(case: Case, example: Example) -> list[str]:
+    """The example's gaps as the report words them; empty: the case's checks accept it."""
+    return [str(g) for g in gaps(case, example)]
 
 
 def trials(case: Case) -> list[Trial]:
@@ -73,20 +132,37 @@ def judge_failures(criteria: tuple[str, ...], example: Example) -> list[str]:
     return [c for c in criteria if (example.criteres or {}).get(c) == "mauvais"]
 
 
-def check_columns(case: Case) -> list[tuple[str, dict[str, Any]]]:
+def check_columns(case: Case) -> list[tuple[str, Case]]:
     """Each check of the case alone, as a case the grader can read: the columns of `--explain`."""
-    cols: list[tuple[str, dict[str, Any]]] = []
+    cols: list[tuple[str, Case]] = []
     for i, group in enumerate(case.outils):
-        cols.append((f"outils[{i}] {_short(group)}", {"outils": [group]}))
+        cols.append((f"outils[{i}] {_short(_labels(group))}", case.only(outils=[group])))
     for i, tool in enumerate(case.outils_interdits):
-        cols.append((f"outils_interdits[{i}] {tool}", {"outils_interdits": [tool]}))
+        cols.append((f"outils_interdits[{i}] {_short(tool_label(tool))}", case.only(outils_interdits=[tool])))
     if case.escalade is not None:
-        cols.append((f"escalade={str(case.escalade).lower()}", {"escalade": case.escalade}))
-    for i, group in enumerate(case.contient):
-        cols.append((f"contient[{i}] {_short(group)}", {"contient": [group]}))
+        cols.append((f"escalade={str(case.escalade).lower()}", case.only(escalade=case.escalade)))
+    if case.ordre:
+        name = "ordre_exact" if case.ordre_exact else "ordre"
+        cols.append(
+            (
+                f"{name} {_short(_labels(list(case.ordre)))}",
+                case.only(ordre=case.ordre, ordre_exact=case.ordre_exact),
+            )
+        )
+    for i, block in enumerate(case.par_tour):
+        if block.has_action_check() or block.has_text_check():
+            blocks = [TurnChecks() for _ in case.par_tour]
+            blocks[i] = block
+            cols.append((f"par_tour[{i}]", case.only(par_tour=blocks)))
+    for i, texts in enumerate(case.contient):
+        cols.append((f"contient[{i}] {_short(texts)}", case.only(contient=[texts])))
     for i, text in enumerate(case.ne_contient_pas):
-        cols.append((f"ne_contient_pas[{i}] {_short(text)}", {"ne_contient_pas": [text]}))
+        cols.append((f"ne_contient_pas[{i}] {_short(text)}", case.only(ne_contient_pas=[text])))
     return cols
+
+
+def _labels(group: ToolGroup) -> str | list[str]:
+    return [tool_label(t) for t in group] if isinstance(group, list) else tool_label(group)
 
 
 def _short(value: Any, width: int = 28) -> str:
@@ -106,7 +182,7 @@ class Matrix:
 def matrix(case: Case) -> Matrix:
     cols = check_columns(case)
     rows = trials(case)
-    cells = [[not grade(case, t.example, checks) for _, checks in cols] for t in rows]
+    cells = [[not grade(alone, t.example) for _, alone in cols] for t in rows]
     return Matrix([label for label, _ in cols], rows, cells)
 
 

@@ -20,12 +20,13 @@ from pydantic import ValidationError
 
 from agent.shop.fixtures import FixtureError, default_fixtures, load_fixtures, merge_fixtures
 from agent.tools import ESCALATION_TOOL, TOOL_NAMES
-from goldens import calibration, model_lint
+from goldens import calibration, model_lint, trajectory
 from goldens.case_problems import category_problems, schema_problems
 from goldens.grading import norm
 from goldens.problems import Problem as Problem
 from goldens.rubrics import judges_dir
 from goldens.schema import Case
+from goldens.tool_spec import tool_name
 from miner.emails import emails
 from miner.identities import PHONE
 from miner.settings import settings
@@ -140,16 +141,15 @@ def escalation_tool() -> str:
 
 
 def _tool_problems(name: str, case: Case) -> list[Problem]:
+    """Every tool a check names is the agent's; the trajectory checks make sense together."""
     out: list[Problem] = []
     known = agent_tools()
-    for i, group in enumerate(case.expected_tools()):
-        for tool in group:
-            if tool not in known:
-                why = f"unknown tool {tool!r} (known: {', '.join(known)}; `tools` in filon.toml sets them)"
-                out.append(Problem(name, f"outils[{i}]", why, "error"))
-    for i, tool in enumerate(case.outils_interdits):
-        if tool not in known:
-            out.append(Problem(name, f"outils_interdits[{i}]", f"unknown tool {tool!r}", "error"))
+    for where, tool in trajectory.named_tools(case):
+        if tool_name(tool) not in known:
+            why = f"unknown tool {tool_name(tool)!r} (known: {', '.join(known)}; `tools` in filon.toml sets them)"
+            out.append(Problem(name, where, why, "error"))
+    out += [Problem(name, where, why, "error") for where, why in trajectory.problems(case)]
+    out += [Problem(name, where, why, "warning") for where, why in trajectory.warnings(case)]
     return out
 
 

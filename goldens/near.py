@@ -17,9 +17,9 @@ CLOSE = 0.6  # share of the words of the two first messages in common (Jaccard)
 
 
 def _actions(case: Case) -> tuple[object, ...]:
-    tools = frozenset(t if isinstance(t, str) else tuple(sorted(t)) for t in case.outils)
+    tools = frozenset(tuple(sorted(group)) for group in case.expected_tools())
     flags = frozenset((case.source or {}).get("flags") or [])
-    return (case.categorie, tools, frozenset(case.outils_interdits), case.escalade, flags)
+    return (case.categorie, tools, frozenset(case.forbidden_tools()), case.escalade, flags)
 
 
 def _words(case: Case) -> set[str]:

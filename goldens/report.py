@@ -40,6 +40,8 @@ from miner.eval_report import (
     SimulateurRapport,
     Tentative,
 )
+from miner.transcript import TurnRecord
+from tracing.redact import Redactor, redaction_secret
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -195,6 +197,8 @@ def build(
         by_case[a.case_id].append(a)
     turns = [ms for a in run.attempts if a.valid for ms in a.latences_ms]
     juge, embeddings = model_checks_report(checks, run.attempts)
+    secret = redaction_secret()
+    redactor = Redactor(secret) if secret is not None else None
     error_types: dict[str, int] = defaultdict(int)
     for a in run.attempts:
         if a.erreur:
@@ -229,7 +233,7 @@ def build(
             goldens=goldens,
             repetitions=repeat,
         ),
-        cas=sorted((case_entry(attempts) for attempts in by_case.values()), key=lambda c: c.id),
+        cas=sorted((case_entry(attempts, redactor) for attempts in by_case.values()), key=lambda c: c.id),
         juge=juge,
         embeddings=embeddings,
         simulateur=simulator_report(checks, run.attempts),
@@ -295,7 +299,18 @@ def junit(report: EvalReport) -> str:
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def tentative(a: Attempt) -> Tentative:
+def trajectory(a: Attempt, redactor: Redactor | None) -> list[TurnRecord]:
+    """The attempt's turns as the report keeps them: arguments, results and texts redacted as the store
+    redacts them (unless redaction is configured off)."""
+    if redactor is None:
+        return list(a.transcript.turns)
+    return [
+        TurnRecord.model_validate(redactor.value(t.model_dump(mode="json", by_alias=True)))
+        for t in a.transcript.turns
+    ]
+
+
+def tentative(a: Attempt, redactor: Redactor | None = None) -> Tentative:
     return Tentative(
         tentative=a.attempt,
         statut="non_executable"
@@ -303,9 +318,10 @@ def tentative(a: Attempt) -> Tentative:
         else "erreur"
         if a.erreur
         else ("ok" if a.ok else "echec"),
-        outils=a.outils,
-        reponses=a.reponses,
-        escalade=a.escaladee,
+        outils=a.tools,
+        reponses=a.answers,
+        escalade=a.escalated,
+        tours=trajectory(a, redactor),
         ecarts=a.ecarts,
         latences_ms=[round(x, 1) for x in a.latences_ms],
         jetons_entree=a.input_tokens,
@@ -341,7 +357,7 @@ def tentative(a: Attempt) -> Tentative:
     )
 
 
-def case_entry(attempts: list[Attempt]) -> CasRapport:
+def case_entry(attempts: list[Attempt], redactor: Redactor | None = None) -> CasRapport:
     """A case's entry in the report, from its attempts (also printed as each case finishes)."""
     attempts = sorted(attempts, key=lambda a: a.attempt)
     valid = [a for a in attempts if a.valid]
@@ -352,5 +368,5 @@ def case_entry(attempts: list[Attempt]) -> CasRapport:
         valides=len(valid),
         total=len(attempts),
         stabilite=stability(attempts),
-        tentatives=[tentative(a) for a in attempts],
+        tentatives=[tentative(a, redactor) for a in attempts],
     )

@@ -22,6 +22,7 @@ from goldens.model_checks import open_model_checks
 from goldens.near import near_duplicates
 from goldens.runner import Attempt, RunOptions, run_cases
 from goldens.schema import Case
+from goldens.tool_spec import tool_label
 from miner.eval_report import EvalReport
 from miner.model import Conversation, Flag
 from miner.rows import flag_of_row
@@ -213,7 +214,9 @@ def failures(report: Path) -> tuple[str, list[Failure]]:
         forbidden: list[str] = []
         passages: list[str] = []
         if case.categorie in blocking and known is not None:
-            forbidden = [f"outil {t}" for t in known.outils_interdits] + list(known.ne_contient_pas)
+            forbidden = [f"outil {tool_label(t)}" for t in known.outils_interdits] + list(
+                known.ne_contient_pas
+            )
         else:
             passages = [f"{p.source.upper()} — {p.titre} : {p.texte}" for p in search(" ".join(tours))]
         out.append(

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 
 import httpx
 from google.genai import errors
@@ -24,14 +23,14 @@ from agent.prompts import Prompt
 from agent.tools import ESCALATION_TOOL
 from goldens import retry
 from goldens.budget import Budget, within_budget
-from goldens.final_state import final_state_gaps, state_reader
-from goldens.grading import evaluer_cas
+from goldens.checks import grade
+from goldens.final_state import state_reader
 from goldens.model_checks import ModelChecks, Outcome
 from goldens.schema import Case
-from goldens.simulator import Simulator, SimulatorError, simulation_gaps
+from goldens.simulator import Simulator, SimulatorError
 from goldens.spans import TraceCollector
 from goldens.targets import NotRunnable, ReferenceTarget, Session, Target, TargetError
-from miner.config import is_escalation
+from miner.transcript import Call, Transcript, TurnRecord
 from tracing.grouping import TurnOf, turn_of
 from tracing.records import SpanRecord, from_sdk
 from tracing.setup import ensure_tracing
@@ -42,9 +41,7 @@ class Attempt:
     case_id: str
     categorie: str
     attempt: int
-    outils: list[str] = field(default_factory=list)
-    reponses: list[str] = field(default_factory=list)
-    escaladee: bool = False
+    transcript: Transcript = field(default_factory=Transcript)  # turn by turn, from the spans
     ecarts: list[str] = field(default_factory=list)
     latences_ms: list[float] = field(default_factory=list)
     input_tokens: int = 0
@@ -64,6 +61,19 @@ class Attempt:
     @property
     def valid(self) -> bool:
         return self.erreur is None and self.non_executable is None
+
+    @property
+    def tools(self) -> list[str]:
+        """Every tool called, in order, over the whole conversation."""
+        return self.transcript.tool_names
+
+    @property
+    def answers(self) -> list[str]:
+        return self.transcript.answers
+
+    @property
+    def escalated(self) -> bool:
+        return self.transcript.escalated
 
     @property
     def ok(self) -> bool:
@@ -144,7 +154,7 @@ def play(
         for turn in case.tours:
             if not _exchange(result, case, turn, target, collector, session, escalation_tools):
                 return result
-    _grade(result, case, target, session, escalation_tools, model_checks)
+    _grade(result, case, target, session, model_checks)
     return result
 
 
@@ -184,6 +194,7 @@ def _exchange(
     spans = [from_sdk(s) for s in collector.take(trace_id) if not s.name.startswith("eval_turn")]
     result.trace_ids.append(f"{trace_id:032x}")
     if result.erreur:
+        result.transcript.turns.append(TurnRecord(customer=turn, answer=said))
         return False
     try:
         spans += target_spans(target, session)
@@ -197,7 +208,7 @@ def _exchange(
     result.conversation = result.conversation or seen.conversation_id
     if case.simulation is not None:  # its transcript goes to the store, where the TUI opens it
         result.spans.extend(spans)
-    _read_turn(result, seen, said, elapsed_ms, backoff_ms)
+    _read_turn(result, turn, seen, said, elapsed_ms, backoff_ms)
     return True
 
 
@@ -222,7 +233,7 @@ def _simulate(
         if not _exchange(result, case, message, target, collector, session, escalation_tools):
             result.objectif_atteint = None  # cut short by the infrastructure: neither reached nor missed
             return False
-        turns += [("client", message), ("agent", result.reponses[-1])]
+        turns += [("client", message), ("agent", result.answers[-1])]
         try:
             step = simulator.next(simulation, turns)
         except SimulatorError as exc:
@@ -242,24 +253,27 @@ def _grade(
     case: Case,
     target: Target,
     session: Session,
-    escalation_tools: tuple[str, ...],
     model_checks: ModelChecks | None,
 ) -> None:
-    """The checks over the whole conversation, then the shop afterwards, then the checks asking a model."""
-    result.escaladee = any(is_escalation(t, escalation_tools) for t in result.outils)
-    result.ecarts = evaluer_cas(case.model_dump(), result.outils, result.reponses, result.escaladee)
-    if case.simulation is not None:
-        result.ecarts += simulation_gaps(case.simulation.max_tours, result.objectif_atteint, result.reponses)
+    """The check kinds in cost order over the transcript (`goldens.checks.grade`), then the checks asking
+    a model. A check the spans cannot decide (no arguments recorded) is an infrastructure error."""
+    transcript = result.transcript
+    transcript.objective_reached = result.objectif_atteint
     if case.etat_final is not None:
         reader = state_reader(target)
         try:
-            state = reader(session) if reader is not None else {}
+            transcript.final_state = reader(session) if reader is not None else {}
         except TargetError as exc:
             result.erreur = f"cible : {exc}"
             return
-        result.ecarts += final_state_gaps(case.etat_final, state)
+    gaps = grade(case, transcript)
+    undecided = [g for g in gaps if g.infrastructure]
+    if undecided:
+        result.erreur = str(undecided[0])
+        return
+    result.ecarts = [str(g) for g in gaps]
     if model_checks is not None and (case.juge or case.proche_de):
-        outcome = model_checks.apply(case, result.reponses, not result.ecarts, result.messages_client)
+        outcome = model_checks.apply(case, result.answers, not result.ecarts, result.messages_client)
         result.model_checks = outcome
         result.ecarts += outcome.ecarts
         result.erreur = outcome.erreur
@@ -269,11 +283,20 @@ def turns_at_most(case: Case) -> int:
     return case.simulation.max_tours if case.simulation is not None else len(case.tours)
 
 
-def _read_turn(result: Attempt, seen: TurnOf, said: str, elapsed_ms: float, backoff_ms: float) -> None:
-    """A turn's facts, from its spans: tools, latency (backoff waits left out), tokens, model versions;
-    the answer's text from the spans too, or from the reply where the spans carry none."""
-    result.outils.extend(t.name for t in seen.turn.tools)
-    result.reponses.append(seen.turn.agent or said)
+def _read_turn(
+    result: Attempt, asked: str, seen: TurnOf, said: str, elapsed_ms: float, backoff_ms: float
+) -> None:
+    """A turn's facts, from its spans: each tool call with its arguments, result and failure, the
+    escalation, latency (backoff waits left out), tokens, model versions; the answer's text from the
+    spans too, or from the reply where the spans carry none."""
+    calls = [
+        Call(tool=t.name, args=t.arguments if t.arguments_recorded else None, result=t.result, error=t.error)
+        for t in seen.turn.tools
+    ]
+    answer = seen.turn.agent or said
+    result.transcript.turns.append(
+        TurnRecord(customer=asked, answer=answer, calls=calls, escalated=seen.turn.escalated)
+    )
     result.latences_ms.append(max(0.0, (seen.turn.latency_ms or elapsed_ms) - backoff_ms))
     result.input_tokens += seen.turn.input_tokens
     result.output_tokens += seen.turn.output_tokens
@@ -348,10 +371,6 @@ def run_cases(
         interrupted=interrupted,
         budget=options.budget,
     )
-
-
-def prompt_ref(prompt: Prompt) -> dict[str, str]:
-    return {"path": prompt.path, "sha256": prompt.sha256, "name": Path(prompt.path).name}
 
 
 def ask_target(

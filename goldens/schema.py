@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from goldens.tool_spec import ExampleTool, Tool, ToolGroup, TurnChecks, as_group, tool_name
+
 ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
@@ -28,7 +30,9 @@ class Example(BaseModel):
 
     verdict: Verdict
     reponse: str | list[str]
-    outils: list[str] | None = None
+    # flat (the seeds': every call of the conversation), or one list per turn, each call a name or an
+    # object with its `args` (and `erreur` for a failed call)
+    outils: list[ExampleTool] | list[list[ExampleTool]] | None = None
     escalade: bool | None = None
     origine: Origine = "écrit"
     note: str | None = None
@@ -43,6 +47,20 @@ class Example(BaseModel):
 
     def answers(self) -> list[str]:
         return [self.reponse] if isinstance(self.reponse, str) else list(self.reponse)
+
+    @property
+    def per_turn(self) -> bool:
+        """Whether its tools are given turn by turn (a list per turn) rather than flat."""
+        return bool(self.outils) and all(isinstance(t, list) for t in self.outils or [])
+
+    def tool_names(self) -> list[str]:
+        """Every tool it called, in order, whatever the form."""
+        flat: list[Any] = [c for t in self.outils or [] for c in (t if isinstance(t, list) else [t])]
+        return [c if isinstance(c, str) else c.outil for c in flat]
+
+    def gives_arguments(self) -> bool:
+        flat: list[Any] = [c for t in self.outils or [] for c in (t if isinstance(t, list) else [t])]
+        return any(not isinstance(c, str) and c.args is not None for c in flat)
 
 
 class Juge(BaseModel):
@@ -103,6 +121,19 @@ class EtatFinal(BaseModel):
     commandes: list[CommandeAttendue] = Field(default_factory=list)
 
 
+# the deterministic checks of a case and their empty value
+CHECK_FIELDS: dict[str, Any] = {
+    "outils": [],
+    "outils_interdits": [],
+    "escalade": None,
+    "contient": [],
+    "ne_contient_pas": [],
+    "ordre": [],
+    "ordre_exact": False,
+    "par_tour": [],
+}
+
+
 class Case(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -111,8 +142,8 @@ class Case(BaseModel):
     canal: Literal["web", "whatsapp"] = "web"
     tel: str | None = None
     tours: list[str] = Field(min_length=1)
-    outils: list[str | list[str]] = Field(default_factory=list)
-    outils_interdits: list[str] = Field(default_factory=list)
+    outils: list[ToolGroup] = Field(default_factory=list)
+    outils_interdits: list[Tool] = Field(default_factory=list)
     escalade: bool | None = None
     contient: list[str | list[str]] = Field(default_factory=list)
     ne_contient_pas: list[str] = Field(default_factory=list)
@@ -124,6 +155,9 @@ class Case(BaseModel):
     proche_de: ProcheDe | None = None
     simulation: Simulation | None = None
     etat_final: EtatFinal | None = None
+    ordre: list[Tool] = Field(default_factory=list)
+    ordre_exact: bool = False
+    par_tour: list[TurnChecks] = Field(default_factory=list)
 
     @model_validator(mode="before")
     @classmethod
@@ -172,23 +206,44 @@ class Case(BaseModel):
         return self
 
     def expected_tools(self) -> list[list[str]]:
-        return [g if isinstance(g, list) else [g] for g in self.outils]
+        """Each group of `outils` as tool names (a tool object by its name)."""
+        return [[tool_name(t) for t in as_group(g)] for g in self.outils]
+
+    def forbidden_tools(self) -> list[str]:
+        return [tool_name(t) for t in self.outils_interdits]
+
+    def has_trajectory_check(self) -> bool:
+        """Arguments, an order or per-turn checks: what only a transcript can tell."""
+        objects = [t for g in self.outils for t in as_group(g)] + list(self.outils_interdits)
+        return bool(self.ordre or self.par_tour or any(not isinstance(t, str) for t in objects))
+
+    def names_arguments(self) -> bool:
+        objects = [t for g in self.outils for t in as_group(g)] + [*self.outils_interdits, *self.ordre]
+        objects += [t for b in self.par_tour for g in b.outils for t in as_group(g)]
+        objects += [t for b in self.par_tour for t in b.outils_interdits]
+        return any(not isinstance(t, str) and t.args for t in objects)
 
     def text_groups(self) -> list[list[str]]:
         return [g if isinstance(g, list) else [g] for g in self.contient]
 
     def checks(self) -> dict[str, Any]:
-        """The case as the grader reads it: its deterministic checks only."""
-        return {
-            "outils": self.outils,
-            "outils_interdits": self.outils_interdits,
-            "escalade": self.escalade,
-            "contient": self.contient,
-            "ne_contient_pas": self.ne_contient_pas,
-        }
+        """The case's deterministic checks, by field (what `only` keeps or clears)."""
+        return {name: getattr(self, name) for name in CHECK_FIELDS}
+
+    def only(self, **kept: Any) -> Case:
+        """The same case with every deterministic check cleared but those given: one check alone, as
+        `--explain` and the mutants grade it."""
+        cleared = {name: CHECK_FIELDS[name] for name in CHECK_FIELDS}
+        return self.model_copy(update={**cleared, **kept})
 
     def criteria(self) -> list[str]:
         return [j.critere for j in self.juge]
 
     def has_action_check(self) -> bool:
-        return bool(self.outils or self.outils_interdits or self.escalade is not None)
+        return bool(
+            self.outils
+            or self.outils_interdits
+            or self.escalade is not None
+            or self.ordre
+            or any(b.has_action_check() for b in self.par_tour)
+        )

@@ -5,8 +5,10 @@ compare`). It lives here, in the bottom room, because the store reads it too.
 The report speaks the case format's language, French, keys included, as the seeds' reports do. Version 1
 (filon's earlier reports) mixed English keys in; version 3 added the target (`cible`) and the attempts a
 target could not run (`non_executable`); version 4 the checks that ask a model (`juge`, `embeddings`, `simulateur`,
-each attempt's `juges`, `similarites` and `avis`) and the cost per role. `EvalReport.parse` reads them all, so a baseline or a run A
-written by an older filon still compares.
+each attempt's `juges`, `similarites` and `avis`) and the cost per role; version 5 each attempt's
+trajectory (`tours`: per turn, the customer's message, the answer, each tool call with its arguments,
+result and failure, redacted as the store redacts). `EvalReport.parse` reads them all, so a baseline or a
+run A written by an older filon still compares.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-VERSION: Literal[4] = 4
+from miner.transcript import TurnRecord
+
+VERSION: Literal[5] = 5
 Statut = Literal["ok", "echec", "erreur", "non_executable"]
 Stabilite = Literal["stable réussi", "stable échec", "instable", "erreur", "non exécutable"]
 Decision = Literal["réussi", "échoué", "non concluant", "interrompu"]
@@ -66,6 +70,7 @@ class Tentative(BaseModel):
     conversation: str | None = None  # the id its spans carry; a simulation's is in the store
     jetons_juge_entree: int = 0
     jetons_juge_sortie: int = 0
+    tours: list[TurnRecord] = Field(default_factory=list)  # the trajectory, turn by turn (version 5)
 
 
 class CasRapport(BaseModel):
@@ -208,7 +213,7 @@ class BudgetRapport(BaseModel):
 
 
 class EvalReport(BaseModel):
-    version: Literal[2, 3, 4] = VERSION
+    version: Literal[2, 3, 4, 5] = VERSION
     cible: str = "filon"  # the target replayed: filon, python:MODULE:ATTR, http://…
     score: float | None
     seuil: float
@@ -231,7 +236,7 @@ class EvalReport(BaseModel):
     budget: BudgetRapport | None = None
 
     def dumps(self) -> str:
-        return json.dumps(self.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+        return json.dumps(self.model_dump(mode="json", by_alias=True), ensure_ascii=False, indent=2) + "\n"
 
     def by_id(self) -> dict[str, CasRapport]:
         return {c.id: c for c in self.cas}
@@ -247,7 +252,7 @@ class EvalReport(BaseModel):
             raise ValueError(f"{source}: not a filon eval report (no 'cas')")
         if data.get("version") is None:
             data = upgrade_v1(data)
-        elif data.get("version") in (2, 3):  # later versions added what these could not say: nothing moves
+        elif data.get("version") in (2, 3, 4):  # later versions added what these could not say: nothing moves
             data = {**data, "version": VERSION}
         try:
             return cls.model_validate(data)

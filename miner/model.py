@@ -16,6 +16,7 @@ class ToolCall:
     arguments: dict[str, Any] = field(default_factory=dict)
     result: Any = None
     error: str | None = None
+    arguments_recorded: bool = True  # False: the span carried no arguments (not the same as none taken)
 
     def as_json(self) -> dict[str, Any]:
         return {"name": self.name, "arguments": self.arguments, "result": self.result, "error": self.error}

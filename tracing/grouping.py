@@ -213,11 +213,12 @@ def _tool_calls(spans: _Spans) -> list[ToolCall]:
     tools: list[ToolCall] = []
     for s in spans.tools:
         attrs = s.attributes
-        args = parsed(attrs.get(TOOL_ARGUMENTS))
+        raw = attrs.get(TOOL_ARGUMENTS)
+        args = parsed(raw)
         error = str(attrs.get(ERROR_TYPE) or s.status_message or "error") if s.status == "ERROR" else None
         name = str(attrs.get(TOOL_NAME) or s.name.removeprefix("execute_tool "))
         result = parsed(attrs.get(TOOL_RESULT))
-        tools.append(ToolCall(name, args if isinstance(args, dict) else {}, result, error))
+        tools.append(ToolCall(name, args if isinstance(args, dict) else {}, result, error, raw is not None))
     if spans.tools:
         return tools
     for s in spans.models:
@@ -226,8 +227,14 @@ def _tool_calls(spans: _Spans) -> list[ToolCall]:
                 continue
             for part in message.get("parts") or []:
                 if isinstance(part, dict) and part.get("type") == "tool_call" and part.get("name"):
-                    args = parsed(part.get("arguments"))
-                    tools.append(ToolCall(str(part["name"]), args if isinstance(args, dict) else {}))
+                    raw = part.get("arguments")
+                    args = parsed(raw)
+                    recorded = raw is not None
+                    tools.append(
+                        ToolCall(
+                            str(part["name"]), args if isinstance(args, dict) else {}, None, None, recorded
+                        )
+                    )
     return tools
 
 

@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.widgets import Footer, Header, Input, Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
-from goldens.calibration import Trial, trials
+from goldens.calibration import Trial, as_example, trials
 from goldens.caseset import CaseSet, Problem, load_set, parse_case
 from goldens.draft import Check, Draft, Origin
 from goldens.review import SaveError, label_answer, lint_draft, save_case, try_case
@@ -267,7 +267,7 @@ class EditorScreen(ReviewScreen):
             self.post_message(self.Tried(f"could not try it: {exc}", False))
             return
         result, ran_on = tried.attempt, tried.ran_on()
-        answer = {"reponse": result.reponses, "outils": result.outils, "escalade": result.escaladee}
+        answer = as_example(result.transcript)
         if result.non_executable:
             self.post_message(self.Tried(f"{ran_on}\nnot runnable: {result.non_executable}", False))
         elif result.erreur:
@@ -276,12 +276,12 @@ class EditorScreen(ReviewScreen):
             gaps = "\n".join(result.ecarts)
             self.post_message(
                 self.Tried(
-                    f"{ran_on}\nfails:\n{gaps}\ntools: {', '.join(result.outils) or '-'}", False, answer
+                    f"{ran_on}\nfails:\n{gaps}\ntools: {', '.join(result.tools) or '-'}", False, answer
                 )
             )
         else:
             self.post_message(
-                self.Tried(f"{ran_on}\npasses — tools: {', '.join(result.outils) or '-'}", True, answer)
+                self.Tried(f"{ran_on}\npasses — tools: {', '.join(result.tools) or '-'}", True, answer)
             )
 
     @on(Tried)

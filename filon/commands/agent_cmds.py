@@ -119,13 +119,18 @@ def _ask_target(
         fail(f"--otlp-port {port}: {exc.strerror or exc}")
     if said.erreur or said.non_executable:
         fail(f"{target}: {said.erreur or said.non_executable}", Exit.INCONCLUSIVE)
-    doc = {"texte": " ".join(said.reponses), "outils": said.outils, "escalade": said.escaladee}
+    doc = {
+        "texte": " ".join(said.answers),
+        "outils": said.tools,
+        "escalade": said.escalated,
+        "tours": said.transcript.dump()["tours"],
+    }
     if as_json:
         console.print_json(json.dumps(doc, ensure_ascii=False))
     else:
         console.print(doc["texte"], markup=False)
-        tools = ", ".join(said.outils) or "-"
-        console.print(f"[dim]outils : {tools} · escalade : {'oui' if said.escaladee else 'non'}[/]")
+        tools = ", ".join(said.tools) or "-"
+        console.print(f"[dim]outils : {tools} · escalade : {'oui' if said.escalated else 'non'}[/]")
 
 
 def _answer(service: SupportService, conversation: Conversation, message: str) -> Reponse:

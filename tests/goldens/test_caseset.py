@@ -82,7 +82,7 @@ def test_shipped_set_is_large_lint_clean_and_balanced() -> None:
         ),
         (
             {"x-01.json": {**GOOD, "outils": [123]}},
-            "outils[0]: Input should be a valid string or a valid list",
+            "outils[0]: Input should be a valid string",
         ),
         ({"x-01.json": {**GOOD, "canal": "whatsapp"}}, "tel: required for a whatsapp case"),
         ({"x-01.json": GOOD, "x-02.json": GOOD}, "duplicate id 'x-01'"),
@@ -109,6 +109,42 @@ def test_shipped_set_is_large_lint_clean_and_balanced() -> None:
                 }
             },
             "fixtures: absolute date '2026-11-01'",
+        ),
+        (
+            {"x-01.json": {**GOOD, "outils": [{"outil": "rechercher_aide", "mode": "strict"}]}},
+            "x-01.json: outils[0].mode: Input should be 'exact' or 'sous_ensemble'",
+        ),
+        (
+            {
+                "x-01.json": {
+                    **GOOD,
+                    "outils_interdits": ["demander_retour"],
+                    "ordre": ["rechercher_aide", "demander_retour"],
+                }
+            },
+            "x-01.json: ordre[1]: 'demander_retour' is in outils_interdits",
+        ),
+        (
+            {"x-01.json": {**GOOD, "par_tour": [{}, {"outils": ["rechercher_aide"]}]}},
+            "x-01.json: par_tour[1]: 2 blocks for a case of 1 turn(s)",
+        ),
+        (
+            {
+                "x-01.json": {
+                    **GOOD,
+                    "outils": [{"outil": "annuler_commande", "args": {"numero": "LL-10587"}}],
+                }
+            },
+            "x-01.json: outils[0]: unknown tool 'annuler_commande'",
+        ),
+        (
+            {
+                "x-01.json": {
+                    **GOOD,
+                    "exemples": [{"verdict": "bon", "reponse": "Oui.", "outils": [[], ["rechercher_aide"]]}],
+                }
+            },
+            "x-01.json: exemples[0].outils: 2 lists of tools for 1 answer(s)",
         ),
     ],
 )

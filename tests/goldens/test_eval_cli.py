@@ -55,7 +55,7 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
         "simulateur",
         "budget",
     }
-    assert doc["version"] == 4 and EvalReport.parse(doc).version == 4  # the file is the typed model
+    assert doc["version"] == 5 and EvalReport.parse(doc).version == 5  # the file is the typed model
     assert doc["porte"]["decision"] == "réussi" and doc["score"] >= 0.9
     assert doc["modele"]["substitut"] is True and "stand-in" in out
     assert len(doc["prompt"]["sha256"]) == 64

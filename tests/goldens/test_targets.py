@@ -241,7 +241,7 @@ def test_the_editor_s_try_replays_a_draft_on_the_configured_target(desk: None) -
     case = json.loads((DESK / "goldens" / "cases" / "esc-humain.json").read_text())
     tried = try_case(case)  # no target given: filon.toml's, python:desk:answer
     assert tried.target == "python:desk:answer" and "python:desk:answer" in tried.ran_on()
-    assert tried.attempt.ok and tried.attempt.outils == ["transfer_to_human"]
+    assert tried.attempt.ok and tried.attempt.tools == ["transfer_to_human"]
 
 
 def test_a_target_that_does_not_answer_in_time_is_an_infrastructure_error() -> None:

@@ -1,0 +1,13 @@
+"""The checks a case's attempt is graded by: one protocol (`Check`), one typed `Gap`, one loop (`grade`).
+
+Kinds, in cost order: `Actions` (tools expected with their arguments, tools forbidden, escalation),
+`Order`, `TurnActions`, `Texts`, `TurnTexts` (deterministic), then `FinalState` and `Simulated` (what the
+conversation left behind). The checks that ask a model run after them (`goldens.model_checks`).
+"""
+
+from goldens.checks.base import Check, Cost, Gap, GapKind
+from goldens.checks.grader import KINDS, grade, words_only
+from goldens.checks.matching import case_data
+from goldens.checks.texts import comparable
+
+__all__ = ["KINDS", "Check", "Cost", "Gap", "GapKind", "case_data", "comparable", "grade", "words_only"]

@@ -1,0 +1,108 @@
+"""How a tool call is matched against what a case expects: its name, then its arguments.
+
+Strings are compared folded (case, accents, typographic apostrophes), numbers as numbers (« 30 », 30 and
+30.0 are one value), a pattern `{"motif": REGEX}` is searched in the value (case ignored, on the value as
+written or folded), and `{"du_cas": NAME}` stands for the case's own data (`case_data`): the order
+number and the e-mail the customer gives in the case's turns, else the case's fixtures', and its `tel`.
+A call whose arguments were not recorded matches by name; whether that can decide is the caller's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from goldens.schema import Case
+from goldens.tool_spec import Tool, ToolSpec, tool_name
+from miner.emails import emails
+from miner.text import norm
+from miner.transcript import Call
+
+# an order number as shops write them: « LL-10587 », « PP-2001 »
+ORDER = re.compile(r"\b[A-Z]{2,4}-\d{3,8}\b")
+_NUMBER = re.compile(r"^\s*-?\d+(?:[.,]\d+)?\s*$")
+
+
+def case_data(case: Case) -> dict[str, str]:
+    """The values `{"du_cas": NAME}` stands for: what the customer gives first, else the fixtures'."""
+    said = " ".join(case.tours)
+    fixtures = case.fixtures or {}
+    out: dict[str, str] = {}
+    orders = ORDER.findall(said) or [str(o.get("numero")) for o in fixtures.get("commandes", [])]
+    if orders:
+        out["commande"] = orders[0]
+    mails = [m.group() for m in emails(said)] or [
+        str(c["email"]) for c in fixtures.get("clients", []) if c.get("email")
+    ]
+    if mails:
+        out["email"] = mails[0]
+    if case.tel:
+        out["tel"] = case.tel
+    return out
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str) and _NUMBER.match(value):
+        return float(value.replace(",", "."))
+    return None
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else str(value)
+
+
+def value_matches(expected: Any, actual: Any, data: dict[str, str]) -> bool:
+    """Whether the argument's actual value is what the case's expected value says."""
+    if isinstance(expected, dict) and set(expected) == {"motif"}:
+        if actual is None:
+            return False
+        pattern = re.compile(str(expected["motif"]), re.IGNORECASE)
+        return bool(pattern.search(_text(actual)) or pattern.search(norm(_text(actual))))
+    if isinstance(expected, dict) and set(expected) == {"du_cas"}:
+        known = data.get(str(expected["du_cas"]))
+        return known is not None and value_matches(known, actual, data)
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected is actual
+    a, b = _number(expected), _number(actual)
+    if a is not None and b is not None:
+        return a == b
+    if isinstance(expected, str) and isinstance(actual, str):
+        return norm(expected).strip() == norm(actual).strip()
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(expected) == len(actual) and all(
+            value_matches(e, v, data) for e, v in zip(expected, actual, strict=True)
+        )
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return all(k in actual and value_matches(v, actual[k], data) for k, v in expected.items())
+    return bool(expected == actual)
+
+
+def args_match(spec: ToolSpec, args: dict[str, Any], data: dict[str, str]) -> bool:
+    expected = spec.args or {}
+    if spec.mode == "exact" and set(args) != set(expected):
+        return False
+    return all(k in args and value_matches(v, args[k], data) for k, v in expected.items())
+
+
+def matches(spec: Tool, call: Call, data: dict[str, str]) -> bool | None:
+    """True or False; None where the name matches, the spec names arguments and none were recorded."""
+    if call.tool != tool_name(spec):
+        return False
+    if isinstance(spec, str) or spec.args is None:
+        return True
+    if call.args is None:
+        return None
+    return args_match(spec, call.args, data)
+
+
+def wrong_arguments(spec: ToolSpec, calls: list[Call], data: dict[str, str]) -> str:
+    """How the calls of the spec's tool differ from it, for the gap's message: the arguments seen."""
+    seen = [c.args for c in calls if c.tool == spec.outil and c.args is not None]
+    shown = " ; ".join(
+        ", ".join(f"{k}={v!r}" for k, v in sorted(args.items())) or "(aucun argument)" for args in seen
+    )
+    return shown or "(aucun)"

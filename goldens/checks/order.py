@@ -1,0 +1,63 @@
+"""`ordre`: tools that must come in that relative order, other calls allowed in between (the common
+"look the order up before acting on it"); `ordre_exact`: the whole sequence of calls, nothing else.
+
+A tool of the order that was never called is a missing tool; one called, but not after the one before
+it, is a wrong order: two different gaps, each named in the report.
+"""
+
+from __future__ import annotations
+
+from goldens.checks.actions import NOT_RECORDED
+from goldens.checks.base import Cost, Gap
+from goldens.checks.matching import case_data, matches
+from goldens.schema import Case
+from goldens.tool_spec import tool_label, tool_name
+from miner.transcript import Transcript
+
+
+class Order:
+    name = "ordre"
+    cost = Cost.DETERMINISTIC
+
+    def applies(self, case: Case) -> bool:
+        return bool(case.ordre)
+
+    def grade(self, case: Case, transcript: Transcript) -> list[Gap]:
+        data, calls = case_data(case), transcript.calls
+        lenient = not transcript.from_spans  # an example's call without args: checked by name
+
+        def hit(i: int, j: int) -> bool:
+            found = matches(case.ordre[i], calls[j], data)
+            return found is True or (found is None and lenient)
+
+        out: list[Gap] = []
+        present: list[int] = []
+        for i, spec in enumerate(case.ordre):
+            verdicts = [matches(spec, c, data) for c in calls]
+            if any(hit(i, j) for j in range(len(calls))):
+                present.append(i)
+            elif None in verdicts:
+                out.append(Gap("infrastructure", f"ordre[{i}]", NOT_RECORDED.format(tool=tool_name(spec))))
+            else:
+                out.append(
+                    Gap("outil_manquant", f"ordre[{i}]", f"outil manquant (ordre) : {tool_label(spec)}")
+                )
+        if case.ordre_exact:
+            exact = len(calls) == len(case.ordre) and all(hit(i, i) for i in range(len(calls)))
+            if not exact and not out:
+                wanted = ", ".join(tool_label(t) for t in case.ordre)
+                seen = ", ".join(c.tool for c in calls) or "aucun appel"
+                out.append(
+                    Gap("ordre", "ordre_exact", f"séquence exacte attendue : {wanted} ; obtenue : {seen}")
+                )
+            return out
+        position, previous = -1, None
+        for i in present:
+            after = next((j for j in range(position + 1, len(calls)) if hit(i, j)), None)
+            if after is None:
+                before = tool_label(case.ordre[previous]) if previous is not None else "le début"
+                message = f"ordre non respecté : {tool_label(case.ordre[i])} attendu après {before}"
+                out.append(Gap("ordre", f"ordre[{i}]", message))
+                break
+            position, previous = after, i
+        return out

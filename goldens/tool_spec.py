@@ -1,0 +1,128 @@
+"""The trajectory checks of the case format: a tool with its arguments, an order, checks per turn.
+
+- An element of `outils` / `outils_interdits` (and of `ordre`) may be an object: `{"outil": NAME, "args":
+  {...}, "mode": "exact" | "sous_ensemble", "max": N}`. An argument's value is a JSON value (strings
+  compared folded, numbers as numbers), a pattern `{"motif": REGEX}`, or the case's own data
+  `{"du_cas": "commande" | "email" | "tel"}`, so a drafted case stays right when its fixtures move.
+- `ordre`: tools (names or objects) in their relative order, other calls allowed in between;
+  `ordre_exact`: the whole sequence of calls, nothing else.
+- `par_tour`: one block per customer turn, with that turn's own `outils`, `outils_interdits`, `escalade`,
+  `contient` and `ne_contient_pas`.
+- An example's `outils` may be per turn: a list per turn of calls, each a name or
+  `{"outil", "args", "erreur", "resultat"}`.
+A plain string keeps the seeds' meaning everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Mode = Literal["exact", "sous_ensemble"]
+CaseData = Literal["commande", "email", "tel"]
+
+
+class ToolSpec(BaseModel):
+    """A tool a case expects (or forbids), optionally with the arguments it must be called with."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    outil: str = Field(min_length=1)
+    args: dict[str, Any] | None = None
+    mode: Mode = "sous_ensemble"
+    max: int | None = Field(default=None, ge=1)
+
+    @field_validator("args")
+    @classmethod
+    def _args(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        for key, expected in (value or {}).items():
+            _check_value(key, expected)
+        return value
+
+    def label(self) -> str:
+        """How the report names it: the tool, and its arguments where it has some."""
+        if not self.args:
+            return self.outil
+        shown = ", ".join(f"{k}={_show(v)}" for k, v in self.args.items())
+        return f"{self.outil}({shown})"
+
+
+def _check_value(key: str, value: Any) -> None:
+    if isinstance(value, dict) and ("motif" in value or "du_cas" in value):
+        if set(value) == {"motif"}:
+            try:
+                re.compile(str(value["motif"]))
+            except re.error as exc:
+                raise ValueError(f"args.{key}.motif: not a regular expression ({exc})") from exc
+            return
+        if set(value) == {"du_cas"}:
+            if value["du_cas"] not in ("commande", "email", "tel"):
+                raise ValueError(f"args.{key}.du_cas: {value['du_cas']!r} is not commande, email or tel")
+            return
+        raise ValueError(f"args.{key}: a pattern is {{'motif': REGEX}}, the case's data {{'du_cas': NAME}}")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, dict) and set(value) == {"motif"}:
+        return f"/{value['motif']}/"
+    if isinstance(value, dict) and set(value) == {"du_cas"}:
+        return f"<{value['du_cas']} du cas>"
+    return repr(value) if not isinstance(value, str) else value
+
+
+Tool = str | ToolSpec
+ToolGroup = str | ToolSpec | list[str | ToolSpec]
+
+
+def as_group(value: ToolGroup) -> list[Tool]:
+    return list(value) if isinstance(value, list) else [value]
+
+
+def tool_name(tool: Tool) -> str:
+    return tool if isinstance(tool, str) else tool.outil
+
+
+def tool_label(tool: Tool) -> str:
+    return tool if isinstance(tool, str) else tool.label()
+
+
+class TurnChecks(BaseModel):
+    """The checks of one customer turn (`par_tour`): the same meaning as at the case's level, on that
+    turn alone. An empty block checks nothing on its turn."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    outils: list[ToolGroup] = Field(default_factory=list)
+    outils_interdits: list[Tool] = Field(default_factory=list)
+    escalade: bool | None = None
+    contient: list[str | list[str]] = Field(default_factory=list)
+    ne_contient_pas: list[str] = Field(default_factory=list)
+
+    @field_validator("outils", "contient")
+    @classmethod
+    def _groups(cls, value: list[Any]) -> list[Any]:
+        if any(isinstance(g, list) and not g for g in value):
+            raise ValueError("an empty group can never be satisfied")
+        return value
+
+    def has_action_check(self) -> bool:
+        return bool(self.outils or self.outils_interdits or self.escalade is not None)
+
+    def has_text_check(self) -> bool:
+        return bool(self.contient or self.ne_contient_pas)
+
+
+class ExampleCall(BaseModel):
+    """A tool call of a reviewer's example: its arguments where the reviewer gives them, a failure."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    outil: str = Field(min_length=1)
+    args: dict[str, Any] | None = None
+    erreur: str | None = None
+    resultat: Any = None
+
+
+ExampleTool = str | ExampleCall
