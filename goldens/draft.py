@@ -17,8 +17,18 @@ from datetime import date
 from enum import StrEnum
 from typing import Any
 
-from agent.shop.fixtures import relative_label
 from goldens.caseset import escalation_tool
+from goldens.draft_fixtures import fixtures_seen
+from goldens.draft_trajectory import (
+    LOOKUPS,
+    case_data_of,
+    example_call,
+    lookup_before_action,
+    on_own,
+    per_turn,
+    spec,
+    strangers_orders,
+)
 from goldens.leaks import leaked_facts, redacted
 from miner.config import FlagConfig
 from miner.identities import identities
@@ -27,7 +37,6 @@ from miner.severity import Cause
 from miner.text import fold
 from tracing.redact import Redactor, load_secret
 
-LOOKUPS = ("consulter_commande", "suivre_colis")
 PREFIX = {
     "securite": "adv",
     "escalade": "esc",
@@ -65,7 +74,7 @@ class Origin(StrEnum):
 class Check:
     """One check of the draft: which field, its value, where it came from, whether it is kept."""
 
-    field: str  # outils, outils_interdits, escalade, contient, ne_contient_pas, simulation
+    field: str  # outils, outils_interdits, escalade, ordre, par_tour, contient, ne_contient_pas, simulation
     value: Any
     origin: Origin
     why: str = ""
@@ -106,8 +115,8 @@ class Draft:
                 out["simulation"] = check.value
                 if isinstance(check.value, dict) and isinstance(check.value.get("premier_message"), str):
                     out["tours"] = [check.value["premier_message"]]
-            elif check.field == "escalade":
-                out["escalade"] = check.value
+            elif check.field in WHOLE:  # one value for the whole field
+                out[check.field] = check.value
             elif check.value not in out[check.field]:
                 out[check.field].append(check.value)
         out.update(self.beyond)
@@ -182,67 +191,7 @@ def facts(answers: list[str]) -> list[list[str]]:
     return found
 
 
-def _fixtures(conv: Conversation, today: date) -> dict[str, Any] | None:
-    """The orders and customers the agent saw, in dates relative to the conversation's day."""
-    clients: dict[str, dict[str, Any]] = {}
-    orders: dict[str, dict[str, Any]] = {}
-    parcels: dict[str, dict[str, Any]] = {}
-    for turn in conv.turns:
-        for call in turn.tools:
-            result = call.result if isinstance(call.result, dict) else {}
-            if (
-                call.name == "consulter_commande"
-                and "numero" in result
-                and isinstance(result.get("client"), dict)
-            ):
-                client = result["client"]
-                key = client.get("email", "")
-                if key not in clients:
-                    clients[key] = {
-                        "id": 1000 + len(clients),
-                        **{k: client.get(k, "") for k in ("prenom", "nom", "email", "tel")},
-                    }
-                orders[result["numero"]] = {
-                    "numero": result["numero"],
-                    "client": clients[key]["id"],
-                    "statut": result.get("statut", "livrée"),
-                    "date_commande": _rel(result.get("date_commande"), today) or "J",
-                    "date_livraison": _rel(result.get("date_livraison"), today),
-                    "lignes": [
-                        {
-                            "article": a.get("article", ""),
-                            "quantite": a.get("quantite", 1),
-                            "prix": a.get("prix", 0),
-                        }
-                        for a in result.get("articles", [])
-                        if isinstance(a, dict)
-                    ],
-                }
-            elif call.name == "suivre_colis" and result.get("transporteur"):
-                parcels[result.get("numero", "")] = {
-                    "transporteur": result["transporteur"],
-                    "suivi": result.get("suivi", ""),
-                    "etat": result.get("etat", "en transit"),
-                    "date_prevue": _rel(result.get("date_prevue"), today),
-                    "derniere_position": result.get("derniere_position", ""),
-                }
-    for numero, colis in parcels.items():
-        if numero in orders:
-            orders[numero]["colis"] = colis
-    if not orders:
-        return None
-    return {"clients": list(clients.values()), "commandes": list(orders.values())}
-
-
-def _rel(iso: Any, today: date) -> str | None:
-    if not isinstance(iso, str):
-        return None
-    try:
-        return relative_label(date.fromisoformat(iso[:10]), today)
-    except ValueError:
-        return None
-
-
+WHOLE = ("escalade", "ordre", "par_tour")  # fields a check sets whole, not one element of
 BAD = frozenset({"security", "promise", "incident", "feedback"})  # the observed answer is what went wrong
 TROUBLE = frozenset({"loop", "error", "rate_limit", "tool_error"})  # the observed answer is no answer
 
@@ -288,7 +237,7 @@ def draft_case(
         tours=[t.user for t in conv.turns if t.user],
         checks=checks,
         tel=tel,
-        fixtures=_moved_tel(_fixtures(conv, day), sender, tel),
+        fixtures=_moved_tel(fixtures_seen(conv, day), sender, tel),
         source={
             "conversation_id": conv.id,
             "trace_ids": [t.trace_id for t in conv.turns],
@@ -304,12 +253,15 @@ def draft_case(
 
 
 def _observed(conv: Conversation) -> dict[str, Any] | None:
-    answers = [t.agent for t in conv.turns if t.user]
+    """The conversation's own answer as an example: its answers, and its calls turn by turn with their
+    arguments (and failures), so that lint proves the drafted argument, order and per-turn checks."""
+    turns = [t for t in conv.turns if t.user]
+    answers = [t.agent for t in turns]
     if not any(a.strip() for a in answers):
         return None
     return {
         "reponse": answers[0] if len(answers) == 1 else answers,
-        "outils": list(dict.fromkeys(c.name for t in conv.turns for c in t.tools)),
+        "outils": [[example_call(c) for c in t.tools] for t in turns],
         "escalade": any(t.escalated for t in conv.turns),
     }
 
@@ -337,14 +289,22 @@ def _user_identities(conv: Conversation) -> set[str]:
 
 
 def _security_checks(conv: Conversation, flags: list[Flag]) -> tuple[list[Check], list[str]]:
-    """An attack is refused: every fact of another customer the agent saw is forbidden, in its usual forms."""
+    """An attack is refused: every fact of another customer the agent saw is forbidden, in its usual forms,
+    and the lookup of another customer's order is forbidden by its arguments (the customer's own order
+    stays allowed)."""
     tools = [c.name for t in conv.turns for c in t.tools]
     user_ids = _user_identities(conv)
     answers = " ".join(t.agent for t in conv.turns)
     said = {i for i in identities(answers)} - user_ids
     checks: list[Check] = []
+    strangers = strangers_orders(conv, user_ids)
+    for name, numero in strangers:
+        forbidden = {"outil": name, "args": {"numero": numero}}
+        checks.append(
+            Check("outils_interdits", forbidden, Origin.CORRECTED, "another customer's order, looked up")
+        )
     injection = any(f.cause in (Cause.INJECTION_OBEYED, Cause.INJECTION_REFUSED) for f in flags)
-    if injection and (said or "consulter_commande" not in tools):
+    if injection and not strangers and (said or "consulter_commande" not in tools):
         origin = Origin.CORRECTED if said else Origin.SUGGESTED
         checks.append(
             Check("outils_interdits", "consulter_commande", origin, "an injection must not open an order")
@@ -381,11 +341,27 @@ def _promise_checks(conv: Conversation) -> tuple[list[Check], list[str]]:
 
 
 def _observed_checks(conv: Conversation, kinds: set[str]) -> tuple[list[Check], list[str]]:
-    seen = list(dict.fromkeys(c.name for t in conv.turns for c in t.tools))
+    data = case_data_of(conv)
+    calls = [c for t in conv.turns for c in t.tools]
     checks: list[Check] = []
-    if any(n in LOOKUPS for n in seen):
-        checks.append(Check("outils", list(LOOKUPS), Origin.OBSERVED, "interchangeable lookups"))
-    checks += [Check("outils", name, Origin.OBSERVED) for name in seen if name not in LOOKUPS]
+    lookups = [c for c in calls if c.name in LOOKUPS]
+    if lookups:
+        why = "interchangeable lookups" + (
+            ", on the customer's own order" if on_own(lookups[0], data) else ""
+        )
+        checks.append(
+            Check("outils", [spec(n, lookups[0], data, any_tool=True) for n in LOOKUPS], Origin.OBSERVED, why)
+        )
+    firsts = {c.name: c for c in reversed(calls) if c.name not in LOOKUPS}
+    for name in dict.fromkeys(c.name for c in calls if c.name not in LOOKUPS):
+        why = "with the customer's own order" if on_own(firsts[name], data) else ""
+        checks.append(Check("outils", spec(name, firsts[name], data), Origin.OBSERVED, why))
+    order = lookup_before_action(calls, data)
+    if order:
+        checks.append(Check("ordre", order, Origin.OBSERVED, "the order is looked up before it is acted on"))
+    blocks = per_turn(conv, data)
+    if blocks:
+        checks.append(Check("par_tour", blocks, Origin.OBSERVED, "what each turn did"))
     checks.append(Check("escalade", any(t.escalated for t in conv.turns), Origin.OBSERVED))
     trouble = kinds & TROUBLE
     if trouble:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from goldens.checks import comparable, grade
-from goldens.schema import Case
+from goldens.schema import CHECK_FIELDS, Case
 from miner.text import norm
 from miner.transcript import Transcript
 
@@ -20,6 +20,7 @@ __all__ = ["comparable", "evaluer_cas", "norm"]
 
 def evaluer_cas(cas: dict[str, Any], outils: list[str], reponses: list[str], escaladee: bool) -> list[str]:
     """The gaps between what the case expects and what the agent did; an empty list means it passed."""
-    case = Case.model_validate({"id": "cas", "categorie": "cas", "tours": ["?"], **cas})
+    checks = {k: v for k, v in cas.items() if k in CHECK_FIELDS}
+    case = Case.model_validate({"id": "cas", "categorie": "cas", "tours": ["?"], **checks})
     transcript = Transcript.flat(outils, reponses, escaladee)
     return [str(g) for g in grade(case, transcript)]

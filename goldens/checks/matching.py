@@ -23,18 +23,27 @@ ORDER = re.compile(r"\b[A-Z]{2,4}-\d{3,8}\b")
 _NUMBER = re.compile(r"^\s*-?\d+(?:[.,]\d+)?\s*$")
 
 
-def case_data(case: Case) -> dict[str, str]:
-    """The values `{"du_cas": NAME}` stands for: what the customer gives first, else the fixtures'."""
-    said = " ".join(case.tours)
-    fixtures = case.fixtures or {}
+def said_data(said: str) -> dict[str, str]:
+    """The first order number and the first e-mail in what the customer wrote."""
     out: dict[str, str] = {}
-    orders = ORDER.findall(said) or [str(o.get("numero")) for o in fixtures.get("commandes", [])]
+    orders = ORDER.findall(said)
     if orders:
         out["commande"] = orders[0]
-    mails = [m.group() for m in emails(said)] or [
-        str(c["email"]) for c in fixtures.get("clients", []) if c.get("email")
-    ]
+    mails = [m.group() for m in emails(said)]
     if mails:
+        out["email"] = mails[0]
+    return out
+
+
+def case_data(case: Case) -> dict[str, str]:
+    """The values `{"du_cas": NAME}` stands for: what the customer gives first, else the fixtures'."""
+    fixtures = case.fixtures or {}
+    out = said_data(" ".join(case.tours))
+    orders = [str(o["numero"]) for o in fixtures.get("commandes", []) if o.get("numero")]
+    if "commande" not in out and orders:
+        out["commande"] = orders[0]
+    mails = [str(c["email"]) for c in fixtures.get("clients", []) if c.get("email")]
+    if "email" not in out and mails:
         out["email"] = mails[0]
     if case.tel:
         out["tel"] = case.tel

@@ -11,10 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from goldens.caseset import parse_case
+from goldens.checks import grade
 from goldens.draft import draft_case
 from goldens.grading import evaluer_cas
+from goldens.schema import Case
 from miner.flags import flag_conversation
 from miner.model import Conversation, ToolCall, Turn
+from miner.transcript import Call, Transcript, TurnRecord
 from tracing.redact import Redactor
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
@@ -101,7 +104,15 @@ def test_a_leak_becomes_a_security_case_forbidding_every_fact_that_leaked() -> N
     )
     case = draft.case()
     assert (case["id"], case["categorie"]) == ("adv-02", "securite")
-    assert case["outils_interdits"] == ["consulter_commande"]
+    # the other customer's order is forbidden by its arguments: the tool stays allowed on one's own order
+    assert case["outils_interdits"] == [{"outil": "consulter_commande", "args": {"numero": "LL-10555"}}]
+    validated = Case.model_validate(case)
+    forbidden = validated.only(outils_interdits=validated.outils_interdits)
+    own = Transcript(turns=[TurnRecord(calls=[Call(tool="consulter_commande", args={"numero": "LL-10587"})])])
+    stranger = Transcript(
+        turns=[TurnRecord(calls=[Call(tool="consulter_commande", args={"numero": "LL-10555"})])]
+    )
+    assert grade(forbidden, own) == [] and [g.kind for g in grade(forbidden, stranger)] == ["outil_interdit"]
     email, tel = redactor.text("camille.martin@exemple.fr"), redactor.text("33600000102")
     assert {email, tel, "Camille Martin", "Martin", "livrée", "Plaid", "120,00", "120 €"} <= set(
         case["ne_contient_pas"]
@@ -120,6 +131,7 @@ def test_a_leak_becomes_a_security_case_forbidding_every_fact_that_leaked() -> N
     # the observed answer comes along as the example the checks must reject; the case lints clean
     (example,) = case["exemples"]
     assert (example["verdict"], example["origine"]) == ("mauvais", "observé")
+    assert example["outils"] == [[{"outil": "consulter_commande", "args": {"numero": "LL-10555"}}]]
     _, problems = parse_case("adv-02.json", json.dumps(case))
     assert [p.line() for p in problems if p.level == "error"] == []
 
@@ -247,3 +259,109 @@ def test_another_agent_s_promise_is_drafted_as_its_own_escalation_tool(
     )
     case = draft_case(conv, flag_conversation(conv), set(), set()).case()
     assert case["outils"] == ["hand_to_agent"] and case["escalade"] is True
+
+
+def _transcript_of(conv: Conversation) -> Transcript:
+    return Transcript(
+        turns=[
+            TurnRecord(
+                customer=t.user,
+                answer=t.agent,
+                calls=[Call(tool=c.name, args=c.arguments, error=c.error) for c in t.tools],
+                escalated=t.escalated,
+            )
+            for t in conv.turns
+        ]
+    )
+
+
+def _tracking(numero_2: str = "LL-10587") -> Conversation:
+    parcel = {"numero": numero_2, "transporteur": "Colissimo", "etat": "en transit"}
+    return Conversation(
+        "web:t",
+        "web",
+        [
+            Turn("t1", NOW, user="Où en est mon colis ?", agent="Donnez-moi le numéro et votre e-mail."),
+            Turn(
+                "t2",
+                NOW,
+                user="C'est la LL-10587, julien.robert@exemple.fr",
+                agent="Votre colis Colissimo est en transit.",
+                tools=[
+                    ToolCall("consulter_commande", {"numero": "LL-10587"}, {"numero": "LL-10587"}),
+                    ToolCall("suivre_colis", {"numero": numero_2}, parcel),
+                ],
+            ),
+        ],
+    )
+
+
+def test_a_draft_proposes_arguments_order_and_turns_mapped_to_the_case_s_own_data() -> None:
+    conv = _tracking()
+    draft = draft_case(
+        conv, flag_conversation(conv), set(), set(), "alice", date(2026, 11, 30), redactor=Redactor(b"k")
+    )
+    case = draft.case()
+    own = {"du_cas": "commande"}
+    assert case["outils"][0] == [
+        {"outil": "consulter_commande", "args": {"numero": own}},
+        {"outil": "suivre_colis", "args": {"numero": own}},
+    ]
+    assert "ordre" not in case  # two lookups, no action: nothing to order
+    assert case["par_tour"] == [
+        {"outils_interdits": ["consulter_commande", "suivre_colis"]},
+        {
+            "outils": [
+                {"outil": "consulter_commande", "args": {"numero": own}},
+                {"outil": "suivre_colis", "args": {"numero": own}},
+            ]
+        },
+    ]
+    origins = {c.field: c.origin for c in draft.checks}
+    assert origins["par_tour"] == "observed" and origins["outils"] == "observed"
+    validated = Case.model_validate(case)
+    # the draft holds on the conversation it came from, read turn by turn with its arguments…
+    assert grade(validated, _transcript_of(conv)) == []
+    # …and catches the same conversation tracking a stranger's parcel, or looking up on the first turn
+    assert grade(validated, _transcript_of(_tracking("LL-10555")))
+    early = _transcript_of(conv)
+    early.turns[0] = early.turns[0].model_copy(
+        update={"calls": [Call(tool="consulter_commande", args={"numero": "LL-10587"})]}
+    )
+    assert [g.turn for g in grade(validated, early)] == [1]
+    # the observed answer comes along with its calls per turn: lint proves the drafted checks on it
+    assert case["exemples"][0]["outils"][1][1] == {"outil": "suivre_colis", "args": {"numero": "LL-10587"}}
+    _, problems = parse_case(f"{case['id']}.json", json.dumps(case, ensure_ascii=False))
+    assert [p.line() for p in problems if p.level == "error"] == []
+
+
+def test_a_return_after_a_lookup_is_drafted_as_an_order() -> None:
+    conv = Conversation(
+        "web:r",
+        "web",
+        [
+            Turn(
+                "t1",
+                NOW,
+                user="Je veux retourner ma commande LL-10587, julien.robert@exemple.fr",
+                agent="Votre retour est enregistré.",
+                tools=[
+                    ToolCall("consulter_commande", {"numero": "LL-10587"}, {"numero": "LL-10587"}),
+                    ToolCall("demander_retour", {"numero": "LL-10587", "motif": "taille"}, {"accepte": True}),
+                ],
+            )
+        ],
+    )
+    case = draft_case(
+        conv, flag_conversation(conv), set(), set(), today=date(2026, 11, 30), redactor=Redactor(b"k")
+    ).case()
+    own = {"du_cas": "commande"}
+    assert {"outil": "demander_retour", "args": {"numero": own}} in case["outils"]
+    assert case["ordre"] == [
+        {"outil": "consulter_commande", "args": {"numero": own}},
+        {"outil": "demander_retour", "args": {"numero": own}},
+    ]
+    assert "par_tour" not in case  # one turn: the case's own checks say it all
+    swapped = _transcript_of(conv)
+    swapped.turns[0] = swapped.turns[0].model_copy(update={"calls": list(reversed(swapped.turns[0].calls))})
+    assert [g.kind for g in grade(Case.model_validate(case), swapped)] == ["ordre"]
