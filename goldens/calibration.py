@@ -102,6 +102,24 @@ def as_example(transcript: Transcript) -> dict[str, Any]:
     return {"reponse": transcript.answers, "outils": turns, "escalade": transcript.escalated}
 
 
+def calls_line(example: Example) -> str:
+    """An example's calls on one line, for `--explain`: per turn when it gives them so (« t1 - | t2
+    consulter_commande(numero=LL-10580) »), « (ceux du cas) » when it gives none."""
+    if example.outils is None:
+        return "(ceux du cas)"
+
+    def one(tool: ExampleTool) -> str:
+        if isinstance(tool, str):
+            return tool
+        args = ",".join(f"{k}={v}" for k, v in (tool.args or {}).items())
+        return f"{tool.outil}({args})" + ("!" if tool.erreur else "")
+
+    if example.per_turn:
+        turns = [t for t in example.outils if isinstance(t, list)]
+        return " | ".join(f"t{i} " + (" ".join(one(c) for c in t) or "-") for i, t in enumerate(turns, 1))
+    return " ".join(one(t) for t in example.outils if not isinstance(t, list)) or "-"
+
+
 def _call(tool: ExampleTool) -> Call:
     if isinstance(tool, str):
         return Call(tool=tool)

@@ -92,6 +92,15 @@ def intent(text: str) -> str:
         return "tracking"
     if numbered:
         return "order"
+    if (
+        has(text, RETURN)
+        and ASKS_ACTION.search(fold(text))
+        and not asks_rule(text)
+        and not has(text, QUESTION)
+    ):
+        return (
+            "needs_order"  # « je voudrais retourner une chemise »: a return to register, its order to ask for
+        )
     if has(text, FAQ) or (has(text, RETURN) and asks_rule(text)):
         return "faq"
     if has(text, CHANGE) or has(text, RETURN) or has(text, TRACKING) or has(text, ("commande",)):

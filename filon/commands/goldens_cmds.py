@@ -165,7 +165,7 @@ def _print_matrix(case: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from goldens.calibration import label, matrix
+    from goldens.calibration import calls_line, label, matrix
 
     m = matrix(case)
     if not m.rows:
@@ -191,6 +191,7 @@ def _print_matrix(case: Any) -> None:
     answers.add_column("#", justify="right", no_wrap=True)
     answers.add_column("verdict", no_wrap=True)
     answers.add_column("lint", no_wrap=True)
+    answers.add_column("outils", overflow="ellipsis", no_wrap=True, ratio=1)
     answers.add_column("réponse", overflow="ellipsis", no_wrap=True, ratio=1)
     for trial in m.rows:
         lint = "ok" if trial.agrees else ("trop strict" if trial.example.verdict == "bon" else "trop lâche")
@@ -198,6 +199,10 @@ def _print_matrix(case: Any) -> None:
         if trial.for_the_judge:
             shown = "le juge"  # a mauvais answer only the judge is there to reject
         answers.add_row(
-            str(trial.index), trial.example.verdict, shown, escape(" / ".join(trial.example.answers()))
+            str(trial.index),
+            trial.example.verdict,
+            shown,
+            escape(calls_line(trial.example)),
+            escape(" / ".join(trial.example.answers())),
         )
     console.print(answers)
