@@ -6,7 +6,13 @@ while the checks were built.
   `bon` and `mauvais`, each with the tools it called and whether it escalated;
 - `heldaside_set_b.json`: a second such table, by another reviewer session under the same rules, written
   after the first had been used to decide a change (so that one table stays unused by any decision);
-- `heldaside_proche_de.json`: 36 answers to the three cases with a `proche_de`.
+- `heldaside_proche_de.json`: 36 answers to the three cases with a `proche_de`;
+- `heldaside_trajectory.json`: answers written turn by turn, each with the tool calls it made (arguments
+  and failures) per turn, by a reviewer session from the shop's rules, help texts and data alone, before
+  the trajectory checks were written and never read while they were: half its wrong answers are wrong
+  in what the agent did (an argument, an order, a turn), not in its words. Scored as written (`traj_`),
+  and flattened to tool names over the whole conversation (`traj_flat_`), which is all the earlier
+  grader could read.
 
 Each answer goes through the gate's own grading: its case's deterministic checks
 (`goldens.calibration.grade`, as lint and the runner), then, where those passed, the checks that ask a
@@ -50,6 +56,15 @@ def example(row: dict[str, Any]) -> Example:
     )
 
 
+def turn_example(row: dict[str, Any], flat: bool = False) -> Example:
+    """A trajectory row as an example: its calls per turn, or (`flat`) their names over the conversation."""
+    calls = row["outils"]
+    if flat:
+        calls = [c["outil"] if isinstance(c, dict) else c for turn in calls for c in turn]
+    answers = row["reponse"] if len(row["reponse"]) > 1 else row["reponse"][0]
+    return Example(verdict=row["verdict"], reponse=answers, outils=calls, escalade=row.get("escalade"))
+
+
 def accepted(case: Case, ex: Example, checks: ModelChecks | None) -> bool:
     if grade(case, ex):
         return False
@@ -87,6 +102,18 @@ def main() -> None:
                 for r in table
             ]
             out[f"{prefix}answers"] = len(rows)
+            out.update(tally(rows, prefix))
+        trajectory = json.loads((HERE / "heldaside_trajectory.json").read_text(encoding="utf-8"))
+        out["traj_answers"] = len(trajectory)
+        for prefix, flat in (("traj_", False), ("traj_flat_", True)):
+            rows = [
+                (
+                    cases[r["case"]].categorie,
+                    r["verdict"],
+                    accepted(cases[r["case"]], turn_example(r, flat), checks),
+                )
+                for r in trajectory
+            ]
             out.update(tally(rows, prefix))
         mutated = [accepted_mutants(case) for case in cases.values()]
         tried = sum(count for _, count in mutated)

@@ -18,10 +18,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
-from goldens.calibration import grade
+from goldens.calibration import calls_line, grade
+from goldens.mutants_trajectory import call_edits
 from goldens.problems import Problem
-from goldens.schema import Case
+from goldens.schema import Case, Example
 
 # a figure on its own: not inside an identifier (« LL-10565 », « 6A10562006FR »); « 3,90 » is one figure,
 # and so is a date (« 01/12/2026 », its day moved)
@@ -59,11 +61,14 @@ class Mutant:
     """One edit of one good example's answer: which example, what kind, the edit, the answers."""
 
     example: int
-    kind: str  # "chiffre", "négation" or "affirmation"
+    kind: str  # "chiffre", "négation", "affirmation"; of the calls: "argument", "ordre", "appel", "tour"
     change: str  # « 30 » → « 31 »
     answers: tuple[str, ...]
     turn: int = 0  # the answer edited
     at: int = 0  # where in it the edit begins
+    calls: list[Any] | None = (
+        None  # a trajectory mutant: the example's calls, edited (its answers as they are)
+    )
 
 
 def _figure(value: str) -> str:
@@ -160,6 +165,8 @@ def mutants(case: Case) -> list[Mutant]:
             for kind, change, mutated, at in edits(text):
                 edited = (*answers[:turn], mutated, *answers[turn + 1 :])
                 out.append(Mutant(i, kind, change, edited, turn, at))
+        for kind, change, calls in call_edits(example):
+            out.append(Mutant(i, kind, change, tuple(answers), calls=calls))
     return out
 
 
@@ -168,7 +175,12 @@ def accepted(case: Case) -> tuple[list[Mutant], int]:
     found = mutants(case)
     kept = []
     for mutant in found:
-        edited = case.exemples[mutant.example].model_copy(update={"reponse": list(mutant.answers)})
+        example = case.exemples[mutant.example]
+        edited = example.model_validate(
+            {**example.model_dump(exclude_none=True), "reponse": list(mutant.answers), "outils": mutant.calls}
+            if mutant.calls is not None
+            else {**example.model_dump(exclude_none=True), "reponse": list(mutant.answers)}
+        )
         if not grade(case, edited):
             kept.append(mutant)
     return kept, len(found)
@@ -186,12 +198,17 @@ def mutant_problems(name: str, case: Case) -> tuple[list[Problem], int]:
 
 def _field(case: Case, mutant: Mutant) -> str:
     """`exemples[2]`, or `exemples[2].reponse[1]` for the second turn of an answer given per turn."""
+    if mutant.calls is not None:
+        return f"exemples[{mutant.example}].outils"
     one = isinstance(case.exemples[mutant.example].reponse, str)
     return f"exemples[{mutant.example}]" + ("" if one else f".reponse[{mutant.turn}]")
 
 
 def _excerpt(mutant: Mutant, before: int = 40, after: int = 60) -> str:
-    """The edited answer around the edit, on one line: « …le colis n'est pas en transit chez… »."""
+    """The edited answer around the edit, on one line: « …le colis n'est pas en transit chez… »; the
+    edited calls, for a mutant of the trajectory."""
+    if mutant.calls is not None:
+        return calls_line(Example(verdict="bon", reponse=list(mutant.answers), outils=mutant.calls))
     text = mutant.answers[mutant.turn]
     start, end = max(0, mutant.at - before), mutant.at + after
     shown = text[start:end].replace("\n", " ⏎ ")

@@ -3,7 +3,9 @@
 - An element of `outils` / `outils_interdits` (and of `ordre`) may be an object: `{"outil": NAME, "args":
   {...}, "mode": "exact" | "sous_ensemble", "max": N}`. An argument's value is a JSON value (strings
   compared folded, numbers as numbers), a pattern `{"motif": REGEX}`, or the case's own data
-  `{"du_cas": "commande" | "email" | "tel"}`, so a drafted case stays right when its fixtures move.
+  `{"du_cas": "commande" | "email" | "tel"}`, so a drafted case stays right when its fixtures move, or
+  anything but a value, `{"sauf": VALUE}` (forbid `{"numero": {"sauf": {"du_cas": "commande"}}}`: the
+  lookup of any order but the customer's own).
 - `ordre`: tools (names or objects) in their relative order, other calls allowed in between;
   `ordre_exact`: the whole sequence of calls, nothing else.
 - `par_tour`: one block per customer turn, with that turn's own `outils`, `outils_interdits`, `escalade`,
@@ -50,7 +52,10 @@ class ToolSpec(BaseModel):
 
 
 def _check_value(key: str, value: Any) -> None:
-    if isinstance(value, dict) and ("motif" in value or "du_cas" in value):
+    if isinstance(value, dict) and set(value) == {"sauf"}:
+        _check_value(f"{key}.sauf", value["sauf"])
+        return
+    if isinstance(value, dict) and ("motif" in value or "du_cas" in value or "sauf" in value):
         if set(value) == {"motif"}:
             try:
                 re.compile(str(value["motif"]))
@@ -61,10 +66,15 @@ def _check_value(key: str, value: Any) -> None:
             if value["du_cas"] not in ("commande", "email", "tel"):
                 raise ValueError(f"args.{key}.du_cas: {value['du_cas']!r} is not commande, email or tel")
             return
-        raise ValueError(f"args.{key}: a pattern is {{'motif': REGEX}}, the case's data {{'du_cas': NAME}}")
+        raise ValueError(
+            f"args.{key}: a pattern is {{'motif': REGEX}}, the case's data {{'du_cas': NAME}}, "
+            "anything but a value {'sauf': VALUE}"
+        )
 
 
 def _show(value: Any) -> str:
+    if isinstance(value, dict) and set(value) == {"sauf"}:
+        return f"≠{_show(value['sauf'])}"
     if isinstance(value, dict) and set(value) == {"motif"}:
         return f"/{value['motif']}/"
     if isinstance(value, dict) and set(value) == {"du_cas"}:

@@ -2,8 +2,9 @@
 
 Strings are compared folded (case, accents, typographic apostrophes), numbers as numbers (« 30 », 30 and
 30.0 are one value), a pattern `{"motif": REGEX}` is searched in the value (case ignored, on the value as
-written or folded), and `{"du_cas": NAME}` stands for the case's own data (`case_data`): the order
-number and the e-mail the customer gives in the case's turns, else the case's fixtures', and its `tel`.
+written or folded), `{"du_cas": NAME}` stands for the case's own data (`case_data`): the order number
+and the e-mail the customer gives in the case's turns, else the case's fixtures', and its `tel`; and
+`{"sauf": VALUE}` matches any value but that one.
 A call whose arguments were not recorded matches by name; whether that can decide is the caller's.
 """
 
@@ -66,6 +67,8 @@ def _text(value: Any) -> str:
 
 def value_matches(expected: Any, actual: Any, data: dict[str, str]) -> bool:
     """Whether the argument's actual value is what the case's expected value says."""
+    if isinstance(expected, dict) and set(expected) == {"sauf"}:
+        return actual is not None and not value_matches(expected["sauf"], actual, data)
     if isinstance(expected, dict) and set(expected) == {"motif"}:
         if actual is None:
             return False

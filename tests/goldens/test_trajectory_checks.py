@@ -219,3 +219,17 @@ def test_costlier_kinds_wait_for_the_cheaper_ones() -> None:
 def test_the_format_refuses_what_cannot_be_checked(fields: dict[str, Any], needle: str) -> None:
     with pytest.raises(ValueError, match=needle):
         case(**fields)
+
+
+def test_anything_but_the_case_s_own_order() -> None:
+    others = case(
+        outils_interdits=[
+            {"outil": "consulter_commande", "args": {"numero": {"sauf": {"du_cas": "commande"}}}}
+        ]
+    )
+    assert grade(others, transcript(calls(("consulter_commande", {"numero": OWN})))) == []
+    gaps = grade(
+        others,
+        transcript(calls(("consulter_commande", {"numero": OWN}), ("consulter_commande", {"numero": OTHER}))),
+    )
+    assert kinds(gaps) == ["outil_interdit"] and "≠<commande du cas>" in gaps[0].message
