@@ -30,7 +30,7 @@ from goldens.schema import Case
 from goldens.simulator import Simulator, SimulatorError
 from goldens.spans import TraceCollector
 from goldens.targets import NotRunnable, ReferenceTarget, Session, Target, TargetError
-from miner.transcript import Call, Transcript, TurnRecord
+from miner.transcript import Transcript, TurnRecord
 from tracing.grouping import TurnOf, turn_of
 from tracing.records import SpanRecord, from_sdk
 from tracing.setup import ensure_tracing
@@ -289,14 +289,7 @@ def _read_turn(
     """A turn's facts, from its spans: each tool call with its arguments, result and failure, the
     escalation, latency (backoff waits left out), tokens, model versions; the answer's text from the
     spans too, or from the reply where the spans carry none."""
-    calls = [
-        Call(tool=t.name, args=t.arguments if t.arguments_recorded else None, result=t.result, error=t.error)
-        for t in seen.turn.tools
-    ]
-    answer = seen.turn.agent or said
-    result.transcript.turns.append(
-        TurnRecord(customer=asked, answer=answer, calls=calls, escalated=seen.turn.escalated)
-    )
+    result.transcript.turns.append(TurnRecord.of(seen.turn, answer=seen.turn.agent or said, customer=asked))
     result.latences_ms.append(max(0.0, (seen.turn.latency_ms or elapsed_ms) - backoff_ms))
     result.input_tokens += seen.turn.input_tokens
     result.output_tokens += seen.turn.output_tokens

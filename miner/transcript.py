@@ -15,6 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from miner.model import ToolCall, Turn
+
 
 class Call(BaseModel):
     """One tool call: `args` is None where the stack recorded no arguments (never guessed as `{}`)."""
@@ -30,6 +32,12 @@ class Call(BaseModel):
     def failed(self) -> bool:
         return self.error is not None
 
+    @classmethod
+    def of(cls, call: ToolCall) -> Call:
+        """A call as the spans recorded it (no arguments when the span carried none)."""
+        args = call.arguments if call.arguments_recorded else None
+        return cls(tool=call.name, args=args, result=call.result, error=call.error)
+
 
 class TurnRecord(BaseModel):
     """One customer turn: what was asked, what was done (in order), what was answered."""
@@ -40,6 +48,16 @@ class TurnRecord(BaseModel):
     answer: str = Field(default="", alias="reponse")
     calls: list[Call] = Field(default_factory=list, alias="appels")
     escalated: bool = Field(default=False, alias="escalade")
+
+    @classmethod
+    def of(cls, turn: Turn, answer: str | None = None, customer: str | None = None) -> TurnRecord:
+        """A turn read from spans (`tracing.grouping.turn_of`, or a stored conversation's)."""
+        return cls(
+            customer=turn.user if customer is None else customer,
+            answer=turn.agent if answer is None else answer,
+            calls=[Call.of(c) for c in turn.tools],
+            escalated=turn.escalated,
+        )
 
 
 class Transcript(BaseModel):
@@ -80,6 +98,11 @@ class Transcript(BaseModel):
     @property
     def escalated(self) -> bool:
         return any(t.escalated for t in self.turns)
+
+    @classmethod
+    def of_turns(cls, turns: list[Turn]) -> Transcript:
+        """A stored conversation's turns as the grader reads them."""
+        return cls(turns=[TurnRecord.of(t) for t in turns])
 
     def dump(self) -> dict[str, Any]:
         """The report's form: French keys, runtime-only fields left out."""

@@ -62,6 +62,15 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
     esc = next(c for c in doc["cas"] if c["id"] == "esc-03")["tentatives"][0]
     assert esc["outils"] == ["transferer_a_un_conseiller"] and esc["escalade"] is True
     assert esc["jetons_entree"] > 0 and len(esc["trace_ids"][0]) == 32
+    # the trajectory, turn by turn, from the spans: the customer's message, each call with its arguments
+    # and result, redacted as the store redacts (the customer's e-mail rode in the transfer's motif)
+    [turn] = esc["tours"]
+    assert turn["client"].startswith("Ma livraison avait 2 jours de retard") and turn["escalade"] is True
+    [call] = turn["appels"]
+    assert call["outil"] == "transferer_a_un_conseiller" and call["resultat"]["transfert"] == "accepté"
+    assert "@redacted.invalid" in call["args"]["motif"] and "@exemple.fr" not in json.dumps(esc["tours"])
+    two = next(c for c in doc["cas"] if c["id"] == "suivi-06")["tentatives"][0]["tours"]
+    assert [[a["outil"] for a in t["appels"]] for t in two] == [[], ["consulter_commande", "suivre_colis"]]
     suite = ET.parse(tmp_path / "eval.xml").getroot()
     assert int(suite.get("tests", "0")) == len(doc["cas"]) and suite.get("failures") == "0"
     assert "Score" in out and "Par catégorie" in out

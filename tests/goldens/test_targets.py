@@ -47,6 +47,10 @@ def test_the_example_desk_passes_through_the_python_target(desk: None, tmp_path:
     assert all(c["tentatives"][0]["statut"] == "ok" for c in doc["cas"])
     [fixtures] = [c for c in doc["cas"] if c["id"] == "cmd-fixtures"]  # an order that setup() put there
     assert fixtures["tentatives"][0]["outils"] == ["lookup_order"]
+    # each call with the arguments and result its execute_tool span recorded, turn by turn
+    [call] = fixtures["tentatives"][0]["tours"][0]["appels"]
+    assert call["outil"] == "lookup_order" and call["args"] == {"order_id": "PP-3003"}
+    assert call["resultat"]["order_id"] == "PP-3003" and call["erreur"] is None
 
 
 def test_the_broken_desk_fails_the_gate(desk: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -65,7 +69,12 @@ Reply = Callable[
 ]  # body, otlp port → status, json, spans?
 
 
-def _spans(conversation: str, message: str, answer: str) -> dict[str, Any]:
+def _spans(
+    conversation: str,
+    message: str,
+    answer: str,
+    tools: list[tuple[str, dict[str, Any] | None]] = (),  # type: ignore[assignment]
+) -> dict[str, Any]:
     def kv(key: str, value: str) -> dict[str, Any]:
         return {"key": key, "value": {"stringValue": value}}
 
@@ -85,7 +94,23 @@ def _spans(conversation: str, message: str, answer: str) -> dict[str, Any]:
             kv("gen_ai.output.messages", said("assistant", answer)),
         ],
     }
-    return {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
+    calls = [
+        {
+            "traceId": span["traceId"],
+            "spanId": f"{i + 2:016x}",
+            "parentSpanId": "1" * 16,
+            "name": f"execute_tool {name}",
+            "startTimeUnixNano": str(1100000 + i),
+            "endTimeUnixNano": str(1200000 + i),
+            "attributes": [
+                kv("gen_ai.operation.name", "execute_tool"),
+                kv("gen_ai.tool.name", name),
+                *([kv("gen_ai.tool.call.arguments", json.dumps(args))] if args is not None else []),
+            ],
+        }
+        for i, (name, args) in enumerate(tools or [])
+    ]
+    return {"resourceSpans": [{"scopeSpans": [{"spans": [span, *calls]}]}]}
 
 
 @contextmanager
@@ -98,7 +123,8 @@ def http_agent(reply: Reply, otlp_port: int) -> Iterator[str]:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             status, answer, send_spans = reply(body, otlp_port)
             if send_spans:  # as a traced agent does: its spans flushed to the runner before it replies
-                payload = _spans(body["conversation_id"], body["message"], answer.get("texte", ""))
+                tools = answer.pop("_tools", [])
+                payload = _spans(body["conversation_id"], body["message"], answer.get("texte", ""), tools)
                 httpx.post(f"http://127.0.0.1:{otlp_port}/v1/traces", json=payload, timeout=5)
             data = json.dumps(answer).encode()
             self.send_response(status)
@@ -142,6 +168,67 @@ def test_an_http_target_s_answers_and_spans_are_gated(tmp_path: Path) -> None:
         )
     assert code == 0, out
     assert doc is not None and doc["cible"] == url and doc["cas"][0]["tentatives"][0]["statut"] == "ok"
+
+
+LOOKUP = {
+    "id": "statut",
+    "categorie": "commande",
+    "tours": ["Où en est la commande LL-10587 ? julien.robert@exemple.fr"],
+    "contient": [],
+    "outils": [{"outil": "consulter_commande", "args": {"numero": {"du_cas": "commande"}}}],
+    "exemples": [
+        {
+            "verdict": "bon",
+            "reponse": "Expédiée.",
+            "outils": [[{"outil": "consulter_commande", "args": {"numero": "LL-10587"}}]],
+        }
+    ],
+}
+
+
+def looks_up(numero: str | None) -> Reply:
+    def reply(body: dict[str, Any], port: int) -> tuple[int, dict[str, Any], bool]:
+        args = None if numero is None else {"numero": numero}
+        return 200, {"texte": "Votre commande est expédiée.", "_tools": [("consulter_commande", args)]}, True
+
+    return reply
+
+
+@pytest.mark.parametrize(("numero", "status"), [("LL-10587", "ok"), ("LL-10555", "echec")])
+def test_an_http_target_s_tool_arguments_are_read_from_its_spans_and_graded(
+    numero: str, status: str, tmp_path: Path
+) -> None:
+    folder = tmp_path / "g"
+    folder.mkdir()
+    (folder / "statut.json").write_text(json.dumps(LOOKUP, ensure_ascii=False))
+    port = free_port()
+    with http_agent(looks_up(numero), port) as url:
+        code, doc, out = gate(tmp_path, "--goldens", str(folder), "--target", url, "--otlp-port", str(port))
+    assert code == (0 if status == "ok" else 1), out
+    assert doc is not None
+    attempt = doc["cas"][0]["tentatives"][0]
+    assert attempt["statut"] == status
+    assert attempt["tours"][0]["appels"] == [
+        {"outil": "consulter_commande", "args": {"numero": numero}, "resultat": None, "erreur": None}
+    ]
+    if status == "echec":
+        assert attempt["ecarts"] == [
+            "arguments : consulter_commande(numero=<commande du cas>) attendu, appelé avec numero='LL-10555'"
+        ]
+
+
+def test_a_stack_that_records_no_tool_arguments_cannot_pass_an_argument_check(tmp_path: Path) -> None:
+    folder = tmp_path / "g"
+    folder.mkdir()
+    (folder / "statut.json").write_text(json.dumps(LOOKUP, ensure_ascii=False))
+    port = free_port()
+    with http_agent(looks_up(None), port) as url:
+        code, doc, out = gate(tmp_path, "--goldens", str(folder), "--target", url, "--otlp-port", str(port))
+    assert code == 3, out  # inconclusive: neither a pass nor a quality failure
+    assert doc is not None
+    attempt = doc["cas"][0]["tentatives"][0]
+    assert attempt["statut"] == "erreur" and "arguments des outils non enregistrés" in attempt["erreur"]
+    assert attempt["tours"][0]["appels"][0]["args"] is None
 
 
 def test_a_case_whose_fixtures_the_target_refuses_is_not_runnable_and_reported_apart(tmp_path: Path) -> None:

@@ -417,3 +417,41 @@ def test_adk_1_tokens_are_counted_once_though_two_nested_spans_carry_them() -> N
     _, conversations = ingest("adk-1.pb")
     stored = sum(t.input_tokens for turns, _ in conversations.values() for t in turns)
     assert stored == sum(int(s.attributes["gen_ai.usage.input_tokens"]) for s in calls)
+
+
+@pytest.mark.parametrize("fixture", STACKS)
+def test_trajectory_checks_grade_a_conversation_of_every_recorded_stack(fixture: str) -> None:
+    """The gate's argument, order and per-turn checks read a foreign stack's conversation as they read a
+    replay: the order the customer gave is the one tracked; the lookup comes on the turn that asks."""
+    from goldens.checks import grade
+    from goldens.schema import Case
+    from miner.transcript import Transcript
+
+    _, conversations = ingest(fixture)
+    read = {tuple(t.user for t in turns): turns for turns, _ in conversations.values()}
+    own = {"du_cas": "commande"}
+    tracked = Case(
+        id="t",
+        categorie="suivi",
+        tours=[TRACKING],
+        outils=[{"outil": "suivre_colis", "args": {"numero": own}}],
+    )  # type: ignore[list-item]
+    assert grade(tracked, Transcript.of_turns(read[(TRACKING,)])) == []
+    other = tracked.model_copy(update={"tours": ["Où est mon colis pour la commande LL-10555 ?"]})
+    assert [g.kind for g in grade(other, Transcript.of_turns(read[(TRACKING,)]))] == ["arguments"]
+    turns = Case.model_validate(
+        {
+            "id": "t3",
+            "categorie": "commande",
+            "tours": list(THREE),
+            "par_tour": [
+                {"outils_interdits": ["consulter_commande"]},
+                {"outils": [{"outil": "consulter_commande", "args": {"numero": own}}]},
+                {"outils_interdits": ["consulter_commande"]},
+            ],
+        }
+    )
+    assert grade(turns, Transcript.of_turns(read[THREE])) == []
+    shifted = Transcript.of_turns(read[THREE])
+    shifted.turns.insert(0, shifted.turns.pop(1))  # the lookup on the greeting's turn
+    assert {g.turn for g in grade(turns, shifted)} == {1, 2}
