@@ -30,6 +30,7 @@ KINDS: tuple[Check, ...] = (
     Simulated(),
 )
 TOOL_KINDS = frozenset(("outils", "ordre", "actions par tour"))
+_BY_COST = {KINDS: tuple(sorted(KINDS, key=lambda k: k.cost))}
 
 
 def grade(
@@ -40,7 +41,8 @@ def grade(
 ) -> list[Gap]:
     """The gaps between what the case expects and what the transcript shows; empty: the case passed."""
     gaps: list[Gap] = []
-    for kind in sorted(kinds, key=lambda k: k.cost):
+    ordered = _BY_COST.get(tuple(kinds)) or tuple(sorted(kinds, key=lambda k: k.cost))
+    for kind in ordered:
         if keep is not None and not keep(kind):
             continue
         if kind.cost > Cost.DETERMINISTIC and any(not g.infrastructure for g in gaps):

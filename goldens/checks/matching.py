@@ -36,8 +36,22 @@ def said_data(said: str) -> dict[str, str]:
     return out
 
 
+_last: tuple[Case | None, dict[str, str]] = (None, {})  # the case graded last: every kind reads its data
+
+
 def case_data(case: Case) -> dict[str, str]:
-    """The values `{"du_cas": NAME}` stands for: what the customer gives first, else the fixtures'."""
+    """The values `{"du_cas": NAME}` stands for: what the customer gives first, else the fixtures'. Read
+    once per case while the grader's kinds run on it (the same object: a copy is read anew)."""
+    global _last
+    seen, data = _last
+    if seen is case:
+        return data
+    data = _case_data(case)
+    _last = (case, data)
+    return data
+
+
+def _case_data(case: Case) -> dict[str, str]:
     fixtures = case.fixtures or {}
     out = said_data(" ".join(case.tours))
     orders = [str(o["numero"]) for o in fixtures.get("commandes", []) if o.get("numero")]
