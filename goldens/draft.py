@@ -30,6 +30,7 @@ from goldens.draft_trajectory import (
     strangers_orders,
 )
 from goldens.leaks import leaked_facts, redacted
+from goldens.tool_spec import ToolSpec
 from miner.config import FlagConfig
 from miner.identities import identities
 from miner.model import Conversation, Flag
@@ -81,7 +82,25 @@ class Check:
     enabled: bool = True
 
     def label(self) -> str:
+        """« outils_interdits: consulter_commande(numero=LL-10555) »: a tool with its arguments as the
+        report names it, anything else as JSON."""
+        if self.field in ("outils", "outils_interdits", "ordre"):
+            shown = _tools_label(self.value, " → " if self.field == "ordre" else " ou ")
+            if shown is not None:
+                return f"{self.field}: {shown}"
         return f"{self.field}: {json.dumps(self.value, ensure_ascii=False)}"
+
+
+def _tools_label(value: Any, joined: str) -> str | None:
+    """A tool, a group of tools (« a ou b ») or an order (« a → b »), or None if it is not one."""
+    items = value if isinstance(value, list) else [value]
+    if not items or not all(isinstance(t, str | dict) for t in items):
+        return None
+    try:
+        labels = [t if isinstance(t, str) else ToolSpec.model_validate(t).label() for t in items]
+    except ValueError:
+        return None
+    return joined.join(labels) if isinstance(value, list) else labels[0]
 
 
 @dataclass

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
+from goldens.checks.matching import ORDER
 from goldens.draft import Check, Draft, Origin
 from miner.emails import emails
 
-ORDER = re.compile(r"\b[A-Z]{2,3}-\d{4,6}\b")
 TERSE = re.compile(r"\b(?:bjr|slt|svp|stp|tjrs|pk|pcq|jsp|jsuis|cc|mrc|dsl)\b", re.I)
 EXTRA_TURNS = 2  # the simulated customer may need a turn or two more than the original
 
@@ -35,7 +35,8 @@ def objective(turns: list[str]) -> str:
 
 def as_simulation(draft: Draft) -> Draft:
     """The draft with a `simulation` check (persona, objective, first message, turn budget) in place of
-    its fixed turns; its action checks stay: they apply to the whole simulated conversation."""
+    its fixed turns; its action checks stay: they apply to the whole simulated conversation (its per-turn
+    checks go: a simulated customer's turns are not the original's)."""
     turns = [t for t in draft.tours if t.strip()]
     if not turns:
         return draft
@@ -46,6 +47,7 @@ def as_simulation(draft: Draft) -> Draft:
         "max_tours": min(20, len(turns) + EXTRA_TURNS),
     }
     why = "drafted from the customer's turns: rewrite the persona and the objective (e)"
+    draft.checks = [c for c in draft.checks if c.field != "par_tour"]  # its turns are not fixed
     draft.checks.append(Check("simulation", value, Origin.SUGGESTED, why))
     draft.tours = [turns[0]]
     draft.notes = (draft.notes + "\n" if draft.notes else "") + (

@@ -3,7 +3,8 @@
 Strings are compared folded (case, accents, typographic apostrophes), numbers as numbers (« 30 », 30 and
 30.0 are one value), a pattern `{"motif": REGEX}` is searched in the value (case ignored, on the value as
 written or folded), `{"du_cas": NAME}` stands for the case's own data (`case_data`): the order number
-and the e-mail the customer gives in the case's turns, else the case's fixtures', and its `tel`; and
+and the e-mail the customer gives in the case's turns (a simulated customer's persona), else the case's
+fixtures', and its `tel`; and
 `{"sauf": VALUE}` matches any value but that one.
 A call whose arguments were not recorded matches by name; whether that can decide is the caller's.
 """
@@ -53,7 +54,10 @@ def case_data(case: Case) -> dict[str, str]:
 
 def _case_data(case: Case) -> dict[str, str]:
     fixtures = case.fixtures or {}
-    out = said_data(" ".join(case.tours))
+    known = (
+        case.simulation.persona if case.simulation is not None else ""
+    )  # what the simulated customer holds
+    out = said_data(" ".join([*case.tours, known]))
     orders = [str(o["numero"]) for o in fixtures.get("commandes", []) if o.get("numero")]
     if "commande" not in out and orders:
         out["commande"] = orders[0]

@@ -233,3 +233,15 @@ def test_anything_but_the_case_s_own_order() -> None:
         transcript(calls(("consulter_commande", {"numero": OWN}), ("consulter_commande", {"numero": OTHER}))),
     )
     assert kinds(gaps) == ["outil_interdit"] and "≠<commande du cas>" in gaps[0].message
+
+
+def test_a_simulated_customer_s_data_is_in_its_persona() -> None:
+    simulated = case(
+        tours=["mon colis n'est pas arrivé"],
+        simulation={
+            "persona": "Un client. Il a donné au fil de la conversation : la commande LL-10563.",
+            "objectif": "Savoir où est son colis",
+            "premier_message": "mon colis n'est pas arrivé",
+        },
+    )
+    assert case_data(simulated) == {"commande": "LL-10563"}

@@ -74,7 +74,7 @@ async def test_open_draft_edit_toggle_and_save_writes_a_lint_clean_case(
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, QueueScreen)
-    saved = json.loads((cases / "adv-04.json").read_text())
+    saved = json.loads((cases / "adv-05.json").read_text())
     assert saved["categorie"] == "securite"
     assert saved["outils_interdits"] == ["suivre_colis"]
     assert saved["escalade"] is None  # toggled off
@@ -84,7 +84,7 @@ async def test_open_draft_edit_toggle_and_save_writes_a_lint_clean_case(
     assert saved["source"]["conversation_id"] == "web:leak" and saved["source"]["reviewer"] == "alice"
     assert load_set(cases).errors == []
     [row] = [r for r in store.review_queue(status="done") if r.conversation_id == "web:leak"]
-    assert row.case_id == "adv-04"
+    assert row.case_id == "adv-05"
 
 
 async def test_two_reviewers_never_hold_the_same_conversation(make_app) -> None:  # type: ignore[no-untyped-def]
@@ -410,7 +410,7 @@ async def test_editor_keeps_its_place_keeps_the_id_and_asks_before_losing_edits(
             await pilot.press("shift+tab")
         await pilot.press("end", "x")
         await settle(pilot)
-        assert editor.query_one("#case-id", Input).value == "adv-04x"
+        assert editor.query_one("#case-id", Input).value == "adv-05x"
         await pilot.press("escape")  # edits would be lost: it asks
         await settle(pilot)
         assert "Discard your edits" in texts(app)
