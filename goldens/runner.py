@@ -366,6 +366,27 @@ def run_cases(
     )
 
 
+def traced_turn(
+    run: Callable[[], str], message: str, escalation_tools: tuple[str, ...] = (ESCALATION_TOOL,)
+) -> TurnRecord:
+    """One turn run by `run` (which returns the answer) inside a span of filon's, read from the spans it
+    emitted as the gate reads a turn: `filon ask` on the reference agent."""
+    fanout = ensure_tracing()
+    collector = TraceCollector()
+    fanout.add(collector)
+    try:
+        with trace.get_tracer("filon.ask").start_as_current_span("eval_turn ask") as span:
+            trace_id = span.get_span_context().trace_id
+            said = run()
+        spans = [from_sdk(s) for s in collector.take(trace_id) if not s.name.startswith("eval_turn")]
+    finally:
+        fanout.remove(collector)
+    if not spans:
+        return TurnRecord(customer=message, answer=said)
+    seen = turn_of(spans, escalation_tools)
+    return TurnRecord.of(seen.turn, answer=seen.turn.agent or said, customer=message)
+
+
 def ask_target(
     spec: str,
     message: str,

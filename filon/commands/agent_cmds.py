@@ -11,6 +11,7 @@ from rich.text import Text
 
 if TYPE_CHECKING:
     from agent.service import Conversation, Reponse, SupportService
+    from miner.transcript import Transcript
 
 from filon.commands.common import (
     BackendOpt,
@@ -45,7 +46,13 @@ def ask(
     prompt: PromptOpt = None,
     model: ModelOpt = None,
     model_url: ModelUrlOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help='Print {"texte", "outils", "escalade"}.')] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help='Print {"texte", "outils", "escalade", "tours"}: "tours" has each call with its arguments and result, from the spans.',
+        ),
+    ] = False,
     target: Annotated[
         str | None,
         typer.Option(
@@ -68,6 +75,8 @@ def ask(
         return
     from agent.model import MissingCredentials, open_backend
     from agent.service import SupportService
+    from goldens.runner import traced_turn
+    from miner.transcript import Transcript
 
     conversation = _conversation(tel, session)
     try:
@@ -75,17 +84,28 @@ def ask(
             if b.scripted:
                 err_console.print(f"[yellow]{b.banner}[/]")
             service = SupportService(b.client, b.model, prompt)
-            reponse = _answer(service, conversation, message)
+            turn = traced_turn(lambda: _answer(service, conversation, message).texte, message)
     except MissingCredentials as exc:
         fail(str(exc), Exit.INCONCLUSIVE)
     except (ValueError, FileNotFoundError) as exc:
         fail(str(exc))
+    _print_turn(Transcript(turns=[turn]), as_json)
+
+
+def _print_turn(said: Transcript, as_json: bool) -> None:
+    """The answer, and what the spans say the agent did: `--json` with the turn's calls and arguments."""
+    doc = {
+        "texte": " ".join(said.answers),
+        "outils": said.tool_names,
+        "escalade": said.escalated,
+        "tours": said.dump()["tours"],
+    }
     if as_json:
-        console.print_json(json.dumps(reponse.as_json(), ensure_ascii=False))
+        console.print_json(json.dumps(doc, ensure_ascii=False))
     else:
-        console.print(reponse.texte, markup=False)
-        tools = ", ".join(reponse.outils) or "-"
-        console.print(f"[dim]outils : {tools} · escalade : {'oui' if reponse.escalade else 'non'}[/]")
+        console.print(doc["texte"], markup=False)
+        tools = ", ".join(said.tool_names) or "-"
+        console.print(f"[dim]outils : {tools} · escalade : {'oui' if said.escalated else 'non'}[/]")
 
 
 def _configured_target() -> str | None:
@@ -119,18 +139,7 @@ def _ask_target(
         fail(f"--otlp-port {port}: {exc.strerror or exc}")
     if said.erreur or said.non_executable:
         fail(f"{target}: {said.erreur or said.non_executable}", Exit.INCONCLUSIVE)
-    doc = {
-        "texte": " ".join(said.answers),
-        "outils": said.tools,
-        "escalade": said.escalated,
-        "tours": said.transcript.dump()["tours"],
-    }
-    if as_json:
-        console.print_json(json.dumps(doc, ensure_ascii=False))
-    else:
-        console.print(doc["texte"], markup=False)
-        tools = ", ".join(said.tools) or "-"
-        console.print(f"[dim]outils : {tools} · escalade : {'oui' if said.escalated else 'non'}[/]")
+    _print_turn(said.transcript, as_json)
 
 
 def _answer(service: SupportService, conversation: Conversation, message: str) -> Reponse:

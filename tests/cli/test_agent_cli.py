@@ -28,8 +28,13 @@ def test_ask_gesture_escalates() -> None:
         app, ["ask", "--backend", "scripted", "--json", "Je veux un geste commercial, commande LL-10587"]
     )
     body = json.loads(result.stdout)
-    assert set(body) == {"texte", "outils", "escalade"}
+    assert set(body) == {"texte", "outils", "escalade", "tours"}
     assert body["outils"] == ["transferer_a_un_conseiller"] and body["escalade"] is True
+    # what the spans say was done: the transfer, with its arguments and result
+    [turn] = body["tours"]
+    [call] = turn["appels"]
+    assert call["outil"] == "transferer_a_un_conseiller" and "geste commercial" in call["args"]["motif"]
+    assert call["resultat"]["ticket"] in body["texte"] and turn["escalade"] is True
     assert "conseiller" in body["texte"] and re.search(r"T-\d{4}", body["texte"])  # the ticket, said
 
 
