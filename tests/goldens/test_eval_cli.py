@@ -111,6 +111,31 @@ def test_duplicate_id_is_an_invalid_set(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("edit", "needle"),
+    [
+        (
+            {"par_tour": [{}, {"outils": ["suivre_colis"]}]},
+            "suivi-01.json: par_tour[1]: 2 blocks for a case of 1 turn(s)",
+        ),
+        (
+            {"ordre": ["suivre_colis", "demander_retour"], "outils_interdits": ["demander_retour"]},
+            "suivi-01.json: ordre[1]:",
+        ),
+        ({"outils": [{"outil": "suivre_colis", "mode": "presque"}]}, "suivi-01.json: outils[0].mode:"),
+    ],
+)
+def test_a_trajectory_check_that_cannot_hold_makes_the_set_invalid(
+    tmp_path: Path, edit: dict[str, object], needle: str
+) -> None:
+    folder = tmp_path / "cases"
+    copy_set(folder)
+    case = json.loads((folder / "suivi-01.json").read_text())
+    (folder / "suivi-01.json").write_text(json.dumps({**case, **edit}, ensure_ascii=False))
+    result = runner.invoke(app, ["eval", "--backend", "scripted", "--goldens", str(folder)])
+    assert result.exit_code == 4 and needle in result.stderr, result.output
+
+
+@pytest.mark.parametrize(
     ("args", "needle"),
     [
         (["--ids", "faq-01,nope"], "unknown case id(s): nope"),
