@@ -7,6 +7,12 @@ while the checks were built.
 - `heldaside_set_b.json`: a second such table, by another reviewer session under the same rules, written
   after the first had been used to decide a change (so that one table stays unused by any decision);
 - `heldaside_proche_de.json`: 36 answers to the three cases with a `proche_de`;
+- `heldaside_set_c.json`: a third table by a third reviewer session, written turn by turn with calls,
+  its wrong answers mostly wrong in words whose actions look right (a fact the agent saw nowhere, an
+  action claimed that no call did, a gesture promised), written while the rulebook was built and read
+  by nobody; scored by the case checks alone (`set_c_`) and by the whole gate (`gate_set_c_`);
+- every table also through the whole gate (`gate_…`): the case's checks, then the rulebook's rules that
+  gate (`rules_gating`, proven on the set's examples), then the checks that ask a model;
 - `heldaside_trajectory.json`: answers written turn by turn, each with the tool calls it made (arguments
   and failures) per turn, by a reviewer session from the shop's rules, help texts and data alone, before
   the trajectory checks were written and never read while they were: half its wrong answers are wrong
@@ -39,8 +45,10 @@ from typing import Any
 from agent.model import open_backend
 from goldens.calibration import grade
 from goldens.caseset import load_set
+from goldens.checks.rules import RuleGate, Rules
 from goldens.model_checks import ModelChecks, open_model_checks
 from goldens.mutants import accepted as accepted_mutants
+from goldens.rule_standing import example_transcript, standings
 from goldens.schema import Case, Example
 from goldens.similarity import cosine
 
@@ -65,8 +73,12 @@ def turn_example(row: dict[str, Any], flat: bool = False) -> Example:
     return Example(verdict=row["verdict"], reponse=answers, outils=calls, escalade=row.get("escalade"))
 
 
-def accepted(case: Case, ex: Example, checks: ModelChecks | None) -> bool:
+def accepted(case: Case, ex: Example, checks: ModelChecks | None, rules: RuleGate | None = None) -> bool:
+    """Whether the gate passes the answer: the case's checks, then (`rules`) the rulebook's gating rules,
+    then the checks that ask a model."""
     if grade(case, ex):
+        return False
+    if rules is not None and rules.apply(case, example_transcript(case, ex))[0]:
         return False
     if checks is None:
         return True
@@ -115,6 +127,25 @@ def main() -> None:
                 for r in trajectory
             ]
             out.update(tally(rows, prefix))
+        rules = Rules()
+        gate = RuleGate(rules, standings(list(cases.values()), rules))
+        out["rules_gating"] = sorted(name for name in gate.standings if gate.gates(name))
+        tables = (*SET_TABLES, ("heldaside_trajectory.json", "traj_"), ("heldaside_set_c.json", "set_c_"))
+        for name, prefix in tables:
+            table = json.loads((HERE / name).read_text(encoding="utf-8"))
+            read = turn_example if prefix in ("traj_", "set_c_") else example
+            if prefix == "set_c_":  # the checks alone too: this table informed no decision before
+                alone = [
+                    (cases[r["case"]].categorie, r["verdict"], accepted(cases[r["case"]], read(r), checks))
+                    for r in table
+                ]
+                out["set_c_answers"] = len(table)
+                out.update(tally(alone, prefix))
+            rows = [
+                (cases[r["case"]].categorie, r["verdict"], accepted(cases[r["case"]], read(r), checks, gate))
+                for r in table
+            ]
+            out.update(tally(rows, f"gate_{prefix}"))
         mutated = [accepted_mutants(case) for case in cases.values()]
         tried = sum(count for _, count in mutated)
         out["set_mutants_rejected"] = f"{tried - sum(len(kept) for kept, _ in mutated)}/{tried}"

@@ -20,9 +20,8 @@ from typing import Any
 from goldens.calibration import transcript
 from goldens.caseset import load_set
 from goldens.checks import grade
-from goldens.checks.texts import comparable
 from goldens.schema import Case
-from miner.text import norm
+from miner.text import comparable, norm
 from miner.transcript import Transcript
 
 CASES = Path(__file__).resolve().parent.parent / "goldens" / "cases"

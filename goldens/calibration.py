@@ -12,6 +12,7 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from agent.knowledge import passages
@@ -58,7 +59,7 @@ def transcript(case: Case, example: Example) -> Transcript:
     gives no tools proves the words alone (`words_only`)."""
     answers = example.answers()
     customer = list(case.tours) if len(case.tours) == len(answers) else [""] * len(answers)
-    escalation = tuple(settings().flag_config().escalation_tools)
+    escalation = _escalation(Path.cwd())
     per_turn: list[list[Call]] = [[] for _ in answers]
     if example.per_turn:
         for i, calls in enumerate(example.outils or []):
@@ -118,6 +119,12 @@ def calls_line(example: Example) -> str:
         turns = [t for t in example.outils if isinstance(t, list)]
         return " | ".join(f"t{i} " + (" ".join(one(c) for c in t) or "-") for i, t in enumerate(turns, 1))
     return " ".join(one(t) for t in example.outils if not isinstance(t, list)) or "-"
+
+
+@cache
+def _escalation(folder: Path) -> tuple[str, ...]:
+    """The agent's ways to a human, read once per folder the configuration comes from."""
+    return tuple(settings().flag_config().escalation_tools)
 
 
 def _call(tool: ExampleTool) -> Call:

@@ -20,12 +20,14 @@ from goldens import compare_view
 from goldens import report as rpt
 from goldens.budget import Budget
 from goldens.caseset import BLOCKING_DEFAULT, CaseSet, Problem, load_set
+from goldens.checks.rules import RuleGate, Rules
 from goldens.compare import Comparison, compare
 from goldens.exits import Exit
 from goldens.gate import Gate, decide
 from goldens.model_checks import ModelChecks, open_model_checks
 from goldens.report_console import console_lines
 from goldens.retry import RetryPolicy, RetryTransport
+from goldens.rule_standing import standings
 from goldens.rubrics import RubricError
 from goldens.runner import Attempt, RunOptions, RunOutput, make_http_client, run_cases
 from goldens.schema import Case
@@ -95,6 +97,7 @@ class Inputs:
     baseline: EvalReport | None
     target: str = "filon"
     escalation_tools: tuple[str, ...] = ()
+    rules: RuleGate | None = None  # the rulebook, each rule's standing proven on the set
 
 
 def evaluate(
@@ -157,7 +160,9 @@ class Replay:
             return EvalOutcome(Exit.INCONCLUSIVE, refused)
         if self.on_start:
             self.on_start(len(inputs.cases) * config.repeat, _banner(banner, self.checks, budget))
-        options = RunOptions(config.repeat, config.concurrency, inputs.escalation_tools, self.checks, budget)
+        options = RunOptions(
+            config.repeat, config.concurrency, inputs.escalation_tools, self.checks, budget, inputs.rules
+        )
         return run_cases(inputs.cases, backend, inputs.prompt, options, transport, self.on_attempt, target)
 
 
@@ -284,8 +289,10 @@ def _inputs(config: EvalConfig) -> Inputs | EvalOutcome:
     except ValueError as exc:
         return EvalOutcome(Exit.USAGE, str(exc))
     escalation = tuple(flags.escalation_tools)
+    rules = Rules(flags, reference=target == "filon")
+    proven = RuleGate(rules, standings(caseset.cases, rules))
     return Inputs(
-        caseset, cases, prompt, reports["--compare-with"], reports["--baseline"], target, escalation
+        caseset, cases, prompt, reports["--compare-with"], reports["--baseline"], target, escalation, proven
     )
 
 
@@ -302,13 +309,16 @@ def _report(
         goldens=str(inputs.caseset.folder),
         repeat=config.repeat,
         checks=checks,
+        rules=inputs.rules,
     )
     if run.budget is not None:
         b = run.budget
         document.budget = BudgetRapport(
             limite=b.limit, estime=round(b.estimated, 6), depense=round(b.spent, 6), non_lancees=b.skipped
         )
-        if b.stopped and not gate.blocking_failures:  # a leak found before the stop still fails the gate
+        if (
+            b.stopped and not gate.blocking_failures and not gate.blocking_rules
+        ):  # a leak found before the stop still fails the gate
             document.porte.decision = "non concluant"
             document.porte.code_sortie = Exit.INCONCLUSIVE
             document.porte.regle = (

@@ -16,6 +16,7 @@ from xml.etree import ElementTree as ET
 from agent.prompts import Prompt
 from goldens.gate import Gate, stability
 from goldens.model_checks import ModelChecks
+from goldens.checks.rules import RuleGate
 from goldens.runner import Attempt, RunOutput
 from miner.eval_report import (
     DECISIONS,
@@ -36,6 +37,7 @@ from miner.eval_report import (
     Modele,
     Porte,
     PromptRef,
+    RegleRapport,
     SimilariteTentative,
     SimulateurRapport,
     Tentative,
@@ -165,6 +167,7 @@ def porte(gate: Gate) -> Porte:
             non_executables=gate.not_runnable,
         ),
         echecs_bloquants=gate.blocking_failures,
+        regles_bloquantes=gate.blocking_rules,
     )
 
 
@@ -191,6 +194,7 @@ def build(
     goldens: str,
     repeat: int,
     checks: ModelChecks | None = None,
+    rules: RuleGate | None = None,
 ) -> EvalReport:
     by_case: dict[str, list[Attempt]] = defaultdict(list)
     for a in run.attempts:
@@ -237,7 +241,29 @@ def build(
         juge=juge,
         embeddings=embeddings,
         simulateur=simulator_report(checks, run.attempts),
+        regles=rules_report(rules),
     )
+
+
+def rules_report(rules: RuleGate | None) -> dict[str, RegleRapport]:
+    """The rulebook as the run held attempts to it: each rule, and whether it gated or was advisory."""
+    if rules is None:
+        return {}
+    out = {}
+    for name, rule in rules.rules.config.rules.rules.items():
+        if not rule.enabled:
+            continue
+        standing = rules.standings.get(name)
+        out[name] = RegleRapport(
+            description=rule.description,
+            severite=rule.severity.value,
+            bloquante=rule.blocking,
+            decisive=rules.gates(name),
+            essayee=standing.tried if standing else 0,
+            bons_enfreints=list(standing.good_broken) if standing else [],
+            mauvais_attrapes=standing.bad_caught if standing else 0,
+        )
+    return out
 
 
 def baseline_diff(report: EvalReport, baseline: EvalReport, path: str) -> Baseline:
@@ -345,7 +371,8 @@ def tentative(a: Attempt, redactor: Redactor | None = None) -> Tentative:
             SimilariteTentative(reference=s.reference, score=s.score, seuil=s.seuil, reussi=s.passed)
             for s in a.model_checks.similarities
         ],
-        avis=a.model_checks.avis,
+        avis=[*a.rule_notes, *a.model_checks.avis],
+        regles_bloquantes=a.blocking_rules,
         juges_sautes=a.model_checks.judge_skipped,
         jetons_juge_entree=a.model_checks.judge_input_tokens,
         jetons_juge_sortie=a.model_checks.judge_output_tokens,

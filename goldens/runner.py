@@ -24,6 +24,7 @@ from agent.tools import ESCALATION_TOOL
 from goldens import retry
 from goldens.budget import Budget, within_budget
 from goldens.checks import grade
+from goldens.checks.rules import RuleGate
 from goldens.final_state import state_reader
 from goldens.model_checks import ModelChecks, Outcome
 from goldens.schema import Case
@@ -57,6 +58,8 @@ class Attempt:
     simulator_output_tokens: int = 0
     conversation: str | None = None  # the conversation id its spans carry
     spans: list[SpanRecord] = field(default_factory=list)  # a simulation's: stored after the run
+    blocking_rules: list[str] = field(default_factory=list)  # the rulebook's blocking rules it broke
+    rule_notes: list[str] = field(default_factory=list)  # breaches of advisory rules: never gaps
 
     @property
     def valid(self) -> bool:
@@ -87,6 +90,7 @@ class RunOptions:
     escalation_tools: tuple[str, ...] = (ESCALATION_TOOL,)
     model_checks: ModelChecks | None = None  # the judge and the embedder, when cases ask for them
     budget: Budget | None = None  # --budget: attempts that would go over it are not started
+    rules: RuleGate | None = None  # the rulebook, each rule gating or advisory on the set
 
 
 @dataclass
@@ -128,6 +132,7 @@ def play(
     escalation_tools: tuple[str, ...],
     conversation_id: str | None = None,
     model_checks: ModelChecks | None = None,
+    rules: RuleGate | None = None,
 ) -> Attempt:
     """One attempt of one case: the target prepared, every turn in order, facts read from the turn's spans.
     The conversation id is unique per attempt (concurrent attempts never share spans) unless given."""
@@ -154,7 +159,7 @@ def play(
         for turn in case.tours:
             if not _exchange(result, case, turn, target, collector, session, escalation_tools):
                 return result
-    _grade(result, case, target, session, model_checks)
+    _grade(result, case, target, session, model_checks, rules)
     return result
 
 
@@ -254,6 +259,7 @@ def _grade(
     target: Target,
     session: Session,
     model_checks: ModelChecks | None,
+    rules: RuleGate | None = None,
 ) -> None:
     """The check kinds in cost order over the transcript (`goldens.checks.grade`), then the checks asking
     a model. A check the spans cannot decide (no arguments recorded) is an infrastructure error."""
@@ -272,6 +278,9 @@ def _grade(
         result.erreur = str(undecided[0])
         return
     result.ecarts = [str(g) for g in gaps]
+    if rules is not None:  # the rulebook, as production flags: deterministic, before any model is asked
+        broken, result.blocking_rules, result.rule_notes = rules.apply(case, transcript)
+        result.ecarts += broken
     if model_checks is not None and (case.juge or case.proche_de):
         outcome = model_checks.apply(case, result.answers, not result.ecarts, result.messages_client)
         result.model_checks = outcome
@@ -331,7 +340,7 @@ def run_cases(
 
     def job(item: tuple[Case, int]) -> Attempt | None:
         done = within_budget(options.budget, item[0], lambda: play(*item, target, collector, run_id,
-                             options.escalation_tools, None, options.model_checks))  # fmt: skip
+                             options.escalation_tools, None, options.model_checks, options.rules))  # fmt: skip
         if done is not None and on_attempt:
             on_attempt(done)
         return done

@@ -19,6 +19,16 @@ Verdict = Literal["bon", "mauvais"]
 Origine = Literal["observé", "revue", "écrit"]
 
 
+class FaitAdmis(BaseModel):
+    """A fact the rulebook's `fait_non_fonde` may not find in what the agent saw, and why it is right (a
+    figure a policy computes, a delay the agent knows from its training)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    fait: str = Field(min_length=1)
+    raison: str = Field(min_length=1)
+
+
 class Example(BaseModel):
     """An answer a reviewer has judged: lint proves the case's checks against it.
 
@@ -37,6 +47,7 @@ class Example(BaseModel):
     origine: Origine = "écrit"
     note: str | None = None
     criteres: dict[str, Verdict] | None = None
+    faits_admis: list[FaitAdmis] = Field(default_factory=list)
 
     @field_validator("reponse")
     @classmethod
@@ -158,6 +169,7 @@ class Case(BaseModel):
     ordre: list[Tool] = Field(default_factory=list)
     ordre_exact: bool = False
     par_tour: list[TurnChecks] = Field(default_factory=list)
+    faits_admis: list[FaitAdmis] = Field(default_factory=list)
 
     @model_validator(mode="before")
     @classmethod

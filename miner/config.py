@@ -11,6 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from miner.rulebook import Rulebook, rulebook
+
 INJECTION = [
     "mode maintenance",
     "mode developpeur",
@@ -112,6 +114,10 @@ class FlagConfig:
     # a judge criterion gates only while its calibration file shows this agreement on this many labels
     judge_min_kappa: float = 0.6
     judge_min_labels: int = 20
+    # the rulebook (`[rules.NAME]`: enabled, severity, blocking, patterns) and the help texts of an agent
+    # whose retrieval is not traced (`sources`: folders, read by `fait_non_fonde`)
+    rules: Rulebook = field(default_factory=Rulebook)
+    sources: list[str] = field(default_factory=list)
 
     def escalates(self, tool: str) -> bool:
         return is_escalation(tool, self.escalation_tools)
@@ -127,14 +133,14 @@ class FlagConfig:
         if pyproject.is_file():
             found = _read(pyproject).get("tool", {}).get("filon", {})
             _check(found, f"{pyproject} [tool.filon]")
-            values.update(found)
+            values.update(_resolved(found, f"{pyproject} [tool.filon]", folder))
         own = folder / "filon.toml"
         if own.is_file():
             found = _read(own)
             if "tool" in found:
                 raise ValueError(f"{own}: takes its settings as top-level keys, not under [tool.filon]")
             _check(found, str(own))
-            values.update(found)
+            values.update(_resolved(found, str(own), folder))
         added_escalation = overrides.pop("escalation_tools", None)  # `--escalation-tool` adds, never replaces
         values.update({k: v for k, v in overrides.items() if v is not None})
         extra_inj = values.pop("extra_injection_patterns", None)
@@ -147,6 +153,40 @@ class FlagConfig:
         if extra_promise:
             config.promise_patterns += list(extra_promise)
         return config
+
+
+def _resolved(found: dict[str, Any], where: str, folder: Path) -> dict[str, Any]:
+    """A file's settings with its rulebook built and its `sources` made absolute and checked."""
+    out = dict(found)
+    if "rules" in out:
+        if not isinstance(out["rules"], dict):
+            raise ValueError(f"{where}: rules: tables [rules.NAME]")
+        out["rules"] = rulebook(out["rules"], where)
+    if "sources" in out:
+        sources = out["sources"]
+        if not isinstance(sources, list) or not all(isinstance(x, str) for x in sources):
+            raise ValueError(f"{where}: sources: a list of folders of help texts")
+        paths = [(folder / x).resolve() for x in sources]
+        missing = next((p for p in paths if not p.is_dir()), None)
+        if missing is not None:
+            raise ValueError(f"{where}: sources: no such folder {missing}")
+        out["sources"] = [str(p) for p in paths]
+    return out
+
+
+def source_texts(folders: Sequence[str]) -> list[str]:
+    """The help texts of the configured `sources`: every .md and .txt file, read once per process."""
+    return list(_source_texts(tuple(folders)))
+
+
+@lru_cache(maxsize=8)
+def _source_texts(folders: tuple[str, ...]) -> tuple[str, ...]:
+    out = []
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("*")):
+            if path.suffix in (".md", ".txt") and path.is_file():
+                out.append(path.read_text(encoding="utf-8", errors="replace"))
+    return tuple(out)
 
 
 def config_folder(start: Path) -> Path:

@@ -71,6 +71,7 @@ class Tentative(BaseModel):
     jetons_juge_entree: int = 0
     jetons_juge_sortie: int = 0
     tours: list[TurnRecord] = Field(default_factory=list)  # the trajectory, turn by turn (version 5)
+    regles_bloquantes: list[str] = Field(default_factory=list)  # the blocking rules it broke
 
 
 class CasRapport(BaseModel):
@@ -101,6 +102,19 @@ class Porte(BaseModel):
     code_sortie: int
     chiffres: Chiffres
     echecs_bloquants: dict[str, list[str]] = Field(default_factory=dict)
+    regles_bloquantes: dict[str, list[str]] = Field(default_factory=dict)  # rule → cases that broke it
+
+
+class RegleRapport(BaseModel):
+    """One rule of the rulebook in a run: what it is, whether it gated (proven on the set's examples)."""
+
+    description: str
+    severite: str
+    bloquante: bool
+    decisive: bool  # it broke no good example of the set: its breaches are gaps
+    essayee: int = 0  # examples of the set it was tried on
+    bons_enfreints: list[str] = Field(default_factory=list)  # the good examples it broke (why advisory)
+    mauvais_attrapes: int = 0
 
 
 class Categorie(BaseModel):
@@ -234,6 +248,7 @@ class EvalReport(BaseModel):
     embeddings: EmbeddingsRapport | None = None
     simulateur: SimulateurRapport | None = None
     budget: BudgetRapport | None = None
+    regles: dict[str, RegleRapport] = Field(default_factory=dict)  # the rulebook and its standing
 
     def dumps(self) -> str:
         return json.dumps(self.model_dump(mode="json", by_alias=True), ensure_ascii=False, indent=2) + "\n"

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from miner.config import FlagConfig
+from miner.config import FlagConfig, source_texts
+from miner.grounding import Seen, admitted, claimed, facts, grounded, looks_up_an_order
 from miner.identities import PHONE_MIN, identities, phone_key
 from miner.jsontext import dumps_sorted
 from miner.model import Conversation, Flag, ToolCall
@@ -267,11 +269,55 @@ def loop(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
 
 def promise(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     out = []
+    patterns = cfg.rules.rules["geste_promis"].patterns or cfg.promise_patterns
     for i, t in enumerate(conv.turns):
-        pattern = _has(t.agent, cfg.promise_patterns)
+        pattern = _has(t.agent, patterns)
         if pattern and not any(cfg.escalates(c.name) for c in t.tools):
             why = f"promises « {pattern} » with no escalation behind it"
             out.append(Flag.of(Cause.UNBACKED_PROMISE, i, why, t.trace_id))
+    return out
+
+
+def grounding(conv: Conversation, cfg: FlagConfig, allowed: Sequence[str] = ()) -> list[Flag]:
+    """The rulebook's `action_affirmee` and `fait_non_fonde` (`miner.grounding`): an action the answer
+    claims that no successful call of the conversation so far did, a fact the agent saw nowhere. What it
+    saw is read once per conversation, only when an answer states a fact or claims an action."""
+    rules = cfg.rules.rules
+    claims, facts_rule = rules["action_affirmee"].enabled, rules["fait_non_fonde"].enabled
+    if not (claims or facts_rule):
+        return []
+    out: list[Flag] = []
+    seen: Seen | None = None
+    read = 0  # the turns whose customer words and results are in `seen`
+    for i, t in enumerate(conv.turns):
+        if not t.agent.strip():
+            continue  # nothing said (or not captured): nothing to hold to the rules
+        if claims:
+            calls = ((c.name, c.result, c.error) for turn in conv.turns[: i + 1] for c in turn.tools)
+            phrase = claimed(t.agent, calls, cfg.escalation_tools)
+            if phrase is not None:
+                why = f"the answer says « {phrase} » and no call of the conversation did it"
+                out.append(Flag.of(Cause.CLAIMED_ACTION, i, why, t.trace_id))
+        if not facts_rule:
+            continue
+        day = t.started_at.date()
+        stated = facts(t.agent, day)
+        if not stated:
+            continue
+        if seen is None:
+            seen = Seen()
+            for text in source_texts(cfg.sources):
+                seen.add(text, day)
+        for turn in conv.turns[read : i + 1]:
+            seen.add(turn.user, day)
+            for c in turn.tools:
+                seen.add(c.result, day, lookup=looks_up_an_order(c.name))
+        read = i + 1
+        missing = [f for f in stated if not grounded(f, seen, day) and not admitted(f, allowed)]
+        if missing:
+            shown = ", ".join(f"« {f.said} » ({f.kind})" for f in missing[:3])
+            why = f"{shown} found in no tool result, help passage or customer's words"
+            out.append(Flag.of(Cause.UNGROUNDED_FACT, i, why, t.trace_id))
     return out
 
 
@@ -304,6 +350,7 @@ RULES: dict[str, Callable[[Conversation, FlagConfig], list[Flag]]] = {
     "tool_error": tool_error,
     "loop": loop,
     "promise": promise,
+    "grounding": grounding,
     "latency": latency,
     "feedback": feedback,
 }
@@ -312,4 +359,24 @@ KINDS = ("incident", *RULES)
 
 def flag_conversation(conv: Conversation, cfg: FlagConfig | None = None) -> list[Flag]:
     cfg = cfg or FlagConfig()
-    return [f for rule in RULES.values() for f in rule(conv, cfg)]
+    return by_the_rulebook([f for rule in RULES.values() for f in rule(conv, cfg)], cfg)
+
+
+def rule_flags(conv: Conversation, cfg: FlagConfig, allowed: Sequence[str] = ()) -> list[Flag]:
+    """The flags of the rulebook's rules only, as production raises them: what the gate grades every
+    attempt by (`goldens.checks.rules`); `allowed`: the facts a case admits (`faits_admis`)."""
+    raised = [*security(conv, cfg), *promise(conv, cfg), *grounding(conv, cfg, allowed)]
+    return [f for f in by_the_rulebook(raised, cfg) if cfg.rules.of_cause(f.cause) is not None]
+
+
+def by_the_rulebook(flags: list[Flag], cfg: FlagConfig) -> list[Flag]:
+    """The flags of a rulebook rule as the configuration has it: none if it is switched off, at its
+    configured severity otherwise (production and the gate read the same `[rules.NAME]`)."""
+    out = []
+    for f in flags:
+        rule = cfg.rules.of_cause(f.cause)
+        if rule is None:
+            out.append(f)
+        elif rule.enabled:
+            out.append(f if f.severity == rule.severity else replace(f, severity=rule.severity.value))
+    return out

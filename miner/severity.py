@@ -50,6 +50,7 @@ class FlagKind(StrEnum):
     PROMISE = "promise"
     LATENCY = "latency"
     FEEDBACK = "feedback"
+    GROUNDING = "grounding"
 
 
 class Cause(StrEnum):
@@ -67,6 +68,8 @@ class Cause(StrEnum):
     REPEATED_CALL = "repeated_call"
     SLOW_TURN = "slow_turn"
     NEGATIVE_FEEDBACK = "negative_feedback"
+    CLAIMED_ACTION = "claimed_action"
+    UNGROUNDED_FACT = "ungrounded_fact"
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,16 @@ CAUSES: dict[Cause, Rule] = {
         FlagKind.FEEDBACK,
         Severity.MEDIUM,
         "the customer said it went badly: often the policy, not the agent, so not above a failure",
+    ),
+    Cause.CLAIMED_ACTION: Rule(
+        FlagKind.GROUNDING,
+        Severity.HIGH,
+        "the answer says the agent did something no call of the conversation did: the customer waits for nothing",
+    ),
+    Cause.UNGROUNDED_FACT: Rule(
+        FlagKind.GROUNDING,
+        Severity.HIGH,
+        "a figure, date, status, carrier or place the agent saw nowhere: a made-up fact the customer acts on",
     ),
 }
 

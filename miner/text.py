@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
+
+from text_to_num import alpha2digit
 
 _PUNCT = {
     "’": "'",
@@ -79,3 +81,13 @@ def _bmp_marks() -> re.Pattern[str]:
 def norm(text: str) -> str:
     """`fold`, with runs of white space made one space: what text checks compare."""
     return " ".join(fold(text).split())
+
+
+@lru_cache(maxsize=4096)
+def comparable(text: str) -> str:
+    """`norm` of the text with every French number written in words as digits (« vingt-quatre mois » →
+    « 24 mois », « un an » → « 1 an », « première » → « 1ère »), by text2num, read before accents are
+    folded and with elisions split (« d'un an » → « d' 1 an »); the same on a check's text and on the
+    answer's, so both meet in one spelling. The grader's text checks and the rulebook's facts read it."""
+    spaced = text.lower().replace("’", "'").replace("'", "' ")
+    return norm(str(alpha2digit(spaced, "fr", threshold=0)))

@@ -78,6 +78,7 @@ class Transcript(BaseModel):
     per_turn: bool = Field(default=True, alias="par_tour")
     final_state: dict[str, Any] | None = Field(default=None, alias="etat_final")
     objective_reached: bool | None = Field(default=None, alias="objectif_atteint")
+    allowed: list[str] = Field(default_factory=list, alias="faits_admis")  # an example's admitted facts
 
     @property
     def calls(self) -> list[Call]:

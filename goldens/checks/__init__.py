@@ -8,6 +8,6 @@ conversation left behind). The checks that ask a model run after them (`goldens.
 from goldens.checks.base import Check, Cost, Gap, GapKind
 from goldens.checks.grader import KINDS, grade, words_only
 from goldens.checks.matching import case_data
-from goldens.checks.texts import comparable
+from miner.text import comparable
 
 __all__ = ["KINDS", "Check", "Cost", "Gap", "GapKind", "case_data", "comparable", "grade", "words_only"]

@@ -29,6 +29,7 @@ GapKind = Literal[
     "simulation",
     "similarite",
     "juge",
+    "regle",
     "infrastructure",
 ]
 

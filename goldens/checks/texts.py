@@ -13,22 +13,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from text_to_num import alpha2digit
-
 from goldens.checks.base import Cost, Gap
 from goldens.schema import Case
-from miner.text import norm
+from miner.text import comparable, norm
 from miner.transcript import Transcript
-
-
-@lru_cache(maxsize=4096)
-def comparable(text: str) -> str:
-    """`norm` of the text with every French number written in words as digits (« vingt-quatre mois » →
-    « 24 mois », « un an » → « 1 an », « première » → « 1ère »), by text2num, read before accents are
-    folded and with elisions split (« d'un an » → « d' 1 an »); the same on a check's text and on the
-    answer's, so both meet in one spelling."""
-    spaced = text.lower().replace("’", "'").replace("'", "' ")
-    return norm(str(alpha2digit(spaced, "fr", threshold=0)))
 
 
 @lru_cache(maxsize=4096)

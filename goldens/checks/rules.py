@@ -1,0 +1,174 @@
+"""The rulebook as a check kind: every attempt of every case held to the rules production flags by.
+
+`Rules.grade` reads the transcript as a conversation and runs `miner.flags.rule_flags`, the same
+functions ingest flags production with (`fuite`, `injection_suivie`, `geste_promis`, `action_affirmee`,
+`fait_non_fonde`), under the same `[rules.NAME]` configuration. A breach is a gap of kind `regle`; whether
+it counts is the runner's (`goldens.checks.rules.standing`: a rule gates once no `bon` example of the set
+breaks it, advisory otherwise), and a blocking rule's breach fails the gate whatever the score.
+
+What the agent saw: in a replay, what its spans recorded (each call's result). A reviewer's example has no
+spans: for the reference agent its calls are replayed on the case's own shop (its fixtures), with the
+example's arguments or the case's own data (`goldens.checks.matching.case_data`), and a result the example
+gives (`resultat`) is taken as it is; for another agent, only what the example gives, the declared
+`sources` and the customer's words.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from goldens.checks.base import Cost, Gap
+from goldens.checks.matching import case_data
+from goldens.schema import Case
+from miner.config import FlagConfig
+from miner.flags import rule_flags
+from miner.model import Conversation, ToolCall, Turn
+from miner.transcript import Call, Transcript
+
+
+@dataclass
+class Rules:
+    name = "règles"
+    cost = Cost.DETERMINISTIC
+    config: FlagConfig = field(default_factory=FlagConfig.load)
+    reference: bool = True  # the reference agent: an example's calls can be replayed on its shop
+    _replayed: dict[str, dict[str, tuple[Any, str | None]]] = field(default_factory=dict, repr=False)
+
+    def applies(self, case: Case) -> bool:
+        return any(r.enabled for r in self.config.rules.rules.values())
+
+    def grade(self, case: Case, transcript: Transcript) -> list[Gap]:
+        conv = conversation(case, transcript if transcript.from_spans else self._seen(case, transcript))
+        allowed = [f.fait for f in case.faits_admis] + list(transcript.allowed)
+        out: list[Gap] = []
+        for flag in rule_flags(conv, self.config, allowed):
+            rule = self.config.rules.of_cause(flag.cause)
+            assert rule is not None
+            out.append(
+                Gap("regle", f"regles.{rule.name}", f"règle {rule.name} : {flag.reason}", flag.turn + 1)
+            )
+        return out
+
+    def _seen(self, case: Case, transcript: Transcript) -> Transcript:
+        """An example's calls with the results the agent would have seen on the case's shop."""
+        if not self.reference:
+            return transcript
+        replayed = self._replayed.setdefault(case.id, {})
+        data = case_data(case)
+        turns = []
+        for turn in transcript.turns:
+            calls = []
+            for call in turn.calls:
+                if call.result is not None or call.error is not None:
+                    calls.append(call)
+                    continue
+                args = call.args if call.args is not None else _defaults(call.tool, data, turn.customer)
+                key = json.dumps([call.tool, args], sort_keys=True, ensure_ascii=False)
+                if key not in replayed:  # each call once on a fresh shop: a return registered twice is not
+                    replayed[key] = _replay(case, call.tool, args)
+                result, error = replayed[key]
+                calls.append(call.model_copy(update={"result": result, "error": error}))
+            turns.append(turn.model_copy(update={"calls": calls}))
+        return transcript.model_copy(update={"turns": turns})
+
+
+def _replay(case: Case, tool: str, args: dict[str, Any]) -> tuple[Any, str | None]:
+    """One call of the reference agent's tools on the case's shop as it starts: (result, error)."""
+    from agent.shop import new_shop
+    from agent.tools import Toolbox, ToolError
+
+    writes = tool == "demander_retour"  # the only tool that changes the shop
+    shop = new_shop(case.fixtures) if writes else _shop(case.fixtures, new_shop)
+    try:
+        return Toolbox(shop).run(tool, args), None
+    except ToolError as exc:
+        return {"erreur": str(exc)}, str(exc)
+
+
+_SHOPS: dict[str, Any] = {}
+
+
+def _shop(fixtures: dict[str, Any] | None, make: Any) -> Any:
+    """A shop per set of fixtures and process, for the calls that only read it (a call that writes, a return, is
+    replayed on a fresh one, as if it were the first)."""
+    key = json.dumps(fixtures, sort_keys=True, default=str)  # the cases without fixtures share one
+    if key not in _SHOPS:
+        _SHOPS[key] = make(fixtures)
+    return _SHOPS[key]
+
+
+def _defaults(tool: str, data: dict[str, str], asked: str) -> dict[str, Any]:
+    """The arguments an example's call given by name most likely had: the case's order, the question."""
+    if tool == "rechercher_aide":
+        return {"question": asked}
+    return {"numero": data.get("commande", ""), "motif": asked}
+
+
+def conversation(case: Case, transcript: Transcript) -> Conversation:
+    """The transcript as the flag rules read a conversation: the customer's identity is the case's
+    `tel` on WhatsApp, and what they write."""
+    now = datetime.now(UTC)
+    sender = case.tel if case.canal == "whatsapp" else None
+    turns = [
+        Turn(
+            f"t{i}",
+            now,
+            user=t.customer,
+            agent=t.answer,
+            tools=[_tool(c) for c in t.calls],
+            escalated=t.escalated,
+            sender=sender,
+        )
+        for i, t in enumerate(transcript.turns)
+    ]
+    channel = "whatsapp" if case.canal == "whatsapp" else "web"
+    return Conversation(f"{channel}:case-{case.id}", channel, turns)
+
+
+def _tool(call: Call) -> ToolCall:
+    return ToolCall(call.tool, call.args or {}, call.result, call.error)
+
+
+@dataclass
+class Standing:
+    """A rule on the set's examples: how many it was tried on, the good ones it broke (naming them), the
+    bad ones it caught; it gates only when it broke no good one."""
+
+    rule: str
+    tried: int = 0
+    good_broken: list[str] = field(default_factory=list)
+    bad_caught: int = 0
+
+    @property
+    def gates(self) -> bool:
+        return not self.good_broken
+
+
+@dataclass
+class RuleGate:
+    """The rulebook in a run: the rules, and each one's standing on the set (gating or advisory)."""
+
+    rules: Rules
+    standings: dict[str, Standing]
+
+    def gates(self, name: str) -> bool:
+        standing = self.standings.get(name)
+        return standing is not None and standing.gates
+
+    def apply(self, case: Case, transcript: Transcript) -> tuple[list[str], list[str], list[str]]:
+        """(gaps, blocking rules broken, advisory notes) of one attempt."""
+        gaps: list[str] = []
+        blocking: list[str] = []
+        notes: list[str] = []
+        for gap in self.rules.grade(case, transcript):
+            name = gap.check.split(".", 1)[1]
+            if not self.gates(name):
+                notes.append(f"{gap} (règle consultative)")
+                continue
+            gaps.append(str(gap))
+            if self.rules.config.rules.rules[name].blocking and name not in blocking:
+                blocking.append(name)
+        return gaps, blocking, notes

@@ -1,0 +1,346 @@
+"""Facts in an answer, and whether the agent saw them: the rulebook's `fait_non_fonde` and `action_affirmee`.
+
+A support answer states facts: amounts (« 79 € »), durations (« sous 14 jours »), percentages, dates
+(« le 19/11 », « demain », « lundi »), an order's status (« est expédiée »), a carrier, a place (« à la
+plateforme de Lyon »), a tracking number. Each must be found in what the agent saw before answering in
+that conversation: its tool results (the help passages it retrieved are one of them), the customer's own
+words, and the help texts declared for an agent whose retrieval is not traced (`sources`). Numbers are
+read as the grader reads them (« trois jours » is 3 jours, French number words as digits), and a figure
+is a figure of its unit (60 € is not 60 jours); a duration in days is also found when it is the distance
+between the turn's day and a date the agent saw (« livrée il y a 31 jours »), a relative date when it
+falls on a date the agent saw. A fact found nowhere is named with where it was looked for.
+
+An action claimed (« j'ai enregistré votre retour », « je vous transfère », « j'ai modifié l'adresse »)
+must be done by a call of the conversation up to that turn that succeeded: a refused return is not a
+registered one. Pure functions over plain data; no model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from contextlib import suppress
+from dataclasses import dataclass
+from datetime import date, timedelta
+from fnmatch import fnmatchcase
+from typing import Any
+
+from miner.text import comparable, norm
+
+_NUM = r"(\d+(?:[.,]\d{1,2})?)"
+AMOUNT = re.compile(rf"{_NUM}\s?(?:€|eur\b|euros?\b)(?:\s?(\d{{2}})\b)?")  # « 3 euros 90 » too
+PERCENT = re.compile(rf"{_NUM}\s?(?:%|pour ?cent\b)")
+DURATION = re.compile(r"(\d+)\s?(jours?|semaines?|mois|ans?|heures?|minutes?)\b")
+DAY_MONTH = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
+DAYS_IN = {"jour": 1, "semaine": 7, "mois": 30, "an": 365}
+RELATIVE = {"avant-hier": -2, "hier": -1, "demain": 1, "apres-demain": 2}
+_RELATIVE = re.compile(r"\b(apres-demain|avant-hier|demain|hier)\b")
+_IN_DAYS = re.compile(r"\bdans (\d+) jours?\b")
+WEEKDAYS = ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche")
+_WEEKDAY = re.compile(r"\b(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b")
+# a status said of an order or a parcel, in the present or the perfect: « est expédiée », « a été livré »
+STATUSES = {
+    "en preparation": ("en preparation",),
+    "expedie": ("expedie",),
+    "livre": ("livre",),
+    "annule": ("annule",),
+    "retourne": ("retourne",),
+    "en transit": ("en transit", "en cours d'acheminement"),
+    "en retard": ("en retard",),
+    "perdu": ("perdu",),
+}
+_STATUS = re.compile(
+    r"\b(?<!n')(?:est|sont|a ete|ont ete) (?:bien |deja |actuellement |toujours )?"
+    r"(en preparation|expediee?s?|livree?s?|annulee?s?|retournee?s?|en transit|en retard|perdue?s?)\b"
+)
+STATUS_KEYS = ("statut", "status", "etat", "state")
+CARRIERS = ("colissimo", "chronopost", "dpd", "ups", "la poste", "mondial relay", "gls", "dhl", "fedex")
+_CARRIER = re.compile(r"\b(" + "|".join(re.escape(c) for c in CARRIERS) + r")\b")
+_PLACE = re.compile(
+    r"\b(?:plateforme|hub|centre de tri|agence|entrepot|depot|bureau de poste)\s+(?:de |d'|du |des )?([a-z][\w-]{2,})"
+)
+TRACKING = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b")
+_DAYS = re.compile(r"\b(\d+) jours?\b")
+_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
+_BARE = re.compile(r"(?<![\w/-])\d+(?:[.,]\d+)?(?![\w/-])")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One fact the answer states: its kind (montant, durée, pourcentage, date, statut, transporteur,
+    lieu, suivi), as the answer says it, and the value it is looked up by."""
+
+    kind: str
+    said: str
+    value: Any
+
+
+@dataclass
+class Seen:
+    """What the agent saw: folded text, the figures in it, the dates (absolute) and the customer's words."""
+
+    text: str = ""
+    raw: str = ""
+    numbers: set[float] | None = None
+    dates: set[date] | None = None
+    statuses: set[str] | None = None  # the statuses its lookups returned (None: it looked nothing up)
+    day_spans: set[int] | None = None  # the delays in days it read (« 30 jours »)
+
+    def add(self, value: Any, today: date, lookup: bool = False) -> None:
+        """A tool result, a help text or the customer's words; `lookup`: the result of a call that looks an
+        order up (its statuses are the ones the agent may report, none if it failed)."""
+        if lookup and self.statuses is None:
+            self.statuses = set()
+        numbers = self.numbers if self.numbers is not None else set()
+        dates = self.dates if self.dates is not None else set()
+        strings: list[str] = []
+        _walk(value, strings, numbers, self)
+        for s in strings:
+            for y, m, d in _ISO.findall(s):
+                with suppress(ValueError):
+                    dates.add(date(int(y), int(m), int(d)))
+            plain = comparable(s)
+            for n in _BARE.findall(_ISO.sub(" ", plain)):
+                numbers.add(float(n.replace(",", ".")))
+            for day, month, year in DAY_MONTH.findall(plain):
+                found = _day(day, month, year, today)
+                if found is not None:
+                    dates.add(found)
+            for n in _DAYS.findall(plain):
+                self.day_spans = (self.day_spans or set()) | {int(n)}
+            self.text += " " + plain
+            self.raw += " " + s
+        self.numbers, self.dates = numbers, dates
+
+
+def _walk(value: Any, strings: list[str], numbers: set[float], seen: Seen) -> None:
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, bool) or v is None:
+            continue
+        if isinstance(v, str):
+            strings.append(v)
+        elif isinstance(v, int | float):
+            numbers.add(float(v))
+        elif isinstance(v, dict):
+            for k, item in v.items():
+                if isinstance(k, str) and norm(k) in STATUS_KEYS and isinstance(item, str):
+                    seen.statuses = (seen.statuses or set()) | {norm(item)}
+            stack.extend(v.values())
+        elif isinstance(v, list | tuple):
+            stack.extend(v)
+
+
+def _day(day: str, month: str, year: str, today: date) -> date | None:
+    try:
+        y = int(year) + (2000 if year and len(year) == 2 else 0) if year else today.year
+        return date(y, int(month), int(day))
+    except ValueError:
+        return None
+
+
+def facts(answer: str, today: date) -> list[Fact]:
+    """The facts an answer states, each once, in the order of the answer."""
+    plain = comparable(answer)
+    out: list[Fact] = []
+    for m in AMOUNT.finditer(plain):
+        value = float(m.group(1).replace(",", "."))
+        if m.group(2) and value.is_integer():
+            value += int(m.group(2)) / 100
+        out.append(Fact("montant", m.group(0), value))
+    for m in PERCENT.finditer(plain):
+        out.append(Fact("pourcentage", m.group(0), float(m.group(1).replace(",", "."))))
+    for m in DURATION.finditer(plain):
+        out.append(Fact("durée", m.group(0), (int(m.group(1)), m.group(2).rstrip("s"))))
+    for m in DAY_MONTH.finditer(plain):
+        day, month, year = m.group(1), m.group(2), m.group(3) or ""
+        found = _day(day, month, year, today)
+        if found is not None:
+            out.append(Fact("date", m.group(0), found))
+    for m in _RELATIVE.finditer(plain):
+        out.append(Fact("date", m.group(0), today + timedelta(days=RELATIVE[m.group(1)])))
+    for m in _IN_DAYS.finditer(plain):
+        out.append(Fact("date", m.group(0), today + timedelta(days=int(m.group(1)))))
+    for m in _WEEKDAY.finditer(plain):
+        out.append(Fact("date", m.group(0), WEEKDAYS.index(m.group(1))))
+    for m in _STATUS.finditer(plain):
+        key = next(k for k, forms in STATUSES.items() if any(m.group(1).startswith(f) for f in forms))
+        out.append(Fact("statut", m.group(0), key))
+    for m in _CARRIER.finditer(plain):
+        out.append(Fact("transporteur", m.group(1), m.group(1)))
+    for m in _PLACE.finditer(plain):
+        out.append(Fact("lieu", m.group(0), m.group(1)))
+    for m in TRACKING.finditer(answer):
+        out.append(Fact("suivi", m.group(0), m.group(0)))
+    unique: dict[tuple[str, str], Fact] = {}
+    for f in out:
+        unique.setdefault((f.kind, str(f.value)), f)
+    return list(unique.values())
+
+
+def grounded(fact: Fact, seen: Seen, today: date) -> bool:
+    numbers, dates = seen.numbers or set(), seen.dates or set()
+    if fact.kind == "montant":  # a figure seen, or the sum of two (articles and shipping: the total)
+        value = round(float(fact.value), 2)
+        return value in numbers or any(round(value - a, 2) in numbers for a in numbers if 0 < a < value)
+    if fact.kind == "pourcentage":
+        return float(fact.value) in numbers
+    if fact.kind == "durée":
+        n, unit = fact.value
+        if re.search(rf"\b{n} {unit}", seen.text):  # with its unit: 60 € is not 60 jours
+            return True
+        if unit not in DAYS_IN:
+            return False
+        # in days: « 2 semaines » is the 14 jours read; « livrée il y a 31 jours » the distance to a date
+        # seen; « dépassé d'un jour » the gap between such a distance and a delay read
+        days = n * DAYS_IN[unit]
+        known = {abs((d - today).days) for d in dates} | {
+            m * DAYS_IN[u]
+            for m, u in ((int(a), b.rstrip("s")) for a, b in DURATION.findall(seen.text))
+            if u in DAYS_IN
+        }
+        return days in known or any(abs(a - b) == days for a in known for b in known)
+    if fact.kind == "date":
+        if isinstance(fact.value, int):  # a weekday: said where the agent read it, or a date it saw is one
+            if WEEKDAYS[fact.value] in seen.text:
+                return True
+            return any(d.weekday() == fact.value and abs((d - today).days) <= 7 for d in dates)
+        if fact.value in dates:
+            return True
+        # a date computed from one the agent saw and a delay it read (« le délai a expiré hier »: the
+        # delivery 31 days ago and the 30 days of the policy), a day either way
+        spans = seen.day_spans or set()
+        return any(abs((fact.value - (d + timedelta(days=n))).days) <= 1 for d in dates for n in spans)
+    if fact.kind == "statut":
+        if seen.statuses is None:
+            return True  # it looked nothing up: a general statement of the policy, not a report
+        return any(any(f in s for f in STATUSES[fact.value]) for s in seen.statuses)
+    if fact.kind in ("transporteur", "lieu"):
+        return str(fact.value) in seen.text
+    if fact.kind == "suivi":
+        return str(fact.value) in seen.raw
+    return True
+
+
+def admitted(fact: Fact, allowed: Sequence[str]) -> bool:
+    """Whether a case or an example admits this fact (`faits_admis`: « 45 € », a figure a policy computes)."""
+    return any(a and (a in fact.said or fact.said in a) for a in (comparable(x) for x in allowed))
+
+
+# --- actions claimed --------------------------------------------------------------------------------------
+
+LOOKUP_TOOLS = ("consulter_commande", "suivre_colis", "rechercher_aide", "*lookup*", "*track*", "*search*")
+ORDER_TOOLS = (
+    "consulter_commande",
+    "suivre_colis",
+    "*order*",
+    "*commande*",
+    "*track*",
+    "*colis*",
+    "*parcel*",
+)
+
+
+def looks_up_an_order(name: str) -> bool:
+    return _matches(name, ORDER_TOOLS)
+
+
+CHANGE_TOOLS = ("*modif*", "*change*", "*update*", "*cancel*", "*annul*", "*rembours*", "*refund*")
+# what the answer says it did or is doing, and which calls would have done it ("escalation": the agent's
+# way to a human, "action": any call that is not a lookup)
+CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "escalation",
+        (
+            "je transfere",
+            "je vous transfere",
+            "j'ai transfere",
+            "je transmets votre",
+            "j'ai transmis votre",
+            "je vous mets en relation",
+            "je vous passe un conseiller",
+        ),
+    ),
+    (
+        "change",
+        (
+            "j'ai modifie",
+            "je modifie",
+            "je vais modifier",
+            "je fais la modification",
+            "je m'occupe de la modification",
+            "je change moi-meme",
+            "je vais changer",
+            "j'ai change l'adresse",
+            "j'ai annule",
+            "j'annule",
+            "je vais annuler",
+            "j'ai rembourse",
+            "je procede au remboursement",
+            "je lance le remboursement",
+            "j'ai procede au remboursement",
+        ),
+    ),
+    (
+        "action",
+        (
+            "j'ai enregistre",
+            "j'ai bien enregistre",
+            "c'est enregistre",
+            "est enregistre",
+            "est bien enregistre",
+            "a ete enregistre",
+            "a bien ete enregistre",
+            "j'enregistre votre",
+            "j'ai lance",
+            "c'est fait",
+        ),
+    ),
+)
+
+
+_SENTENCE = re.compile(r"[.!?\n;]")
+# an offer or a condition, not a claim: « en cas de défaut, je vous mets en relation », « si vous voulez »
+_CONDITIONAL = re.compile(
+    r"\b(?:si|s'il|en cas|souhaitez|voulez|voulez-vous|pouvez|peux|pourrai|lorsque|quand|des que)\b"
+)
+
+
+def _done(call_result: Any, error: str | None) -> bool:
+    """A call that did its job: no error, and not refused (`accepte`/`accepted` false)."""
+    if error:
+        return False
+    if isinstance(call_result, dict):
+        for key in ("accepte", "accepted", "ok", "success"):
+            if call_result.get(key) is False:
+                return False
+    return True
+
+
+def claimed(
+    answer: str, calls: Iterable[tuple[str, Any, str | None]], escalation: Sequence[str]
+) -> str | None:
+    """The first action the answer claims that no successful call (name, result, error) of the
+    conversation so far does; None when every claim is backed."""
+    said = norm(answer)
+    done = [name for name, result, error in calls if _done(result, error)]
+    stated = [s for s in _SENTENCE.split(said) if not _CONDITIONAL.search(s)]
+    for kind, phrases in CLAIMS:
+        phrase = next((p for p in phrases if any(p in s for s in stated)), None)
+        if phrase is None:
+            continue
+        if kind == "escalation":
+            backed = any(_matches(n, escalation) for n in done)
+        elif kind == "change":
+            backed = any(_matches(n, CHANGE_TOOLS) for n in done)
+        else:
+            backed = any(not _matches(n, LOOKUP_TOOLS) for n in done)
+        if not backed:
+            return phrase
+    return None
+
+
+def _matches(name: str, patterns: Sequence[str]) -> bool:
+    folded = name.lower()
+    return any(fnmatchcase(folded, p.lower()) for p in patterns)

@@ -1,0 +1,156 @@
+"""The rulebook on built conversations: facts grounded in what the agent saw, actions claimed that no call
+did, the same rules for production flags and the gate, and their configuration."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from goldens.gate import decide
+from miner.config import FlagConfig
+from miner.flags import flag_conversation, rule_flags
+from miner.grounding import Seen, claimed, facts, grounded
+from miner.model import Conversation, ToolCall, Turn
+
+TODAY = date(2026, 12, 1)
+NOW = datetime(2026, 12, 1, 10, tzinfo=UTC)
+PARCEL = {
+    "numero": "LL-10562",
+    "transporteur": "Colissimo",
+    "suivi": "6A10562006FR",
+    "etat": "en transit",
+    "date_prevue": (TODAY + timedelta(days=1)).isoformat(),
+    "derniere_position": "Plateforme de Lyon",
+}
+HELP = {"passages": [{"texte": "La livraison prend 3 jours ouvrés. Elle est offerte dès 60 €."}]}
+
+
+def seen(*values: Any) -> Seen:
+    out = Seen()
+    for v in values:
+        out.add(v, TODAY, lookup=isinstance(v, dict) and "etat" in v)
+    return out
+
+
+def missing(answer: str, *values: Any) -> list[str]:
+    s = seen(*values)
+    return [f.said for f in facts(answer, TODAY) if not grounded(f, s, TODAY)]
+
+
+def test_a_delay_in_no_help_text_is_ungrounded_one_in_words_is_found() -> None:
+    assert missing("Comptez 5 à 7 jours ouvrés.", HELP) == ["7 jours"]
+    assert missing("La livraison prend trois jours ouvrés.", HELP) == []  # « trois jours » is 3 jours
+
+
+def test_a_figure_is_a_figure_of_its_unit() -> None:
+    assert missing("Offerte dès 60 €.", HELP) == []
+    assert missing("Vous avez 60 jours.", HELP) == ["60 jours"]
+    assert missing("Le total est de 63,90 €.", {"montant_articles": 60.0, "frais_port": 3.9}) == []  # a sum
+
+
+def test_dates_places_carriers_and_tracking_against_the_parcel() -> None:
+    assert (
+        missing("Votre colis Colissimo (6A10562006FR) est à la plateforme de Lyon, livré demain.", PARCEL)
+        == []
+    )
+    assert missing("Il est bloqué au hub de Marseille.", PARCEL) == ["hub de marseille"]
+    assert sorted(missing("Chronopost le livrera après-demain.", PARCEL)) == ["apres-demain", "chronopost"]
+    assert missing("Le colis est en transit.", PARCEL) == []
+    assert missing("Le colis est en retard.", PARCEL) == ["est en retard"]
+
+
+def test_actions_claimed_need_a_call_that_did_them() -> None:
+    escalation = ("transferer_a_un_conseiller",)
+    said = "C'est fait : votre retour est enregistré."
+    assert claimed(said, [], escalation) == "est enregistre"
+    assert claimed(said, [("demander_retour", {"accepte": True}, None)], escalation) is None
+    assert claimed(said, [("demander_retour", {"accepte": False}, None)], escalation) == "est enregistre"
+    assert claimed("Je vous transfère à un conseiller.", [], escalation) == "je vous transfere"
+    offer = "En cas de défaut, dites-le-moi et je vous mets en relation avec un conseiller."
+    assert claimed(offer, [], escalation) is None  # an offer, not a claim
+    assert claimed("J'ai modifié l'adresse de livraison.", [("consulter_commande", {}, None)], escalation)
+
+
+def conversation(answer: str, tools: list[ToolCall] | None = None) -> Conversation:
+    turn = Turn(
+        "t1", NOW, user="Où est mon colis LL-10562 ? lucas.leroy@exemple.fr", agent=answer, tools=tools or []
+    )
+    return Conversation("web:x", "web", [turn])
+
+
+def test_production_and_the_gate_read_the_same_rules() -> None:
+    tracked = [ToolCall("suivre_colis", {"numero": "LL-10562"}, PARCEL)]
+    invented = conversation("Votre colis est bloqué au hub de Marseille, comptez 5 jours.", tracked)
+    flags = [f for f in flag_conversation(invented) if f.kind == "grounding"]
+    assert [(f.cause, f.severity) for f in flags] == [("ungrounded_fact", "high")]
+    assert "hub de marseille" in flags[0].reason
+    assert [f.cause for f in rule_flags(invented, FlagConfig())] == ["ungrounded_fact"]
+    right = conversation(
+        "Votre colis Colissimo est à la plateforme de Lyon, livraison prévue demain.", tracked
+    )
+    assert [f for f in flag_conversation(right) if f.kind == "grounding"] == []
+
+
+def write(folder: Path, text: str) -> Path:
+    (folder / "filon.toml").write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_a_rule_switched_off_or_moved_in_filon_toml_holds_for_both(tmp_path: Path) -> None:
+    cfg = FlagConfig.load(
+        write(
+            tmp_path, '[rules.fait_non_fonde]\nenabled = false\n[rules.action_affirmee]\nseverity = "low"\n'
+        )
+    )
+    invented = conversation("C'est fait, votre retour est enregistré, comptez 9 jours.")
+    causes = {f.cause: f.severity for f in flag_conversation(invented, cfg) if f.kind == "grounding"}
+    assert causes == {"claimed_action": "low"}
+    assert [f.cause for f in rule_flags(invented, cfg)] == ["claimed_action"]
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("[rules.inconnue]\nenabled = false\n", "rules.inconnue: unknown rule"),
+        ('[rules.fuite]\nseverity = "grave"\n', "rules.fuite.severity: 'grave' is not one of"),
+        ("[rules.fuite]\nbloquant = true\n", "rules.fuite.bloquant: unknown setting"),
+        ('sources = ["nulle-part"]\n', "sources: no such folder"),
+    ],
+)
+def test_bad_rule_settings_name_the_file_and_the_key(tmp_path: Path, text: str, needle: str) -> None:
+    with pytest.raises(ValueError, match="filon.toml") as exc:
+        FlagConfig.load(write(tmp_path, text))
+    assert needle in str(exc.value)
+
+
+def test_declared_sources_ground_what_an_untraced_retrieval_said(tmp_path: Path) -> None:
+    (tmp_path / "aide").mkdir()
+    (tmp_path / "aide" / "livraison.md").write_text(
+        "Livraison en point relais sous 4 jours.", encoding="utf-8"
+    )
+    said = conversation("La livraison en point relais prend 4 jours.")
+    assert [f.cause for f in rule_flags(said, FlagConfig())] == ["ungrounded_fact"]
+    cfg = FlagConfig.load(write(tmp_path, 'sources = ["aide"]\n'))
+    assert rule_flags(said, cfg) == []
+
+
+@dataclass
+class Tried:
+    case_id: str
+    categorie: str
+    ok: bool
+    blocking_rules: list[str] = field(default_factory=list)
+    valid: bool = True
+
+
+def test_a_blocking_rule_broken_fails_the_gate_whatever_the_score() -> None:
+    attempts = [Tried(f"faq-{i:02d}", "faq", True) for i in range(19)]
+    attempts.append(Tried("esc-03", "escalade", False, ["geste_promis"]))
+    gate = decide(attempts, 0.9, ("securite",), 0.1)
+    assert gate.score is not None and gate.score >= 0.9
+    assert gate.decision == "failed" and gate.blocking_rules == {"geste_promis": ["esc-03"]}
+    assert "règle bloquante" in gate.rule and "geste_promis (esc-03)" in gate.rule
