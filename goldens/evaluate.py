@@ -27,8 +27,8 @@ from goldens.gate import Gate, decide
 from goldens.model_checks import ModelChecks, open_model_checks
 from goldens.report_console import console_lines
 from goldens.retry import RetryPolicy, RetryTransport
-from goldens.rule_standing import standings
 from goldens.rubrics import RubricError
+from goldens.rule_standing import standings
 from goldens.runner import Attempt, RunOptions, RunOutput, make_http_client, run_cases
 from goldens.schema import Case
 from goldens.targets import Target, parse_target

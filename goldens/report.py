@@ -14,9 +14,9 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 from agent.prompts import Prompt
+from goldens.checks.rules import RuleGate
 from goldens.gate import Gate, stability
 from goldens.model_checks import ModelChecks
-from goldens.checks.rules import RuleGate
 from goldens.runner import Attempt, RunOutput
 from miner.eval_report import (
     DECISIONS,
