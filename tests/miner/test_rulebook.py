@@ -122,7 +122,7 @@ def test_a_rule_switched_off_or_moved_in_filon_toml_holds_for_both(tmp_path: Pat
     ],
 )
 def test_bad_rule_settings_name_the_file_and_the_key(tmp_path: Path, text: str, needle: str) -> None:
-    with pytest.raises(ValueError, match="filon.toml") as exc:
+    with pytest.raises(ValueError, match=r"filon\.toml") as exc:
         FlagConfig.load(write(tmp_path, text))
     assert needle in str(exc.value)
 
