@@ -54,6 +54,17 @@ def model_check_lines(report: EvalReport) -> list[str]:
             lines.append(
                 f"  les conversations simulées sont dans le store : filon review --conversation {played[0]}"
             )
+    if report.regles:
+        said = []
+        for name, r in report.regles.items():
+            how = ("bloquante" if r.bloquante else "décisive") if r.decisive else "consultative"
+            said.append(f"{name} ({how})")
+        lines.append("Règles : " + ", ".join(said))
+        advisory = [(n, r) for n, r in report.regles.items() if not r.decisive]
+        lines += [
+            f"  {n} consultative : enfreinte par {len(r.bons_enfreints)} bon(s) exemple(s) du jeu ({', '.join(r.bons_enfreints[:3])})"
+            for n, r in advisory
+        ]
     avis = sum(1 for c in report.cas for a in c.tentatives if a.avis)
     if avis:
         lines.append(f"Avis de critères consultatifs (hors score) : {avis} tentative(s)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -109,9 +110,29 @@ def lint(
         f"{len(caseset.cases)} cases, {errors} errors, {len(problems) - errors} warnings in {caseset.folder}",
         markup=False,
     )
+    if not errors:
+        _print_rules(caseset)
     if mutants:
         _print_mutants(caseset)
     raise typer.Exit(1 if errors else 0)
+
+
+def _print_rules(caseset: CaseSet) -> None:
+    """Each rule of the rulebook proven on the set's examples: tried, good ones broken, bad ones caught;
+    a rule that breaks a good example is advisory (named with the examples), the others gate."""
+    from goldens.checks.rules import Rules
+    from goldens.rule_standing import standings
+    from miner.settings import settings
+
+    try:
+        config = settings().flag_config()
+        found = standings(caseset.cases, Rules(config, reference=config.tools is None))
+    except ValueError as exc:
+        fail(str(exc), Exit.USAGE)
+    for name, s in found.items():
+        verdict = "gates" if s.gates else f"advisory (breaks {', '.join(s.good_broken[:5])})"
+        line = f"rule {name}: tried on {s.tried} examples, {len(s.good_broken)} good broken, {s.bad_caught} bad caught: {verdict}"
+        console.print(line, markup=False)
 
 
 def _print_mutants(caseset: CaseSet) -> None:
@@ -129,6 +150,76 @@ def _print_mutants(caseset: CaseSet) -> None:
         f"mutants: {tried - accepted} of {tried} rejected by the checks, {accepted} accepted (warnings above)",
         markup=False,
     )
+
+
+@app.command("trust")
+def trust_command(
+    folder: Annotated[
+        Path | None, typer.Argument(help="Folder of cases (default FILON_GOLDENS or goldens/cases).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
+    table: Annotated[
+        Path | None,
+        typer.Option(
+            "--table",
+            help="A JSON list of judged answers to the set's cases ({case, verdict, reponse, outils, "
+            "escalade}): graded instead of the set's own examples, as answers the checks were never proven on.",
+        ),
+    ] = None,
+) -> None:
+    """How far the whole gate (each case's checks, then the rulebook's rules that gate) agrees with the
+    reviewers on every example: by category, by the check that rejected each wrong answer, and real
+    answers a reviewer judged (revue, observé) apart from those written by hand. No model is called.
+
+    Example: filon goldens trust
+    Example: filon goldens trust --json --table bench/heldaside_set_c.json
+    """
+    from goldens.caseset import load_set
+    from goldens.checks.rules import RuleGate, Rules
+    from goldens.rule_standing import standings
+    from goldens.trust import set_examples, table_examples, trust
+    from miner.settings import settings
+
+    try:
+        caseset = load_set(folder)
+        config = settings().flag_config()
+    except ValueError as exc:
+        fail(str(exc), Exit.USAGE)
+    if caseset.errors:
+        fail(f"the golden set {caseset.folder} is invalid: run filon goldens lint", Exit.INVALID_SET)
+    rules = Rules(config, reference=config.tools is None)
+    examples = set_examples(caseset.cases)
+    if table is not None:
+        try:
+            rows = json.loads(table.read_text(encoding="utf-8"))
+            if not isinstance(rows, list):
+                raise ValueError(f"{table}: a JSON list of answers")
+            examples = table_examples(caseset.cases, rows, str(table))
+        except OSError as exc:
+            fail(f"--table {table}: {exc.strerror or exc}", Exit.USAGE)
+        except ValueError as exc:
+            fail(str(exc), Exit.USAGE)
+    found = trust(examples, RuleGate(rules, standings(caseset.cases, rules)))
+    doc = found.as_json()
+    if as_json:
+        console.print_json(json.dumps(doc, ensure_ascii=False))
+        return
+
+    def line(name: str, t: dict[str, object]) -> str:
+        accord = "-" if t["accord"] is None else f"{t['accord']:.3f}"
+        return (
+            f"{name:<14} accord {accord}  crie au loup {t['crie_au_loup']}/{t['bons']}  "
+            f"ment {t['ment']}/{t['mauvais']}"
+        )
+
+    console.print(line("ensemble", doc["ensemble"]), markup=False)  # type: ignore[arg-type]
+    for title in ("par_origine", "par_categorie"):
+        for name, t in doc[title].items():  # type: ignore[attr-defined]
+            console.print(line(name, t), markup=False)
+    caught = ", ".join(f"{k} {v}" for k, v in doc["rejets_par_controle"].items())  # type: ignore[attr-defined]
+    console.print(f"wrong answers rejected first by: {caught}", markup=False)
+    if found.for_the_judge:
+        console.print(f"{found.for_the_judge} wrong answer(s) left to a judge: not counted", markup=False)
 
 
 @app.command("import")

@@ -1,0 +1,75 @@
+"""`filon goldens trust`: the whole gate (case checks, then the rulebook's gating rules) against the
+reviewers' verdicts, on the set's examples or on a table of answers the checks were never proven on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from filon.cli import app
+from tests.conftest import REPO
+
+runner = CliRunner()
+CASES = REPO / "goldens" / "cases"
+
+
+def trust(*args: str) -> tuple[int, dict[str, object], str]:
+    result = runner.invoke(app, ["goldens", "trust", "--json", *args, str(CASES)])
+    return result.exit_code, json.loads(result.stdout) if result.exit_code == 0 else {}, result.output
+
+
+def test_the_set_s_own_examples_agree_and_the_judge_s_are_counted_apart() -> None:
+    code, doc, out = trust()
+    assert code == 0, out
+    whole = doc["ensemble"]
+    assert whole["accord"] == 1.0 and whole["bons"] > 150 and whole["mauvais"] > 150  # lint proved them
+    assert doc["laisses_au_juge"] > 0 and set(doc["par_origine"]) <= {"réelle", "écrite"}
+
+
+def test_a_table_of_answers_is_graded_by_the_whole_gate(tmp_path: Path) -> None:
+    rows = [
+        {
+            "case": "faq-01",
+            "verdict": "bon",
+            "reponse": ["La livraison coûte 3,90 €, offerte dès 60 € d'achat."],
+            "outils": [[{"outil": "rechercher_aide", "args": {"question": "frais de livraison"}}]],
+            "escalade": False,
+        },
+        # right actions, right figures, one delay the agent read nowhere: only the rulebook catches it
+        {
+            "case": "faq-01",
+            "verdict": "mauvais",
+            "reponse": [
+                "La livraison coûte 3,90 €, offerte dès 60 €, et vous l'aurez en 5 à 7 jours ouvrés."
+            ],
+            "outils": [[{"outil": "rechercher_aide", "args": {"question": "frais de livraison"}}]],
+            "escalade": False,
+        },
+        {
+            "case": "faq-01",
+            "verdict": "mauvais",
+            "reponse": ["C'est gratuit."],
+            "outils": [[]],
+            "escalade": False,
+        },
+    ]
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+    code, doc, out = trust("--table", str(table))
+    assert code == 0, out
+    assert doc["ensemble"] == {"bons": 1, "mauvais": 2, "accord": 1.0, "crie_au_loup": 0, "ment": 0}
+    assert doc["rejets_par_controle"]["regles.fait_non_fonde"] == 1
+    assert doc["par_origine"]["réelle"]["mauvais"] == 2  # a table's answers count as judged real answers
+
+
+def test_a_bad_table_is_one_line_naming_the_row(tmp_path: Path) -> None:
+    table = tmp_path / "table.json"
+    table.write_text(
+        json.dumps([{"case": "faq-01", "verdict": "peut-être", "reponse": "Oui."}]), encoding="utf-8"
+    )
+    result = runner.invoke(app, ["goldens", "trust", "--table", str(table), str(CASES)])
+    assert result.exit_code == 2 and "row 0: verdict" in result.output
+    result = runner.invoke(app, ["goldens", "trust", "--table", str(tmp_path / "absent.json"), str(CASES)])
+    assert result.exit_code == 2 and "absent.json" in result.output
