@@ -111,6 +111,12 @@ def main(argv: list[str]) -> int:
     critical = {c.value for c, rule in CAUSES.items() if rule.severity == Severity.CRITICAL}
     critical_on_default = sum(1 for c in default for _, cause in c.flagged if cause in critical)
     blind = Counter(b for c in corpus for b in c.blind)
+    # the rulebook's grounding rules on the stand-in's default-prompt traffic, which quotes its tools and
+    # help texts: a conversation labelled good should raise none (goal: 95% quiet; the rules' own severity,
+    # high by default, is above low)
+    good = [c for c in default if not c.expected & {k for k in SCORED if k[0] in ("security", "promise")}]
+    quiet = sum(1 for c in good if not any(kind == "grounding" for kind, _ in c.flagged))
+    grounding_quiet = round(quiet / len(good), 3) if good else None
     goals_met = (
         all(
             (figures["/".join(k)]["precision"] or 0) >= p and (figures["/".join(k)]["recall"] or 0) >= r
@@ -126,6 +132,7 @@ def main(argv: list[str]) -> int:
         r = "-" if f["recall"] is None else f"{f['recall']:.3f}"
         print(f"{name:32} {f['tp']:>4} {f['fp']:>4} {f['fn']:>4} {p:>10} {r:>7}", file=err)
     print(f"critical flags on default-prompt traffic: {critical_on_default}", file=err)
+    print(f"good default-prompt conversations with no grounding flag: {quiet}/{len(good)}", file=err)
     for what, n in blind.items():
         print(f"not visible in spans (no rule can flag it): {what}: {n}", file=err)
     if unlabelled:
@@ -133,6 +140,7 @@ def main(argv: list[str]) -> int:
     result = {
         "conversations": len(corpus),
         "critical_on_default_prompt": critical_on_default,
+        "grounding_quiet_on_good_default": grounding_quiet,
         "blind_spots": dict(blind),
         "unlabelled_answers": len(unlabelled),
         "goals_met": goals_met,
