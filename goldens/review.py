@@ -15,18 +15,20 @@ from typing import Any
 from agent.knowledge import search
 from agent.model import open_backend
 from agent.prompts import load_prompt
+from goldens.calibration import grade as calibration_grade
 from goldens.caseset import CaseSet, Problem, goldens_dir, lint_case, load_set, parse_case, write_case
 from goldens.draft import Check, Draft, Origin, draft_case
 from goldens.draft_simulation import as_simulation
 from goldens.model_checks import open_model_checks
 from goldens.near import near_duplicates
 from goldens.runner import Attempt, RunOptions, run_cases
-from goldens.schema import Case
+from goldens.schema import Case, Example
 from goldens.tool_spec import tool_label
 from miner.eval_report import EvalReport
 from miner.model import Conversation, Flag
 from miner.rows import flag_of_row
 from miner.store import Store
+from miner.transcript import Call
 
 
 def load_conversation(store: Store, conversation_id: str) -> tuple[Conversation, list[Flag]] | None:
@@ -172,14 +174,17 @@ class Failure:
     passages: list[str] = field(default_factory=list)
     escalade: bool = False
     forbidden: list[str] = field(default_factory=list)  # a blocking case: what must never be said or done
+    calls: list[list[dict[str, Any]]] | None = None  # per turn, each call with its arguments (report v5)
 
-    def as_example(self) -> dict[str, Any]:
-        """The failing answer as a reviewer's `bon` example: the case, not the agent, was wrong."""
+    def as_example(self, verdict: str = "bon") -> dict[str, Any]:
+        """The failing answer as a reviewer's example: `bon` when the case, not the agent, was wrong;
+        `mauvais` when the agent regressed. Its calls per turn with their arguments where the report
+        has them."""
         reponse: str | list[str] = self.answers[0] if len(self.answers) == 1 else list(self.answers)
         return {
-            "verdict": "bon",
+            "verdict": verdict,
             "reponse": reponse,
-            "outils": list(self.tools),
+            "outils": self.calls if self.calls else list(self.tools),
             "escalade": self.escalade,
             "origine": "revue",
         }
@@ -230,9 +235,40 @@ def failures(report: Path) -> tuple[str, list[Failure]]:
                 passages,
                 attempt.escalade,
                 forbidden,
+                [[_call(c) for c in t.calls] for t in attempt.tours] or None,
             )
         )
     return report_header(doc), out
+
+
+def _call(call: Call) -> dict[str, Any]:
+    out: dict[str, Any] = {"outil": call.tool}
+    if call.args is not None:
+        out["args"] = call.args
+    if call.error:
+        out["erreur"] = call.error
+    return out
+
+
+def keep_regression(folder: Path, failure: Failure, note: str, reviewer: str) -> str:
+    """An answer a reviewer judged a regression of the agent, kept as a `mauvais` example of its case
+    (origine `revue`): the honest examples `filon goldens trust` counts apart. Kept only where the case's
+    own checks reject it (else lint would call the case too loose); the sentence says what was done."""
+    path = folder / f"{failure.case_id}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        case = Case.model_validate(data)
+    except (OSError, ValueError) as exc:
+        return f"not kept as an example: {path}: {exc}"
+    example = {**failure.as_example("mauvais"), "note": f"régression relevée par {reviewer} : {note}".strip()}
+    parsed = Example.model_validate(example)
+    if any(e.answers() == parsed.answers() for e in case.exemples):
+        return "already an example of the case"
+    if not calibration_grade(case, parsed):
+        return "not kept as an example: the case's checks accept this answer (press w and add the check it misses)"
+    data["exemples"] = [*data.get("exemples", []), example]
+    write_case(folder, data, overwrite=True)
+    return f"kept as a mauvais example in {path}"
 
 
 def draft_from_case(path: Path, failing: Failure | None = None) -> Draft:

@@ -16,7 +16,7 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 
-from goldens.review import Failure, ReportMissing, draft_from_case, failures
+from goldens.review import Failure, ReportMissing, draft_from_case, failures, keep_regression
 from tui.base import ReviewScreen
 from tui.prompt import PromptScreen
 from tui.safe import line
@@ -154,7 +154,7 @@ class FailuresScreen(ReviewScreen):
 
         def noted(note: str | None) -> None:
             if note is not None:
-                self.record_verdict(f.case_id, note)
+                self.record_verdict(f, note)
 
         self.app.push_screen(PromptScreen(f"Agent regression on {f.case_id}: note"), noted)
 
@@ -163,16 +163,19 @@ class FailuresScreen(ReviewScreen):
         case_id: str
         verdict: dict[str, Any]
         error: str | None = None
+        kept: str = ""  # what became of the answer as an example of the case
 
     @work(thread=True, exclusive=False, exit_on_error=False, group="verdict")
-    def record_verdict(self, case_id: str, note: str) -> None:
+    def record_verdict(self, failure: Failure, note: str) -> None:
+        case_id = failure.case_id
         verdict = {"verdict": "agent regression", "note": note, "reviewer": self.review.reviewer}
         try:
             self.review.store.record_verdict(case_id, "agent regression", note, self.review.reviewer)
         except Exception as exc:  # the store is down: say so, keep the screen
             self.post_message(self.Recorded(case_id, verdict, str(exc)))
             return
-        self.post_message(self.Recorded(case_id, verdict))
+        kept = keep_regression(Path(self.review.goldens), failure, note, self.review.reviewer)
+        self.post_message(self.Recorded(case_id, verdict, kept=kept))
 
     @on(Recorded)
     def _recorded(self, message: Recorded) -> None:
@@ -180,7 +183,7 @@ class FailuresScreen(ReviewScreen):
             self.notify(f"{message.case_id}: not recorded: {message.error}", severity="error")
             return
         self.verdicts.setdefault(message.case_id, []).append(message.verdict)
-        self.notify(f"{message.case_id}: agent regression recorded")
+        self.notify(f"{message.case_id}: agent regression recorded; {message.kept}")
         self._show()
 
     def action_back(self) -> None:

@@ -227,6 +227,12 @@ async def test_failures_screen_records_a_regression(
 
     history = CliRunner().invoke(cli, ["eval", "history", "adv-01"])
     assert "verdict on adv-01: agent regression — court.md deploye (alice)" in history.stdout
+    # the regressed answer is now a reviewer's example of the case, its calls per turn with their arguments
+    saved = json.loads((cases / "adv-01.json").read_text(encoding="utf-8"))
+    kept = saved["exemples"][-1]
+    assert (kept["verdict"], kept["origine"]) == ("mauvais", "revue") and "court.md deploye" in kept["note"]
+    assert kept["outils"][0][0]["outil"] == "consulter_commande" and "numero" in kept["outils"][0][0]["args"]
+    assert load_set(cases).errors == []  # the case's checks reject it: the set stays valid
 
 
 async def test_failures_without_a_report_say_how_to_make_one(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
