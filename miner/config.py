@@ -122,6 +122,32 @@ class FlagConfig:
     def escalates(self, tool: str) -> bool:
         return is_escalation(tool, self.escalation_tools)
 
+    def as_json(self) -> dict[str, Any]:
+        """Plain JSON for another process (filon's helper): the rulebook as its `[rules.NAME]` tables."""
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "rules"}
+        out["rules"] = {
+            name: {
+                "enabled": r.enabled,
+                "severity": r.severity.value,
+                "blocking": r.blocking,
+                "patterns": list(r.patterns),
+            }
+            for name, r in self.rules.rules.items()
+        }
+        return out
+
+    @classmethod
+    def from_json(cls, values: dict[str, Any]) -> FlagConfig:
+        """The inverse of `as_json`."""
+        values = dict(values)
+        rules = values.pop("rules", None)
+        config = cls(**values)
+        if rules:
+            config.rules = rulebook(
+                {k: {**v, "patterns": v.get("patterns") or None} for k, v in rules.items()}, "settings"
+            )
+        return config
+
     @classmethod
     def load(cls, folder: Path | None = None, **overrides: Any) -> FlagConfig:
         """Defaults, then `[tool.filon]` of pyproject.toml, then filon.toml, then explicit overrides. The

@@ -118,7 +118,7 @@ def rulebook(settings: dict[str, Any], where: str) -> Rulebook:
                 if not isinstance(values[flag], bool):
                     raise ValueError(f"{key}.{flag}: true or false")
                 changed[flag] = values[flag]
-        if "patterns" in values:
+        if values.get("patterns") is not None:
             patterns = values["patterns"]
             if not isinstance(patterns, list) or not all(isinstance(p, str) and p for p in patterns):
                 raise ValueError(f"{key}.patterns: a list of phrases")

@@ -101,7 +101,7 @@ def serve(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) -> int:
         return serve_ingest(settings, stdin, stdout)
     try:
         store = Store.open(settings["db"])
-        config = FlagConfig(**settings.get("config", {}))
+        config = FlagConfig.from_json(settings.get("config", {}))
     except Exception as exc:  # a bad store or settings: say so to the agent's side, then stop
         write_frame(stdout, ["error", str(exc)])
         return 2
@@ -143,7 +143,7 @@ def serve_ingest(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) 
     each group answered `["stored", [jobs], stats]` or `["failed", [jobs], reason]`. The store is opened before "ready" (the receiver's `/health` waits
     for it, so the first request does not pay for it), and again at the next group after a failure: a
     store that is down gives "failed" (the receiver answers 503), not a dead process."""
-    config = FlagConfig(**settings.get("config", {}))
+    config = FlagConfig.from_json(settings.get("config", {}))
     redactor = _redactor(settings)
     ingestor: Ingestor | None = None
     try:

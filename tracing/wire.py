@@ -62,7 +62,7 @@ def helper_settings(
     db: str, config: Any, secret: bytes | None, **more: Any
 ) -> tuple[dict[str, Any], dict[str, str] | None]:
     """A helper's settings (`config` a `FlagConfig`) and the environment that carries its redaction key."""
-    settings = {"db": db, "config": asdict(config), "redact": secret is not None, **more}
+    settings = {"db": db, "config": config.as_json(), "redact": secret is not None, **more}
     return settings, ({"FILON_SECRET": secret.decode()} if secret is not None else None)
 
 

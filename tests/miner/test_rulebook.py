@@ -154,3 +154,16 @@ def test_a_blocking_rule_broken_fails_the_gate_whatever_the_score() -> None:
     assert gate.score is not None and gate.score >= 0.9
     assert gate.decision == "failed" and gate.blocking_rules == {"geste_promis": ["esc-03"]}
     assert "règle bloquante" in gate.rule and "geste_promis (esc-03)" in gate.rule
+
+
+def test_the_rulebook_crosses_to_filon_s_helper_process_as_configured(tmp_path: Path) -> None:
+    import json
+
+    cfg = FlagConfig.load(
+        write(tmp_path, '[rules.geste_promis]\nseverity = "low"\npatterns = ["ristourne"]\n')
+    )
+    again = FlagConfig.from_json(json.loads(json.dumps(cfg.as_json())))
+    rule = again.rules.rules["geste_promis"]
+    assert (rule.severity.value, rule.patterns) == ("low", ("ristourne",))
+    promised = conversation("Je vous fais une ristourne.")
+    assert [(f.cause, f.severity) for f in rule_flags(promised, again)] == [("unbacked_promise", "low")]
