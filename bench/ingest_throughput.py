@@ -32,6 +32,7 @@ from _agent_spans import agent_traffic
 from _spans import traffic
 from _spread import spread
 
+from miner.config import FlagConfig
 from miner.store import Store
 from tracing.ingest import Ingestor
 from tracing.records import SpanRecord, batched
@@ -44,11 +45,21 @@ TABLES = ("spans", "turns", "conversations", "flags")
 Source = Callable[[int], list[SpanRecord]]
 
 
-def ingest_rate(folder: Path, name: str, redact: bool, source: Source = traffic) -> tuple[float, Path]:
+def without_grounding() -> FlagConfig:
+    """The flag rules as they were before the rulebook's two new rules (`action_affirmee`,
+    `fait_non_fonde`): ingest "today" against ingest with the full rulebook."""
+    return FlagConfig.from_json(
+        {"rules": {"action_affirmee": {"enabled": False}, "fait_non_fonde": {"enabled": False}}}
+    )
+
+
+def ingest_rate(
+    folder: Path, name: str, redact: bool, source: Source = traffic, config: FlagConfig | None = None
+) -> tuple[float, Path]:
     db = folder / f"{name}.db"
     records = source(TURNS)
     store = Store.open(f"sqlite:///{db}")
-    ingestor = Ingestor(store, redactor=Redactor(b"bench") if redact else None)
+    ingestor = Ingestor(store, config=config, redactor=Redactor(b"bench") if redact else None)
     start = time.perf_counter()
     for batch in batched(records, BATCH):
         ingestor.ingest(batch)
@@ -81,16 +92,15 @@ def raw_rate(folder: Path, source: Path, name: str = "raw") -> float:
     return spans / elapsed
 
 
-def python_us_per_turn(source: Source) -> tuple[float, float]:
+def python_us_per_turn(source: Source, config: FlagConfig | None = None) -> tuple[float, float]:
     """The per-turn Python work that raw `executemany` does not do, alone (best of three): reading a
     trace's GenAI JSON into a turn, and the flag rules (per turn of the same conversations)."""
-    from miner.config import FlagConfig
     from miner.flags import flag_conversation
     from miner.model import Conversation
     from tracing.grouping import by_trace, turn_of
 
     traces = list(by_trace(source(TURNS)).values())
-    config = FlagConfig()
+    config = config or FlagConfig()
     reading = flags = float("inf")
     for _ in range(3):
         start = time.perf_counter()
@@ -109,7 +119,7 @@ def python_us_per_turn(source: Source) -> tuple[float, float]:
 
 
 def figures(source: Source, prefix: str = "") -> dict[str, object]:
-    plain, redacted, raw = [], [], []
+    plain, redacted, raw, lean = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         ingest_rate(folder, "warm-up", True, source)
@@ -118,8 +128,10 @@ def figures(source: Source, prefix: str = "") -> dict[str, object]:
             plain.append(rate)
             redacted.append(ingest_rate(folder, f"ingest-redacted-{r}", True, source)[0])
             raw.append(raw_rate(folder, db, f"raw-{r}"))
-    best_plain, best_redacted, best_raw = max(plain), max(redacted), max(raw)
+            lean.append(ingest_rate(folder, f"ingest-lean-{r}", False, source, without_grounding())[0])
+    best_plain, best_redacted, best_raw, best_lean = max(plain), max(redacted), max(raw), max(lean)
     reading_us, flags_us = python_us_per_turn(source)
+    _, lean_flags_us = python_us_per_turn(source, without_grounding())
     return {
         f"{prefix}spans": len(source(TURNS)),
         f"{prefix}ingest_spans_per_s": round(best_plain),
@@ -131,6 +143,10 @@ def figures(source: Source, prefix: str = "") -> dict[str, object]:
         **spread(f"{prefix}ratio_ingest_redacted_to_raw", redacted, raw),
         f"{prefix}turn_reading_us_per_turn": round(reading_us, 1),
         f"{prefix}flag_rules_us_per_turn": round(flags_us, 1),
+        # the rulebook's two grounding rules: ingest with them against ingest without (today's before)
+        f"{prefix}ratio_ingest_without_grounding_to_raw": round(best_lean / best_raw, 3),
+        **spread(f"{prefix}ratio_ingest_without_grounding_to_raw", lean, raw),
+        f"{prefix}flag_rules_without_grounding_us_per_turn": round(lean_flags_us, 1),
     }
 
 

@@ -5,7 +5,9 @@ Every example of the shipped set (its answers, its calls per turn with their arg
   with their arguments, escalation, order, per-turn checks, texts);
 - `flat`: the seeds' grader as filon ran it before the transcript (kept here verbatim as the reference
   measured against): tool names in a set, one joined answer, the same text reading.
-Both read the same inputs built once before timing; only the grading is timed. The figure that matters
+Both read the same inputs built once before timing; only the grading is timed. Beside them, the same
+answers graded with the rulebook on top (`with_rules`: the case's checks, then `RuleGate.apply`, the
+example's calls replayed on the case's shop once, before timing). The figure that matters
 is the ratio (trajectory cases per second / flat), with the absolute rates beside it: a gate replays
 each case against a model, so the grader's own time is microseconds against a turn's seconds.
 """
@@ -20,6 +22,8 @@ from typing import Any
 from goldens.calibration import transcript
 from goldens.caseset import load_set
 from goldens.checks import grade
+from goldens.checks.rules import RuleGate, Rules
+from goldens.rule_standing import example_transcript, standings
 from goldens.schema import Case
 from miner.text import comparable, norm
 from miner.transcript import Transcript
@@ -91,6 +95,15 @@ def main() -> None:
         for args in flat:
             flat_grade(*args)
     flat_s = time.perf_counter() - started
+    rules = Rules()
+    gate = RuleGate(rules, standings([c for c, _ in trajectory], rules))  # also warms the tools' replays
+    seen = [(case, example_transcript(case, ex)) for case in cases for ex in case.exemples]
+    started = time.perf_counter()
+    for _ in range(ROUNDS):
+        for case, t in seen:
+            grade(case, t)
+            gate.apply(case, t)
+    with_rules_s = time.perf_counter() - started
     graded = ROUNDS * len(trajectory)
     print(
         json.dumps(
@@ -101,6 +114,9 @@ def main() -> None:
                 "flat_per_s": round(graded / flat_s),
                 "trajectory_vs_flat": round(flat_s / trajectory_s, 3),
                 "trajectory_us_per_answer": round(trajectory_s / graded * 1e6, 1),
+                # the rulebook on top (each answer read against what the agent saw), same answers
+                "with_rules_per_s": round(graded / with_rules_s),
+                "with_rules_vs_without": round(trajectory_s / with_rules_s, 3),
             }
         )
     )

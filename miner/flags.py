@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from miner.config import FlagConfig, source_texts
-from miner.grounding import Seen, admitted, claimed, facts, grounded, looks_up_an_order
+from miner.grounding import Seen, admitted, claimed, facts, grounded, looks_up_an_order, seen_in
 from miner.identities import PHONE_MIN, identities, phone_key
 from miner.jsontext import dumps_sorted
 from miner.model import Conversation, Flag, ToolCall
@@ -305,9 +305,7 @@ def grounding(conv: Conversation, cfg: FlagConfig, allowed: Sequence[str] = ()) 
         if not stated:
             continue
         if seen is None:
-            seen = Seen()
-            for text in source_texts(cfg.sources):
-                seen.add(text, day)
+            seen = seen_in(source_texts(cfg.sources), day)
         for turn in conv.turns[read : i + 1]:
             seen.add(turn.user, day)
             for c in turn.tools:

@@ -23,6 +23,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date, timedelta
 from fnmatch import fnmatchcase
+from functools import lru_cache
 from typing import Any
 
 from miner.text import comparable, norm
@@ -86,6 +87,16 @@ class Seen:
     statuses: set[str] | None = None  # the statuses its lookups returned (None: it looked nothing up)
     day_spans: set[int] | None = None  # the delays in days it read (« 30 jours »)
 
+    def copy(self) -> Seen:
+        return Seen(
+            self.text,
+            self.raw,
+            None if self.numbers is None else set(self.numbers),
+            None if self.dates is None else set(self.dates),
+            None if self.statuses is None else set(self.statuses),
+            None if self.day_spans is None else set(self.day_spans),
+        )
+
     def add(self, value: Any, today: date, lookup: bool = False) -> None:
         """A tool result, a help text or the customer's words; `lookup`: the result of a call that looks an
         order up (its statuses are the ones the agent may report, none if it failed)."""
@@ -111,6 +122,19 @@ class Seen:
             self.text += " " + plain
             self.raw += " " + s
         self.numbers, self.dates = numbers, dates
+
+
+@lru_cache(maxsize=16)
+def _read_once(texts: tuple[str, ...], today: date) -> Seen:
+    seen = Seen()
+    for text in texts:
+        seen.add(text, today)
+    return seen
+
+
+def seen_in(texts: Sequence[str], today: date) -> Seen:
+    """What declared help texts say, read once per day and kept: each conversation starts from a copy."""
+    return _read_once(tuple(texts), today).copy()
 
 
 def _walk(value: Any, strings: list[str], numbers: set[float], seen: Seen) -> None:
