@@ -63,6 +63,8 @@ def model_check_lines(report: EvalReport) -> list[str]:
         advisory = [(n, r) for n, r in report.regles.items() if not r.decisive]
         lines += [
             f"  {n} consultative : enfreinte par {len(r.bons_enfreints)} bon(s) exemple(s) du jeu ({', '.join(r.bons_enfreints[:3])})"
+            if r.bons_enfreints
+            else f"  {n} consultative : essayée sur {r.essayee} exemple(s) seulement"
             for n, r in advisory
         ]
     avis = sum(1 for c in report.cas for a in c.tentatives if a.avis)

@@ -2,7 +2,8 @@
 
 Every example of every case is held to the rulebook (`goldens.checks.rules.Rules`): a rule that breaks
 a `bon` example is named with the example (too strict there) and stays advisory; a rule that a `mauvais`
-example breaks counts for it. A rule gates once it breaks no good example of the set; `filon goldens
+example breaks counts for it. A rule gates once it was tried on enough examples (`MIN_TRIED`; `fait_non_fonde` is tried only on the
+examples whose calls' results are known) and breaks no good example of the set; `filon goldens
 lint` prints each rule's figures, `filon eval` says which rules gate and which are advisory.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from goldens.calibration import transcript
-from goldens.checks.rules import Rules, Standing
+from goldens.checks.rules import Rules, Standing, unknown_results
 from goldens.schema import Case, Example
 from miner.transcript import Call, Transcript
 
@@ -35,8 +36,12 @@ def standings(cases: Sequence[Case], rules: Rules) -> dict[str, Standing]:
         if case.simulation is not None:
             continue  # a simulated customer's turns are not the example's
         for i, example in enumerate(case.exemples):
-            broken = {g.check.split(".", 1)[1] for g in rules.grade(case, example_transcript(case, example))}
+            read = example_transcript(case, example)
+            broken = {g.check.split(".", 1)[1] for g in rules.grade(case, read)}
+            blind = unknown_results(rules.seen(case, read))
             for name, standing in out.items():
+                if name == "fait_non_fonde" and blind:
+                    continue  # the example does not say what its calls returned
                 standing.tried += 1
                 if name not in broken:
                     continue

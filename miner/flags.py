@@ -278,12 +278,21 @@ def promise(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     return out
 
 
-def grounding(conv: Conversation, cfg: FlagConfig, allowed: Sequence[str] = ()) -> list[Flag]:
+def grounding(
+    conv: Conversation, cfg: FlagConfig, allowed: Sequence[str] = (), production: bool = True
+) -> list[Flag]:
     """The rulebook's `action_affirmee` and `fait_non_fonde` (`miner.grounding`): an action the answer
     claims that no successful call of the conversation so far did, a fact the agent saw nowhere. What it
-    saw is read once per conversation, only when an answer states a fact or claims an action."""
+    saw is read once per conversation, only when an answer states a fact or claims an action. A turn
+    after a call whose result the stack did not record cannot be held to `fait_non_fonde` (what the agent
+    saw is not known): skipped, never a pass. `production`: as ingest runs it, only the rules that flag
+    production (`[rules.NAME] production`)."""
     rules = cfg.rules.rules
-    claims, facts_rule = rules["action_affirmee"].enabled, rules["fait_non_fonde"].enabled
+
+    def on(name: str) -> bool:
+        return rules[name].enabled and (rules[name].production or not production)
+
+    claims, facts_rule = on("action_affirmee"), on("fait_non_fonde")
     if not (claims or facts_rule):
         return []
     out: list[Flag] = []
@@ -300,6 +309,9 @@ def grounding(conv: Conversation, cfg: FlagConfig, allowed: Sequence[str] = ()) 
                 out.append(Flag.of(Cause.CLAIMED_ACTION, i, why, t.trace_id))
         if not facts_rule:
             continue
+        unseen = any(c.result is None and not c.error for turn in conv.turns[: i + 1] for c in turn.tools)
+        if unseen:
+            continue  # a result not recorded: what the agent saw is not known
         day = t.started_at.date()
         stated = facts(t.agent, day)
         if not stated:
@@ -361,10 +373,15 @@ def flag_conversation(conv: Conversation, cfg: FlagConfig | None = None) -> list
 
 
 def rule_flags(conv: Conversation, cfg: FlagConfig, allowed: Sequence[str] = ()) -> list[Flag]:
-    """The flags of the rulebook's rules only, as production raises them: what the gate grades every
-    attempt by (`goldens.checks.rules`); `allowed`: the facts a case admits (`faits_admis`)."""
-    raised = [*security(conv, cfg), *promise(conv, cfg), *grounding(conv, cfg, allowed)]
-    return [f for f in by_the_rulebook(raised, cfg) if cfg.rules.of_cause(f.cause) is not None]
+    """The flags of the rulebook's enabled rules, raised by the functions production is flagged by: what
+    the gate grades every attempt by (`goldens.checks.rules`); `allowed`: the facts a case admits."""
+    raised = [*security(conv, cfg), *promise(conv, cfg), *grounding(conv, cfg, allowed, production=False)]
+    out = []
+    for f in raised:
+        rule = cfg.rules.of_cause(f.cause)
+        if rule is not None and rule.enabled:
+            out.append(f if f.severity == rule.severity else replace(f, severity=rule.severity.value))
+    return out
 
 
 def by_the_rulebook(flags: list[Flag], cfg: FlagConfig) -> list[Flag]:
@@ -375,6 +392,6 @@ def by_the_rulebook(flags: list[Flag], cfg: FlagConfig) -> list[Flag]:
         rule = cfg.rules.of_cause(f.cause)
         if rule is None:
             out.append(f)
-        elif rule.enabled:
+        elif rule.enabled and rule.production:
             out.append(f if f.severity == rule.severity else replace(f, severity=rule.severity.value))
     return out

@@ -15,7 +15,10 @@ the ones that judge an answer, each with a French description, a severity and wh
 `promise`, `grounding`) and keeps their flags as breaches: ingest flags production with the same
 functions (`miner.flags.flag_conversation`), and the gate grades every attempt with this one
 (`goldens.checks.rules`). `filon.toml` / `[tool.filon]`, `[rules.NAME]` with `enabled`, `severity`,
-`blocking` and `patterns` (the promise rule's phrases), changes both at once.
+`blocking` and `patterns` (the promise rule's phrases), changes both at once; `production` says whether
+ingest flags a rule too (on by default for the three that were flag rules before the rulebook; off for
+`action_affirmee` and `fait_non_fonde` until their precision on a team's traffic is measured: the gate
+always holds attempts to every enabled rule).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ class RuleDef:
     blocking: bool
     enabled: bool = True
     patterns: tuple[str, ...] = ()  # the rule's own phrases, where it has some (`geste_promis`)
+    production: bool = True  # whether ingest flags it too (the gate always holds attempts to it)
 
 
 DEFAULTS: dict[str, RuleDef] = {
@@ -67,6 +71,7 @@ DEFAULTS: dict[str, RuleDef] = {
             Cause.CLAIMED_ACTION,
             Severity.HIGH,
             False,
+            production=False,
         ),
         RuleDef(
             "fait_non_fonde",
@@ -75,11 +80,12 @@ DEFAULTS: dict[str, RuleDef] = {
             Cause.UNGROUNDED_FACT,
             Severity.HIGH,
             False,
+            production=False,
         ),
     )
 }
 RULE_OF_CAUSE = {r.cause.value: r.name for r in DEFAULTS.values()}
-SETTINGS = ("enabled", "severity", "blocking", "patterns")
+SETTINGS = ("enabled", "severity", "blocking", "patterns", "production")
 
 
 @dataclass
@@ -113,7 +119,7 @@ def rulebook(settings: dict[str, Any], where: str) -> Rulebook:
             except ValueError:
                 known = ", ".join(s.value for s in Severity)
                 raise ValueError(f"{key}.severity: {values['severity']!r} is not one of {known}") from None
-        for flag in ("enabled", "blocking"):
+        for flag in ("enabled", "blocking", "production"):
             if flag in values:
                 if not isinstance(values[flag], bool):
                     raise ValueError(f"{key}.{flag}: true or false")

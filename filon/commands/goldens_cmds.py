@@ -130,7 +130,7 @@ def _print_rules(caseset: CaseSet) -> None:
     except ValueError as exc:
         fail(str(exc), Exit.USAGE)
     for name, s in found.items():
-        verdict = "gates" if s.gates else f"advisory (breaks {', '.join(s.good_broken[:5])})"
+        verdict = "gates" if s.gates else f"advisory ({s.why()})"
         line = f"rule {name}: tried on {s.tried} examples, {len(s.good_broken)} good broken, {s.bad_caught} bad caught: {verdict}"
         console.print(line, markup=False)
 

@@ -41,7 +41,7 @@ class Rules:
         return any(r.enabled for r in self.config.rules.rules.values())
 
     def grade(self, case: Case, transcript: Transcript) -> list[Gap]:
-        conv = conversation(case, transcript if transcript.from_spans else self._seen(case, transcript))
+        conv = conversation(case, self.seen(case, transcript))
         allowed = [f.fait for f in case.faits_admis] + list(transcript.allowed)
         out: list[Gap] = []
         for flag in rule_flags(conv, self.config, allowed):
@@ -52,9 +52,10 @@ class Rules:
             )
         return out
 
-    def _seen(self, case: Case, transcript: Transcript) -> Transcript:
-        """An example's calls with the results the agent would have seen on the case's shop."""
-        if not self.reference:
+    def seen(self, case: Case, transcript: Transcript) -> Transcript:
+        """The transcript with what the agent saw: a replay's as recorded; an example's calls with the
+        results the agent would have seen on the case's shop (the reference agent's tools replayed)."""
+        if transcript.from_spans or not self.reference:
             return transcript
         replayed = self._replayed.setdefault(case.id, {})
         data = case_data(case)
@@ -132,10 +133,13 @@ def _tool(call: Call) -> ToolCall:
     return ToolCall(call.tool, call.args or {}, call.result, call.error)
 
 
+MIN_TRIED = 20  # examples a rule must have been held to before it gates (the judge's 20 labels)
+
+
 @dataclass
 class Standing:
-    """A rule on the set's examples: how many it was tried on, the good ones it broke (naming them), the
-    bad ones it caught; it gates only when it broke no good one."""
+    """A rule on the set's examples: how many it could be tried on, the good ones it broke (naming them),
+    the bad ones it caught; it gates only when it was tried on enough and broke no good one."""
 
     rule: str
     tried: int = 0
@@ -144,7 +148,19 @@ class Standing:
 
     @property
     def gates(self) -> bool:
-        return not self.good_broken
+        return not self.good_broken and self.tried >= MIN_TRIED
+
+    def why(self) -> str:
+        if self.good_broken:
+            return f"breaks {len(self.good_broken)} good example(s): {', '.join(self.good_broken[:5])}"
+        if self.tried < MIN_TRIED:
+            return f"tried on {self.tried} example(s) only, {MIN_TRIED} needed"
+        return "gates"
+
+
+def unknown_results(transcript: Transcript) -> bool:
+    """A call whose result is not known: `fait_non_fonde` cannot be held to what the agent saw."""
+    return any(c.result is None and c.error is None for c in transcript.calls)
 
 
 @dataclass

@@ -139,7 +139,7 @@ def test_the_excerpt_stays_on_one_line(tmp_path: Path) -> None:
     (tmp_path / "cmd-annulee.json").write_text(json.dumps(case, ensure_ascii=False), encoding="utf-8")
     out = runner.invoke(app, ["goldens", "lint", str(tmp_path), "--mutants"]).output
     assert "Bonjour. ⏎ Votre commande n'est pas annulée." in out
-    assert all(line.startswith(("warning:", "1 cases", "mutants:")) for line in out.splitlines())
+    assert all(line.startswith(("warning:", "1 cases", "mutants:", "rule ")) for line in out.splitlines())
 
 
 def test_lint_mutants_warns_with_the_edit_and_counts_what_the_checks_rejected(tmp_path: Path) -> None:

@@ -82,10 +82,13 @@ def conversation(answer: str, tools: list[ToolCall] | None = None) -> Conversati
     return Conversation("web:x", "web", [turn])
 
 
-def test_production_and_the_gate_read_the_same_rules() -> None:
+def test_production_and_the_gate_read_the_same_rules(tmp_path: Path) -> None:
     tracked = [ToolCall("suivre_colis", {"numero": "LL-10562"}, PARCEL)]
     invented = conversation("Votre colis est bloqué au hub de Marseille, comptez 5 jours.", tracked)
-    flags = [f for f in flag_conversation(invented) if f.kind == "grounding"]
+    # the gate always; production once its precision is measured on the team's traffic (`production`)
+    assert [f for f in flag_conversation(invented) if f.kind == "grounding"] == []
+    cfg = FlagConfig.load(write(tmp_path, "[rules.fait_non_fonde]\nproduction = true\n"))
+    flags = [f for f in flag_conversation(invented, cfg) if f.kind == "grounding"]
     assert [(f.cause, f.severity) for f in flags] == [("ungrounded_fact", "high")]
     assert "hub de marseille" in flags[0].reason
     assert [f.cause for f in rule_flags(invented, FlagConfig())] == ["ungrounded_fact"]
@@ -103,7 +106,8 @@ def write(folder: Path, text: str) -> Path:
 def test_a_rule_switched_off_or_moved_in_filon_toml_holds_for_both(tmp_path: Path) -> None:
     cfg = FlagConfig.load(
         write(
-            tmp_path, '[rules.fait_non_fonde]\nenabled = false\n[rules.action_affirmee]\nseverity = "low"\n'
+            tmp_path,
+            '[rules.fait_non_fonde]\nenabled = false\n[rules.action_affirmee]\nseverity = "low"\nproduction = true\n',
         )
     )
     invented = conversation("C'est fait, votre retour est enregistré, comptez 9 jours.")
