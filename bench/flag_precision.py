@@ -42,8 +42,13 @@ def run_slice(s: Slice, promises: dict[str, bool], answers: set[str]) -> list[La
     from agent.model import open_backend
     from agent.prompts import load_prompt
     from agent.traffic import run_traffic
+    from miner.config import FlagConfig
+    from miner.flags import grounding
+    from miner.model import Conversation
     from miner.store import Store
     from tracing.redact import Redactor, redaction_secret
+
+    rules = FlagConfig.load()
     from tracing.setup import setup_tracing
 
     with store_for(s):
@@ -74,6 +79,12 @@ def run_slice(s: Slice, promises: dict[str, bool], answers: set[str]) -> list[La
             conv = Labelled(cid, s.name, [x.persona for x in its])
             label(conv, its, turns, shop, promises)
             conv.flagged = {(f.kind, f.cause) for f in flags}
+            # the rulebook's grounding rules, as they would flag production once switched on
+            # (`production = true`: off by default), on the same stored turns
+            held = grounding(
+                Conversation(cid, (turns[0].sender and "whatsapp") or "web", turns), rules, production=False
+            )
+            conv.flagged |= {(f.kind, f.cause) for f in held}
             answers.update(normalise(t.agent) for t in turns)
             out.append(conv)
         store.close()
@@ -111,9 +122,9 @@ def main(argv: list[str]) -> int:
     critical = {c.value for c, rule in CAUSES.items() if rule.severity == Severity.CRITICAL}
     critical_on_default = sum(1 for c in default for _, cause in c.flagged if cause in critical)
     blind = Counter(b for c in corpus for b in c.blind)
-    # the rulebook's grounding rules on the stand-in's default-prompt traffic, which quotes its tools and
-    # help texts: a conversation labelled good should raise none (goal: 95% quiet; the rules' own severity,
-    # high by default, is above low)
+    # the rulebook's grounding rules (computed as if `production = true`) on the stand-in's default-prompt
+    # traffic, which quotes its tools and help texts: a conversation labelled good should raise none
+    # (goal: 95% quiet; the rules' own severity, high by default, is above low)
     good = [c for c in default if not c.expected & {k for k in SCORED if k[0] in ("security", "promise")}]
     quiet = sum(1 for c in good if not any(kind == "grounding" for kind, _ in c.flagged))
     grounding_quiet = round(quiet / len(good), 3) if good else None
