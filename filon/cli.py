@@ -43,11 +43,13 @@ app.add_typer(judge_cmds.app, name="judge")
 
 
 def main() -> None:
+    from miner.errors import StoreError
     from miner.settings import SettingsError
 
     try:
         app()
-    except SettingsError as exc:  # a FILON_* variable that does not parse, met by any command: one line
+    except (SettingsError, StoreError) as exc:  # a FILON_* variable that does not parse, a store that
+        # cannot be opened (FILON_DB in a folder that does not exist), met by any command: one line
         from filon.commands.common import err_console
 
         err_console.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)

@@ -280,8 +280,12 @@ class EvalReport(BaseModel):
     def read(cls, path: Path) -> EvalReport:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ValueError(f"{path}: {exc}") from exc
+        except FileNotFoundError:
+            raise ValueError(f"{path}: no such report (filon eval --report writes one)") from None
+        except OSError as exc:
+            raise ValueError(f"{path}: {exc.strerror or exc}") from exc
+        except ValueError as exc:
+            raise ValueError(f"{path}: not JSON ({exc})") from exc
         return cls.parse(data, str(path))
 
 

@@ -19,6 +19,7 @@ from sqlalchemy import Engine, event
 from sqlmodel import Session, col, create_engine, select
 
 from miner.batch import BatchStore
+from miner.errors import StoreError as StoreError
 from miner.eval_report import DECISIONS, EvalReport
 from miner.incidents import IncidentStore
 from miner.migrations import migrate
@@ -30,10 +31,6 @@ from miner.tables import EvalAttemptRow, EvalComparison, EvalRun
 from miner.traces import TraceStore
 
 DEFAULT_DB = "sqlite:///var/filon.db"
-
-
-class StoreError(RuntimeError):
-    """The store cannot be opened or written; the message says which URL and why."""
 
 
 def db_url(explicit: str | None = None) -> str:

@@ -91,7 +91,10 @@ def review(
     Example: filon review --backend scripted --prompt agent/prompts/court.md
     """
     import getpass
+    import sys
 
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):  # a script, nohup, CI: no one to type
+        fail("filon review needs a terminal: standard input and output are not one (a script, nohup, CI?)")
     from filon.commands.traces_cmds import open_store
     from tui.app import ReviewApp
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -155,3 +156,32 @@ def test_next_steps_are_printed_as_filon_was_called(tmp_path, monkeypatch: pytes
     assert invocation() == "bin/filon"  # not on the PATH: the path that works from here
     monkeypatch.setenv("PATH", f"{script.parent}:/usr/bin:/bin")
     assert invocation() == "filon"
+
+
+def test_review_without_a_terminal_refuses_in_one_line() -> None:
+    """Run from a script, nohup or CI (the runner's stdin is no terminal): one line, exit 2, no escape
+    codes and no app left spinning."""
+    result = runner.invoke(app, ["review", "--backend", "scripted"])
+    assert result.exit_code == 2
+    assert "filon review needs a terminal" in result.output and "\x1b[" not in result.output
+
+
+@pytest.mark.parametrize("command", [["traffic", "--conversations", "1", "--backend", "scripted"], ["demo"]])
+def test_a_store_in_a_folder_that_does_not_exist_is_one_line_not_a_traceback(
+    command: list[str], tmp_path: Path
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {
+        **os.environ,
+        "FILON_DB": f"sqlite:///{tmp_path / 'absent' / 'filon.db'}",
+        "FILON_HOME": str(tmp_path),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "filon.cli", *command], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 2, done.stderr
+    assert "does not exist" in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -129,3 +129,14 @@ def test_unreadable_or_foreign_reports_are_usage_errors(tmp_path: Path) -> None:
     (tmp_path / "x.json").write_text("{}")
     result = run("eval", "compare", str(tmp_path / "x.json"), str(tmp_path / "missing.json"))
     assert result.exit_code == 2 and "not a filon eval report" in result.output
+
+
+def test_compare_with_a_report_that_does_not_exist_is_one_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from filon.cli import app
+
+    missing = tmp_path / "absent.json"
+    result = CliRunner().invoke(app, ["eval", "compare", str(missing), str(missing)])
+    assert result.exit_code == 2
+    assert f"{missing}: no such report" in result.output and "Errno" not in result.output
