@@ -368,11 +368,6 @@ def fingerprint(case: Case) -> str:
     return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
-def read_report(path: Path) -> EvalReport:
-    """A report of any version, or `ValueError` naming the file and the field."""
-    return EvalReport.read(path)
-
-
 def publish(comparison: Comparison, markdown: Path | None) -> None:
     """The Markdown summary at `markdown`, and appended to the CI's step summary when there is one."""
     text = compare_view.markdown(comparison)
@@ -395,7 +390,7 @@ class CompareResult:
 def compare_reports(a: Path, b: Path, marge: float = 0.05, markdown: Path | None = None) -> CompareResult:
     """`filon eval compare A B`: the library call; its `exit_code` is the command's."""
     try:
-        ra, rb = read_report(a), read_report(b)
+        ra, rb = EvalReport.read(a), EvalReport.read(b)
         comparison = compare(ra, rb, marge)
     except ValueError as exc:
         return CompareResult(2, str(exc))
