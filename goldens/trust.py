@@ -108,9 +108,9 @@ def trust(examples: Sequence[tuple[Case, Example]], rules: RuleGate | None) -> T
             out.for_the_judge += 1
             continue
         found = [g.kind if g.kind != "regle" else g.check for g in gaps(case, example)]
-        if rules is not None and case.simulation is None:
-            broken, _, _ = rules.apply(case, example_transcript(case, example))
-            found += [f"regles.{b.split('règle ', 1)[1].split(' :', 1)[0]}" for b in broken]
+        if rules is not None and case.simulation is None:  # the rules that gate, by their gap's own path
+            breaches = rules.rules.grade(case, example_transcript(case, example))
+            found += [g.check for g in breaches if rules.gates(g.check.split(".", 1)[1])]
         good, passed = example.verdict == "bon", not found
         origin = "réelle" if example.origine in REAL else "écrite"
         for tally in (out.overall, out.by_category[case.categorie], out.by_origin[origin]):

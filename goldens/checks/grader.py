@@ -30,7 +30,7 @@ KINDS: tuple[Check, ...] = (
     Simulated(),
 )
 TOOL_KINDS = frozenset(("outils", "ordre", "actions par tour"))
-_BY_COST = {KINDS: tuple(sorted(KINDS, key=lambda k: k.cost))}
+_ORDERED = tuple(sorted(KINDS, key=lambda k: k.cost))
 
 
 def grade(
@@ -41,7 +41,7 @@ def grade(
 ) -> list[Gap]:
     """The gaps between what the case expects and what the transcript shows; empty: the case passed."""
     gaps: list[Gap] = []
-    ordered = _BY_COST.get(tuple(kinds)) or tuple(sorted(kinds, key=lambda k: k.cost))
+    ordered = _ORDERED if kinds is KINDS else sorted(kinds, key=lambda k: k.cost)
     for kind in ordered:
         if keep is not None and not keep(kind):
             continue
