@@ -6,6 +6,7 @@ import typer
 
 from filon.commands import (
     agent_cmds,
+    common,
     demo,
     doctor_cmds,
     eval_cmds,
@@ -24,6 +25,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+app.callback()(common.each_command)
 app.command("demo")(demo.demo)
 app.command("ask")(agent_cmds.ask)
 app.command("chat")(agent_cmds.chat)

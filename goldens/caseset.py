@@ -29,10 +29,10 @@ from goldens.schema import Case
 from goldens.tool_spec import tool_name
 from miner.emails import emails
 from miner.identities import PHONE
+from miner.places import default_goldens
 from miner.settings import settings
 from tracing.redact import PSEUDO_DOMAIN, PSEUDO_PHONE
 
-DEFAULT_DIR = Path("goldens/cases")
 ABSOLUTE_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
 DECIMAL = re.compile(r"\d+([.,])\d+")
 DECISION_WORDS = frozenset(
@@ -61,7 +61,8 @@ MIN_BONS, MIN_BONS_BLOCKING, MIN_MAUVAIS_BLOCKING = 1, 2, 1
 
 
 def goldens_dir(explicit: str | Path | None = None) -> Path:
-    return Path(explicit or settings().goldens or DEFAULT_DIR)
+    """`explicit`, else FILON_GOLDENS, else the project's `goldens/cases` (found as filon.toml is)."""
+    return Path(explicit or settings().goldens or default_goldens())
 
 
 @dataclass

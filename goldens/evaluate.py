@@ -50,7 +50,7 @@ class EvalConfig:
     model: str | None = None
     model_url: str | None = None
     prompt: str | None = None
-    report: Path = Path("var/eval-rapport.json")
+    report: Path = field(default_factory=lambda: settings().report_path())
     junit: Path | None = None
     baseline: Path | None = None
     max_error_rate: float = 0.1

@@ -11,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from miner.places import project_folder
 from miner.rulebook import Rulebook, rulebook
 
 INJECTION = [
@@ -218,16 +219,7 @@ def _source_texts(folders: tuple[str, ...]) -> tuple[str, ...]:
 def config_folder(start: Path) -> Path:
     """The folder whose filon.toml or pyproject.toml (with `[tool.filon]`) applies: `start` or its nearest
     parent with one, not above the repository's root (a folder with `.git`); `start` when none has."""
-    here = start.resolve()
-    for folder in (here, *here.parents):
-        if (folder / "filon.toml").is_file():
-            return folder
-        pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and "[tool.filon]" in pyproject.read_text(encoding="utf-8", errors="replace"):
-            return folder
-        if (folder / ".git").exists():
-            break
-    return start
+    return project_folder(start) or start
 
 
 EXTRAS = ("extra_injection_patterns", "extra_promise_patterns")  # added to the defaults, not replacing them

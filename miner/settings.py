@@ -17,6 +17,7 @@ from pydantic import AliasChoices, Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from miner.config import FlagConfig
+from miner.places import default_home
 
 
 class SettingsError(ValueError):
@@ -28,12 +29,16 @@ class Settings(BaseSettings):
 
     db: str | None = Field(
         None,
-        description="The store: a SQLite file path, postgres://…, or an SQLAlchemy URL (default var/filon.db).",
+        description="The store: a SQLite file path, postgres://…, or an SQLAlchemy URL (default "
+        "FILON_HOME/filon.db).",
     )
-    goldens: Path | None = Field(None, description="The folder of the golden cases (default goldens/cases).")
-    home: Path = Field(
-        Path("var"),
-        description="Where filon keeps its own files (the redaction key, the benchmarks' figures).",
+    goldens: Path | None = Field(
+        None, description="The folder of the golden cases (default the project's goldens/cases)."
+    )
+    home: Path | None = Field(
+        None,
+        description="Where filon keeps its own files, the store and the redaction key (default the project's "
+        "var/, found as filon.toml is; outside any project, the per-user data folder).",
     )
     secret: str | None = Field(
         None, description="The redaction key (default: a random key kept in FILON_HOME/secret.key)."
@@ -54,6 +59,14 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("EVAL_SEUIL", "eval_seuil"),
         description="The gate's threshold (EVAL_SEUIL, as the seeds name it).",
     )
+
+    def home_folder(self) -> Path:
+        """FILON_HOME, else the project's `var/`, else the per-user data folder: absolute."""
+        return (self.home or default_home()).absolute()
+
+    def report_path(self) -> Path:
+        """Where `filon eval` writes its report and the TUI's failures screen reads it by default."""
+        return self.home_folder() / "eval-rapport.json"
 
     def flag_config(self, folder: Path | None = None, **overrides: Any) -> FlagConfig:
         """The flag rules' thresholds and patterns: `[tool.filon]` / `filon.toml` in `folder` (the current

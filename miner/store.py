@@ -1,13 +1,14 @@
 """`Store`: every read and write of filon's database goes through this one class.
 
-SQLite (WAL) at `var/filon.db` by default, or any SQLAlchemy URL in `FILON_DB` (PostgreSQL with
-`postgresql+psycopg://…`). Opening a store brings its schema up to date.
+SQLite (WAL) at `FILON_HOME/filon.db` by default (the project's `var/`, see `miner.places`), or any
+SQLAlchemy URL in `FILON_DB` (PostgreSQL with `postgresql+psycopg://…`). Opening a store brings its schema
+up to date, and tells `opened` which store it is (the CLI names it once on stderr): a new store is never
+made silently.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from miner.errors import StoreError as StoreError
 from miner.eval_report import DECISIONS, EvalReport
 from miner.incidents import IncidentStore
 from miner.migrations import migrate
+from miner.places import shown, store_opened, where
 from miner.retention import RetentionStore
 from miner.reviews import ReviewStore
 from miner.settings import settings
@@ -30,23 +32,24 @@ from miner.stats import StatsStore
 from miner.tables import EvalAttemptRow, EvalComparison, EvalRun
 from miner.traces import TraceStore
 
-DEFAULT_DB = "sqlite:///var/filon.db"
+
+def default_db() -> str:
+    """The store when FILON_DB is not set: `filon.db` in FILON_HOME (the project's `var/`)."""
+    return f"sqlite:///{settings().home_folder() / 'filon.db'}"
 
 
 def db_url(explicit: str | None = None) -> str:
-    """The store's SQLAlchemy URL: a plain path is a SQLite file, `postgres://` is PostgreSQL (psycopg)."""
-    url = explicit or settings().db or DEFAULT_DB
+    """The store's SQLAlchemy URL: a plain path is a SQLite file (made absolute, so that messages name the
+    file wherever the command ran), `postgres://` is PostgreSQL (psycopg)."""
+    url = explicit or settings().db or default_db()
     if "://" not in url and url != ":memory:":
-        return f"sqlite:///{url}"
+        url = f"sqlite:///{url}"
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url.removeprefix(prefix)
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        return f"sqlite:///{Path(url.removeprefix('sqlite:///')).absolute()}"
     return url
-
-
-def shown(url: str) -> str:
-    """The URL as messages name it: its password hidden."""
-    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
 
 
 def _sqlite_pragmas(engine: Engine) -> None:
@@ -112,13 +115,15 @@ class Store(TraceStore, BatchStore, ReviewStore, RetentionStore, IncidentStore, 
     @classmethod
     def open(cls, url: str | None = None) -> Store:
         url = db_url(url)
+        new = False
         if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
-            folder = Path(url.removeprefix("sqlite:///")).parent
-            if url != db_url(DEFAULT_DB) and not folder.is_dir():  # a typo would start an empty store
+            file = Path(url.removeprefix("sqlite:///"))
+            if url != db_url(default_db()) and not file.parent.is_dir():  # a typo would start an empty store
                 raise StoreError(
-                    f"cannot open the store {shown(url)!r}: the folder {str(folder)!r} does not exist"
+                    f"cannot open the store {shown(url)!r}: the folder {str(file.parent)!r} does not exist"
                 )
-            folder.mkdir(parents=True, exist_ok=True)  # the default, var/filon.db, is made on first use
+            new = not file.exists()
+            file.parent.mkdir(parents=True, exist_ok=True)  # the default, in FILON_HOME, made on first use
         try:
             engine = create_engine(url, pool_pre_ping=True)
             if engine.dialect.name == "sqlite":
@@ -126,12 +131,14 @@ class Store(TraceStore, BatchStore, ReviewStore, RetentionStore, IncidentStore, 
             migrate(engine)
         except Exception as exc:  # driver, URL or permission: one clear line for the user
             raise StoreError(f"cannot open the store {shown(url)!r}: {exc}") from exc
+        for tell in store_opened:
+            tell(url, new)
         return cls(engine)
 
     @property
     def name(self) -> str:
         """Which store this is, for messages ("no conversation X in the store …")."""
-        return self.engine.url.render_as_string(hide_password=True)
+        return where(self.engine.url.render_as_string(hide_password=False))
 
     @contextmanager
     def session(self) -> Iterator[Session]:

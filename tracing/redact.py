@@ -86,7 +86,7 @@ def load_secret(home: Path | None = None) -> bytes:
     own = settings()
     if own.secret:
         return own.secret.encode()
-    path = (home or own.home) / "secret.key"
+    path = (home or own.home_folder()) / "secret.key"
     if path.exists():
         return path.read_bytes().strip()
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -11,6 +11,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from goldens.caseset import goldens_dir
+from miner.settings import settings
 from miner.store import Store
 from tui.queue import QueueScreen
 
@@ -34,7 +35,7 @@ class ReviewApp(App[None]):
         store: Store,
         reviewer: str = "reviewer",
         backend: str = "gemini",
-        report: Path = Path("var/eval-rapport.json"),
+        report: Path | None = None,
         conversation: str | None = None,
         goldens: Path | None = None,
         now: Callable[[], datetime] | None = None,
@@ -45,7 +46,7 @@ class ReviewApp(App[None]):
         self.store = store
         self.reviewer = reviewer
         self.backend = backend
-        self.report = report
+        self.report = report or settings().report_path()
         self.start_conversation = conversation
         self.goldens = goldens_dir(goldens)
         self.now = now or (lambda: datetime.now(UTC))

@@ -13,6 +13,29 @@ console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
+_named: set[str] = set()
+
+
+def name_store(url: str, new: bool) -> None:
+    """Say once per command, on stderr, which store it reads or writes (absolute), and when it is new."""
+    from miner.places import where
+
+    if url in _named:
+        return
+    _named.add(url)
+    said = f"store: {where(url)}" + (" (new: made just now)" if new else "")
+    err_console.print(said, markup=False, highlight=False, soft_wrap=True)
+
+
+def each_command() -> None:
+    """Before every command: the store it opens will be named once."""
+    from miner.places import store_opened
+
+    _named.clear()
+    if name_store not in store_opened:
+        store_opened.append(name_store)
+
+
 def fail(message: str, code: Exit = Exit.USAGE) -> NoReturn:
     """A clear one-line error on stderr, then the exit code."""
     err_console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,14 +20,21 @@ from filon.commands.common import (
     fail,
 )
 
+if TYPE_CHECKING:
+    from miner.settings import Settings
 
-def _default_seuil() -> float:
+
+def _settings() -> Settings:
     from miner.settings import SettingsError, settings
 
     try:
-        return settings().eval_seuil
+        return settings()
     except SettingsError as exc:
         fail(str(exc))
+
+
+def _default_seuil() -> float:
+    return _settings().eval_seuil
 
 
 app = typer.Typer()
@@ -62,9 +69,10 @@ def eval_command(
     model: ModelOpt = None,
     model_url: ModelUrlOpt = None,
     prompt: PromptOpt = None,
-    report: Annotated[Path, typer.Option("--report", help="Where the JSON report goes.")] = Path(
-        "var/eval-rapport.json"
-    ),
+    report: Annotated[
+        Path | None,
+        typer.Option("--report", help="Where the JSON report goes (default FILON_HOME/eval-rapport.json)."),
+    ] = None,
     junit: Annotated[Path | None, typer.Option("--junit", help="Also write JUnit XML here.")] = None,
     baseline: Annotated[
         Path | None, typer.Option("--baseline", help="A previous report to diff against.")
@@ -154,7 +162,7 @@ def eval_command(
         model=model,
         model_url=model_url,
         prompt=prompt,
-        report=report,
+        report=report or _settings().report_path(),
         junit=junit,
         baseline=baseline,
         max_error_rate=max_error_rate,

@@ -77,8 +77,12 @@ def review(
     reviewer: Annotated[str | None, typer.Option("--reviewer", help="Your name (default: $USER).")] = None,
     backend: BackendOpt = "gemini",
     report: Annotated[
-        Path, typer.Option("--report", help="Eval report read by the failures screen (F).")
-    ] = Path("var/eval-rapport.json"),
+        Path | None,
+        typer.Option(
+            "--report",
+            help="Eval report read by the failures screen (F) (default FILON_HOME/eval-rapport.json).",
+        ),
+    ] = None,
     prompt: PromptOpt = None,
 ) -> None:
     """The review TUI: the queue of flagged conversations, a conversation, the case editor, failures.
