@@ -85,7 +85,7 @@ def test_the_set_defaults_to_the_projects_goldens(project: Path, monkeypatch: py
     (cases / "faq-01.json").write_text(json.dumps(case), encoding="utf-8")
     monkeypatch.chdir(project / "src")
     result = runner.invoke(app, ["goldens", "lint"])
-    assert f"1 cases, 0 errors, 0 warnings in {cases}" in result.output, result.output
+    assert f"1 cases, 0 errors, 1 warnings in {cases}" in result.output, result.output
 
 
 def test_a_postgres_store_is_named_without_its_password(monkeypatch: pytest.MonkeyPatch) -> None:
