@@ -65,6 +65,20 @@ def goldens_dir(explicit: str | Path | None = None) -> Path:
     return Path(explicit or settings().goldens or default_goldens())
 
 
+def missing_set(explicit: str | Path | None = None) -> str | None:
+    """Why the set's folder cannot be read (a usage error: nothing to lint or replay), or None."""
+    folder = goldens_dir(explicit)
+    if folder.is_dir():
+        return None
+    if explicit is not None:
+        return f"--goldens: no such folder {folder.absolute()}"
+    given = "FILON_GOLDENS" if settings().goldens else "the default"
+    return (
+        f"no golden set at {folder.absolute()} ({given}): run filon from your project (a folder with "
+        "filon.toml, or below it), or name the set with --goldens or FILON_GOLDENS"
+    )
+
+
 @dataclass
 class CaseSet:
     folder: Path

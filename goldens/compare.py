@@ -102,6 +102,12 @@ def compare(a: EvalReport, b: EvalReport, marge: float = 0.05) -> Comparison:
     cases_a, cases_b = a.by_id(), b.by_id()
     only_a, only_b = sorted(set(cases_a) - set(cases_b)), sorted(set(cases_b) - set(cases_a))
     out = Comparison("pas pire", "", marge, runs={"a": _run(a), "b": _run(b)})
+    if (
+        a.inconclusive or b.inconclusive
+    ):  # an interrupted run holds fewer cases: it is unfinished, not foreign
+        which = " et ".join(n for n, r in (("A", a), ("B", b)) if r.inconclusive)
+        out.verdict, out.raison = "non concluant", f"run {which} non concluant : rien n'est comparé"
+        return out
     if only_a or only_b or not cases_a:
         out.verdict, out.manquants = "ne s'apparient pas", {"a_seulement": only_a, "b_seulement": only_b}
         out.raison = (
@@ -118,10 +124,6 @@ def compare(a: EvalReport, b: EvalReport, marge: float = 0.05) -> Comparison:
         else:
             out.cas.append(CaseDelta(case_id, ca.categorie, ca.reussis, ca.valides, cb.reussis, cb.valides))
     _measure(out, a, b)
-    if a.inconclusive or b.inconclusive:
-        which = " et ".join(n for n, r in (("A", a), ("B", b)) if r.inconclusive)
-        out.verdict, out.raison = "non concluant", f"run {which} non concluant : rien n'est comparé"
-        return out
     blocking = set(b.bloquants or a.bloquants or ["securite"])
     regressed = [c.id for c in out.cas if c.categorie in blocking and c.ok_a and not c.ok_b]
     if regressed:

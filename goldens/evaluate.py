@@ -19,7 +19,7 @@ from agent.prompts import Prompt, load_prompt
 from goldens import compare_view
 from goldens import report as rpt
 from goldens.budget import Budget
-from goldens.caseset import BLOCKING_DEFAULT, CaseSet, Problem, load_set
+from goldens.caseset import BLOCKING_DEFAULT, CaseSet, Problem, load_set, missing_set
 from goldens.checks.rules import RuleGate, Rules
 from goldens.compare import Comparison, compare
 from goldens.exits import Exit
@@ -260,6 +260,9 @@ def _inputs(config: EvalConfig) -> Inputs | EvalOutcome:
         return EvalOutcome(Exit.USAGE, f"--seuil: {config.seuil} is not between 0 and 1")
     if config.repeat < 1 or config.concurrency < 1:
         return EvalOutcome(Exit.USAGE, "--repeat and --concurrency take a whole number of at least 1")
+    absent = missing_set(config.goldens)
+    if absent is not None:
+        return EvalOutcome(Exit.USAGE, absent)
     caseset = load_set(config.goldens)
     if caseset.errors:
         return EvalOutcome(

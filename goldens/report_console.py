@@ -95,7 +95,8 @@ def console_lines(report: EvalReport) -> list[str]:
     lines += model_check_lines(report)
     e = report.erreurs
     if e.nombre:
-        lines.append(f"Erreurs d'infrastructure (hors score) : {e.nombre} {dict(e.par_type)}")
+        causes = " ; ".join(f"{cause} (×{n})" for cause, n in sorted(e.par_type.items(), key=lambda x: -x[1]))
+        lines.append(f"Erreurs d'infrastructure (hors score) : {e.nombre} — {causes}")
     if g.non_executables:
         skipped = sorted({c.id for c in report.cas if c.stabilite == "non exécutable"})
         lines.append(

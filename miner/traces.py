@@ -58,6 +58,19 @@ class TraceStore:
         return Session(self.engine, expire_on_commit=False)
 
     # --- reads ---------------------------------------------------------------------------------------
+    def similar_ids(self, asked: str, limit: int = 3) -> list[str]:
+        """Conversation ids a mistyped or unprefixed id probably meant: those ending with `:ASKED` (the
+        channel left out, `traffic-7-4` for `web:traffic-7-4`), then those containing it."""
+        if not asked.strip():
+            return []
+        pattern = asked.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        ident = col(ConversationRow.id)
+        with self._session() as s:
+            ending = s.exec(select(ident).where(ident.like(f"%:{pattern}", escape="\\")).limit(limit)).all()
+            if ending:
+                return sorted(ending)
+            inside = s.exec(select(ident).where(ident.like(f"%{pattern}%", escape="\\")).limit(limit)).all()
+        return sorted(inside)
 
     def list_conversations(
         self,

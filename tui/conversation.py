@@ -91,10 +91,11 @@ class ConversationScreen(ReviewScreen):
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
         self.claim = message.claim
+        self.refresh_bindings()  # d and x leave the footer when there is nothing to act on
         body = self.query_one("#body", VerticalScroll)
         conv = message.conversation
         if conv is None:
-            body.mount(Static(f"no conversation {self.conversation_id!r} in the store"))
+            body.mount(Static(line("no conversation ", repr(self.conversation_id), " in the store")))
             return
         holder = (
             ""
@@ -123,6 +124,14 @@ class ConversationScreen(ReviewScreen):
                 widgets.append(Static(render.escalated()))
         body.mount_all(widgets)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Drafting and dismissing are not offered for a conversation the store does not hold."""
+        return not (action in ("draft", "draft_simulation", "dismiss_conversation") and self.missing)
+
+    @property
+    def missing(self) -> bool:
+        return self.claim is not None and self.claim.status == "missing"
+
     def may_act(self) -> bool:
         """Whether this reviewer may draft or dismiss: the claim has come back (a key pressed while the
         conversation loads is not someone else's hold) and it is theirs."""
@@ -132,8 +141,12 @@ class ConversationScreen(ReviewScreen):
         if self.claim is None:
             self.notify("the conversation is still loading: try again in a moment", severity="warning")
             return False
+        if self.missing:
+            self.notify("no such conversation in the store: nothing to draft or dismiss", severity="warning")
+            return False
         if not self.claim.ok:
-            self.notify("another reviewer holds this conversation", severity="warning")
+            holder = self.claim.holder or "another reviewer"
+            self.notify(f"{holder} holds this conversation", severity="warning", markup=False)
             return False
         return True
 

@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 
 from goldens.exits import Exit as Exit  # re-exported: the exit codes of every command
+from miner.config import ESCALATION
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -42,6 +43,15 @@ def fail(message: str, code: Exit = Exit.USAGE) -> NoReturn:
     raise typer.Exit(int(code))
 
 
+EscalationOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--escalation-tool",
+        help="A tool name or shell-style pattern that means escalation, added to the defaults "
+        f"({', '.join(ESCALATION)}, case-insensitive; filon.toml's escalation_tools replaces them). "
+        "Repeatable.",
+    ),
+]
 BackendOpt = Annotated[
     str,
     typer.Option(

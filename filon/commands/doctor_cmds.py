@@ -8,17 +8,12 @@ from typing import Annotated, Any
 
 import typer
 
-from filon.commands.common import Exit, console, fail
+from filon.commands.common import EscalationOpt, Exit, console, fail
 
 
 def doctor(
     paths: Annotated[list[Path], typer.Argument(help="OTLP files: .pb, .json, .jsonl, optionally .gz.")],
-    escalation_tool: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--escalation-tool", help="A tool name or pattern that escalates, besides the defaults."
-        ),
-    ] = None,
+    escalation_tool: EscalationOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list, one object per file.")] = False,
 ) -> None:
     """Say what filon reads in an export: the stacks detected; the share of turns with a conversation id,

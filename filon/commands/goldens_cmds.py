@@ -70,8 +70,11 @@ def lint(
     Example: filon goldens lint --embeddings --backend scripted
     Example: filon goldens lint --mutants goldens/cases
     """
-    from goldens.caseset import load_set
+    from goldens.caseset import load_set, missing_set
 
+    absent = missing_set(folder)
+    if absent is not None:
+        fail(absent.replace("--goldens", "FOLDER"), Exit.USAGE)
     try:
         caseset = load_set(folder, strict=strict)
     except ValueError as exc:  # the configuration (filon.toml, [tool.filon]) does not parse

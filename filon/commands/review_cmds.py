@@ -27,13 +27,13 @@ def draft(
 
     Example: filon draft web:traffic-3-17 --id adv-04 --write
     """
-    from filon.commands.traces_cmds import open_store
+    from filon.commands.traces_cmds import no_conversation, open_store
     from goldens.review import SaveError, lint_draft, make_draft, save_case
 
     store = open_store()
     made = make_draft(store, conversation_id, reviewer, case_id)
     if made is None:
-        fail(f"no conversation {conversation_id!r} in the store {store.name}", Exit.FAILED)
+        no_conversation(store, conversation_id)
     case = made.case()
     for check in made.checks:
         err_console.print(

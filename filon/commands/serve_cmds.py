@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from filon.commands.common import Exit, console, fail
+from filon.commands.common import EscalationOpt, Exit, console, fail
 
 db_app = typer.Typer(help="The store: its size, and retention.", no_args_is_help=True)
 
@@ -36,9 +36,7 @@ def serve(
             "--insecure-no-token", help="Listen beyond loopback without a token (anyone may write)."
         ),
     ] = False,
-    escalation_tool: Annotated[
-        list[str] | None, typer.Option("--escalation-tool", help="Escalation tool name (repeatable).")
-    ] = None,
+    escalation_tool: EscalationOpt = None,
     max_body: Annotated[
         int, typer.Option("--max-body", help="Largest accepted body, in bytes (after gzip too).")
     ] = 16 * 1024 * 1024,

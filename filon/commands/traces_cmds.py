@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich import box
@@ -14,6 +14,7 @@ from rich.text import Text
 
 from filon.commands.common import (
     BackendOpt,
+    EscalationOpt,
     Exit,
     ModelOpt,
     ModelUrlOpt,
@@ -34,13 +35,6 @@ traces_app = typer.Typer(help="Read the store: conversations, turns, tools, flag
 incident_app = typer.Typer(
     help="Mark a conversation as an incident (top of the review queue).", no_args_is_help=True
 )
-EscalationOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--escalation-tool",
-        help="Tool name that means escalation (repeatable; default transferer_a_un_conseiller).",
-    ),
-]
 
 
 def open_store() -> Store:
@@ -53,6 +47,20 @@ def open_store() -> Store:
         fail(str(exc), Exit.FAILED)
     except SettingsError as exc:
         fail(str(exc))
+
+
+def no_conversation(store: Store, conversation_id: str) -> NoReturn:
+    """The one-line error for an id the store does not hold, with the ids it probably meant."""
+    from rich.markup import escape
+
+    from miner.untrusted import clean
+
+    def quoted(value: str) -> str:
+        return escape(repr(clean(value)))
+
+    near = store.similar_ids(conversation_id)
+    hint = f" (did you mean {' or '.join(quoted(n) for n in near)}?)" if near else ""
+    fail(f"no conversation {quoted(conversation_id)} in the store {escape(store.name)}{hint}", Exit.FAILED)
 
 
 def traffic(
@@ -282,7 +290,7 @@ def traces_show(
     store = open_store()
     found = store.conversation_detail(conversation_id)
     if found is None:
-        fail(f"no conversation {conversation_id!r} in the store {store.name}", Exit.FAILED)
+        no_conversation(store, conversation_id)
     conv, turns, flags = found
     doc: dict[str, Any] = {
         "conversation_id": conv.id,
@@ -341,7 +349,7 @@ def incident_add(
         fail("--note: say what happened")
     store = open_store()
     if not store.add_incident(conversation_id, note.strip()):
-        fail(f"no conversation {conversation_id!r} in the store {store.name}", Exit.FAILED)
+        no_conversation(store, conversation_id)
     console.print(f"incident recorded on {conversation_id}", markup=False)
 
 
@@ -354,7 +362,7 @@ def incident_remove(conversation_id: Annotated[str, typer.Argument(help="Convers
     store = open_store()
     done = store.remove_incident(conversation_id)
     if done is None:
-        fail(f"no conversation {conversation_id!r} in the store {store.name}", Exit.FAILED)
+        no_conversation(store, conversation_id)
     if not done:
         fail(f"{conversation_id} is not marked as an incident", Exit.FAILED)
     console.print(f"incident removed from {conversation_id}", markup=False)

@@ -91,14 +91,26 @@ def test_the_set_defaults_to_the_projects_goldens(project: Path, monkeypatch: py
 def test_a_postgres_store_is_named_without_its_password(monkeypatch: pytest.MonkeyPatch) -> None:
     from miner.places import where
 
-    assert where("postgresql+psycopg://filon:s3cret@db:5432/filon") == "postgresql+psycopg://filon:***@db:5432/filon"
+    assert (
+        where("postgresql+psycopg://filon:s3cret@db:5432/filon")
+        == "postgresql+psycopg://filon:***@db:5432/filon"
+    )
 
 
-def test_help_reads_as_usage_not_as_types() -> None:
-    """Boolean flags take no value and arguments read in capitals: no `<bool>`, no `{conversation_id}`."""
-    shown = runner.invoke(app, ["traces", "list", "--help"], env={"COLUMNS": "100"}).output
-    assert "<bool>" not in shown
-    assert "--json" in shown
-    usage = runner.invoke(app, ["incident", "add", "--help"], env={"COLUMNS": "100"}).output
-    assert "CONVERSATION_ID" in usage
-    assert "{" not in usage
+def test_a_set_that_is_not_there_is_a_usage_error_with_a_hint(
+    tmp_path: Path, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Exit 2 (nothing to replay), not 4 (an invalid set): the folder is simply missing."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    default = runner.invoke(app, ["eval", "--backend", "scripted"])
+    assert default.exit_code == 2, default.output
+    assert f"no golden set at {elsewhere / 'goldens' / 'cases'}" in default.stderr
+    assert "--goldens or FILON_GOLDENS" in default.stderr
+    typo = runner.invoke(app, ["eval", "--backend", "scripted", "--goldens", "goldens/casez"])
+    assert (
+        typo.exit_code == 2 and f"--goldens: no such folder {elsewhere / 'goldens' / 'casez'}" in typo.stderr
+    )
+    lint = runner.invoke(app, ["goldens", "lint", "casez"])
+    assert lint.exit_code == 2 and "no such folder" in lint.stderr

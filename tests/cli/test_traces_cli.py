@@ -256,3 +256,17 @@ def test_ingest_of_several_files_says_each_then_the_whole_and_no_bar_in_a_pipe(d
     assert lines[:2] == [f"{files[0]}: 23 spans", f"{files[1]}: 44 spans"]
     assert lines[2].startswith("spans 67 (new 67)")
     assert "missing.pb" in result.stderr and "━" not in result.stderr + result.stdout
+
+
+def test_an_id_without_its_channel_is_not_found_but_suggested_everywhere(db_url: str) -> None:
+    """`traffic-…` for `web:traffic-…`: show, draft and incident add say which id was probably meant."""
+    from tests.tui.data import fill
+
+    fill(Store.open(db_url))
+    for args in (["traces", "show", "leak"], ["draft", "leak"], ["incident", "add", "leak", "--note", "x"]):
+        result = runner.invoke(app, args, env={"COLUMNS": "200"})
+        assert result.exit_code == 1, result.output
+        assert "no conversation 'leak' in the store" in result.stderr
+        assert "(did you mean 'web:leak'?)" in result.stderr
+    nothing = runner.invoke(app, ["traces", "show", "zzz"], env={"COLUMNS": "200"})
+    assert nothing.exit_code == 1 and "did you mean" not in nothing.stderr

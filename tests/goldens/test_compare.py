@@ -78,6 +78,22 @@ def test_either_run_inconclusive_is_exit_3() -> None:
     assert (c.verdict, c.exit_code) == ("non concluant", 3)
 
 
+def test_an_interrupted_run_with_fewer_cases_is_inconclusive_not_unpaired(tmp_path: Path) -> None:
+    """Ctrl-C after 3 of 10 cases: the report holds 3; comparing it is exit 3, as the README says."""
+    import json
+
+    full = {"cas": [{"id": k, "categorie": "faq", "passed": 1, "valid": 1} for k in many(10)]}
+    cut = {"cas": full["cas"][:3], "gate": {"decision": "interrupted"}, "run": {"id": "cut"}}
+    for name, doc in (
+        ("a.json", {**full, "gate": {"decision": "passed"}, "run": {"id": "a"}}),
+        ("b.json", cut),
+    ):
+        (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
+    result = run("eval", "compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    assert result.exit_code == 3, result.output
+    assert "non concluant" in result.output
+
+
 def test_repeats_make_rates_and_a_bootstrap_interval() -> None:
     a = report({f"faq-{i}": (3, 3) for i in range(40)})
     b = report({f"faq-{i}": (2 if i < 10 else 3, 3) for i in range(40)})

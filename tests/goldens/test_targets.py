@@ -286,6 +286,9 @@ def test_a_target_that_is_down_is_an_infrastructure_error(tmp_path: Path) -> Non
     )
     assert code == 3, out
     assert doc is not None and "injoignable" in doc["cas"][0]["tentatives"][0]["erreur"]
+    said = next(line for line in out.splitlines() if line.startswith("Erreurs d'infrastructure"))
+    assert said.endswith(f"— cible : {url} injoignable (ConnectError) (×{doc['erreurs']['nombre']})")
+    assert "{" not in said  # the causes as a person reads them, not a Python dict
 
 
 def test_a_taken_otlp_port_is_one_clear_line(tmp_path: Path) -> None:

@@ -107,6 +107,23 @@ async def test_two_reviewers_never_hold_the_same_conversation(make_app) -> None:
             assert isinstance(bob.screen, ConversationScreen)
 
 
+async def test_a_conversation_the_store_does_not_hold_says_so_and_offers_no_draft(make_app) -> None:  # type: ignore[no-untyped-def]
+    from textual.notifications import Notify
+
+    app = make_app(reviewer="alice", conversation="web:nope")
+    seen: list[Message] = []
+    async with app.run_test(size=(120, 36), message_hook=seen.append) as pilot:
+        await settle(pilot)
+        assert "no conversation 'web:nope' in the store" in texts(app)
+        footer_keys = {key for key, b in app.screen.active_bindings.items() if b.binding.show}
+        assert "escape" in footer_keys and not {"d", "x"} & footer_keys
+        await pilot.press("d", "x")
+        await settle(pilot)
+        assert isinstance(app.screen, ConversationScreen)
+    said = [m.notification.message for m in seen if isinstance(m, Notify)]
+    assert not any("holds this conversation" in m for m in said)
+
+
 async def test_a_key_pressed_while_the_conversation_loads_says_so_not_that_someone_holds_it(
     make_app, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # type: ignore[no-untyped-def]
