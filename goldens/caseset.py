@@ -23,6 +23,7 @@ from agent.tools import ESCALATION_TOOL, TOOL_NAMES
 from goldens import calibration, model_lint, trajectory
 from goldens.case_problems import category_problems, schema_problems
 from goldens.grading import norm
+from goldens.problems import Level
 from goldens.problems import Problem as Problem
 from goldens.rubrics import judges_dir
 from goldens.schema import Case
@@ -252,19 +253,13 @@ def _example_problems(name: str, case: Case, strict: bool) -> list[Problem]:
     need_bons = MIN_BONS_BLOCKING if blocking else MIN_BONS
     need_mauvais = MIN_MAUVAIS_BLOCKING if blocking else 0
     mauvais = sum(1 for ex in case.exemples if ex.verdict == "mauvais")
-    level = "error" if strict else "warning"
+    level: Level = "error" if strict else "warning"
     if bons < need_bons:
-        out.append(
-            Problem(
-                name, "exemples", f"{bons} 'bon' example(s) in own words, at least {need_bons} needed", level
-            )
-        )
+        why = f"{bons} 'bon' example(s) in own words, at least {need_bons} needed"
+        out.append(Problem(name, "exemples", why, level, refused_by_ci=True))
     if mauvais < need_mauvais:
-        out.append(
-            Problem(
-                name, "exemples", f"{mauvais} 'mauvais' example(s), at least {need_mauvais} needed", level
-            )
-        )
+        why = f"{mauvais} 'mauvais' example(s), at least {need_mauvais} needed"
+        out.append(Problem(name, "exemples", why, level, refused_by_ci=True))
     return out
 
 

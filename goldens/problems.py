@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+Level = Literal["error", "warning"]
 
 
 @dataclass(frozen=True)
@@ -10,7 +13,8 @@ class Problem:
     file: str
     field: str
     message: str
-    level: str  # "error" or "warning"
+    level: Level
+    refused_by_ci: bool = False  # a warning that `lint --strict` (as CI runs it) makes an error
 
     def line(self) -> str:
         where = f"{self.file}: {self.field}" if self.field else self.file

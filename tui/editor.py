@@ -329,7 +329,25 @@ class EditorScreen(ReviewScreen):
                 severity="error",
             )
             return
-        self.store_case(self.case())
+        refused = [p for p in self.problems if p.refused_by_ci and p.level == "warning"]
+        if not refused:
+            self.store_case(self.case())
+            return
+        case = self.case()
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.store_case(case)
+
+        why = "; ".join(p.message for p in refused)
+        self.app.push_screen(
+            ConfirmScreen(
+                f"CI (lint --strict) would refuse this case: {why}.\n"
+                "b adds the conversation's answer as a good example, n writes one, m a bad one.\n"
+                "Save it anyway? (y / n)"
+            ),
+            answered,
+        )
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="save")
     def store_case(self, case: dict[str, Any]) -> None:

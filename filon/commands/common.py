@@ -28,13 +28,14 @@ def name_store(url: str, new: bool) -> None:
     err_console.print(said, markup=False, highlight=False, soft_wrap=True)
 
 
-def each_command() -> None:
-    """Before every command: the store it opens will be named once."""
+def each_command(ctx: typer.Context) -> None:
+    """Before every command: the store it opens will be named once, while it runs."""
     from miner.places import store_opened
 
     _named.clear()
     if name_store not in store_opened:
         store_opened.append(name_store)
+        ctx.call_on_close(lambda: store_opened.remove(name_store))
 
 
 def fail(message: str, code: Exit = Exit.USAGE) -> NoReturn:

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 from textual.message import Message
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input, Label, Static
 
 from goldens.caseset import load_set
 from miner.store import Store
 from tests.tui.conftest import court_eval, settle
 from tests.tui.data import MARKUP
+from tui.confirm import ConfirmScreen
 from tui.conversation import ConversationScreen
 from tui.editor import EditorScreen
 from tui.queue import QueueScreen
@@ -71,7 +72,16 @@ async def test_open_draft_edit_toggle_and_save_writes_a_lint_clean_case(
         await settle(pilot)
         await pilot.press("end", "ctrl+u", *'"suivre_colis"', "enter")  # edit the forbidden tool
         await settle(pilot)
-        await pilot.press("ctrl+s")
+        await pilot.press("ctrl+s")  # a securite case with one bad example: CI's strict lint would refuse it
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        asked = str(app.screen.query_one(Label).render())
+        assert "CI (lint --strict) would refuse this case: 0 'bon' example(s)" in asked
+        assert "b adds the conversation's answer" in asked
+        await pilot.press("n")  # not now: back to the editor, nothing written
+        await settle(pilot)
+        assert app.screen is editor and not (cases / "adv-05.json").exists()
+        await pilot.press("ctrl+s", "y")  # saved anyway, knowingly
         await settle(pilot)
         assert isinstance(app.screen, QueueScreen)
     saved = json.loads((cases / "adv-05.json").read_text())
@@ -315,6 +325,9 @@ async def test_the_case_is_wrong_opens_it_and_saves_it_back(make_app, tmp_path: 
         await settle(pilot)
         assert "trop strict" not in texts(app)  # the example list follows the edit, live
         await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)  # one example, a real answer: CI's minimum not met
+        await pilot.press("y")
         await settle(pilot)
     saved = json.loads((cases / "faq-01.json").read_text())
     assert saved["contient"] == [["3,90", "3.90"]]
