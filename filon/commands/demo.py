@@ -7,7 +7,7 @@ reviewer would see first, and the next command to run.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.panel import Panel
@@ -16,19 +16,43 @@ from rich.text import Text
 
 from filon.commands.common import console, err_console, invocation
 
+if TYPE_CHECKING:
+    from miner.store import Store
+
 
 def demo(
     conversations: Annotated[
         int, typer.Option("--conversations", "-n", help="Conversations before the deploy.")
     ] = 60,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the simulated customers.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            help="Seed of the simulated customers (default 1 on a new store: the same figures on every "
+            "machine; on a store that already holds a demo, the next unused one).",
+        ),
+    ] = None,
 ) -> None:
     """Traffic on the default prompt, a deploy of the shortened one, and what filon caught.
+
+    Run twice on one store, the second run adds its own conversations (another seed) beside the first's
+    and says so; `FILON_DB=/tmp/demo.db filon demo` starts from an empty store.
 
     Example: filon demo --conversations 60
     """
     from filon.commands.pipeline import TrafficRun, run_traffic_into_store
     from filon.commands.traces_cmds import open_store
+
+    store = open_store()
+    before = store.stats().counts()
+    if seed is None:
+        seed = _unused_seed(store)
+    if before["conversations"]:
+        console.print(
+            f"The store already holds {before['conversations']} conversations ({before['turns']} turns): this "
+            f"demo adds its own beside them (seed {seed}, then {seed + 1} after the deploy).",
+            markup=False,
+        )
 
     console.print(
         Panel(
@@ -46,20 +70,24 @@ def demo(
         console.print(line, markup=False)
     console.rule("2 · court.md ships: shorter, no identity rule")
     after = max(10, conversations // 2)
-    next_seed = None if seed is None else seed + 1
     lines = run_traffic_into_store(
-        TrafficRun(after, "scripted", "court.md", next_seed), err_console, "court.md"
+        TrafficRun(after, "scripted", "court.md", seed + 1), err_console, "court.md"
     )
     for line in lines:
         console.print(line, markup=False)
 
-    store = open_store()
     stats = store.stats()
     counts = stats.counts()
     console.rule("3 · what the store holds")
     flags = stats.flagged_by_kind
+    added = (
+        f" (this run added {counts['conversations'] - before['conversations']}, "
+        f"{counts['turns'] - before['turns']} turns)"
+        if before["conversations"]
+        else ""
+    )
     console.print(
-        f"{counts['conversations']} conversations kept ({counts['turns']} turns, {counts['spans']} spans); "
+        f"{counts['conversations']} conversations kept ({counts['turns']} turns, {counts['spans']} spans){added}; "
         f"flagged by kind: {', '.join(f'{k} {v}' for k, v in sorted(flags.items())) or 'none'}",
         markup=False,
     )
@@ -83,3 +111,12 @@ def demo(
     )
     if me != "filon":
         console.print("(or put filon on your PATH: source .venv/bin/activate)", markup=False)
+
+
+def _unused_seed(store: Store) -> int:
+    """1 on a new store; else the first odd seed whose conversations (and its deploy's, seed + 1) the
+    store does not hold, so that a second demo never adds turns to the first one's conversations."""
+    seed = 1
+    while store.similar_ids(f"traffic-{seed}-") or store.similar_ids(f"traffic-{seed + 1}-"):
+        seed += 2
+    return seed

@@ -144,6 +144,31 @@ def test_demo_tells_the_story_and_says_it_is_scripted() -> None:
     assert Store.open().stats().flagged_by_kind.get("security", 0) >= 1
 
 
+def test_the_demo_is_seeded_and_a_second_run_says_what_it_adds(tmp_path: Path) -> None:
+    """The same figures on two new stores; on a store already there, another seed, said, and the count of
+    what this run added (no turn added to the first run's conversations)."""
+
+    def demo(db: Path) -> str:
+        result = runner.invoke(app, ["demo", "-n", "4"], env={"FILON_DB": str(db), "COLUMNS": "200"})
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    def figures(out: str) -> list[str]:
+        return [line for line in out.splitlines() if line.startswith(("system.md:", "court.md:", "kept "))]
+
+    first, other = demo(tmp_path / "a.db"), demo(tmp_path / "b.db")
+    assert "seed 1)" in first and "seed 2)" in first
+    assert figures(first) == figures(other)
+    assert "already holds" not in first
+    held = Store.open(str(tmp_path / "a.db")).stats().counts()
+    again = demo(tmp_path / "a.db")
+    assert f"The store already holds {held['conversations']} conversations" in again
+    assert "seed 3)" in again and "seed 4)" in again
+    now = Store.open(str(tmp_path / "a.db")).stats().counts()
+    assert f"(this run added {now['conversations'] - held['conversations']}, " in again
+    assert now["conversations"] > held["conversations"]
+
+
 @pytest.mark.parametrize(
     "command",
     [
