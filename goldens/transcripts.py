@@ -9,6 +9,7 @@ them from the report, the queue never hands them out as work.
 from __future__ import annotations
 
 from goldens.runner import RunOutput
+from miner.reviews import GATE
 from miner.settings import settings
 from miner.store import Store, StoreError
 
@@ -29,7 +30,7 @@ def store_transcripts(run: RunOutput) -> str:
             Ingestor(store, settings().flag_config(), redactor, sample_rate=1.0).ingest(records)
             for conversation in sorted({a.conversation for a in run.attempts if a.spans and a.conversation}):
                 # openable, never handed out: `c` in the review queue claims production conversations
-                store.dismiss(conversation, "filon eval", f"conversation simulée (run {run.run_id})")
+                store.dismiss(conversation, GATE, f"conversation simulée (run {run.run_id})")
         finally:
             store.close()
     except (StoreError, ValueError, OSError) as exc:

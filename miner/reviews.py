@@ -20,6 +20,7 @@ from miner.sql import upsert_insert
 from miner.tables import CaseLink, CaseVerdict, ConversationRow, ReviewRow
 
 CLAIM_TTL = timedelta(minutes=30)
+GATE = "filon eval"  # the reviewer name of the gate's own replays, dismissed as they are stored
 CONVERSATIONS = ConversationRow.__table__  # type: ignore[attr-defined]
 LINKS = CaseLink.__table__  # type: ignore[attr-defined]
 

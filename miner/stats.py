@@ -11,6 +11,7 @@ from sqlalchemy import Engine, func, select
 from sqlmodel import SQLModel
 
 from miner import tables as _tables  # noqa: F401  (registers the tables in the metadata)
+from miner.severity import Severity
 
 T = SQLModel.metadata.tables
 
@@ -25,8 +26,17 @@ class StoreStats:
     eval_runs: int = 0
     flagged: int = 0  # conversations with at least one flag
     flagged_by_kind: dict[str, int] = field(default_factory=dict)  # conversations, per flag kind
+    flags_by_kind_severity: dict[str, dict[str, int]] = field(default_factory=dict)  # flags, kind → level
     cases_made: int = 0
     oldest: datetime | None = None
+
+    def flags_by_severity(self) -> dict[str, int]:
+        """Flags per severity, every kind together, most severe first."""
+        out: dict[str, int] = {}
+        for levels in self.flags_by_kind_severity.values():
+            for level, n in levels.items():
+                out[level] = out.get(level, 0) + n
+        return {level: out[level] for level in sorted(out, key=_rank)}
 
     def counts(self) -> dict[str, int]:
         """The four trace tables' row counts."""
@@ -47,6 +57,8 @@ class StoreStats:
             ("flags", self.flags),
             ("flagged conversations", self.flagged),
             ("flagged by kind", kinds),
+            ("flags by severity", _levels(self.flags_by_severity())),
+            *((f"  {kind}", _levels(levels)) for kind, levels in sorted(self.flags_by_kind_severity.items())),
             ("cases made", self.cases_made),
             ("eval runs", self.eval_runs),
             ("oldest conversation", self.oldest.isoformat() if self.oldest else "-"),
@@ -56,6 +68,15 @@ class StoreStats:
         if self.turns_lived == self.turns:
             return self.turns
         return f"{self.turns_lived} (from {self.turns} traces: tool-call steps joined to their answers)"
+
+
+def _rank(level: str) -> int:
+    order = [s.value for s in Severity]
+    return order.index(level) if level in order else len(order)
+
+
+def _levels(counts: dict[str, int]) -> str:
+    return ", ".join(f"{level} {n}" for level, n in sorted(counts.items(), key=lambda x: _rank(x[0]))) or "-"
 
 
 class StatsStore:
@@ -76,6 +97,11 @@ class StatsStore:
                 flags.c.kind
             )
             out.flagged_by_kind = {k: int(n) for k, n in conn.execute(by_kind)}
+            by_level = select(flags.c.kind, flags.c.severity, func.count()).group_by(
+                flags.c.kind, flags.c.severity
+            )
+            for kind, level, n in conn.execute(by_level):
+                out.flags_by_kind_severity.setdefault(kind, {})[level] = int(n)
             out.cases_made = int(conn.execute(select(func.count()).select_from(links)).scalar() or 0)
             out.oldest = conn.execute(select(func.min(conv.c.started_at))).scalar()
         return out

@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, or_
 from sqlmodel import Session, col, select
 
 from miner.batch import chunks
 from miner.model import Flag, Turn, join_steps
-from miner.reviews import claimable
+from miner.reviews import GATE, claimable
 from miner.rows import flag_of_row, row_turn
 from miner.severity import ReviewStatus, Severity, at_least, severity_of_priority
 from miner.tables import ConversationRow, FlagRow, ReviewRow, TurnRow
@@ -78,13 +78,16 @@ class TraceStore:
         status: str | None = None,
         limit: int = 50,
         severity: Severity | None = None,
+        replays: bool = False,
     ) -> list[ConversationSummary]:
         """Conversations by review priority (incidents, then severity), newest first; `severity` keeps
-        that level and above."""
+        that level and above. Production's only, or with `replays` the gate's own replays only."""
         with self._session() as s:
             query = select(ConversationRow, ReviewRow.status).join(
                 ReviewRow, col(ReviewRow.conversation_id) == col(ConversationRow.id), isouter=True
             )
+            reviewer = col(ReviewRow.reviewer)
+            query = query.where(reviewer == GATE if replays else or_(reviewer.is_(None), reviewer != GATE))
             if flag:
                 query = query.where(col(ConversationRow.flag_kinds).contains(f'"{flag}"'))
             if severity is not None:

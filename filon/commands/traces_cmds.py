@@ -202,10 +202,20 @@ def traces_list(
     ] = None,
     limit: Annotated[int, typer.Option("--limit", help="How many, by review priority then newest.")] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", help="Export instead of a table: csv or jsonl (one conversation a line)."),
+    ] = None,
+    replays: Annotated[
+        bool,
+        typer.Option("--replays", help="The gate's own replays (filon eval), apart from production's."),
+    ] = False,
 ) -> None:
     """Conversations in review order (incidents, then severity), newest first, with why each is there.
+    The gate's replays are kept apart: --replays lists them.
 
     Example: filon traces list --severity high --json
+    Example: filon traces list --format csv --limit 1000 > queue.csv
     """
     from miner.flags import KINDS
     from miner.severity import ReviewStatus, Severity
@@ -218,8 +228,13 @@ def traces_list(
     statuses = [s.value for s in ReviewStatus]
     if status and status not in statuses:
         fail(f"--status: {status!r} is not one of {', '.join(statuses)}")
+    if fmt is not None and fmt not in EXPORTS:
+        fail(f"--format: {fmt!r} is not one of {', '.join(EXPORTS)}")
     store = open_store()
-    rows = store.list_conversations(flag, status, limit, Severity(severity) if severity else None)
+    rows = store.list_conversations(flag, status, limit, Severity(severity) if severity else None, replays)
+    if fmt is not None:
+        EXPORTS[fmt](rows)
+        return
     if as_json:
         console.print_json(json.dumps([r.as_json() for r in rows], ensure_ascii=False))
         return
@@ -232,18 +247,59 @@ def traces_list(
     console.print(table)
 
 
+def _csv(rows: list[ConversationSummary]) -> None:
+    """One row per conversation; text from traces stays data (a leading = + - @ is quoted for
+    spreadsheets, which would run it as a formula)."""
+    import csv
+    import sys
+
+    def cell(value: object) -> str:
+        text = str(value)
+        return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(
+        [
+            "conversation_id",
+            "channel",
+            "turns",
+            "severity",
+            "flags",
+            "reason",
+            "tools",
+            "status",
+            "started_at",
+        ]
+    )
+    for r in rows:
+        flags, tools = ";".join(r.flags), ";".join(dict.fromkeys(r.tools))
+        values = [r.conversation_id, r.channel, r.turns, r.severity, flags, r.reason, tools, r.status]
+        out.writerow([cell(v) for v in values] + [r.started_at.isoformat()])
+
+
+def _jsonl(rows: list[ConversationSummary]) -> None:
+    import sys
+
+    for r in rows:
+        sys.stdout.write(json.dumps(r.as_json(), ensure_ascii=False) + "\n")
+
+
+EXPORTS = {"csv": _csv, "jsonl": _jsonl}
+
+
 def queue_table(rows: list[ConversationSummary], width: int) -> Table:
     """One line per conversation, at any width: the id is what people copy, whole; the reason takes
     what is left; the flag kinds (from 100 columns) and the tools (from 140) show where there is room."""
     table = Table(title=f"{len(rows)} conversation(s)", box=box.SIMPLE_HEAD, pad_edge=False)
-    fixed = {
+    ages = {r.conversation_id: _age(r.started_at) for r in rows}
+    fixed = {  # as wide as their header or their widest value, no wider: the reason gets the rest
         "conversation": max([12, *(len(r.conversation_id) for r in rows)]),
         "severity": 8,
-        "status": 9,
-        "age": 4,
+        "status": max([6, *(len(r.status) for r in rows)]),
+        "age": max([3, *(len(a) for a in ages.values())]),
     }
     shown = ["why", *(["flags"] if width >= 100 else []), *(["tools"] if width >= 140 else [])]
-    gaps = 3 * (len(fixed) + len(shown))  # padding and separators
+    gaps = 3 * (len(fixed) + len(shown) - 1) + 2  # padding and a separator between columns, an edge each side
     budget = max(16, width - sum(fixed.values()) - gaps)
     widths = {c: budget // 4 for c in shown if c != "why"}
     widths["why"] = max(8, budget - sum(widths.values()))
@@ -259,7 +315,7 @@ def queue_table(rows: list[ConversationSummary], width: int) -> Table:
             "flags": Text(", ".join(r.flags) or "-"),
             "tools": literal(", ".join(dict.fromkeys(r.tools)) or "-"),
             "status": Text(r.status),
-            "age": Text(_age(r.started_at)),
+            "age": Text(ages[r.conversation_id]),
         }
         for column in ("why", "flags", "tools"):
             cells[column].truncate(widths.get(column, 0), overflow="ellipsis")

@@ -234,6 +234,57 @@ def test_list_is_one_line_per_conversation_with_whole_ids(columns: str, db_url: 
             assert row["severity"] in line and row["reasons"][0]["reason"][:6] in line, shown
 
 
+def test_at_80_columns_the_reason_gets_what_the_other_columns_leave(db_url: str) -> None:
+    """A 20-character id, a status and an age: the reason keeps 30 characters, not 20."""
+    from tests.tui.data import fill
+
+    store = Store.open()
+    fill(store)
+    [top] = json.loads(runner.invoke(app, ["traces", "list", "--json", "--limit", "1"]).stdout)
+    shown = runner.invoke(app, ["traces", "list", "--limit", "1"], env={"COLUMNS": "80"}).stdout
+    [line] = [x for x in shown.splitlines() if top["conversation_id"] in x]
+    assert top["reasons"][0]["reason"][:30] in line, shown
+
+
+def test_the_gates_replays_are_apart_and_the_list_exports(tmp_path: Path, db_url: str) -> None:
+    """Conversations the gate replayed are listed with --replays only; csv and jsonl export the rows."""
+    import csv
+    import io
+
+    from tests.tui.data import fill
+
+    store = Store.open()
+    fill(store)
+    store.dismiss("web:geste", "filon eval", "conversation simulée (run r1)")
+    listed = {r["conversation_id"] for r in json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout)}
+    replays = json.loads(runner.invoke(app, ["traces", "list", "--json", "--replays"]).stdout)
+    assert "web:geste" not in listed and "web:leak" in listed
+    assert [r["conversation_id"] for r in replays] == ["web:geste"]
+    lines = runner.invoke(app, ["traces", "list", "--format", "jsonl"]).stdout.splitlines()
+    assert {json.loads(x)["conversation_id"] for x in lines} == listed
+    table = list(csv.DictReader(io.StringIO(runner.invoke(app, ["traces", "list", "--format", "csv"]).stdout)))
+    assert {r["conversation_id"] for r in table} == listed
+    assert next(r for r in table if r["conversation_id"] == "web:leak")["severity"] == "critical"
+    bad = runner.invoke(app, ["traces", "list", "--format", "xml"])
+    assert bad.exit_code == 2 and "--format: 'xml' is not one of csv, jsonl" in bad.stderr
+
+
+def test_db_stats_counts_flags_by_severity_and_kind(db_url: str) -> None:
+    from tests.tui.data import fill
+
+    store = Store.open()
+    fill(store)
+    stats = store.stats()
+    shown = runner.invoke(app, ["db", "stats"], env={"COLUMNS": "200"}).stdout
+    levels = stats.flags_by_severity()
+    assert sum(levels.values()) == stats.flags
+    said = next(x for x in shown.splitlines() if x.lstrip().startswith("flags by severity"))
+    assert ", ".join(f"{k} {v}" for k, v in levels.items()) in said
+    security = stats.flags_by_kind_severity["security"]
+    [line] = [x for x in shown.splitlines() if x.startswith("  security")]
+    assert set(line.split(None, 1)[1].split(", ")) == {f"{k} {v}" for k, v in security.items()}
+
+
 def test_show_never_lets_a_traces_escape_sequences_reach_the_terminal(db_url: str) -> None:
     from tests.tui.data import MARKUP, fill
 
