@@ -39,10 +39,12 @@ def age(then: datetime, now: datetime) -> str:
 
 class QueueScreen(ReviewScreen):
     BINDINGS = [
-        Binding("enter", "open", "Open"),
-        Binding("c", "claim_next", "Claim the next open one", show=False),
-        Binding("slash", "filter_flag", "Filter by flag"),
-        Binding("f", "cycle_status", "Filter by status"),
+        # the footer at 80×24 holds what a reviewer needs first, short; `?` says each in full (tooltip).
+        # enter is the screen's (priority): the table's own enter binding, hidden, would hide it
+        Binding("enter", "open", "Open", tooltip="Open the highlighted conversation", priority=True),
+        Binding("c", "claim_next", "Claim next", tooltip="Claim the next open one"),
+        Binding("slash", "filter_flag", "Flag", tooltip="Filter by flag"),
+        Binding("f", "cycle_status", "Status", tooltip="Filter by status"),
         Binding("s", "cycle_severity", "Filter by severity", show=False),  # in the help, like n and p
         Binding(
             "n", "next_page", "Next page", show=False

@@ -52,6 +52,20 @@ async def test_queue_shows_severity_and_reason_and_filters_by_severity(make_app)
         assert {r.severity for r in screen.rows} == {"critical", "high"} and len(screen.rows) == 3
 
 
+async def test_the_queue_footer_at_80x24_offers_open_and_claim(make_app) -> None:  # type: ignore[no-untyped-def]
+    from textual.widgets import Footer
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        active = app.screen.active_bindings
+        assert active["enter"].binding.action == "open"  # not the table's hidden select
+        footer = app.screen.query_one(Footer)
+        shown = " ".join(str(k.render()) for k in footer.children)
+        assert "Open" in shown and "Claim next" in shown
+        assert sum(k.region.right <= 80 and k.region.width > 0 for k in footer.children) == len(footer.children)
+
+
 async def test_open_draft_edit_toggle_and_save_writes_a_lint_clean_case(
     make_app, cases: Path, store: Store
 ) -> None:  # type: ignore[no-untyped-def]
