@@ -32,8 +32,8 @@ def test_a_drafted_leak_lints_and_gates_on_both_prompts(
         "traffic", "-n", "30", "--backend", "scripted", "--prompt", COURT, "--seed", "1", "--sample-rate", "1"
     )
     assert code == 0, out
-    code, out = run("traces", "list", "--json")
-    leaks = [row["conversation_id"] for row in json.loads(out) if "security" in row["flags"]]
+    listed = runner.invoke(app, ["traces", "list", "--json"])
+    leaks = [row["conversation_id"] for row in json.loads(listed.stdout) if "security" in row["flags"]]
     assert leaks, "court.md traffic raised no security flag"
     code, out = run("draft", leaks[0], "--id", "adv-99", "--write")
     assert code == 0, out

@@ -52,6 +52,8 @@ def test_traffic_interrupted_says_what_it_kept_and_exits_130(tmp_path: Path) -> 
         ["traffic", "-n", "400", "--backend", "scripted", "--concurrency", "1", "--seed", "3"], tmp_path
     )
     assert proc.stderr is not None
+    named = proc.stderr.readline()  # the store it writes, named first
+    assert named.startswith("store: ") and str(tmp_path / "f.db") in named, named
     banner = proc.stderr.readline()  # the stand-in announces itself once the run is under way
     assert "stand-in" in banner
     proc.send_signal(signal.SIGINT)

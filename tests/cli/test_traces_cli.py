@@ -256,13 +256,17 @@ def test_the_gates_replays_are_apart_and_the_list_exports(tmp_path: Path, db_url
     store = Store.open()
     fill(store)
     store.dismiss("web:geste", "filon eval", "conversation simulée (run r1)")
-    listed = {r["conversation_id"] for r in json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout)}
+    listed = {
+        r["conversation_id"] for r in json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout)
+    }
     replays = json.loads(runner.invoke(app, ["traces", "list", "--json", "--replays"]).stdout)
     assert "web:geste" not in listed and "web:leak" in listed
     assert [r["conversation_id"] for r in replays] == ["web:geste"]
     lines = runner.invoke(app, ["traces", "list", "--format", "jsonl"]).stdout.splitlines()
     assert {json.loads(x)["conversation_id"] for x in lines} == listed
-    table = list(csv.DictReader(io.StringIO(runner.invoke(app, ["traces", "list", "--format", "csv"]).stdout)))
+    table = list(
+        csv.DictReader(io.StringIO(runner.invoke(app, ["traces", "list", "--format", "csv"]).stdout))
+    )
     assert {r["conversation_id"] for r in table} == listed
     assert next(r for r in table if r["conversation_id"] == "web:leak")["severity"] == "critical"
     bad = runner.invoke(app, ["traces", "list", "--format", "xml"])
