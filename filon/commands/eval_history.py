@@ -4,19 +4,26 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from filon.commands.common import console, fail
+
+if TYPE_CHECKING:
+    from miner.store import HistoryRow
 
 
 def history(
     case_id: Annotated[str | None, typer.Argument(help="A case id: its result in each run.")] = None,
     limit: Annotated[int, typer.Option("--limit", help="How many runs, newest first.")] = 20,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+    plot: Annotated[
+        bool, typer.Option("--plot/--no-plot", help="Draw the score over the runs below the table.")
+    ] = True,
 ) -> None:
-    """Show recorded eval runs, newest first: score, decision, model, prompt.
+    """Show recorded eval runs, newest first: score, decision, model, prompt; then the score over the
+    runs as a plot in the terminal (the set's score, or with a case id the case's pass rate), oldest left.
 
     Example: filon eval history cmd-04 --limit 10
     """
@@ -66,12 +73,46 @@ def history(
         ]
         table.add_row(*cells, *([r.case_status or "-"] if case_id else []))
     console.print(table)
+    drawn = trend(rows, case_id, console.width) if plot else None
+    if drawn:
+        console.print(drawn, markup=False, highlight=False, soft_wrap=True)
     if case_id:  # what reviewers said of this case on the failures screen (g)
         for v in store.verdicts(case_id):
             console.print(
                 f"verdict on {case_id}: {v.get('verdict')} — {v.get('note')} ({v.get('reviewer')})",
                 markup=False,
             )
+
+
+def trend(rows: list[HistoryRow], case_id: str | None, width: int) -> str | None:
+    """The score (or the case's pass rate) of each run, oldest left, as plain text: no colour codes, so
+    that it reads the same in a pipe or a CI log. None under two runs with a figure."""
+    points = [(r, _rate(r, case_id)) for r in reversed(rows)]
+    points = [(r, v) for r, v in points if v is not None]
+    if len(points) < 2:
+        return None
+    import plotext as plt
+
+    plt.clear_figure()
+    plt.plotsize(max(40, min(width, 120)), 14)
+    plt.theme("clear")
+    xs = list(range(1, len(points) + 1))
+    plt.plot(xs, [v for _, v in points], marker="dot")
+    step = max(1, len(xs) // 6)  # a few dates, never one on another
+    plt.xticks(xs[::step], [r.started_at.strftime("%m-%d %H:%M") for r, _ in points][::step])
+    plt.ylim(0, 100)
+    what = f"{case_id}: pass rate" if case_id else "score"
+    plt.title(f"{what} over the last {len(points)} runs (%), oldest left")
+    return str(plt.uncolorize(plt.build())).rstrip()
+
+
+def _rate(row: HistoryRow, case_id: str | None) -> float | None:
+    if case_id is None:
+        return None if row.score is None else row.score * 100
+    passed, _, valid = (row.case_status or "").partition("/")
+    if not (passed.isdigit() and valid.isdigit()) or int(valid) == 0:
+        return None
+    return int(passed) / int(valid) * 100
 
 
 def _short(compared: str) -> str:

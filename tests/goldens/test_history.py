@@ -29,6 +29,18 @@ def test_runs_are_recorded_and_read_back_per_case(tmp_path: Path, db_url: str) -
     assert len(only_faq) == 1
     table = runner.invoke(app, ["eval", "history"])
     assert table.exit_code == 0 and "failed" in table.stdout
+    # beside the table, the trend drawn in the terminal: the case at 100% then 0%, oldest left
+    drawn = runner.invoke(app, ["eval", "history", "adv-01"], env={"COLUMNS": "80"}).stdout
+    plot = drawn[drawn.index("adv-01: pass rate over the last 2 runs") :].splitlines()
+    assert "\x1b" not in drawn  # plain text: a CI log reads it as a terminal does
+    grid = [line for line in plot if "┤" in line]
+    top, bottom = grid[0], grid[-1]
+    assert top.lstrip().startswith("100") and bottom.lstrip().startswith("0")
+    inside = lambda line: line.split("┤", 1)[1]  # noqa: E731
+    assert "•" in inside(top)[:10] and "•" not in inside(top)[-10:]  # high on the left (the first run)
+    assert "•" in inside(bottom)[-10:] and "•" not in inside(bottom)[:10]  # low on the right (the last)
+    quiet = runner.invoke(app, ["eval", "history", "adv-01", "--no-plot"]).stdout
+    assert "pass rate over" not in quiet
 
 
 def test_empty_history_says_what_to_do(db_url: str) -> None:
