@@ -17,7 +17,7 @@ from typing import Any
 from google import genai
 from google.genai import types
 
-from goldens.model_calls import data_block, infrastructure
+from goldens.model_calls import data_block, structured_call, structured_config
 from goldens.rubrics import Rubric
 
 SCRIPTED_JUDGE = "scripted-juge"
@@ -76,11 +76,8 @@ def conversation_block(customer: list[str], answer: str) -> str:
 
 def request(rubric: Rubric, customer: list[str], answer: str) -> tuple[str, types.GenerateContentConfig]:
     """The user message and the configuration sent for one judgement (pure: tested on its own)."""
-    config = types.GenerateContentConfig(
-        system_instruction=RULES.format(echelle=rubric.echelle, name=rubric.name, text=rubric.text),
-        temperature=0.0,
-        response_mime_type="application/json",
-        response_schema=SCHEMA,  # no max_output_tokens: a thinking model's thoughts count against it
+    config = structured_config(
+        RULES.format(echelle=rubric.echelle, name=rubric.name, text=rubric.text), SCHEMA
     )
     return conversation_block(customer, answer), config
 
@@ -103,13 +100,6 @@ def parse_reply(rubric: Rubric, text: str | None) -> tuple[int, str]:
     return score, raison.strip()
 
 
-def output_tokens(usage: types.GenerateContentResponseUsageMetadata | None) -> int:
-    """The tokens billed as output: the reply's and, on a thinking model, its thoughts'."""
-    if usage is None:
-        return 0
-    return (usage.candidates_token_count or 0) + (usage.thoughts_token_count or 0)
-
-
 def _clip(text: str, width: int = 60) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -125,15 +115,13 @@ class Judge:
 
     def score(self, rubric: Rubric, customer: list[str], answer: str) -> Verdict:
         message, config = request(rubric, customer, answer)
-        with infrastructure("juge", JudgeError):
-            response = self.client.models.generate_content(model=self.model, contents=message, config=config)
-        score, raison = parse_reply(rubric, response.text)
-        usage = response.usage_metadata
+        reply = structured_call(self.client, self.model, message, config, "juge", JudgeError)
+        score, raison = parse_reply(rubric, reply.text)
         return Verdict(
             critere=rubric.name,
             score=score,
             raison=raison,
             passed=rubric.passes(score),
-            input_tokens=(usage.prompt_token_count or 0) if usage else 0,
-            output_tokens=output_tokens(usage),
+            input_tokens=reply.input_tokens,
+            output_tokens=reply.output_tokens,
         )

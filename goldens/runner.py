@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import httpx
-from google.genai import errors
 from opentelemetry import trace
 
 from agent.model import Backend
@@ -26,6 +25,7 @@ from goldens.budget import Budget, within_budget
 from goldens.checks import grade
 from goldens.checks.rules import RuleGate
 from goldens.final_state import state_reader
+from goldens.model_calls import cause
 from goldens.model_checks import ModelChecks, Outcome
 from goldens.schema import Case
 from goldens.simulator import Simulator, SimulatorError
@@ -105,19 +105,6 @@ class RunOutput:
     budget: Budget | None = None  # --budget: what was spent, and how many attempts it did not start
 
 
-def infra_error(exc: BaseException) -> str | None:
-    """A label when `exc` is infrastructure (quota, overload, network, breaker), None for anything else."""
-    if isinstance(exc, retry.CircuitOpen):
-        return "circuit ouvert"
-    if isinstance(exc, errors.APIError) and (exc.code == 429 or exc.code >= 500):
-        return f"{exc.code} {exc.status or ''}".strip()
-    if isinstance(exc, httpx.TimeoutException):
-        return "délai dépassé"
-    if isinstance(exc, httpx.TransportError):
-        return f"réseau : {type(exc).__name__}"
-    return None
-
-
 def make_http_client(policy: retry.RetryPolicy) -> tuple[httpx.Client, retry.RetryTransport]:
     transport = retry.RetryTransport(policy)
     return httpx.Client(transport=transport, timeout=httpx.Timeout(60.0)), transport
@@ -189,7 +176,7 @@ def _exchange(
         except TargetError as exc:
             result.erreur = f"cible : {exc}"
         except Exception as exc:
-            label = infra_error(exc)
+            label = cause(exc)
             if label is None:
                 raise
             result.erreur = label

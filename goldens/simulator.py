@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from google import genai
 from google.genai import types
 
-from goldens.judge import output_tokens
-from goldens.model_calls import data_block, infrastructure
+from goldens.model_calls import data_block, structured_call, structured_config
 from goldens.schema import Simulation
 from miner.text import norm
 
@@ -86,24 +85,13 @@ class Simulator:
 
     def next(self, simulation: Simulation, turns: list[tuple[str, str]]) -> Step:
         """The customer's next message after `turns` (("client" | "agent", text) in order)."""
-        config = types.GenerateContentConfig(
-            system_instruction=RULES.format(persona=simulation.persona, objectif=simulation.objectif),
-            temperature=0.0,
-            response_mime_type="application/json",
-            response_schema=SCHEMA,  # no max_output_tokens: a thinking model's thoughts count against it
+        config = structured_config(
+            RULES.format(persona=simulation.persona, objectif=simulation.objectif), SCHEMA
         )
-        with infrastructure("client simulé", SimulatorError):
-            response = self.client.models.generate_content(
-                model=self.model, contents=transcript_block(turns), config=config
-            )
-        message, reached = parse_step(response.text)
-        usage = response.usage_metadata
-        return Step(
-            message,
-            reached,
-            (usage.prompt_token_count or 0) if usage else 0,
-            output_tokens(usage),
-        )
+        message = transcript_block(turns)
+        reply = structured_call(self.client, self.model, message, config, "client simulé", SimulatorError)
+        text, reached = parse_step(reply.text)
+        return Step(text, reached, reply.input_tokens, reply.output_tokens)
 
 
 def simulation_gaps(max_tours: int, reached: bool | None, answers: list[str]) -> list[str]:
