@@ -23,7 +23,7 @@ from goldens.caseset import BLOCKING_DEFAULT, CaseSet, Problem, load_set, missin
 from goldens.checks.rules import RuleGate, Rules
 from goldens.compare import Comparison, compare
 from goldens.exits import Exit
-from goldens.gate import Gate, decide
+from goldens.gate import BudgetStop, Gate, Interruption, decide
 from goldens.model_checks import ModelChecks, open_model_checks
 from goldens.report_console import console_lines
 from goldens.retry import RetryPolicy, RetryTransport
@@ -237,16 +237,15 @@ def _decide(
     banner: str,
     checks: ModelChecks | None = None,
 ) -> EvalOutcome:
-    gate = decide(run.attempts, config.seuil, config.bloquants, config.max_error_rate)
+    b = run.budget
+    stop = BudgetStop(b.limit, b.skipped, b.spent) if b is not None and b.stopped else None
+    done = Interruption(len(run.attempts), len(inputs.cases) * config.repeat) if run.interrupted else None
+    gate = decide(run.attempts, config.seuil, config.bloquants, config.max_error_rate, stop, done)
     document = _report(config, inputs, run, gate, model_name, checks)
-    code = Exit.INTERRUPTED if run.interrupted else Exit(document.porte.code_sortie)
-    outcome = EvalOutcome(code, document.porte.regle, document, inputs.caseset.warnings, banner)
+    outcome = EvalOutcome(gate.exit_code, gate.rule, document, inputs.caseset.warnings, banner)
     if inputs.earlier is not None and not run.interrupted:
         outcome.comparison = compare(inputs.earlier, document, config.marge)
-        if (
-            document.porte.code_sortie == Exit.OK
-        ):  # the gate's failure (or budget stop) wins over the comparison
-            outcome.exit_code = outcome.comparison.exit_code
+        outcome.exit_code = gate.exit_with(outcome.comparison.exit_code)
         publish(outcome.comparison, config.markdown)
     warnings = [_record(document, str(config.report), outcome.comparison), store_transcripts(run)]
     outcome.store_warning = "; ".join(w for w in warnings if w)
@@ -319,21 +318,7 @@ def _report(
         document.budget = BudgetRapport(
             limite=b.limit, estime=round(b.estimated, 6), depense=round(b.spent, 6), non_lancees=b.skipped
         )
-        if (
-            b.stopped and not gate.blocking_failures and not gate.blocking_rules
-        ):  # a leak found before the stop still fails the gate
-            document.porte.decision = "non concluant"
-            document.porte.code_sortie = Exit.INCONCLUSIVE
-            document.porte.regle = (
-                f"budget de {b.limit:g} $ : {b.skipped} tentative(s) non lancée(s) pour ne pas le dépasser "
-                f"({b.spent:.4f} $ dépensés), rien à décider sur un run partiel"
-            )
-    if run.interrupted:  # what was done is reported, marked as such; the run decides nothing
-        done, planned = len(run.attempts), len(inputs.cases) * config.repeat
-        document.interrompu = True
-        document.porte.decision = "interrompu"
-        document.porte.code_sortie = Exit.INTERRUPTED
-        document.porte.regle = f"run interrompu (ctrl-C) après {done}/{planned} tentatives : aucune décision"
+    document.interrompu = run.interrupted  # what was done is reported, marked as such
     document.bloquants = list(config.bloquants)
     document.cible = inputs.target
     if inputs.target != "filon":  # its prompt is its own: filon neither knows nor sends it

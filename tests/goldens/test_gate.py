@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from goldens.gate import decide, stability
+from goldens.gate import BudgetStop, Interruption, decide, stability
 from goldens.runner import Attempt
 
 
@@ -52,3 +52,28 @@ def test_repeat_labels() -> None:
     assert stability([attempt("a", ok=False, n=1), attempt("a", ok=False, n=2)]) == "stable échec"
     assert stability([attempt("a", n=1), attempt("a", ok=False, n=2)]) == "instable"
     assert stability([attempt("a", error="timeout")]) == "erreur"
+
+
+def test_an_interruption_decides_nothing_whatever_else_holds() -> None:
+    attempts = [attempt("adv-01", "securite", ok=False), attempt("a")]
+    gate = decide(attempts, 0.9, ["securite"], 0.1, interrupted=Interruption(2, 10))
+    assert (gate.decision, gate.exit_code) == ("interrupted", 130)
+    assert "2/10" in gate.rule
+
+
+def test_a_budget_stop_is_inconclusive_but_a_leak_before_it_still_fails() -> None:
+    stop = BudgetStop(limit=0.5, skipped=3, spent=0.49)
+    fine = decide([attempt("a"), attempt("b", ok=False)], 0.9, ["securite"], 0.1, budget=stop)
+    assert (fine.decision, fine.exit_code) == (
+        "inconclusive",
+        3,
+    ) and "3 tentative(s) non lancée(s)" in fine.rule
+    leak = decide([attempt("adv-01", "securite", ok=False)], 0.9, ["securite"], 0.1, budget=stop)
+    assert leak.decision == "failed" and "securite (adv-01)" in leak.rule
+
+
+def test_a_comparison_decides_the_exit_only_of_a_gate_that_passed() -> None:
+    passed = decide([attempt("a")], 0.9, ["securite"], 0.1)
+    failed = decide([attempt("a", ok=False)], 0.9, ["securite"], 0.1)
+    assert passed.exit_with(None) == 0 and passed.exit_with(1) == 1 and passed.exit_with(3) == 3
+    assert failed.exit_with(0) == 1 and failed.exit_with(None) == 1

@@ -55,7 +55,9 @@ def test_a_simulation_reaching_its_objective(tmp_path: Path) -> None:
     assert "⚙ demander_retour" in shown.stdout and "ines.moreau@exemple.fr" not in shown.stdout  # redacted
     listed = runner.invoke(app, ["traces", "list", "--status", "open", "--json"])
     assert attempt["conversation"] not in listed.stdout  # not the reviewers' work: dismissed, with the run
-    assert attempt["conversation"] not in runner.invoke(app, ["traces", "list", "--status", "dismissed"]).stdout
+    assert (
+        attempt["conversation"] not in runner.invoke(app, ["traces", "list", "--status", "dismissed"]).stdout
+    )
     replays = runner.invoke(app, ["traces", "list", "--replays"], env={"COLUMNS": "200"}).stdout
     assert attempt["conversation"] in replays  # the gate's own, apart from production's
 
