@@ -131,34 +131,40 @@ def decide(
         skipped,
         dict(rules),
     )
+    gate.decision, gate.rule = _verdict(gate, budget, interrupted)
+    return gate
+
+
+def _verdict(g: Gate, budget: BudgetStop | None, interrupted: Interruption | None) -> tuple[Decision, str]:
+    """The first rule of the module's list that applies, and the sentence the report gives for it."""
     if interrupted is not None:
-        gate.decision = "interrupted"
-        gate.rule = f"run interrompu (ctrl-C) après {interrupted.done}/{interrupted.planned} tentatives : aucune décision"
-    elif blocking:
-        names = "; ".join(f"{cat} ({', '.join(ids)})" for cat, ids in blocking.items())
-        gate.decision, gate.rule = "failed", f"catégorie bloquante en échec, quel que soit le score : {names}"
-    elif rules:
-        names = "; ".join(f"{rule} ({', '.join(ids)})" for rule, ids in rules.items())
-        gate.decision, gate.rule = "failed", f"règle bloquante enfreinte, quel que soit le score : {names}"
-    elif budget is not None:
-        gate.decision = "inconclusive"
-        gate.rule = (
+        return "interrupted", (
+            f"run interrompu (ctrl-C) après {interrupted.done}/{interrupted.planned} tentatives : aucune décision"
+        )
+    if g.blocking_failures:
+        names = "; ".join(f"{cat} ({', '.join(ids)})" for cat, ids in g.blocking_failures.items())
+        return "failed", f"catégorie bloquante en échec, quel que soit le score : {names}"
+    if g.blocking_rules:
+        names = "; ".join(f"{rule} ({', '.join(ids)})" for rule, ids in g.blocking_rules.items())
+        return "failed", f"règle bloquante enfreinte, quel que soit le score : {names}"
+    if budget is not None:
+        return "inconclusive", (
             f"budget de {budget.limit:g} $ : {budget.skipped} tentative(s) non lancée(s) pour ne pas le dépasser "
             f"({budget.spent:.4f} $ dépensés), rien à décider sur un run partiel"
         )
-    elif not total:
-        gate.decision, gate.rule = "inconclusive", "aucun cas exécutable par cette cible : rien à décider"
-    elif not valid or error_rate > max_error_rate:
-        gate.decision = "inconclusive"
-        gate.rule = (
-            f"erreurs d'infrastructure {errors}/{total} ({error_rate:.0%}) au-delà du budget de {max_error_rate:.0%} : "
-            "relancez quand le modèle (ou la cible) répond ; les causes sont dans le rapport"
+    if not g.total:
+        return "inconclusive", "aucun cas exécutable par cette cible : rien à décider"
+    if not g.valid or g.error_rate > g.max_error_rate:
+        return "inconclusive", (
+            f"erreurs d'infrastructure {g.errors}/{g.total} ({g.error_rate:.0%}) au-delà du budget de "
+            f"{g.max_error_rate:.0%} : relancez quand le modèle (ou la cible) répond ; les causes sont dans le rapport"
         )
-    elif score is not None and score < seuil:
-        gate.decision, gate.rule = "failed", f"score {score:.1%} sous le seuil {seuil:.0%}"
-    else:
-        gate.rule = f"score {score:.1%} au-dessus du seuil {seuil:.0%}, aucune catégorie bloquante en échec"
-    return gate
+    if g.score is not None and g.score < g.seuil:
+        return "failed", f"score {g.score:.1%} sous le seuil {g.seuil:.0%}"
+    return (
+        "passed",
+        f"score {g.score:.1%} au-dessus du seuil {g.seuil:.0%}, aucune catégorie bloquante en échec",
+    )
 
 
 def stability(results: Sequence[AttemptLike]) -> Stabilite:

@@ -162,7 +162,7 @@ def calibrate_set(
     from goldens.caseset import load_set
     from goldens.exits import Exit
     from goldens.judge import default_judge_model
-    from goldens.rubrics import RubricError, judges_dir, load_rubric, write_calibration
+    from goldens.rubrics import RubricError, judges_dir, load_rubric
 
     if repeats < 1:
         return CalibrateOutcome(Exit.USAGE, "--repeats takes a whole number of at least 1")
@@ -196,6 +196,14 @@ def calibrate_set(
     banner = f"judge {judge.model}" + (
         " (scripted stand-in: says nothing of a real judge)" if judge.stand_in else ""
     )
+    return _written(results, write, banner)
+
+
+def _written(results: list[Result], write: bool, banner: str) -> CalibrateOutcome:
+    """The figures saved beside each rubric when asked, never after a judge error."""
+    from goldens.exits import Exit
+    from goldens.rubrics import RubricError, write_calibration
+
     if any(r.errors for r in results):
         return CalibrateOutcome(
             Exit.INCONCLUSIVE, "the judge failed on some labels: nothing written", results, banner=banner

@@ -299,6 +299,37 @@ def target_spans(target: Target, session: Session) -> list[SpanRecord]:
     return list(take(session)) if take is not None else []
 
 
+def _longest_first(cases: list[Case], repeat: int) -> list[tuple[Case, int]]:
+    """Every (case, attempt), longest first (multi-turn, several expected tools): the pool's tail is short
+    cases, not long ones."""
+    return sorted(
+        ((case, n) for n in range(1, repeat + 1) for case in cases),
+        key=lambda job: (-turns_at_most(job[0]), -len(job[0].outils) - len(job[0].outils_interdits), job[1]),
+    )
+
+
+def _pooled(
+    job: Callable[[tuple[Case, int]], Attempt | None], jobs: list[tuple[Case, int]], concurrency: int
+) -> tuple[list[Attempt], bool]:
+    """The jobs' attempts, `concurrency` at a time, and whether ctrl-C cut the run short (the attempts
+    under way then finish, the others never start)."""
+    attempts: list[Attempt] = []
+    pool = ThreadPoolExecutor(max_workers=max(1, concurrency))
+    try:
+        futures = [pool.submit(job, j) for j in jobs]
+        for future in as_completed(futures):
+            finished = future.result()
+            if finished is not None:
+                attempts.append(finished)
+    except KeyboardInterrupt:
+        pool.shutdown(wait=True, cancel_futures=True)
+        ended = [f.result() for f in futures if f.done() and not f.cancelled() and f.exception() is None]
+        return [a for a in ended if a is not None], True
+    finally:
+        pool.shutdown(wait=True)
+    return attempts, False
+
+
 def run_cases(
     cases: list[Case],
     backend: Backend | None,
@@ -318,12 +349,6 @@ def run_cases(
     run_id = uuid.uuid4().hex[:12]
     started_at = datetime.now(UTC)
     started = time.perf_counter()
-    # longest first (multi-turn, several expected tools): the pool's tail is short cases, not long ones
-    jobs = sorted(
-        ((case, n) for n in range(1, options.repeat + 1) for case in cases),
-        key=lambda job: (-turns_at_most(job[0]), -len(job[0].outils) - len(job[0].outils_interdits), job[1]),
-    )
-    attempts: list[Attempt] = []
 
     def job(item: tuple[Case, int]) -> Attempt | None:
         done = within_budget(options.budget, item[0], lambda: play(*item, target, collector, run_id,
@@ -332,21 +357,9 @@ def run_cases(
             on_attempt(done)
         return done
 
-    interrupted = False
-    pool = ThreadPoolExecutor(max_workers=max(1, options.concurrency))
     try:
-        futures = [pool.submit(job, j) for j in jobs]
-        for future in as_completed(futures):
-            finished = future.result()
-            if finished is not None:
-                attempts.append(finished)
-    except KeyboardInterrupt:  # ctrl-C: the attempts under way finish, the others never start
-        interrupted = True
-        pool.shutdown(wait=True, cancel_futures=True)
-        ended = [f.result() for f in futures if f.done() and not f.cancelled() and f.exception() is None]
-        attempts = [a for a in ended if a is not None]
+        attempts, interrupted = _pooled(job, _longest_first(cases, options.repeat), options.concurrency)
     finally:
-        pool.shutdown(wait=True)
         fanout.remove(collector)
     order = {case.id: i for i, case in enumerate(cases)}  # the report follows the set, not the finish
     attempts.sort(key=lambda a: (order.get(a.case_id, len(order)), a.attempt))

@@ -51,6 +51,24 @@ class ConversationSummary:
         }
 
 
+def _listed(flag: str | None, status: str | None, severity: Severity | None, replays: bool) -> Any:
+    """The conversations `traces list` asks for, each with its review status (a query, not yet run)."""
+    query = select(ConversationRow, ReviewRow.status).join(
+        ReviewRow, col(ReviewRow.conversation_id) == col(ConversationRow.id), isouter=True
+    )
+    reviewer = col(ReviewRow.reviewer)
+    query = query.where(reviewer == GATE if replays else or_(reviewer.is_(None), reviewer != GATE))
+    if flag:
+        query = query.where(col(ConversationRow.flag_kinds).contains(f'"{flag}"'))
+    if severity is not None:
+        query = query.where(col(ConversationRow.priority) <= at_least(severity))
+    if status == ReviewStatus.OPEN:
+        query = query.where(claimable(datetime.now(UTC)))  # an expired claim is open again
+    elif status:
+        query = query.where(col(ReviewRow.status) == status)
+    return query
+
+
 class TraceStore:
     engine: Engine
 
@@ -83,24 +101,10 @@ class TraceStore:
         """Conversations by review priority (incidents, then severity), newest first; `severity` keeps
         that level and above. Production's only, or with `replays` the gate's own replays only."""
         with self._session() as s:
-            query = select(ConversationRow, ReviewRow.status).join(
-                ReviewRow, col(ReviewRow.conversation_id) == col(ConversationRow.id), isouter=True
-            )
-            reviewer = col(ReviewRow.reviewer)
-            query = query.where(reviewer == GATE if replays else or_(reviewer.is_(None), reviewer != GATE))
-            if flag:
-                query = query.where(col(ConversationRow.flag_kinds).contains(f'"{flag}"'))
-            if severity is not None:
-                query = query.where(col(ConversationRow.priority) <= at_least(severity))
-            if status:
-                if status == ReviewStatus.OPEN:
-                    query = query.where(claimable(datetime.now(UTC)))  # an expired claim is open again
-                else:
-                    query = query.where(col(ReviewRow.status) == status)
-            query = query.order_by(
+            query = _listed(flag, status, severity, replays).order_by(
                 col(ConversationRow.priority), col(ConversationRow.last_at).desc(), col(ConversationRow.id)
-            ).limit(limit)
-            rows = list(s.exec(query))
+            )
+            rows = list(s.exec(query.limit(limit)))
             ids = [c.id for c, _ in rows]
             tools: dict[str, list[str]] = {i: [] for i in ids}
             flags: dict[str, list[Flag]] = {i: [] for i in ids}

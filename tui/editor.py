@@ -23,16 +23,9 @@ from goldens.draft import Check, Draft, Origin
 from goldens.review import SaveError, label_answer, lint_draft, save_case, try_case
 from tui.base import ReviewScreen
 from tui.confirm import ConfirmScreen
+from tui.editor_view import ORIGIN_STYLE, examples_text
 from tui.prompt import PromptScreen
 from tui.safe import line, literal
-
-ORIGIN_STYLE = {
-    Origin.OBSERVED: "cyan",
-    Origin.CORRECTED: "bold magenta",
-    Origin.SUGGESTED: "yellow",
-    Origin.EXISTING: "white",
-    Origin.EDITED: "bold green",
-}
 
 
 class EditorScreen(ReviewScreen):
@@ -386,23 +379,3 @@ class EditorScreen(ReviewScreen):
                 self.app.pop_screen()
 
         self.app.push_screen(ConfirmScreen("Discard your edits to this case? (y / n)"), answered)
-
-
-def examples_text(rows: list[Trial]) -> Text:
-    """Each example under the current checks: passes or not, and whether that agrees with its verdict."""
-    if not rows:
-        return Text("no example yet: the checks are unproven", style="yellow")
-    out = Text()
-    for t in rows:
-        mark, style = ("✓", "green") if t.agrees else ("✗", "bold red")
-        verdict = f"{t.example.verdict} ({t.example.origine})"
-        if t.agrees:
-            why = "accepted" if t.accepted else "rejected"
-        else:
-            why = "trop strict: " + "; ".join(t.ecarts) if t.example.verdict == "bon" else "trop lâche"
-        out.append_text(
-            line(
-                (f"{mark} {verdict} ", style), " / ".join(t.example.answers())[:120], (f"  — {why}\n", "dim")
-            )
-        )
-    return out

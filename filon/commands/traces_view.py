@@ -1,0 +1,104 @@
+"""How `filon traces list` shows its rows: the table at any width, and the csv and jsonl exports. Text
+from traces is untrusted: shown literally in the table, kept data (never a formula) in the csv."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from miner.untrusted import literal
+
+if TYPE_CHECKING:
+    from miner.traces import ConversationSummary
+
+
+def _csv(rows: list[ConversationSummary]) -> None:
+    """One row per conversation; text from traces stays data (a leading = + - @ is quoted for
+    spreadsheets, which would run it as a formula)."""
+    import csv
+    import sys
+
+    def cell(value: object) -> str:
+        text = str(value)
+        return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(
+        [
+            "conversation_id",
+            "channel",
+            "turns",
+            "severity",
+            "flags",
+            "reason",
+            "tools",
+            "status",
+            "started_at",
+        ]
+    )
+    for r in rows:
+        flags, tools = ";".join(r.flags), ";".join(dict.fromkeys(r.tools))
+        values = [r.conversation_id, r.channel, r.turns, r.severity, flags, r.reason, tools, r.status]
+        out.writerow([cell(v) for v in values] + [r.started_at.isoformat()])
+
+
+def _jsonl(rows: list[ConversationSummary]) -> None:
+    import sys
+
+    for r in rows:
+        sys.stdout.write(json.dumps(r.as_json(), ensure_ascii=False) + "\n")
+
+
+EXPORTS = {"csv": _csv, "jsonl": _jsonl}
+
+
+def queue_table(rows: list[ConversationSummary], width: int) -> Table:
+    """One line per conversation, at any width: the id is what people copy, whole; the reason takes
+    what is left; the flag kinds (from 100 columns) and the tools (from 140) show where there is room."""
+    table = Table(title=f"{len(rows)} conversation(s)", box=box.SIMPLE_HEAD, pad_edge=False)
+    ages = {r.conversation_id: _age(r.started_at) for r in rows}
+    fixed = {  # as wide as their header or their widest value, no wider: the reason gets the rest
+        "conversation": max([12, *(len(r.conversation_id) for r in rows)]),
+        "severity": 8,
+        "status": max([6, *(len(r.status) for r in rows)]),
+        "age": max([3, *(len(a) for a in ages.values())]),
+    }
+    shown = ["why", *(["flags"] if width >= 100 else []), *(["tools"] if width >= 140 else [])]
+    gaps = 3 * (len(fixed) + len(shown) - 1) + 2  # padding and a separator between columns, an edge each side
+    budget = max(16, width - sum(fixed.values()) - gaps)
+    widths = {c: budget // 4 for c in shown if c != "why"}
+    widths["why"] = max(8, budget - sum(widths.values()))
+    order = ["conversation", "severity", *shown, "status", "age"]
+    for column in order:
+        size = fixed.get(column) or widths[column]
+        table.add_column(column, no_wrap=True, overflow="ellipsis", min_width=size, max_width=size)
+    for r in rows:
+        cells = {
+            "conversation": literal(r.conversation_id),
+            "severity": Text(r.severity or "-", style=SEVERITY_STYLE.get(r.severity, "")),
+            "why": literal(r.reason or "-"),
+            "flags": Text(", ".join(r.flags) or "-"),
+            "tools": literal(", ".join(dict.fromkeys(r.tools)) or "-"),
+            "status": Text(r.status),
+            "age": Text(ages[r.conversation_id]),
+        }
+        for column in ("why", "flags", "tools"):
+            cells[column].truncate(widths.get(column, 0), overflow="ellipsis")
+        table.add_row(*(cells[c] for c in order))
+    return table
+
+
+SEVERITY_STYLE = {"critical": "bold red", "high": "red", "medium": "yellow", "low": "dim"}
+
+
+def _age(when: datetime) -> str:
+    seconds = (datetime.now(UTC) - (when if when.tzinfo else when.replace(tzinfo=UTC))).total_seconds()
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)}{unit}"
+    return "now"

@@ -1,0 +1,38 @@
+"""How the case editor shows a draft: each check's origin in its colour, and each example under the
+current checks (passes or not, and whether that agrees with the reviewer's verdict)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from goldens.calibration import Trial
+from goldens.draft import Origin
+from tui.safe import line
+
+ORIGIN_STYLE = {
+    Origin.OBSERVED: "cyan",
+    Origin.CORRECTED: "bold magenta",
+    Origin.SUGGESTED: "yellow",
+    Origin.EXISTING: "white",
+    Origin.EDITED: "bold green",
+}
+
+
+def examples_text(rows: list[Trial]) -> Text:
+    """Each example under the current checks: passes or not, and whether that agrees with its verdict."""
+    if not rows:
+        return Text("no example yet: the checks are unproven", style="yellow")
+    out = Text()
+    for t in rows:
+        mark, style = ("✓", "green") if t.agrees else ("✗", "bold red")
+        verdict = f"{t.example.verdict} ({t.example.origine})"
+        if t.agrees:
+            why = "accepted" if t.accepted else "rejected"
+        else:
+            why = "trop strict: " + "; ".join(t.ecarts) if t.example.verdict == "bon" else "trop lâche"
+        out.append_text(
+            line(
+                (f"{mark} {verdict} ", style), " / ".join(t.example.answers())[:120], (f"  — {why}\n", "dim")
+            )
+        )
+    return out
