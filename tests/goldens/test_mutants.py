@@ -100,7 +100,12 @@ def test_a_verb_denied_already_asked_or_in_il_y_a_is_left(text: str) -> None:
 
 
 def test_nhesitez_pas_is_no_fact_to_affirm() -> None:
-    assert not list(edits("N'hésitez pas à revenir vers moi."))
+    """A politeness is no denial to drop; the fact beside it is still mutated."""
+    changes = [
+        (kind, change)
+        for kind, change, _, _ in edits("N'hésitez pas à revenir vers moi : votre colis est parti.")
+    ]
+    assert changes == [("négation", "« est » → « n'est pas »")]
 
 
 def test_the_checks_accept_a_denial_until_a_forbidden_text_rejects_it() -> None:

@@ -47,9 +47,18 @@ def test_blank_database_reaches_the_latest_schema(db_url: str) -> None:
     assert [i["column_names"] for i in inspect(engine).get_indexes("eval_comparisons")] == [["b_run_id"]]
 
 
-def test_versions_are_strictly_increasing() -> None:
-    versions = [v for v, _, _ in MIGRATIONS]
-    assert versions == sorted(set(versions))
+def test_migrations_apply_one_at_a_time_in_order_and_are_recorded(tmp_path: Path) -> None:
+    """Each step brings exactly its own version, in the declared order, recorded with its name; once at
+    the top, nothing more is applied."""
+    engine = create_engine(f"sqlite:///{tmp_path / 'steps.db'}")
+    for version, _, _ in MIGRATIONS:
+        assert migrate(engine, upto=version) == [version]
+    assert migrate(engine) == []
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT version, name FROM filon_migrations ORDER BY applied_at, version")
+        ).all()
+    assert [tuple(r) for r in rows] == [(v, n) for v, n, _ in MIGRATIONS]
 
 
 def test_store_opens_in_wal_mode(tmp_path: Path) -> None:
