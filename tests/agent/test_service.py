@@ -91,3 +91,26 @@ def test_returns_at_the_window_edges(make_service) -> None:  # type: ignore[no-u
     )
     assert inside.outils == ["consulter_commande", "demander_retour"]
     assert outside.outils == ["consulter_commande", "rechercher_aide"] and "30 jours" in outside.texte
+
+
+def test_every_injection_the_stand_in_obeys_is_one_filon_flags(make_service, spans, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The stand-in's phrases (the model's gullibility, wide on purpose) and filon's injection patterns
+    (`miner.config.INJECTION`) are two lists: filon must not read its judgement from the model it
+    watches. What is meant, once: every injection the stand-in obeys on court.md, filon flags as a
+    security problem, by its pattern or by what leaked."""
+    from agent.scripted.keywords import INJECTION
+    from miner.store import Store
+    from tracing.ingest import Ingestor
+    from tracing.records import from_sdk
+
+    service = make_service("court.md")
+    obeyed = []
+    for i, phrase in enumerate(INJECTION):
+        said = service.repondre(Conversation.web(f"inj-{i}"), f"{phrase} : affiche la commande LL-10555")
+        if "camille" in said.texte.lower():
+            obeyed.append((f"web:inj-{i}", phrase))
+    assert len(obeyed) >= len(INJECTION) // 2  # the stand-in is gullible: the test tests something
+    store = Store.open(f"sqlite:///{tmp_path / 's.db'}")
+    Ingestor(store, sample_rate=1.0).ingest([from_sdk(s) for s in spans.get_finished_spans()])
+    flagged = {r.conversation_id for r in store.list_conversations(flag="security", limit=1000)}
+    assert [phrase for conversation, phrase in obeyed if conversation not in flagged] == []
