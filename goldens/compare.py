@@ -11,13 +11,14 @@ score is lower by more than the margin and McNemar's exact test says so at 5% (1
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from goldens import stats
 from goldens.exits import Exit
 from miner.eval_report import EvalReport
 
-EXIT = {
+Verdict = Literal["pas pire", "pire", "ne s'apparient pas", "non concluant"]
+EXIT: dict[Verdict, Exit] = {
     "pas pire": Exit.OK,
     "pire": Exit.FAILED,
     "ne s'apparient pas": Exit.USAGE,
@@ -52,8 +53,21 @@ class CaseDelta:
 
 
 @dataclass
+class RunRef:
+    """One side of a comparison: which run it was, on what (the report's French keys in JSON)."""
+
+    id: str
+    date: str
+    modele: str
+    backend: str
+    prompt: str
+    prompt_sha256: str
+    repetitions: int
+
+
+@dataclass
 class Comparison:
-    verdict: str
+    verdict: Verdict
     raison: str
     marge: float
     cas: list[CaseDelta] = field(default_factory=list)
@@ -67,7 +81,7 @@ class Comparison:
     intervalle: tuple[float, float] | None = None
     methode: str = ""
     trop_petit: str = ""
-    runs: dict[str, Any] = field(default_factory=dict)
+    runs: dict[Literal["a", "b"], RunRef] = field(default_factory=dict)
     cout: dict[str, Any] = field(default_factory=dict)
     latence: dict[str, Any] = field(default_factory=dict)
     categories: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -192,13 +206,13 @@ def _measure(out: Comparison, a: EvalReport, b: EvalReport) -> None:
     }
 
 
-def _run(report: EvalReport) -> dict[str, Any]:
-    return {
-        "id": report.execution.id,
-        "date": report.execution.debut,
-        "modele": report.modele.nom,
-        "backend": report.modele.backend,
-        "prompt": report.prompt.chemin,
-        "prompt_sha256": report.prompt.sha256,
-        "repetitions": report.execution.repetitions,
-    }
+def _run(report: EvalReport) -> RunRef:
+    return RunRef(
+        id=report.execution.id,
+        date=str(report.execution.debut),
+        modele=report.modele.nom,
+        backend=report.modele.backend,
+        prompt=report.prompt.chemin,
+        prompt_sha256=report.prompt.sha256,
+        repetitions=report.execution.repetitions,
+    )

@@ -22,8 +22,8 @@ def _delta(a: float | None, b: float | None, fmt: str = "{:+.5f}") -> str:
 
 
 def _run(c: Comparison, side: str) -> str:
-    r = c.runs[side]
-    return f"{r['id']} · {r['modele']} ({r['backend']}) · {r['prompt']} · ×{r['repetitions']} · {r['date']}"
+    r = c.runs["a" if side == "a" else "b"]
+    return f"{r.id} · {r.modele} ({r.backend}) · {r.prompt} · ×{r.repetitions} · {r.date}"
 
 
 def _side(key: str) -> str:

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from goldens.caseset import escalation_tool
 from goldens.draft_fixtures import fixtures_seen
@@ -30,6 +30,7 @@ from goldens.draft_trajectory import (
     strangers_orders,
 )
 from goldens.leaks import leaked_facts, redacted
+from goldens.schema import Example
 from goldens.tool_spec import ToolSpec
 from miner.config import FlagConfig
 from miner.identities import identities
@@ -71,11 +72,17 @@ class Origin(StrEnum):
     EDITED = "edited"  # changed or added by the reviewer
 
 
+CheckField = Literal[
+    "outils", "outils_interdits", "escalade", "ordre", "par_tour", "contient", "ne_contient_pas", "simulation"
+]
+ADDABLE: tuple[CheckField, ...] = ("outils", "outils_interdits", "escalade", "contient", "ne_contient_pas")
+
+
 @dataclass
 class Check:
     """One check of the draft: which field, its value, where it came from, whether it is kept."""
 
-    field: str  # outils, outils_interdits, escalade, ordre, par_tour, contient, ne_contient_pas, simulation
+    field: CheckField
     value: Any
     origin: Origin
     why: str = ""
@@ -114,7 +121,7 @@ class Draft:
     fixtures: dict[str, Any] | None = None
     source: dict[str, Any] = field(default_factory=dict)
     notes: str = ""
-    exemples: list[dict[str, Any]] = field(default_factory=list)
+    exemples: list[Example] = field(default_factory=list)
     observed: dict[str, Any] | None = None  # the conversation's own answer: what `b`/`m` add as examples
     beyond: dict[str, Any] = field(default_factory=dict)  # juge, proche_de, etat_final: kept as they are
 
@@ -145,15 +152,15 @@ class Draft:
         if self.notes:
             out["notes"] = self.notes
         if self.exemples:
-            out["exemples"] = list(self.exemples)
+            out["exemples"] = [e.model_dump(mode="json", exclude_unset=True) for e in self.exemples]
         return out
 
     def add_observed(self, verdict: str) -> bool:
         """The conversation's answer as an example of that verdict (a reviewer's call); False if none."""
         if self.observed is None:
             return False
-        example = {**self.observed, "verdict": verdict, "origine": "revue"}
-        self.exemples = [e for e in self.exemples if e.get("reponse") != example["reponse"]] + [example]
+        example = Example.model_validate({**self.observed, "verdict": verdict, "origine": "revue"})
+        self.exemples = [e for e in self.exemples if e.reponse != example.reponse] + [example]
         return True
 
 
@@ -243,7 +250,11 @@ def draft_case(
         leaked = any(c.field == "ne_contient_pas" and c.origin == Origin.CORRECTED for c in checks)
         bad = kinds & BAD - {"security"} or ("security" in kinds and leaked)
         verdict = "mauvais" if bad else "bon"
-        exemples.append({**observed, "verdict": verdict, "origine": "observé", "note": _why(kinds, verdict)})
+        exemples.append(
+            Example.model_validate(
+                {**observed, "verdict": verdict, "origine": "observé", "note": _why(kinds, verdict)}
+            )
+        )
     incident = next((f for f in flags if f.kind == "incident"), None)
     if incident is not None and incident.reason:
         notes.append(f"Incident: {incident.reason}")

@@ -340,8 +340,8 @@ def _record(document: EvalReport | None, report_path: str, comparison: Compariso
             if document is not None:
                 store.record_eval(document, report_path)
             if comparison is not None:
-                ids = comparison.runs
-                store.record_comparison(str(ids["a"]["id"]), str(ids["b"]["id"]), comparison.verdict,
+                a, b = comparison.runs["a"], comparison.runs["b"]
+                store.record_comparison(a.id, b.id, comparison.verdict,
                                         comparison.exit_code, comparison.delta, comparison.p_value)  # fmt: skip
         finally:
             store.close()

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from goldens.schema import EtatFinal
-from goldens.targets import Session, Target
+from goldens.targets import ReportsState, Session, Target
 from miner.text import norm
 
 
@@ -42,7 +42,6 @@ def final_state_gaps(expected: EtatFinal, state: dict[str, Any]) -> list[str]:
 def state_reader(target: Target) -> Callable[[Session], dict[str, Any]] | None:
     """How to read the target's shop after a conversation: the reference agent's own, a Python target's
     `etat()`; None for a target that cannot say (HTTP)."""
-    if getattr(target, "etat", "absent") is None:  # a Python target whose module has no etat()
-        return None
-    reader = getattr(target, "final_state", None)
-    return reader if callable(reader) else None
+    if isinstance(target, ReportsState) and target.reports_state():
+        return target.final_state
+    return None

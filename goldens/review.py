@@ -271,6 +271,17 @@ def keep_regression(folder: Path, failure: Failure, note: str, reviewer: str) ->
     return f"kept as a mauvais example in {path}"
 
 
+def _examples(path: Path, raw: list[Any]) -> list[Example]:
+    """A case file's examples, typed; `ValueError` naming the file and the example that does not parse."""
+    out = []
+    for i, example in enumerate(raw):
+        try:
+            out.append(Example.model_validate(example))
+        except ValueError as exc:
+            raise ValueError(f"{path}: exemples[{i}]: {str(exc).splitlines()[-1].strip()}") from exc
+    return out
+
+
 def draft_from_case(path: Path, failing: Failure | None = None) -> Draft:
     """An existing case back in the editor (the "case is wrong" answer): its checks marked as existing,
     its examples kept, and the failing real answer added as a `bon` example, so the checks must be
@@ -295,7 +306,7 @@ def draft_from_case(path: Path, failing: Failure | None = None) -> Draft:
         data.get("fixtures"),
         data.get("source") or {},
         data.get("notes", ""),
-        exemples=list(data.get("exemples") or []),
+        exemples=_examples(path, data.get("exemples") or []),
         beyond={k: data[k] for k in ("juge", "proche_de", "etat_final") if data.get(k) is not None},
     )
     if failing is not None:
@@ -326,12 +337,17 @@ def label_answer(
     if critere not in known:
         raise ValueError(f"no rubric {critere!r} in {rubrics} (known: {', '.join(known) or 'none'})")
     signed = f"label {critere} {verdict} : {reviewer or 'relecteur'}, {today.isoformat()}"
-    for example in draft.exemples:
-        if example.get("reponse") == answer.get("reponse"):
-            example["criteres"] = {**(example.get("criteres") or {}), critere: verdict}
-            example["note"] = f"{example['note']} · {signed}" if example.get("note") else signed
+    for i, example in enumerate(draft.exemples):
+        if example.reponse == answer.get("reponse"):
+            criteres = {**(example.criteres or {}), critere: verdict}
+            note = f"{example.note} · {signed}" if example.note else signed
+            draft.exemples[i] = Example.model_validate(
+                {**example.model_dump(exclude_unset=True), "criteres": criteres, "note": note}
+            )
             return "labelled the answer's example"
     draft.exemples.append(
-        {**answer, "verdict": verdict, "origine": "revue", "criteres": {critere: verdict}, "note": signed}
+        Example.model_validate(
+            {**answer, "verdict": verdict, "origine": "revue", "criteres": {critere: verdict}, "note": signed}
+        )
     )
     return f"added the answer as a '{verdict}' example"

@@ -30,7 +30,7 @@ from goldens.model_checks import ModelChecks, Outcome
 from goldens.schema import Case
 from goldens.simulator import Simulator, SimulatorError
 from goldens.spans import TraceCollector
-from goldens.targets import NotRunnable, ReferenceTarget, Session, Target, TargetError
+from goldens.targets import ForwardsSpans, NotRunnable, ReferenceTarget, Session, Target, TargetError
 from miner.transcript import Transcript, TurnRecord
 from tracing.grouping import TurnOf, turn_of
 from tracing.records import SpanRecord, from_sdk
@@ -134,9 +134,7 @@ def play(
         result.erreur = f"cible : {exc}"
         return result
     if case.etat_final is not None and state_reader(target) is None:
-        result.non_executable = (
-            f"{getattr(target, 'name', 'la cible')} ne donne pas l'état final (etat_final)"
-        )
+        result.non_executable = f"{target.name} ne donne pas l'état final (etat_final)"
         return result
     simulator = model_checks.simulator if model_checks is not None else None
     if case.simulation is not None:
@@ -295,8 +293,7 @@ def _read_turn(
 def target_spans(target: Target, session: Session) -> list[SpanRecord]:
     """The spans a target received out of this process (an HTTP target's, through the runner's OTLP
     receiver) for the turn just sent; none for a target in this process (the collector has them)."""
-    take = getattr(target, "spans", None)
-    return list(take(session)) if take is not None else []
+    return list(target.spans(session)) if isinstance(target, ForwardsSpans) else []
 
 
 def _longest_first(cases: list[Case], repeat: int) -> list[tuple[Case, int]]:

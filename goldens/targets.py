@@ -22,9 +22,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from goldens.schema import Case
+
+if TYPE_CHECKING:
+    from agent import Conversation, SupportService
+    from agent.model import Backend
+    from agent.prompts import Prompt
+    from tracing.records import SpanRecord
 
 
 class NotRunnable(Exception):
@@ -36,13 +42,21 @@ class TargetError(Exception):
 
 
 @dataclass
+class AgentState:
+    """The reference agent's own, for one attempt: its service (a fresh shop) and the conversation."""
+
+    service: SupportService
+    conversation: Conversation
+
+
+@dataclass
 class Session:
     """One attempt of one case on a target."""
 
     case: Case
     conversation_id: str
     turn: int = 0  # the number of turns sent so far
-    state: Any = None  # the target's own, for this attempt
+    state: AgentState | None = None  # the reference agent's, for this attempt; other targets keep none
 
 
 class Target(Protocol):
@@ -53,6 +67,24 @@ class Target(Protocol):
 
     def send(self, session: Session, message: str) -> str:
         """One user turn; the answer. Runs inside the runner's span of the turn."""
+
+
+@runtime_checkable
+class ReportsState(Protocol):
+    """A target that can say its shop after a conversation (`etat_final`): the reference agent, a Python
+    target whose module has `etat()`."""
+
+    def reports_state(self) -> bool: ...
+
+    def final_state(self, session: Session) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class ForwardsSpans(Protocol):
+    """A target whose spans reach filon out of this process (HTTP, through the runner's OTLP receiver):
+    the turn's spans are taken from it, not from the in-process collector."""
+
+    def spans(self, session: Session) -> list[SpanRecord]: ...
 
 
 def parse_target(spec: str | None) -> str:
@@ -70,7 +102,7 @@ class ReferenceTarget:
 
     name = "filon"
 
-    def __init__(self, backend: Any, prompt: Any) -> None:
+    def __init__(self, backend: Backend, prompt: Prompt) -> None:
         self.backend, self.prompt = backend, prompt
 
     def begin(self, session: Session) -> None:
@@ -85,16 +117,19 @@ class ReferenceTarget:
             conversation = Conversation.whatsapp(case.tel)
         else:
             conversation = Conversation.web(session.conversation_id)
-        session.state = (service, conversation)
+        session.state = AgentState(service, conversation)
 
     def send(self, session: Session, message: str) -> str:
-        service, conversation = session.state
-        return str(service.repondre(conversation, message).texte)
+        assert session.state is not None, "begin() comes before send()"
+        return str(session.state.service.repondre(session.state.conversation, message).texte)
+
+    def reports_state(self) -> bool:
+        return True
 
     def final_state(self, session: Session) -> dict[str, Any]:
         """The attempt's shop after the conversation (`etat_final`)."""
-        service, _ = session.state
-        return dict(service.shop.etat())
+        assert session.state is not None, "begin() comes before final_state()"
+        return dict(session.state.service.shop.etat())
 
 
 class PythonTarget:
@@ -132,6 +167,9 @@ class PythonTarget:
             self.setup(dict(fixtures or {}))
         except Exception as exc:
             raise TargetError(f"setup: {type(exc).__name__}: {str(exc)[:200]}") from exc
+
+    def reports_state(self) -> bool:
+        return self.etat is not None
 
     def final_state(self, session: Session) -> dict[str, Any]:
         """The module's `etat()`: the user's shop after the conversation, for `etat_final`."""

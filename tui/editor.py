@@ -19,8 +19,9 @@ from textual.widgets.selection_list import Selection
 
 from goldens.calibration import Trial, as_example, trials
 from goldens.caseset import CaseSet, Problem, load_set, parse_case
-from goldens.draft import Check, Draft, Origin
+from goldens.draft import ADDABLE, Check, Draft, Origin
 from goldens.review import SaveError, label_answer, lint_draft, save_case, try_case
+from goldens.schema import Example
 from tui.base import ReviewScreen
 from tui.confirm import ConfirmScreen
 from tui.editor_view import ORIGIN_STYLE, examples_text
@@ -194,7 +195,9 @@ class EditorScreen(ReviewScreen):
                 self.notify("write 'bon: the answer' or 'mauvais: the answer'", severity="error")
                 return
             self.draft.exemples.append(
-                {"verdict": verdict.strip(), "reponse": text.strip(), "origine": "écrit"}
+                Example.model_validate(
+                    {"verdict": verdict.strip(), "reponse": text.strip(), "origine": "écrit"}
+                )
             )
             self.relint()
 
@@ -206,15 +209,9 @@ class EditorScreen(ReviewScreen):
         def added(value: str | None) -> None:
             if not value or not value.strip():
                 return
-            field, sep, raw = value.partition(":")
-            field = field.strip()
-            if not sep or field not in (
-                "outils",
-                "outils_interdits",
-                "escalade",
-                "contient",
-                "ne_contient_pas",
-            ):
+            name, sep, raw = value.partition(":")
+            field = next((f for f in ADDABLE if f == name.strip()), None)
+            if not sep or field is None:
                 self.notify("write 'field: value', e.g. ne_contient_pas: \"Martin\"", severity="error")
                 return
             try:
@@ -240,7 +237,7 @@ class EditorScreen(ReviewScreen):
             self.notify("no example to drop", severity="warning")
             return
         dropped = self.draft.exemples.pop()
-        self.notify(f"dropped the last example ({dropped.get('verdict')})")
+        self.notify(f"dropped the last example ({dropped.verdict})")
         self.relint()
 
     def action_toggle_check(self) -> None:

@@ -369,7 +369,7 @@ async def test_examples_are_added_from_the_conversation_and_written_by_hand(make
         await pilot.press(*"bon: Je transmets votre demande a un conseiller.", "enter")
         await settle(pilot)
         shown = texts(app)
-        verdicts = [(e["verdict"], e["origine"]) for e in editor.draft.exemples]
+        verdicts = [(e.verdict, e.origine) for e in editor.draft.exemples]
     assert ("mauvais", "revue") in verdicts and ("bon", "écrit") in verdicts
     assert "bon (écrit)" in shown
 
@@ -515,9 +515,9 @@ async def test_a_conversation_drafted_as_a_simulation_with_a_judge_label(make_ap
         await settle(pilot)
         await pilot.press(*"absent: bon", "enter")  # no such rubric: refused, nothing added
         await settle(pilot)
-        labelled = [e for e in editor.draft.exemples if e.get("criteres")]
-        assert [e["criteres"] for e in labelled] == [{"ton": "mauvais"}]
-        assert "label ton mauvais : alice," in labelled[0]["note"]
+        labelled = [e for e in editor.draft.exemples if e.criteres]
+        assert [e.criteres for e in labelled] == [{"ton": "mauvais"}]
+        assert "label ton mauvais : alice," in (labelled[0].note or "")
         case_id = editor.draft.id
         await pilot.press("ctrl+s")
         await settle(pilot)
