@@ -50,12 +50,14 @@ def main() -> None:
 
     try:
         app()
-    except (SettingsError, StoreError) as exc:  # a FILON_* variable that does not parse, a store that
-        # cannot be opened (FILON_DB in a folder that does not exist), met by any command: one line
+    except (SettingsError, StoreError) as exc:  # a FILON_* variable that does not parse (2, a usage
+        # error), a store that cannot be opened (1, as every command that opens one says it): one line
+        from rich.markup import escape
+
         from filon.commands.common import err_console
 
-        err_console.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)
-        raise SystemExit(2) from None
+        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, soft_wrap=True)
+        raise SystemExit(1 if isinstance(exc, StoreError) else 2) from None
 
 
 if __name__ == "__main__":
