@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint eval review bench clean
+.PHONY: install demo test lint docs eval review bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -25,6 +25,10 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+
+# The documentation site (docs/ into var/site), strict: a broken link fails the build
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 # The gate on the real model: needs GEMINI_API_KEY / GOOGLE_API_KEY (or Vertex AI settings); exit 3 without.
 eval: $(STAMP)

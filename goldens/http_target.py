@@ -1,4 +1,4 @@
-"""An agent behind HTTP as a gate's target (README, "Gate your own agent"): one `POST` per user turn, its spans
+"""An agent behind HTTP as a gate's target (docs/gate-your-agent.md): one `POST` per user turn, its spans
 received over OTLP/HTTP on loopback and matched to the attempt by conversation id.
 
 The user starts the agent; filon never does. For each turn the runner posts

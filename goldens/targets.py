@@ -1,4 +1,4 @@
-"""The agent a gate replays: the reference agent, a Python callable, or an HTTP endpoint (README,
+"""The agent a gate replays: the reference agent, a Python callable, or an HTTP endpoint (docs/gate-your-agent.md,
 "Gate your own agent"). Each says one thing per turn, the answer; the facts (tools, escalation, latency, tokens)
 always come from the spans the target emits, read by `tracing.grouping.turn_of` like any trace.
 

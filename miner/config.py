@@ -64,7 +64,7 @@ ESCALATION = [
 ]
 
 
-# where stacks keep the conversation, in the order they are tried (README, "Other agents"); the first
+# where stacks keep the conversation, in the order they are tried (docs/traces.md, "Other agents"); the first
 # found on the agent span wins, else the earliest span's
 CONVERSATION_KEYS = [
     "gen_ai.conversation.id",

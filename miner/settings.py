@@ -1,5 +1,5 @@
 """Every setting of filon's rooms in one place: the `FILON_*` environment variables, `EVAL_SEUIL`, and the
-flag rules' `[tool.filon]` (pyproject.toml) or `filon.toml`. Each has a description, and the README's
+flag rules' `[tool.filon]` (pyproject.toml) or `filon.toml`. Each has a description, and docs/settings.md's
 table of variables is checked against these fields by the tests.
 
 Read when asked (`Settings()` reads the environment at that moment), so a test's monkeypatched variable,
@@ -86,7 +86,7 @@ def settings() -> Settings:
 
 
 def described() -> list[tuple[str, str]]:
-    """(variable, description) for every setting, as the README's table lists them."""
+    """(variable, description) for every setting, as docs/settings.md's table lists them."""
     out = []
     for name, info in Settings.model_fields.items():
         variable = "EVAL_SEUIL" if name == "eval_seuil" else f"FILON_{name.upper()}"

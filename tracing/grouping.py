@@ -48,7 +48,7 @@ RATE_LIMITED = re.compile(
     r"\b429\b|RESOURCE_EXHAUSTED|Resource has been exhausted|Too Many Requests|rate.?limit", re.IGNORECASE
 )
 HTTP_STATUS = ("http.response.status_code", "http.status_code")
-# where stacks put the authenticated customer: the identity they gave, not a stranger's (README, "Other agents")
+# where stacks put the authenticated customer: the identity they gave, not a stranger's (docs/traces.md, "Other agents")
 USER_KEYS = (
     "user.id",
     "enduser.id",

@@ -55,10 +55,10 @@ def test_eval_seuil_error_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch
     assert result.exit_code == 2 and "EVAL_SEUIL: " in result.stderr and "Traceback" not in result.output
 
 
-def test_the_readme_lists_every_setting_with_its_description() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+def test_the_settings_page_lists_every_setting_with_its_description() -> None:
+    page = (REPO / "docs" / "settings.md").read_text(encoding="utf-8")
     for variable, description in described():
-        assert description and f"| `{variable}` | {description} |" in readme, variable
+        assert description and f"| `{variable}` | {description} |" in page, variable
 
 
 def test_any_command_that_opens_the_store_says_which_variable_is_wrong(
