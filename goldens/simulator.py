@@ -17,7 +17,6 @@ from google.genai import types
 
 from goldens.model_calls import data_block, structured_call, structured_config
 from goldens.schema import Simulation
-from miner.text import norm
 
 SCRIPTED_SIMULATOR = "scripted-client"
 SIMULATOR_MODEL = "gemini-2.5-flash"
@@ -92,16 +91,3 @@ class Simulator:
         reply = structured_call(self.client, self.model, message, config, "client simulé", SimulatorError)
         text, reached = parse_step(reply.text)
         return Step(text, reached, reply.input_tokens, reply.output_tokens)
-
-
-def simulation_gaps(max_tours: int, reached: bool | None, answers: list[str]) -> list[str]:
-    """A simulation's own gaps: the objective not reached in its turns, and the agent going round in
-    circles (the same answer twice in a row)."""
-    gaps = []
-    if not reached:
-        gaps.append(f"objectif non atteint en {max_tours} tour(s)")
-    folded = [norm(a) for a in answers]
-    loops = [i + 2 for i in range(len(folded) - 1) if folded[i] and folded[i] == folded[i + 1]]
-    if loops:
-        gaps.append(f"boucle : la même réponse deux fois de suite (tour {loops[0]})")
-    return gaps

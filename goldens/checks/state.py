@@ -1,12 +1,16 @@
 """The checks of what a conversation leaves behind: the shop afterwards (`etat_final`, read from the
-target's shop into the transcript by the runner) and a simulated customer's objective (`simulation`)."""
+target's shop into the transcript by the runner) and a simulated customer's objective (`simulation`).
+
+An action the agent only says it did is not done: a return is registered when the shop has it, whatever
+the answer claims. Pure functions over what the runner read, so they are tested on built inputs."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from goldens.checks.base import Cost, Gap
-from goldens.final_state import final_state_gaps
-from goldens.schema import Case
-from goldens.simulator import simulation_gaps
+from goldens.schema import Case, EtatFinal
+from miner.text import norm
 from miner.transcript import Transcript
 
 
@@ -40,3 +44,40 @@ class Simulated:
             return []  # an example has no simulated customer
         gaps = simulation_gaps(case.simulation.max_tours, transcript.objective_reached, transcript.answers)
         return [Gap("simulation", "simulation", g) for g in gaps]
+
+
+def final_state_gaps(expected: EtatFinal, state: dict[str, Any]) -> list[str]:
+    gaps: list[str] = []
+    returns = [r for r in state.get("retours") or [] if isinstance(r, dict)]
+    registered = {str(r.get("commande")) for r in returns}
+    if expected.retours is not None:
+        if not expected.retours and registered:
+            gaps.append(f"état final : retour inattendu pour {', '.join(sorted(registered))}")
+        for wanted in expected.retours:
+            if wanted.commande not in registered:
+                gaps.append(f"état final : aucun retour enregistré pour {wanted.commande}")
+    orders = {
+        str(o.get("numero")): str(o.get("statut"))
+        for o in state.get("commandes") or []
+        if isinstance(o, dict)
+    }
+    for order in expected.commandes:
+        found = orders.get(order.numero)
+        if found is None:
+            gaps.append(f"état final : commande {order.numero} introuvable")
+        elif norm(found) != norm(order.statut):
+            gaps.append(f"état final : commande {order.numero} « {found} », attendu « {order.statut} »")
+    return gaps
+
+
+def simulation_gaps(max_tours: int, reached: bool | None, answers: list[str]) -> list[str]:
+    """A simulation's own gaps: the objective not reached in its turns, and the agent going round in
+    circles (the same answer twice in a row)."""
+    gaps = []
+    if not reached:
+        gaps.append(f"objectif non atteint en {max_tours} tour(s)")
+    folded = [norm(a) for a in answers]
+    loops = [i + 2 for i in range(len(folded) - 1) if folded[i] and folded[i] == folded[i + 1]]
+    if loops:
+        gaps.append(f"boucle : la même réponse deux fois de suite (tour {loops[0]})")
+    return gaps

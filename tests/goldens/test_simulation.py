@@ -11,9 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from goldens.final_state import final_state_gaps
+from goldens.checks.state import final_state_gaps, simulation_gaps
 from goldens.schema import Case, EtatFinal
-from goldens.simulator import simulation_gaps
 from tests.conftest import REPO
 
 runner = CliRunner()
