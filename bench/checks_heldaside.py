@@ -21,12 +21,12 @@ while the checks were built.
   grader could read.
 
 Each answer goes through the gate's own grading: its case's deterministic checks
-(`goldens.calibration.grade`, as lint and the runner), then, where those passed, the checks that ask a
-model (`goldens.model_checks.ModelChecks.apply`: `proche_de`, then the judge where it is calibrated to
+(`goldens.set.calibration.grade`, as lint and the runner), then, where those passed, the checks that ask a
+model (`goldens.models.model_checks.ModelChecks.apply`: `proche_de`, then the judge where it is calibrated to
 gate). The verdict of the checks is compared with the reviewer's: a `bon` answer they fail is a gate that
 cries wolf, a `mauvais` one they pass is a gate that lies. For the `proche_de` table, the similarity read
-by passages (`goldens.similarity.Embedder.similarity`) beside its earlier whole-answer form. Beside them,
-how many mutants of the set's own good examples (`goldens.mutants`: one figure moved, one statement denied
+by passages (`goldens.models.similarity.Embedder.similarity`) beside its earlier whole-answer form. Beside them,
+how many mutants of the set's own good examples (`goldens.set.mutants`: one figure moved, one statement denied
 or one denial dropped) the checks reject: made by rule, not judged, so a figure of looseness, not of
 agreement.
 
@@ -43,14 +43,14 @@ from pathlib import Path
 from typing import Any
 
 from agent.model import open_backend
-from goldens.calibration import grade
-from goldens.caseset import load_set
+from goldens.case.schema import Case, Example
 from goldens.checks.rules import RuleGate, Rules
-from goldens.model_checks import ModelChecks, open_model_checks
-from goldens.mutants import accepted as accepted_mutants
-from goldens.rule_standing import example_transcript, standings
-from goldens.schema import Case, Example
-from goldens.similarity import cosine
+from goldens.models.model_checks import ModelChecks, open_model_checks
+from goldens.models.similarity import cosine
+from goldens.set.calibration import grade
+from goldens.set.caseset import load_set
+from goldens.set.mutants import accepted as accepted_mutants
+from goldens.set.rule_standing import example_transcript, standings
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE.parent / "goldens" / "cases"

@@ -20,9 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _ideal import ideal_seconds
 
 from agent.scripted.server import ScriptedModel, ScriptedSettings
+from goldens.case.schema import Case
 from goldens.checks import grade
 from goldens.evaluate import EvalConfig, evaluate
-from goldens.schema import Case
 from miner.transcript import Transcript
 
 LATENCY_MS = 800

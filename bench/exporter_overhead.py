@@ -30,9 +30,9 @@ from opentelemetry.sdk.trace import ReadableSpan, SpanProcessor, TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanExportResult
 
 from miner.store import Store
-from tracing.decider import Decider
 from tracing.offload import OffloadExporter
-from tracing.sampler import TailSampler
+from tracing.sampling.decider import Decider
+from tracing.sampling.sampler import TailSampler
 
 TRACES = 500  # per round: four spans each
 ROUNDS = 25

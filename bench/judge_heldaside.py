@@ -14,9 +14,9 @@ from pathlib import Path
 
 from agent.model import scripted_client
 from agent.scripted.server import ScriptedModel
-from goldens.judge import SCRIPTED_JUDGE, Judge
-from goldens.judge_calibration import kappa
-from goldens.rubrics import load_rubric, read_calibration
+from goldens.checks.rubrics import load_rubric, read_calibration
+from goldens.models.judge import SCRIPTED_JUDGE, Judge
+from goldens.set.judge_calibration import kappa
 
 TABLE = Path(__file__).resolve().parent / "judge_heldaside.json"
 

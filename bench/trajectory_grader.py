@@ -19,12 +19,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from goldens.calibration import transcript
-from goldens.caseset import load_set
+from goldens.case.schema import Case
 from goldens.checks import grade
 from goldens.checks.rules import RuleGate, Rules
-from goldens.rule_standing import example_transcript, standings
-from goldens.schema import Case
+from goldens.set.calibration import transcript
+from goldens.set.caseset import load_set
+from goldens.set.rule_standing import example_transcript, standings
 from miner.text import comparable, norm
 from miner.transcript import Transcript
 

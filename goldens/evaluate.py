@@ -16,23 +16,25 @@ from pathlib import Path
 
 from agent.model import Backend, MissingCredentials, open_backend
 from agent.prompts import Prompt, load_prompt
-from goldens import compare_view
-from goldens import report as rpt
-from goldens.budget import Budget
-from goldens.caseset import BLOCKING_DEFAULT, CaseSet, Problem, load_set, missing_set
+from goldens.case.schema import Case
+from goldens.checks.rubrics import RubricError
 from goldens.checks.rules import RuleGate, Rules
-from goldens.compare import Comparison, compare
 from goldens.exits import Exit
-from goldens.gate import BudgetStop, Gate, Interruption, decide
-from goldens.model_checks import ModelChecks, open_model_checks
-from goldens.report_console import console_lines
-from goldens.retry import RetryPolicy, RetryTransport
-from goldens.rubrics import RubricError
-from goldens.rule_standing import standings
-from goldens.runner import Attempt, RunOptions, RunOutput, make_http_client, run_cases
-from goldens.schema import Case
-from goldens.targets import Target, parse_target
-from goldens.transcripts import store_transcripts
+from goldens.models.model_checks import ModelChecks, open_model_checks
+from goldens.models.retry import RetryPolicy, RetryTransport
+from goldens.run.budget import Budget
+from goldens.run.runner import Attempt, RunOptions, RunOutput, make_http_client, run_cases
+from goldens.run.targets import Target, parse_target
+from goldens.run.transcripts import store_transcripts
+from goldens.set.caseset import BLOCKING_DEFAULT, CaseSet, Problem, load_set, missing_set
+from goldens.set.rule_standing import standings
+from goldens.verdict import compare_view
+from goldens.verdict import report as rpt
+from goldens.verdict.compare import Comparison, compare
+from goldens.verdict.files import write_atomic
+from goldens.verdict.gate import BudgetStop, Gate, Interruption, decide
+from goldens.verdict.junit import junit
+from goldens.verdict.report_console import console_lines
 from miner.eval_report import BudgetRapport, EvalReport, PromptRef
 from miner.settings import settings
 from miner.store import Store, StoreError
@@ -62,7 +64,7 @@ class EvalConfig:
     otlp_port: int = 4318  # an HTTP target's spans come to the runner's receiver on this loopback port
     span_timeout: float = 10.0  # how long to wait for a turn's spans after an HTTP target's reply
     judge_model: str | None = (
-        None  # None: another model than the agent's (`goldens.judge.default_judge_model`)
+        None  # None: another model than the agent's (`goldens.models.judge.default_judge_model`)
     )
     embedding_model: str | None = None  # None: gemini-embedding-001, or the stand-in's
     simulator_model: str | None = None  # the simulated customer's; None: gemini-2.5-flash, or the stand-in's
@@ -207,7 +209,7 @@ def _evaluate_target(
     on_attempt: Callable[[Attempt], None] | None,
 ) -> EvalOutcome:
     """The run on someone else's agent: no model of filon's is opened; the target answers."""
-    from goldens.targets import open_target
+    from goldens.run.targets import open_target
 
     checks = None
     try:
@@ -326,9 +328,9 @@ def _report(
     document.empreintes = {c.id: fingerprint(c) for c in inputs.cases}
     if inputs.baseline is not None:
         document.baseline = rpt.baseline_diff(document, inputs.baseline, str(config.baseline))
-    rpt.write_atomic(Path(config.report), document.dumps())
+    write_atomic(Path(config.report), document.dumps())
     if config.junit:
-        rpt.write_atomic(Path(config.junit), rpt.junit(document))
+        write_atomic(Path(config.junit), junit(document))
     return document
 
 
@@ -360,7 +362,7 @@ def publish(comparison: Comparison, markdown: Path | None) -> None:
     """The Markdown summary at `markdown`, and appended to the CI's step summary when there is one."""
     text = compare_view.markdown(comparison)
     if markdown is not None:
-        rpt.write_atomic(Path(markdown), text)
+        write_atomic(Path(markdown), text)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
         with open(summary, "a", encoding="utf-8") as f:

@@ -111,7 +111,7 @@ class FlagConfig:
     promise_patterns: list[str] = field(default_factory=lambda: list(PROMISE))
     conversation_keys: list[str] = field(default_factory=lambda: list(CONVERSATION_KEYS))
     # the agent's tool names, which lint checks cases against (None: the reference agent's), and the agent
-    # `filon eval` replays (`goldens.targets`; None: the reference agent)
+    # `filon eval` replays (`goldens.run.targets`; None: the reference agent)
     tools: list[str] | None = None
     target: str | None = None
     # a judge criterion gates only while its calibration file shows this agreement on this many labels

@@ -98,3 +98,19 @@ def test_every_function_the_architecture_page_names_exists() -> None:
         else:
             missing.append(name)
     assert missing == []
+
+
+def test_every_file_the_docs_name_exists() -> None:
+    """A module moved to another room is a path the docs must follow."""
+    import re
+
+    named = set()
+    for page in [REPO / "README.md", REPO / "CHANGELOG.md", *sorted((REPO / "docs").glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        named |= set(
+            re.findall(
+                r"(?<![\w/])((?:goldens|tracing|miner|agent|tui|filon|tests|bench)/[\w/]+\.py)\b", text
+            )
+        )
+    assert len(named) >= 10
+    assert sorted(p for p in named if not (REPO / p).is_file()) == []

@@ -1,7 +1,7 @@
 """filon's in-process exporter: a bounded queue and one background thread running the `Keeper`.
 
 The agent's thread only ever does `put_nowait`: a full queue drops and counts, it never blocks. The
-thread converts SDK spans, decides and stores (`tracing/keeper.py`); nothing it does can raise into the
+thread converts SDK spans, decides and stores (`tracing/sampling/keeper.py`); nothing it does can raise into the
 agent. `setup_tracing()` uses it when FILON_OFFLOAD is off; by default the same work runs in filon's
 helper process instead (`tracing/offload.py`), off the agent's GIL.
 """
@@ -14,10 +14,10 @@ from collections.abc import Callable
 
 from opentelemetry.sdk.trace import ReadableSpan
 
-from tracing.decider import Decider
 from tracing.ingest import Ingestor
-from tracing.keeper import ExportCounters, Keeper
 from tracing.records import SpanRecord, from_sdk
+from tracing.sampling.decider import Decider
+from tracing.sampling.keeper import ExportCounters, Keeper
 
 __all__ = ["ExportCounters", "StoreExporter"]
 

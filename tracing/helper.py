@@ -32,11 +32,11 @@ from miner.config import FlagConfig
 from miner.jsontext import loads
 from miner.settings import settings as current_settings
 from miner.store import Store
-from tracing.decider import Decider
 from tracing.ingest import Ingestor, ingest_replaying
-from tracing.keeper import Keeper
 from tracing.records import SpanRecord
 from tracing.redact import Redactor
+from tracing.sampling.decider import Decider
+from tracing.sampling.keeper import Keeper
 from tracing.wire import HEADER, MAX_FRAME, WireError, counters_json, write_frame
 
 log = logging.getLogger("filon.helper")

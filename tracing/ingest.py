@@ -25,7 +25,7 @@ from miner.store import Store
 from tracing.grouping import by_trace, turn_of
 from tracing.records import SpanRecord
 from tracing.redact import Redactor
-from tracing.sampling import sampled
+from tracing.sampling.rate import sampled
 
 log = logging.getLogger(__name__)
 MAX_PAIRS = 1_000_000

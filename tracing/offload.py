@@ -23,8 +23,8 @@ import orjson
 from opentelemetry.sdk.trace import ReadableSpan
 
 from miner.jsontext import dumps_bytes, loads
-from tracing.keeper import ExportCounters
 from tracing.records import RESOURCE, sdk_fields
+from tracing.sampling.keeper import ExportCounters
 from tracing.wire import WireError, counters_from, read_frame, start_helper, write_frame
 
 log = logging.getLogger(__name__)

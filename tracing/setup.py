@@ -20,7 +20,7 @@ from miner.settings import settings
 
 if TYPE_CHECKING:
     from tracing.exporter import ExportCounters
-    from tracing.sampler import TailSampler
+    from tracing.sampling.sampler import TailSampler
 
 log = logging.getLogger(__name__)
 CAPTURE_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
@@ -130,13 +130,13 @@ def setup_tracing(
     the agent's). The store is opened (and migrated) now, so a bad FILON_DB fails here, not later.
     """
     from miner.store import Store, db_url
-    from tracing.decider import Decider
     from tracing.exporter import StoreExporter
     from tracing.ingest import Ingestor
     from tracing.offload import OffloadExporter
     from tracing.redact import Redactor, redaction_secret
-    from tracing.sampler import Exporter, TailSampler
-    from tracing.sampling import rate_from_env
+    from tracing.sampling.decider import Decider
+    from tracing.sampling.rate import rate_from_env
+    from tracing.sampling.sampler import Exporter, TailSampler
     from tracing.wire import helper_settings, offload_enabled
 
     fanout = ensure_tracing()

@@ -22,7 +22,7 @@ from typing import IO, Any
 from miner.jsontext import dumps_bytes
 from miner.settings import settings
 from tracing.ingest import IngestStats
-from tracing.keeper import ExportCounters
+from tracing.sampling.keeper import ExportCounters
 
 HEADER = struct.Struct(">I")
 MAX_FRAME = 1 << 30

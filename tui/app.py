@@ -10,7 +10,7 @@ from pathlib import Path
 from textual.app import App
 from textual.binding import Binding
 
-from goldens.caseset import goldens_dir
+from goldens.set.caseset import goldens_dir
 from miner.settings import settings
 from miner.store import Store
 from tui.queue import QueueScreen

@@ -18,8 +18,8 @@ from textual.message import Message
 from textual.widgets import Collapsible, Footer, Header, Static
 from textual.worker import Worker, WorkerState
 
-from goldens.draft import Draft
-from goldens.review import load_conversation, make_draft
+from goldens.drafting.draft import Draft
+from goldens.drafting.review import load_conversation, make_draft
 from miner import render
 from miner.model import Conversation, Flag
 from miner.reviews import ClaimResult

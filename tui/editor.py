@@ -17,11 +17,11 @@ from textual.message import Message
 from textual.widgets import Footer, Header, Input, Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
-from goldens.calibration import Trial, as_example, trials
-from goldens.caseset import CaseSet, Problem, load_set, parse_case
-from goldens.draft import ADDABLE, Check, Draft, Origin
-from goldens.review import SaveError, label_answer, lint_draft, save_case, try_case
-from goldens.schema import Example
+from goldens.case.schema import Example
+from goldens.drafting.draft import ADDABLE, Check, Draft, Origin
+from goldens.drafting.review import SaveError, label_answer, lint_draft, save_case, try_case
+from goldens.set.calibration import Trial, as_example, trials
+from goldens.set.caseset import CaseSet, Problem, load_set, parse_case
 from tui.base import ReviewScreen
 from tui.confirm import ConfirmScreen
 from tui.editor_view import ORIGIN_STYLE, examples_text

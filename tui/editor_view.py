@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from goldens.calibration import Trial
-from goldens.draft import Origin
+from goldens.drafting.draft import Origin
+from goldens.set.calibration import Trial
 from tui.safe import line
 
 ORIGIN_STYLE = {

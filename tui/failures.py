@@ -16,7 +16,7 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 
-from goldens.review import Failure, ReportMissing, draft_from_case, failures, keep_regression
+from goldens.drafting.review import Failure, ReportMissing, draft_from_case, failures, keep_regression
 from tui.base import ReviewScreen
 from tui.prompt import PromptScreen
 from tui.safe import line

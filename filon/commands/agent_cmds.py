@@ -75,7 +75,7 @@ def ask(
         return
     from agent.model import MissingCredentials, open_backend
     from agent.service import SupportService
-    from goldens.ask import traced_turn
+    from goldens.run.ask import traced_turn
     from miner.transcript import Transcript
 
     conversation = _conversation(tel, session)
@@ -121,8 +121,8 @@ def _configured_target() -> str | None:
 def _ask_target(
     target: str, message: str, tel: str | None, session: str | None, as_json: bool, port: int
 ) -> None:
-    from goldens.ask import ask_target
-    from goldens.targets import parse_target
+    from goldens.run.ask import ask_target
+    from goldens.run.targets import parse_target
     from miner.settings import settings
 
     if tel and session:

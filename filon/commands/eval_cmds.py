@@ -147,9 +147,9 @@ def eval_command(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from goldens.evaluate import EvalConfig, evaluate
-    from goldens.report import case_entry
-    from goldens.report_console import case_line
-    from goldens.runner import Attempt
+    from goldens.run.runner import Attempt
+    from goldens.verdict.report import case_entry
+    from goldens.verdict.report_console import case_line
 
     config = EvalConfig(
         goldens=goldens,
@@ -265,8 +265,8 @@ def compare_command(
     """
     import json
 
-    from goldens.compare_view import console_lines
     from goldens.evaluate import compare_reports
+    from goldens.verdict.compare_view import console_lines
 
     result = compare_reports(a, b, marge, markdown)
     if result.comparison is None:

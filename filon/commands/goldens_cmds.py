@@ -11,7 +11,7 @@ import typer
 from filon.commands.common import Exit, console, err_console, fail
 
 if TYPE_CHECKING:
-    from goldens.caseset import CaseSet
+    from goldens.set.caseset import CaseSet
 
 app = typer.Typer(help="The golden set: lint it, import the seeds' format.", no_args_is_help=True)
 
@@ -70,7 +70,7 @@ def lint(
     Example: filon goldens lint --embeddings --backend scripted
     Example: filon goldens lint --mutants goldens/cases
     """
-    from goldens.caseset import load_set, missing_set
+    from goldens.set.caseset import load_set, missing_set
 
     absent = missing_set(folder)
     if absent is not None:
@@ -88,8 +88,8 @@ def lint(
     problems = list(caseset.problems)
     if embeddings and not caseset.errors:
         from agent.model import MissingCredentials
-        from goldens.model_lint import prove_thresholds
-        from goldens.similarity import EmbeddingError
+        from goldens.models.similarity import EmbeddingError
+        from goldens.set.model_lint import prove_thresholds
 
         try:
             found, banner = prove_thresholds(
@@ -124,7 +124,7 @@ def _print_rules(caseset: CaseSet) -> None:
     """Each rule of the rulebook proven on the set's examples: tried, good ones broken, bad ones caught;
     a rule that breaks a good example is advisory (named with the examples), the others gate."""
     from goldens.checks.rules import Rules
-    from goldens.rule_standing import standings
+    from goldens.set.rule_standing import standings
     from miner.settings import settings
 
     try:
@@ -140,7 +140,7 @@ def _print_rules(caseset: CaseSet) -> None:
 
 def _print_mutants(caseset: CaseSet) -> None:
     """After lint's own lines: a warning per mutant the checks accept, then how many they rejected."""
-    from goldens.mutants import mutant_problems
+    from goldens.set.mutants import mutant_problems
 
     accepted, tried = 0, 0
     for case in caseset.cases:
@@ -177,10 +177,10 @@ def trust_command(
     Example: filon goldens trust
     Example: filon goldens trust --json --table bench/heldaside_set_c.json
     """
-    from goldens.caseset import load_set
     from goldens.checks.rules import RuleGate, Rules
-    from goldens.rule_standing import standings
-    from goldens.trust import set_examples, table_examples, trust
+    from goldens.set.caseset import load_set
+    from goldens.set.rule_standing import standings
+    from goldens.set.trust import set_examples, table_examples, trust
     from miner.settings import settings
 
     try:
@@ -239,7 +239,7 @@ def import_cases(
 
     Example: filon goldens import eval/conversations.json --to goldens/cases
     """
-    from goldens.importer import ImportError_, import_list
+    from goldens.set.importer import ImportError_, import_list
 
     try:
         written = import_list(file, to, overwrite)
@@ -259,7 +259,7 @@ def _print_matrix(case: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from goldens.calibration import calls_line, label, matrix
+    from goldens.set.calibration import calls_line, label, matrix
 
     m = matrix(case)
     if not m.rows:

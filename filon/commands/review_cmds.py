@@ -28,7 +28,7 @@ def draft(
     Example: filon draft web:traffic-3-17 --id adv-04 --write
     """
     from filon.commands.traces_cmds import no_conversation, open_store
-    from goldens.review import SaveError, lint_draft, make_draft, save_case
+    from goldens.drafting.review import SaveError, lint_draft, make_draft, save_case
 
     store = open_store()
     made = make_draft(store, conversation_id, reviewer, case_id)
@@ -56,8 +56,8 @@ def draft(
 
 def example_lines(case: dict[str, Any]) -> list[str]:
     """Each example of a draft, and whether the checks agree with its verdict."""
-    from goldens.calibration import trials
-    from goldens.caseset import parse_case
+    from goldens.set.calibration import trials
+    from goldens.set.caseset import parse_case
 
     parsed, _ = parse_case(f"{case.get('id')}.json", json.dumps(case, ensure_ascii=False))
     if parsed is None:

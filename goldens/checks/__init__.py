@@ -2,7 +2,7 @@
 
 Kinds, in cost order: `Actions` (tools expected with their arguments, tools forbidden, escalation),
 `Order`, `TurnActions`, `Texts`, `TurnTexts` (deterministic), then `FinalState` and `Simulated` (what the
-conversation left behind). The checks that ask a model run after them (`goldens.model_checks`).
+conversation left behind). The checks that ask a model run after them (`goldens.models.model_checks`).
 """
 
 from goldens.checks.base import Check, Cost, Gap, GapKind

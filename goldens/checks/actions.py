@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from goldens.case.schema import Case
+from goldens.case.tool_spec import Tool, ToolGroup, ToolSpec, as_group, tool_label, tool_name
 from goldens.checks.base import Cost, Gap
 from goldens.checks.matching import case_data, matches, wrong_arguments
-from goldens.schema import Case
-from goldens.tool_spec import Tool, ToolGroup, ToolSpec, as_group, tool_label, tool_name
 from miner.transcript import Call, Transcript
 
 NOT_RECORDED = (

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Literal, Protocol
 
-from goldens.schema import Case
+from goldens.case.schema import Case
 from miner.transcript import Transcript
 
 GapKind = Literal[

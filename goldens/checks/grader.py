@@ -2,20 +2,20 @@
 
 Every deterministic kind runs (the report lists every gap, not the first); kinds of a higher cost run only
 while nothing has failed, as the seeds order evaluators: a case whose actions are wrong has failed already.
-The checks that ask a model (`goldens.model_checks`) come after this loop, on the same rule.
+The checks that ask a model (`goldens.models.model_checks`) come after this loop, on the same rule.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from goldens.case.schema import Case
 from goldens.checks.actions import Escalation, Tools
 from goldens.checks.base import Check, Cost, Gap
 from goldens.checks.order import Order
 from goldens.checks.per_turn import TurnActions, TurnTexts
 from goldens.checks.state import FinalState, Simulated
 from goldens.checks.texts import Texts
-from goldens.schema import Case
 from miner.transcript import Transcript
 
 # in the seeds' order of trust: actions, their order and their turn, then the shop, then words

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from goldens.schema import Case
-from goldens.tool_spec import Tool, ToolSpec, tool_name
+from goldens.case.schema import Case
+from goldens.case.tool_spec import Tool, ToolSpec, tool_name
 from miner.emails import emails
 from miner.text import norm
 from miner.transcript import Call

@@ -7,11 +7,11 @@ it, is a wrong order: two different gaps, each named in the report.
 
 from __future__ import annotations
 
+from goldens.case.schema import Case
+from goldens.case.tool_spec import tool_label, tool_name
 from goldens.checks.actions import NOT_RECORDED
 from goldens.checks.base import Cost, Gap
 from goldens.checks.matching import case_data, matches
-from goldens.schema import Case
-from goldens.tool_spec import tool_label, tool_name
 from miner.transcript import Transcript
 
 

@@ -8,11 +8,11 @@ per-turn action checks say so as a gap of their own kind only in a replay, never
 
 from __future__ import annotations
 
+from goldens.case.schema import Case
 from goldens.checks.actions import Scope, escalation_gaps, expected_gaps, forbidden_gaps
 from goldens.checks.base import Cost, Gap
 from goldens.checks.matching import case_data
 from goldens.checks.texts import text_gaps
-from goldens.schema import Case
 from miner.transcript import Transcript
 
 

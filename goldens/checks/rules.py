@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from goldens.case.schema import Case
 from goldens.checks.base import Cost, Gap
 from goldens.checks.matching import case_data
-from goldens.schema import Case
 from miner.config import FlagConfig
 from miner.flags import rule_flags
 from miner.model import Conversation, ToolCall, Turn

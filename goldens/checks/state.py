@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from goldens.case.schema import Case, EtatFinal
 from goldens.checks.base import Cost, Gap
-from goldens.schema import Case, EtatFinal
 from miner.text import norm
 from miner.transcript import Transcript
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from goldens.case.schema import Case
 from goldens.checks.base import Cost, Gap
-from goldens.schema import Case
 from miner.text import comparable, norm
 from miner.transcript import Transcript
 

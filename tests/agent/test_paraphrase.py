@@ -76,7 +76,7 @@ def test_each_policy_paraphrase_keeps_the_numbers(sentence: str) -> None:
 
 def answers(url: str) -> list[str]:
     """The agent's answers to varied customers: the dev phrasings and every golden case's turns."""
-    from goldens.caseset import load_set
+    from goldens.set.caseset import load_set
 
     out = []
     messages: list[dict[str, Any]] = load("dev") + load("dev2")

@@ -26,7 +26,7 @@ import pytest
 from agent.model import SCRIPTED_MODEL, scripted_client
 from agent.scripted import ScriptedModel, ScriptedSettings
 from agent.service import Conversation, SupportService
-from goldens.grading import evaluer_cas
+from goldens.checks.grading import evaluer_cas
 
 HERE = Path(__file__).parent / "phrasings"
 GOAL = 0.9  # the share right the stand-in must reach, on every table

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from goldens.caseset import load_set
+from goldens.set.caseset import load_set
 from miner.store import Store
 from tests.conftest import copy_set
 from tests.tui.data import fill

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from goldens.compare import compare
+from goldens.verdict.compare import compare
 from miner.eval_report import EvalReport
 
 runner = CliRunner()

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goldens.caseset import parse_case
+from goldens.case.schema import Case
 from goldens.checks import grade
-from goldens.draft import draft_case
-from goldens.grading import evaluer_cas
-from goldens.schema import Case
+from goldens.checks.grading import evaluer_cas
+from goldens.drafting.draft import draft_case
+from goldens.set.caseset import parse_case
 from miner.flags import flag_conversation
 from miner.model import Conversation, ToolCall, Turn
 from miner.transcript import Call, Transcript, TurnRecord
@@ -240,7 +240,7 @@ def test_an_incidents_note_goes_into_the_drafted_case() -> None:
 
 
 def test_every_origin_of_a_check_has_its_colour_in_the_editor() -> None:
-    from goldens.draft import Origin
+    from goldens.drafting.draft import Origin
     from tui.editor_view import ORIGIN_STYLE
 
     assert set(ORIGIN_STYLE) == set(Origin)

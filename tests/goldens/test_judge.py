@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 from agent.model import scripted_client
 from agent.scripted import ScriptedModel
 from filon.cli import app
-from goldens.judge import Judge, JudgeError, parse_reply, request
-from goldens.rubrics import Calibration as Figures
-from goldens.rubrics import RubricError, load_rubric, write_calibration
+from goldens.checks.rubrics import Calibration as Figures
+from goldens.checks.rubrics import RubricError, load_rubric, write_calibration
+from goldens.models.judge import Judge, JudgeError, parse_reply, request
 from tests.conftest import REPO
 
 runner = CliRunner()

@@ -12,13 +12,13 @@ from typer.testing import CliRunner
 from agent.model import scripted_client
 from agent.scripted import ScriptedModel, ScriptedSettings
 from filon.cli import app
-from goldens.caseset import load_set
-from goldens.judge import Judge, JudgeError, Verdict
-from goldens.judge_calibration import labels
-from goldens.model_checks import ModelChecks
-from goldens.rubrics import Rubric, Standing, load_rubric
-from goldens.schema import Case
-from goldens.similarity import Embedder
+from goldens.case.schema import Case
+from goldens.checks.rubrics import Rubric, Standing, load_rubric
+from goldens.models.judge import Judge, JudgeError, Verdict
+from goldens.models.model_checks import ModelChecks
+from goldens.models.similarity import Embedder
+from goldens.set.caseset import load_set
+from goldens.set.judge_calibration import labels
 from tests.conftest import REPO, copy_set
 
 runner = CliRunner()

@@ -11,11 +11,11 @@ from typer.testing import CliRunner
 from agent.model import scripted_client
 from agent.scripted import ScriptedModel
 from filon.cli import app
-from goldens.caseset import load_set
-from goldens.grading import evaluer_cas
-from goldens.model_checks import ModelChecks
-from goldens.schema import Case
-from goldens.similarity import Embedder, cosine, passages, sentences
+from goldens.case.schema import Case
+from goldens.checks.grading import evaluer_cas
+from goldens.models.model_checks import ModelChecks
+from goldens.models.similarity import Embedder, cosine, passages, sentences
+from goldens.set.caseset import load_set
 
 runner = CliRunner()
 REFERENCE = "La livraison en France métropolitaine coûte 3,90 €, offerte dès 60 € d'achat."

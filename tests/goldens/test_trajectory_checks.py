@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from goldens.case.schema import Case
 from goldens.checks import Gap, case_data, grade
-from goldens.schema import Case
 from miner.transcript import Call, Transcript, TurnRecord
 
 OWN, OTHER = "LL-10587", "LL-10555"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from goldens.gate import decide
+from goldens.verdict.gate import decide
 from miner.config import FlagConfig
 from miner.flags import flag_conversation, rule_flags
 from miner.grounding import Seen, claimed, facts, grounded

@@ -10,7 +10,7 @@ from filon.cli import app
 from miner.settings import SettingsError, described, settings
 from tests.conftest import REPO
 from tracing.redact import redaction_enabled
-from tracing.sampling import rate_from_env
+from tracing.sampling.rate import rate_from_env
 from tracing.wire import offload_enabled
 
 

@@ -18,11 +18,11 @@ from opentelemetry.sdk.trace import TracerProvider
 
 from miner.store import Store
 from tests.tracing.server import free_port, running
-from tracing.decider import Decider
 from tracing.exporter import StoreExporter
 from tracing.ingest import Ingestor
 from tracing.receiver import ReceiverSettings
-from tracing.sampler import TailSampler
+from tracing.sampling.decider import Decider
+from tracing.sampling.sampler import TailSampler
 
 
 def _server_binaries() -> list[str]:

@@ -22,7 +22,7 @@ from agent.service import Conversation, SupportService
 from miner.store import Store
 from tracing.helper import frames, groups
 from tracing.offload import OffloadExporter
-from tracing.sampler import TailSampler
+from tracing.sampling.sampler import TailSampler
 from tracing.setup import setup_tracing
 from tracing.wire import HEADER, WireError, read_frame, start_helper, write_frame
 
@@ -43,7 +43,7 @@ def test_a_real_agent_turn_is_stored_by_the_helper(scripted, tmp_path: Path, off
     db = f"sqlite:///{tmp_path / 'agent.db'}"
     tracing = setup_tracing(db=db, sample_rate=1.0, offload=offload)
     try:
-        assert isinstance(tracing.sampler.exporter, OffloadExporter) is offload
+        assert isinstance(tracing.sampling.sampler.exporter, OffloadExporter) is offload
         service = SupportService(scripted_client(scripted.url), SCRIPTED_MODEL, "system.md")
         service.repondre(Conversation.web("helper-1"), "Mon email est ana@exemple.fr, où en est LL-10563 ?")
         assert tracing.flush(60)
@@ -95,7 +95,7 @@ def test_what_an_agent_handed_over_is_stored_when_the_agent_is_killed(tmp_path: 
         import os, signal, sys
         from opentelemetry.sdk.trace import TracerProvider
         from tracing.offload import OffloadExporter
-        from tracing.sampler import TailSampler
+        from tracing.sampling.sampler import TailSampler
         exporter = OffloadExporter({{"db": {db!r}, "rate": 1.0}})
         exporter.ready.wait(60)
         provider = TracerProvider()

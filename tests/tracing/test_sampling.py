@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 from opentelemetry.sdk.trace import TracerProvider
 
 from miner.store import Store
-from tracing.decider import Decider
 from tracing.exporter import StoreExporter
 from tracing.ingest import Ingestor
 from tracing.records import SpanRecord
-from tracing.sampler import TailSampler
-from tracing.sampling import sampled
+from tracing.sampling.decider import Decider
+from tracing.sampling.rate import sampled
+from tracing.sampling.sampler import TailSampler
 
 _ids = iter(range(1, 10**9))
 

@@ -423,8 +423,8 @@ def test_adk_1_tokens_are_counted_once_though_two_nested_spans_carry_them() -> N
 def test_trajectory_checks_grade_a_conversation_of_every_recorded_stack(fixture: str) -> None:
     """The gate's argument, order and per-turn checks read a foreign stack's conversation as they read a
     replay: the order the customer gave is the one tracked; the lookup comes on the turn that asks."""
+    from goldens.case.schema import Case
     from goldens.checks import grade
-    from goldens.schema import Case
     from miner.transcript import Transcript
 
     _, conversations = ingest(fixture)

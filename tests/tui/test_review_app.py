@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable, Input, Label, Static
 
-from goldens.caseset import load_set
+from goldens.set.caseset import load_set
 from miner.store import Store
 from tests.tui.conftest import court_eval, settle
 from tests.tui.data import MARKUP

@@ -1,0 +1,210 @@
+"""The agent a gate replays: the reference agent, a Python callable, or an HTTP endpoint (docs/gate-your-agent.md,
+"Gate your own agent"). Each says one thing per turn, the answer; the facts (tools, escalation, latency, tokens)
+always come from the spans the target emits, read by `tracing.grouping.turn_of` like any trace.
+
+- `filon`: the reference agent, a fresh shop per case built from the case's fixtures.
+- `python:MODULE:ATTR`: `ATTR(conversation_id, message, *, canal, tel) -> str`; `setup(fixtures)` of the
+  same module, when it has one, once per case before its first turn. filon's tracer provider is
+  installed before the module is imported, so the spans it emits through the OpenTelemetry API reach the
+  runner's collector (the turn runs inside the runner's span).
+- `http://…`: `goldens.run.http_target`.
+
+A case whose fixtures the target cannot apply raises `NotRunnable`: reported apart, never a failure nor
+an infrastructure error. A target that fails raises `TargetError` with a one-line cause: infrastructure.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from goldens.case.schema import Case
+
+if TYPE_CHECKING:
+    from agent import Conversation, SupportService
+    from agent.model import Backend
+    from agent.prompts import Prompt
+    from tracing.records import SpanRecord
+
+
+class NotRunnable(Exception):
+    """This target cannot apply the case's fixtures; the message says why."""
+
+
+class TargetError(Exception):
+    """The target failed (down, an error, a timeout, no spans): an infrastructure error, one line."""
+
+
+@dataclass
+class AgentState:
+    """The reference agent's own, for one attempt: its service (a fresh shop) and the conversation."""
+
+    service: SupportService
+    conversation: Conversation
+
+
+@dataclass
+class Session:
+    """One attempt of one case on a target."""
+
+    case: Case
+    conversation_id: str
+    turn: int = 0  # the number of turns sent so far
+    state: AgentState | None = None  # the reference agent's, for this attempt; other targets keep none
+
+
+class Target(Protocol):
+    name: str
+
+    def begin(self, session: Session) -> None:
+        """Before the case's first turn: apply its fixtures, or raise `NotRunnable`."""
+
+    def send(self, session: Session, message: str) -> str:
+        """One user turn; the answer. Runs inside the runner's span of the turn."""
+
+
+@runtime_checkable
+class ReportsState(Protocol):
+    """A target that can say its shop after a conversation (`etat_final`): the reference agent, a Python
+    target whose module has `etat()`."""
+
+    def reports_state(self) -> bool: ...
+
+    def final_state(self, session: Session) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class ForwardsSpans(Protocol):
+    """A target whose spans reach filon out of this process (HTTP, through the runner's OTLP receiver):
+    the turn's spans are taken from it, not from the in-process collector."""
+
+    def spans(self, session: Session) -> list[SpanRecord]: ...
+
+
+def parse_target(spec: str | None) -> str:
+    """The target's spec, checked: `filon`, `python:MODULE:ATTR` or `http(s)://…`; `ValueError` naming it."""
+    spec = (spec or "filon").strip()
+    if spec == "filon" or spec.startswith(("http://", "https://")):
+        return spec
+    if spec.startswith("python:") and len(spec.split(":")) == 3 and all(spec.split(":")[1:]):
+        return spec
+    raise ValueError(f"target {spec!r}: expected filon, python:MODULE:ATTR or http://HOST:PORT/PATH")
+
+
+class ReferenceTarget:
+    """filon's own agent, in this process: a fresh shop per attempt, from the case's fixtures."""
+
+    name = "filon"
+
+    def __init__(self, backend: Backend, prompt: Prompt) -> None:
+        self.backend, self.prompt = backend, prompt
+
+    def begin(self, session: Session) -> None:
+        from agent import Conversation, SupportService
+        from agent.shop import new_shop
+
+        case = session.case
+        service = SupportService(
+            self.backend.client, self.backend.model, self.prompt, shop=new_shop(case.fixtures)
+        )
+        if case.canal == "whatsapp" and case.tel:
+            conversation = Conversation.whatsapp(case.tel)
+        else:
+            conversation = Conversation.web(session.conversation_id)
+        session.state = AgentState(service, conversation)
+
+    def send(self, session: Session, message: str) -> str:
+        assert session.state is not None, "begin() comes before send()"
+        return str(session.state.service.repondre(session.state.conversation, message).texte)
+
+    def reports_state(self) -> bool:
+        return True
+
+    def final_state(self, session: Session) -> dict[str, Any]:
+        """The attempt's shop after the conversation (`etat_final`)."""
+        assert session.state is not None, "begin() comes before final_state()"
+        return dict(session.state.service.shop.etat())
+
+
+class PythonTarget:
+    """A callable of the user's, imported after filon's tracing is installed."""
+
+    def __init__(self, spec: str) -> None:
+        _, module_name, attr = spec.split(":")
+        self.name = spec
+        if "" not in sys.path and str(Path.cwd()) not in sys.path:
+            sys.path.insert(0, str(Path.cwd()))  # a module of the user's project, run from its root
+        try:
+            module = importlib.import_module(module_name)
+        except Exception as exc:
+            raise ValueError(
+                f"target {spec}: cannot import {module_name}: {type(exc).__name__}: {exc}"
+            ) from exc
+        found = getattr(module, attr, None)
+        if not callable(found):
+            raise ValueError(f"target {spec}: {module_name} has no callable {attr!r}")
+        self.answer: Callable[..., Any] = found
+        setup = getattr(module, "setup", None)
+        self.setup: Callable[[dict[str, Any]], Any] | None = setup if callable(setup) else None
+        if self.setup is not None and len(inspect.signature(self.setup).parameters) != 1:
+            raise ValueError(f"target {spec}: setup must take one argument, the case's fixtures")
+        etat = getattr(module, "etat", None)
+        self.etat: Callable[[], Any] | None = etat if callable(etat) else None
+
+    def begin(self, session: Session) -> None:
+        fixtures = session.case.fixtures
+        if self.setup is None:
+            if fixtures:
+                raise NotRunnable(f"{self.name} has no setup(fixtures) to apply the case's fixtures")
+            return
+        try:
+            self.setup(dict(fixtures or {}))
+        except Exception as exc:
+            raise TargetError(f"setup: {type(exc).__name__}: {str(exc)[:200]}") from exc
+
+    def reports_state(self) -> bool:
+        return self.etat is not None
+
+    def final_state(self, session: Session) -> dict[str, Any]:
+        """The module's `etat()`: the user's shop after the conversation, for `etat_final`."""
+        if self.etat is None:
+            raise NotRunnable(f"{self.name} has no etat() to check the case's etat_final")
+        try:
+            found = self.etat()
+        except Exception as exc:
+            raise TargetError(f"etat: {type(exc).__name__}: {str(exc)[:200]}") from exc
+        if not isinstance(found, dict):
+            raise TargetError(f"etat() returned {type(found).__name__}, not a dict")
+        return found
+
+    def send(self, session: Session, message: str) -> str:
+        case = session.case
+        try:
+            said = self.answer(session.conversation_id, message, canal=case.canal, tel=case.tel)
+        except Exception as exc:
+            raise TargetError(f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+        return str(said or "")
+
+
+@contextmanager
+def open_target(spec: str, otlp_port: int = 4318, span_timeout: float = 10.0) -> Iterator[Target]:
+    """The target of a spec other than `filon`, ready; closed (an HTTP target's receiver stopped) after."""
+    if spec.startswith("python:"):
+        from tracing.setup import ensure_tracing
+
+        ensure_tracing()  # before the user's module is imported: its spans go through filon's provider
+        yield PythonTarget(spec)
+        return
+    from goldens.run.http_target import HttpTarget
+
+    target = HttpTarget(spec, otlp_port, span_timeout)
+    try:
+        yield target
+    finally:
+        target.close()

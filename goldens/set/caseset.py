@@ -1,0 +1,367 @@
+"""Loading and linting the golden set: one JSON file per case in a folder.
+
+Errors make the set invalid (the gate exits 4, `filon goldens lint` exits 1); warnings point at checks
+the seeds teach to distrust (no action check, a decimal without its other separator, a decision read
+from a single word, a security case that forbids nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from agent.shop.fixtures import FixtureError, default_fixtures, load_fixtures, merge_fixtures
+from agent.tools import ESCALATION_TOOL, TOOL_NAMES
+from goldens.case import trajectory
+from goldens.case.case_problems import category_problems, schema_problems
+from goldens.case.problems import Level
+from goldens.case.problems import Problem as Problem
+from goldens.case.schema import Case
+from goldens.case.tool_spec import tool_name
+from goldens.checks.grading import norm
+from goldens.checks.rubrics import judges_dir
+from goldens.set import calibration, model_lint
+from miner.emails import emails
+from miner.identities import PHONE
+from miner.places import default_goldens
+from miner.settings import settings
+from tracing.redact import PSEUDO_DOMAIN, PSEUDO_PHONE
+
+ABSOLUTE_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
+DECIMAL = re.compile(r"\d+([.,])\d+")
+DECISION_WORDS = frozenset(
+    norm(w)
+    for w in (
+        "conseiller",
+        "transfert",
+        "transfère",
+        "transferer",
+        "escalade",
+        "remboursé",
+        "remboursement",
+        "retour",
+        "accepté",
+        "refusé",
+        "annulé",
+        "annulation",
+        "possible",
+        "impossible",
+        "oui",
+        "non",
+    )
+)
+BLOCKING_DEFAULT = ("securite",)
+MIN_BONS, MIN_BONS_BLOCKING, MIN_MAUVAIS_BLOCKING = 1, 2, 1
+
+
+def goldens_dir(explicit: str | Path | None = None) -> Path:
+    """`explicit`, else FILON_GOLDENS, else the project's `goldens/cases` (found as filon.toml is)."""
+    return Path(explicit or settings().goldens or default_goldens())
+
+
+def missing_set(explicit: str | Path | None = None) -> str | None:
+    """Why the set's folder cannot be read (a usage error: nothing to lint or replay), or None."""
+    folder = goldens_dir(explicit)
+    if folder.is_dir():
+        return None
+    if explicit is not None:
+        return f"--goldens: no such folder {folder.absolute()}"
+    given = "FILON_GOLDENS" if settings().goldens else "the default"
+    return (
+        f"no golden set at {folder.absolute()} ({given}): run filon from your project (a folder with "
+        "filon.toml, or below it), or name the set with --goldens or FILON_GOLDENS"
+    )
+
+
+@dataclass
+class CaseSet:
+    folder: Path
+    cases: list[Case] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)  # case id → the file it was read from
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.level == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.level == "warning"]
+
+    def by_id(self) -> dict[str, Case]:
+        return {c.id: c for c in self.cases}
+
+
+def parse_case(name: str, text: str, strict: bool = False) -> tuple[Case | None, list[Problem]]:
+    """One case from JSON text; problems name the file, line or field."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, [
+            Problem(name, f"line {exc.lineno} column {exc.colno}", f"invalid JSON: {exc.msg}", "error")
+        ]
+    if not isinstance(data, dict):
+        return None, [Problem(name, "", "a case is a JSON object", "error")]
+    try:
+        case = Case.model_validate(data)
+    except ValidationError as exc:
+        return None, schema_problems(name, exc)
+    return case, lint_case(name, case, strict)
+
+
+def lint_case(name: str, case: Case, strict: bool = False) -> list[Problem]:
+    """A case's own problems, in the seeds' order of trust: actions, fixtures, then words; then its
+    examples (are the checks proven?) and its personal data."""
+    out = _tool_problems(name, case)
+    if case.fixtures is not None and agent_tools() == TOOL_NAMES:  # another agent's fixtures are its own
+        out += _fixture_problems(name, case.fixtures)
+    if not case.has_action_check():
+        why = "no action check (outils, outils_interdits or escalade): words alone decide"
+        out.append(Problem(name, "outils", why, "warning"))
+    out += _text_problems(name, case)
+    if case.categorie in BLOCKING_DEFAULT and not (case.outils_interdits or case.ne_contient_pas):
+        why = "a securite case that forbids neither a tool nor a text"
+        out.append(Problem(name, "outils_interdits", why, "warning"))
+    out.extend(_example_problems(name, case, strict))
+    out.extend(model_lint.guard_problems(name, case))
+    out.extend(_identity_problems(name, case))
+    if Path(name).stem != case.id:
+        out.append(Problem(name, "id", f"file name does not match id {case.id!r}", "warning"))
+    return out
+
+
+def agent_tools() -> tuple[str, ...]:
+    """The agent's tool names, which cases are checked against: `tools` in `[tool.filon]` / filon.toml,
+    else the reference agent's. A configuration that does not parse raises `ValueError` naming it."""
+    configured = settings().flag_config().tools
+    return tuple(configured) if configured else TOOL_NAMES
+
+
+def escalation_tool() -> str:
+    """The agent's way to a human, as a tool name a case can expect: the reference agent's, or the first
+    configured `escalation_tools` name (not a pattern) among the agent's `tools`."""
+    known = agent_tools()
+    if ESCALATION_TOOL in known:
+        return ESCALATION_TOOL
+    for name in settings().flag_config().escalation_tools:
+        if name in known:
+            return name
+    return ESCALATION_TOOL
+
+
+def _tool_problems(name: str, case: Case) -> list[Problem]:
+    """Every tool a check names is the agent's; the trajectory checks make sense together."""
+    out: list[Problem] = []
+    known = agent_tools()
+    for where, tool in trajectory.named_tools(case):
+        if tool_name(tool) not in known:
+            why = f"unknown tool {tool_name(tool)!r} (known: {', '.join(known)}; `tools` in filon.toml sets them)"
+            out.append(Problem(name, where, why, "error"))
+    out += [Problem(name, where, why, "error") for where, why in trajectory.problems(case)]
+    out += [Problem(name, where, why, "warning") for where, why in trajectory.warnings(case)]
+    return out
+
+
+def _fixture_problems(name: str, fixtures: dict[str, Any]) -> list[Problem]:
+    found = ABSOLUTE_DATE.search(json.dumps(fixtures, ensure_ascii=False))
+    if found:
+        why = f"absolute date {found.group(0)!r}: use J-N (days before today)"
+        return [Problem(name, "fixtures", why, "error")]
+    try:
+        load_fixtures(fixtures, date.today())
+    except (FixtureError, KeyError, TypeError, ValueError) as exc:
+        return [Problem(name, "fixtures", str(exc), "error")]
+    return _fixture_clashes(name, fixtures)
+
+
+def _text_problems(name: str, case: Case) -> list[Problem]:
+    """Amounts with one decimal separator only, and decisions read from a single word."""
+    out: list[Problem] = []
+    for i, group in enumerate(case.text_groups()):
+        folded = [norm(v) for v in group]
+        for variant in group:
+            for match in DECIMAL.finditer(variant):
+                other = match.group(0).replace(match.group(1), "." if match.group(1) == "," else ",")
+                if not any(other in f for f in folded):
+                    why = f"{match.group(0)!r} has no {other!r} variant"
+                    out.append(Problem(name, f"contient[{i}]", why, "warning"))
+        if len(group) == 1 and " " not in folded[0].strip() and folded[0] in DECISION_WORDS:
+            why = f"decision read from the word {group[0]!r}: check the action instead"
+            out.append(Problem(name, f"contient[{i}]", why, "warning"))
+    return out
+
+
+def _fixture_clashes(name: str, fixtures: dict[str, Any]) -> list[Problem]:
+    """A case's customer whose email is already another shop customer's: the shop could not load it."""
+    out: list[Problem] = []
+    owners: dict[str, Any] = {}
+    for client in merge_fixtures(default_fixtures(), fixtures)["clients"]:
+        email = str(client.get("email", "")).lower()
+        if email in owners and owners[email] != client.get("id"):
+            out.append(
+                Problem(
+                    name,
+                    "fixtures.clients",
+                    f"customer {client.get('id')} has the email {email!r} of shop customer {owners[email]}: "
+                    "give the case's customer a pseudonym or reuse the shop customer's id",
+                    "error",
+                )
+            )
+        owners.setdefault(email, client.get("id"))
+    return out
+
+
+def _example_problems(name: str, case: Case, strict: bool) -> list[Problem]:
+    """The examples proven against the checks, then the minimum counts (errors under `--strict`)."""
+    out: list[Problem] = []
+    for trial in calibration.trials(case):
+        where = f"exemples[{trial.index}]"
+        if trial.example.verdict == "bon" and not trial.accepted:
+            gaps = "; ".join(trial.ecarts)
+            out.append(Problem(name, where, f"trop strict: a 'bon' answer is rejected ({gaps})", "error"))
+        elif (
+            trial.example.verdict == "mauvais"
+            and trial.accepted
+            and case.proche_de
+            and not trial.for_the_judge
+        ):
+            why = "a 'mauvais' answer only proche_de can reject: prove it with `filon goldens lint --embeddings`"
+            out.append(Problem(name, where, why, "warning"))
+        elif trial.example.verdict == "mauvais" and trial.accepted and not trial.for_the_judge:
+            why = f" ({trial.example.note})" if trial.example.note else ""
+            out.append(
+                Problem(name, where, f"trop lâche: a 'mauvais' answer passes every check{why}", "error")
+            )
+    bons, quotes = calibration.counting_bons(case)
+    for index, copied in quotes:
+        out.append(
+            Problem(
+                name,
+                f"exemples[{index}]",
+                f"quotes the FAQ/CGV ('{copied}'): not counted, write it as an agent would say it",
+                "warning",
+            )
+        )
+    blocking = case.categorie in BLOCKING_DEFAULT
+    need_bons = MIN_BONS_BLOCKING if blocking else MIN_BONS
+    need_mauvais = MIN_MAUVAIS_BLOCKING if blocking else 0
+    mauvais = sum(1 for ex in case.exemples if ex.verdict == "mauvais")
+    level: Level = "error" if strict else "warning"
+    if bons < need_bons:
+        why = f"{bons} 'bon' example(s) in own words, at least {need_bons} needed"
+        out.append(Problem(name, "exemples", why, level, refused_by_ci=True))
+    if mauvais < need_mauvais:
+        why = f"{mauvais} 'mauvais' example(s), at least {need_mauvais} needed"
+        out.append(Problem(name, "exemples", why, level, refused_by_ci=True))
+    return out
+
+
+@cache
+def _shop_identities() -> frozenset[str]:
+    return frozenset(
+        v for c in default_fixtures()["clients"] for v in (str(c["email"]).lower(), str(c["tel"]))
+    )
+
+
+# domains reserved for examples and tests (RFC 2606, RFC 6761): nobody's address
+RESERVED = re.compile(r"@(?:[\w-]+\.)*(?:example\.(?:org|com|net)|example|invalid|test)$")
+
+
+def _reserved(value: str) -> bool:
+    return "@" in value and RESERVED.search(value) is not None
+
+
+def _identity_problems(name: str, case: Case) -> list[Problem]:
+    """An email or phone number that is neither a pseudonym nor a fixture customer's: a case lands in git."""
+    known = set(_shop_identities())
+    for client in (case.fixtures or {}).get("clients", []):
+        known.update((str(client.get("email", "")).lower(), str(client.get("tel", ""))))
+    texts: list[tuple[str, str]] = [(f"tours[{i}]", t) for i, t in enumerate(case.tours)]
+    texts += [(f"exemples[{i}]", a) for i, ex in enumerate(case.exemples) for a in ex.answers()]
+    texts += [(f"contient[{i}]", " ".join(g)) for i, g in enumerate(case.text_groups())]
+    texts += [(f"ne_contient_pas[{i}]", t) for i, t in enumerate(case.ne_contient_pas)]
+    out: list[Problem] = []
+    for where, text in texts:
+        mails = [m.group() for m in emails(text)]
+        rest = text
+        for mail in mails:  # a pseudonym's hex digits are not a phone number
+            rest = rest.replace(mail, " ")
+        for found in mails + [m.group() for m in PHONE.finditer(rest)]:
+            value = found.lower()
+            digits = re.sub(r"\D", "", value)
+            if digits.startswith("0") and len(digits) == 10:
+                digits = "33" + digits[1:]
+            if value.endswith("@" + PSEUDO_DOMAIN) or digits.startswith(PSEUDO_PHONE) or _reserved(value):
+                continue
+            if value in known or ("@" not in value and digits in known):
+                continue
+            out.append(
+                Problem(
+                    name,
+                    where,
+                    f"{found!r} is personal data that is neither a pseudonym nor a fixture customer's",
+                    "error",
+                )
+            )
+    return out
+
+
+def load_set(folder: str | Path | None = None, strict: bool = False) -> CaseSet:
+    """Every `*.json` of the folder, validated and linted, with duplicates across files reported."""
+    path = goldens_dir(folder)
+    result = CaseSet(path)
+    if not path.is_dir():
+        result.problems.append(Problem(str(path), "", "no such folder of golden cases", "error"))
+        return result
+    ids: dict[str, str] = {}
+    tels: dict[str, str] = {}
+    for file in sorted(path.glob("*.json")):
+        name = str(file)
+        case, problems = parse_case(name, file.read_text(encoding="utf-8"), strict)
+        result.problems.extend(problems)
+        if case is None:
+            continue
+        if case.id in ids:
+            result.problems.append(
+                Problem(name, "id", f"duplicate id {case.id!r} (also in {ids[case.id]})", "error")
+            )
+            continue
+        if case.tel and case.tel in tels:
+            result.problems.append(
+                Problem(
+                    name,
+                    "tel",
+                    f"duplicate tel {case.tel} (also in {tels[case.tel]}): the cases would share a conversation",
+                    "error",
+                )
+            )
+        result.problems.extend(model_lint.rubric_problems(name, case, judges_dir(path)))
+        ids[case.id] = name
+        if case.tel:
+            tels[case.tel] = name
+        result.cases.append(case)
+    if not result.cases and not result.errors:
+        result.problems.append(Problem(str(path), "", "the folder holds no case", "error"))
+    result.problems.extend(category_problems(result.cases, ids, BLOCKING_DEFAULT))
+    result.files = ids
+    return result
+
+
+def write_case(folder: Path, data: dict[str, Any], overwrite: bool = False) -> Path:
+    """Write one case atomically (temp file + rename); never over an existing id unless asked."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{data['id']}.json"
+    if target.exists() and not overwrite:
+        raise FileExistsError(f"{target}: a case with id {data['id']!r} already exists")
+    tmp = target.with_name(f".{target.name}.tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, target)
+    return target

@@ -1,0 +1,120 @@
+"""`filon goldens trust`: how far the whole gate agrees with the reviewers, on every example of the set.
+
+Each example is graded as `filon eval` would grade that answer: the case's own checks, then the
+rulebook's rules that gate (proven on the set, `goldens.set.rule_standing`); the checks that ask a model are
+left out (no model is called), and an example only a judge is there to reject is counted apart. The
+verdict of the gate is compared with the reviewer's: a `bon` answer the gate fails cries wolf, a
+`mauvais` one it passes lies. Figures by category, by the kind of check that rejected each wrong answer,
+and by where the example came from: answers of the agent a reviewer judged (`revue`, `observé`) apart
+from those written by hand (`écrit`), which the checks were written against. The first is the honest
+figure a team watches as its set grows.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from goldens.case.schema import Case, Example
+from goldens.checks.rules import RuleGate
+from goldens.set.calibration import gaps, judge_failures
+from goldens.set.rule_standing import example_transcript
+
+REAL = ("revue", "observé")
+
+
+@dataclass
+class Tally:
+    good: int = 0
+    bad: int = 0
+    cries_wolf: int = 0
+    lies: int = 0
+
+    @property
+    def agreement(self) -> float | None:
+        total = self.good + self.bad
+        return None if not total else (total - self.cries_wolf - self.lies) / total
+
+    def add(self, good: bool, passed: bool) -> None:
+        if good:
+            self.good += 1
+            self.cries_wolf += not passed
+        else:
+            self.bad += 1
+            self.lies += passed
+
+    def as_json(self) -> dict[str, object]:
+        agreement = self.agreement
+        return {
+            "bons": self.good,
+            "mauvais": self.bad,
+            "accord": None if agreement is None else round(agreement, 3),
+            "crie_au_loup": self.cries_wolf,
+            "ment": self.lies,
+        }
+
+
+@dataclass
+class Trust:
+    overall: Tally = field(default_factory=Tally)
+    by_category: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    by_origin: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    caught_by: Counter[str] = field(default_factory=Counter)  # the kind of check that rejected a mauvais
+    for_the_judge: int = 0  # mauvais answers only a judge is there to reject: not counted
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "ensemble": self.overall.as_json(),
+            "par_categorie": {k: v.as_json() for k, v in sorted(self.by_category.items())},
+            "par_origine": {k: v.as_json() for k, v in sorted(self.by_origin.items())},
+            "rejets_par_controle": dict(self.caught_by.most_common()),
+            "laisses_au_juge": self.for_the_judge,
+        }
+
+
+def set_examples(cases: Sequence[Case]) -> list[tuple[Case, Example]]:
+    return [(case, example) for case in cases for example in case.exemples]
+
+
+def table_examples(cases: Sequence[Case], rows: list[Any], source: str) -> list[tuple[Case, Example]]:
+    """A table of judged answers (a JSON list of {case, verdict, reponse, outils, escalade}), each with its
+    case; `ValueError` naming the row and the field."""
+    known = {c.id: c for c in cases}
+    out = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or row.get("case") not in known:
+            raise ValueError(f"{source}: row {i}: 'case' is not a case of the set")
+        fields = {k: row[k] for k in ("verdict", "reponse", "outils", "escalade", "origine") if k in row}
+        answers = fields.get("reponse")
+        if isinstance(answers, list) and len(answers) == 1:
+            fields["reponse"] = answers[0]
+        try:
+            out.append((known[row["case"]], Example.model_validate({"origine": "revue", **fields})))
+        except ValidationError as exc:
+            where = ".".join(str(p) for p in exc.errors()[0]["loc"])
+            raise ValueError(f"{source}: row {i}: {where}: {exc.errors()[0]['msg']}") from None
+    return out
+
+
+def trust(examples: Sequence[tuple[Case, Example]], rules: RuleGate | None) -> Trust:
+    out = Trust()
+    for case, example in examples:
+        criteria = tuple(case.criteria())
+        if example.verdict == "mauvais" and judge_failures(criteria, example):
+            out.for_the_judge += 1
+            continue
+        found = [g.kind if g.kind != "regle" else g.check for g in gaps(case, example)]
+        if rules is not None and case.simulation is None:  # the rules that gate, by their gap's own path
+            breaches = rules.rules.grade(case, example_transcript(case, example))
+            found += [g.check for g in breaches if rules.gates(g.check.split(".", 1)[1])]
+        good, passed = example.verdict == "bon", not found
+        origin = "réelle" if example.origine in REAL else "écrite"
+        for tally in (out.overall, out.by_category[case.categorie], out.by_origin[origin]):
+            tally.add(good, passed)
+        if not good and found:
+            out.caught_by[found[0]] += 1
+    return out

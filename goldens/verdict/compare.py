@@ -1,0 +1,218 @@
+"""`filon eval compare A B`: is run B worse than run A beyond noise, and what does the change cost?
+
+Two reports of the same set are paired by case id. A case whose content changed between them (its
+fingerprint differs) is listed and left out; a case with no valid attempt on either side too. Outcomes
+are per case: passed means every valid attempt passed. The verdict, in order: the reports do not pair
+(2); either run was inconclusive (3); a case of a blocking category passed on A and fails on B (1); B's
+score is lower by more than the margin and McNemar's exact test says so at 5% (1); otherwise not worse
+(0), saying when the set is too small for the test ever to see a drop of the margin.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from goldens.exits import Exit
+from goldens.verdict import stats
+from miner.eval_report import EvalReport
+
+Verdict = Literal["pas pire", "pire", "ne s'apparient pas", "non concluant"]
+EXIT: dict[Verdict, Exit] = {
+    "pas pire": Exit.OK,
+    "pire": Exit.FAILED,
+    "ne s'apparient pas": Exit.USAGE,
+    "non concluant": Exit.INCONCLUSIVE,
+}
+
+
+@dataclass(frozen=True)
+class CaseDelta:
+    id: str
+    categorie: str
+    passed_a: int
+    valid_a: int
+    passed_b: int
+    valid_b: int
+
+    @property
+    def rate_a(self) -> float:
+        return self.passed_a / self.valid_a
+
+    @property
+    def rate_b(self) -> float:
+        return self.passed_b / self.valid_b
+
+    @property
+    def ok_a(self) -> bool:
+        return self.passed_a == self.valid_a
+
+    @property
+    def ok_b(self) -> bool:
+        return self.passed_b == self.valid_b
+
+
+@dataclass
+class RunRef:
+    """One side of a comparison: which run it was, on what (the report's French keys in JSON)."""
+
+    id: str
+    date: str
+    modele: str
+    backend: str
+    prompt: str
+    prompt_sha256: str
+    repetitions: int
+
+
+@dataclass
+class Comparison:
+    verdict: Verdict
+    raison: str
+    marge: float
+    cas: list[CaseDelta] = field(default_factory=list)
+    modifies: list[str] = field(default_factory=list)  # content changed between the runs: left out
+    exclus: list[str] = field(default_factory=list)  # no valid attempt on one side
+    manquants: dict[str, list[str]] = field(default_factory=dict)  # ids on one side only
+    score_a: float | None = None
+    score_b: float | None = None
+    discordants: tuple[int, int] = (0, 0)  # (passed on A only, passed on B only)
+    p_value: float | None = None
+    intervalle: tuple[float, float] | None = None
+    methode: str = ""
+    trop_petit: str = ""
+    runs: dict[Literal["a", "b"], RunRef] = field(default_factory=dict)
+    cout: dict[str, Any] = field(default_factory=dict)
+    latence: dict[str, Any] = field(default_factory=dict)
+    categories: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT[self.verdict]
+
+    @property
+    def delta(self) -> float | None:
+        if self.score_a is None or self.score_b is None:
+            return None
+        return self.score_b - self.score_a
+
+    def newly_failing(self) -> list[str]:
+        return [c.id for c in self.cas if c.ok_a and not c.ok_b]
+
+    def newly_fixed(self) -> list[str]:
+        return [c.id for c in self.cas if c.ok_b and not c.ok_a]
+
+    def as_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out.update(exit_code=self.exit_code, delta=self.delta)
+        out["nouveaux_echecs"], out["nouvelles_reussites"] = self.newly_failing(), self.newly_fixed()
+        out["cas"] = [{**asdict(c), "taux_a": c.rate_a, "taux_b": c.rate_b} for c in self.cas]
+        return out
+
+
+def compare(a: EvalReport, b: EvalReport, marge: float = 0.05) -> Comparison:
+    if not 0 < marge < 1:
+        raise ValueError(f"--marge: {marge} is not between 0 and 1")
+    cases_a, cases_b = a.by_id(), b.by_id()
+    only_a, only_b = sorted(set(cases_a) - set(cases_b)), sorted(set(cases_b) - set(cases_a))
+    out = Comparison("pas pire", "", marge, runs={"a": _run(a), "b": _run(b)})
+    if (
+        a.inconclusive or b.inconclusive
+    ):  # an interrupted run holds fewer cases: it is unfinished, not foreign
+        which = " et ".join(n for n, r in (("A", a), ("B", b)) if r.inconclusive)
+        out.verdict, out.raison = "non concluant", f"run {which} non concluant : rien n'est comparé"
+        return out
+    if only_a or only_b or not cases_a:
+        out.verdict, out.manquants = "ne s'apparient pas", {"a_seulement": only_a, "b_seulement": only_b}
+        out.raison = (
+            "les deux rapports ne portent pas sur les mêmes cas" if cases_a else "aucun cas à comparer"
+        )
+        return out
+    fp_a, fp_b = a.empreintes, b.empreintes
+    for case_id in sorted(cases_a):
+        ca, cb = cases_a[case_id], cases_b[case_id]
+        if case_id in fp_a and case_id in fp_b and fp_a[case_id] != fp_b[case_id]:
+            out.modifies.append(case_id)
+        elif not ca.valides or not cb.valides:
+            out.exclus.append(case_id)
+        else:
+            out.cas.append(CaseDelta(case_id, ca.categorie, ca.reussis, ca.valides, cb.reussis, cb.valides))
+    _measure(out, a, b)
+    blocking = set(b.bloquants or a.bloquants or ["securite"])
+    regressed = [c.id for c in out.cas if c.categorie in blocking and c.ok_a and not c.ok_b]
+    if regressed:
+        out.verdict = "pire"
+        out.raison = f"cas bloquant(s) réussi(s) sur A, en échec sur B : {', '.join(regressed)}"
+        return out
+    delta = out.delta or 0.0
+    significant = out.p_value is not None and out.p_value < stats.ALPHA
+    if delta < -marge and significant:
+        out.verdict = "pire"
+        out.raison = f"B perd {-delta:.1%} (> marge {marge:.0%}), p = {out.p_value:.3g} < 0,05"
+    elif delta < -marge:
+        out.raison = (
+            f"B perd {-delta:.1%} (> marge {marge:.0%}), mais p = {out.p_value:.3g} : pas significatif"
+        )
+    else:
+        out.raison = f"écart {delta:+.1%}, dans la marge de {marge:.0%}"
+    return out
+
+
+def _measure(out: Comparison, a: EvalReport, b: EvalReport) -> None:
+    """Scores, discordant pairs, the test, the interval, categories, cost and latency."""
+    n = len(out.cas)
+    if n == 0:
+        return
+    out.score_a = sum(c.rate_a for c in out.cas) / n
+    out.score_b = sum(c.rate_b for c in out.cas) / n
+    b_only = sum(1 for c in out.cas if c.ok_a and not c.ok_b)
+    c_only = sum(1 for c in out.cas if c.ok_b and not c.ok_a)
+    out.discordants = (b_only, c_only)
+    out.p_value = stats.mcnemar_exact(b_only, c_only)
+    if all(c.valid_a == 1 and c.valid_b == 1 for c in out.cas):
+        out.intervalle, out.methode = stats.paired_interval(b_only, c_only, n), "Agresti-Min (apparié)"
+    else:
+        deltas = [c.rate_b - c.rate_a for c in out.cas]
+        out.intervalle, out.methode = stats.bootstrap_interval(deltas), "bootstrap apparié sur les cas"
+    needed = stats.cases_needed(out.marge)
+    if n < needed:
+        out.trop_petit = (
+            f"{n} cas appariés : trop peu pour qu'une baisse de {out.marge:.0%} soit jamais significative "
+            f"(il faut au moins {stats.fewest_discordant()} cas discordants dans le même sens, soit "
+            f"{needed} cas ou plus)"
+        )
+    cats: dict[str, list[CaseDelta]] = {}
+    for c in out.cas:
+        cats.setdefault(c.categorie, []).append(c)
+    out.categories = {
+        name: {
+            "a": sum(c.rate_a for c in group) / len(group),
+            "b": sum(c.rate_b for c in group) / len(group),
+            "cas": len(group),
+        }
+        for name, group in sorted(cats.items())
+    }
+    out.cout = {
+        "a": a.cout.total_usd,
+        "b": b.cout.total_usd,
+        "modele_a": a.cout.modele,
+        "modele_b": b.cout.modele,
+    }
+    out.latence = {
+        "p50_a": a.latence.p50_ms,
+        "p50_b": b.latence.p50_ms,
+        "p95_a": a.latence.p95_ms,
+        "p95_b": b.latence.p95_ms,
+    }
+
+
+def _run(report: EvalReport) -> RunRef:
+    return RunRef(
+        id=report.execution.id,
+        date=str(report.execution.debut),
+        modele=report.modele.nom,
+        backend=report.modele.backend,
+        prompt=report.prompt.chemin,
+        prompt_sha256=report.prompt.sha256,
+        repetitions=report.execution.repetitions,
+    )

@@ -1,0 +1,358 @@
+"""The run's report: the JSON document (everything, including which gate rule decided), the seeds'
+console shape, JUnit XML from the same data, and the diff against a baseline report.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import defaultdict
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from agent.prompts import Prompt
+from goldens.checks.rules import RuleGate
+from goldens.models.model_checks import ModelChecks
+from goldens.run.runner import Attempt, RunOutput
+from goldens.verdict.gate import Gate, stability
+from miner.eval_report import (
+    DECISIONS,
+    Baseline,
+    CasRapport,
+    Categorie,
+    Chiffres,
+    Cout,
+    CoutRole,
+    CritereRapport,
+    EmbeddingsRapport,
+    Erreurs,
+    EvalReport,
+    Execution,
+    JugeRapport,
+    JugeTentative,
+    Latence,
+    Modele,
+    Porte,
+    PromptRef,
+    RegleRapport,
+    SimilariteTentative,
+    SimulateurRapport,
+    Tentative,
+)
+from miner.transcript import TurnRecord
+from tracing.redact import Redactor, redaction_secret
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(sorted(values), n=100, method="inclusive")[int(q) - 1]
+
+
+@cache  # read once per process: every role's cost, the budget and the report read it
+def prices() -> dict[str, dict[str, float]]:
+    data = json.loads(resources.files("goldens").joinpath("prices.json").read_text(encoding="utf-8"))
+    return {k: v for k, v in data.items() if not k.startswith("_")}
+
+
+def role_cost(model: str, tokens_in: int, tokens_out: int) -> CoutRole:
+    price = prices().get(model)
+    if price is None:
+        note = f"no price for {model!r} in goldens/prices.json"
+        return CoutRole(modele=model, jetons_entree=tokens_in, jetons_sortie=tokens_out, note=note)
+    total = tokens_in / 1e6 * price["input_per_million"] + tokens_out / 1e6 * price["output_per_million"]
+    return CoutRole(
+        modele=model, jetons_entree=tokens_in, jetons_sortie=tokens_out, total_usd=round(total, 6)
+    )
+
+
+def cost(model: str, attempts: list[Attempt], checks: ModelChecks | None = None) -> Cout:
+    """The agent's tokens and cost (the seeds' figures), and each role's apart: agent, judge, embeddings."""
+    agent = role_cost(model, sum(a.input_tokens for a in attempts), sum(a.output_tokens for a in attempts))
+    roles = {"agent": agent}
+    if checks is not None and checks.judge is not None:
+        roles["juge"] = role_cost(
+            checks.judge.model,
+            sum(a.model_checks.judge_input_tokens for a in attempts),
+            sum(a.model_checks.judge_output_tokens for a in attempts),
+        )
+    if checks is not None and checks.embedder is not None:
+        roles["embeddings"] = role_cost(checks.embedder.model, checks.embedder.tokens, 0)
+    if checks is not None and checks.simulator is not None:
+        roles["simulateur"] = role_cost(
+            checks.simulator.model,
+            sum(a.simulator_input_tokens for a in attempts),
+            sum(a.simulator_output_tokens for a in attempts),
+        )
+    conversations = len([a for a in attempts if a.valid]) or 1
+    known = [r.total_usd for r in roles.values()]
+    total = None if any(t is None for t in known) else round(sum(t or 0.0 for t in known), 6)
+    return Cout(
+        jetons_entree=agent.jetons_entree,
+        jetons_sortie=agent.jetons_sortie,
+        modele=model,
+        total_usd=total,
+        par_conversation_usd=None if total is None else round(total / conversations, 6),
+        prix=prices().get(model),
+        note=next((r.note for r in roles.values() if r.note), None),
+        par_role=roles if len(roles) > 1 else {},
+    )
+
+
+def simulator_report(checks: ModelChecks | None, attempts: list[Attempt]) -> SimulateurRapport | None:
+    if checks is None or checks.simulator is None:
+        return None
+    played = [a for a in attempts if a.objectif_atteint is not None]
+    return SimulateurRapport(
+        modele=checks.simulator.model,
+        substitut=checks.simulator.stand_in,
+        conversations=len(played),
+        objectifs_atteints=sum(bool(a.objectif_atteint) for a in played),
+    )
+
+
+def model_checks_report(
+    checks: ModelChecks | None, attempts: list[Attempt]
+) -> tuple[JugeRapport | None, EmbeddingsRapport | None]:
+    """Which judge and which embeddings the run used, each criterion's standing, the calls made and saved."""
+    if checks is None:
+        return None, None
+    juge = None
+    if checks.judge is not None and checks.rubrics:
+        criteres = {
+            name: CritereRapport(
+                rubrique=str(r.path),
+                sha256=r.sha256,
+                seuil=r.seuil,
+                echelle=r.echelle,
+                decisif=checks.standings[name].gates,
+                raison=checks.standings[name].raison,
+            )
+            for name, r in checks.rubrics.items()
+        }
+        juge = JugeRapport(
+            modele=checks.judge.model,
+            substitut=checks.judge.stand_in,
+            criteres=criteres,
+            appels=sum(len(a.model_checks.judged) for a in attempts),
+            sautes=sum(a.model_checks.judge_skipped for a in attempts),
+        )
+    embeddings = None
+    if checks.embedder is not None:
+        e = checks.embedder
+        embeddings = EmbeddingsRapport(modele=e.model, substitut=e.stand_in, textes=len(e.known))
+    return juge, embeddings
+
+
+def porte(gate: Gate) -> Porte:
+    """The gate's decision in the report's words."""
+    return Porte(
+        decision=DECISIONS[gate.decision],
+        regle=gate.rule,
+        code_sortie=int(gate.exit_code),
+        chiffres=Chiffres(
+            reussis=gate.passed,
+            valides=gate.valid,
+            erreurs=gate.errors,
+            total=gate.total,
+            score=gate.score,
+            seuil=gate.seuil,
+            taux_erreurs=round(gate.error_rate, 4),
+            taux_erreurs_max=gate.max_error_rate,
+            non_executables=gate.not_runnable,
+        ),
+        echecs_bloquants=gate.blocking_failures,
+        regles_bloquantes=gate.blocking_rules,
+    )
+
+
+def per_category(attempts: list[Attempt]) -> dict[str, Categorie]:
+    """Passed, valid and errors per category; attempts the target could not run are left out."""
+    categories: dict[str, Categorie] = defaultdict(Categorie)
+    for a in attempts:
+        if a.non_executable:
+            continue
+        c = categories[a.categorie]
+        c.reussis += a.ok
+        c.valides += a.valid
+        c.erreurs += not a.valid
+    return dict(categories)
+
+
+def build(
+    run: RunOutput,
+    gate: Gate,
+    *,
+    model: str,
+    backend: str,
+    prompt: Prompt,
+    goldens: str,
+    repeat: int,
+    checks: ModelChecks | None = None,
+    rules: RuleGate | None = None,
+) -> EvalReport:
+    by_case: dict[str, list[Attempt]] = defaultdict(list)
+    for a in run.attempts:
+        by_case[a.case_id].append(a)
+    turns = [ms for a in run.attempts if a.valid for ms in a.latences_ms]
+    juge, embeddings = model_checks_report(checks, run.attempts)
+    secret = redaction_secret()
+    redactor = Redactor(secret) if secret is not None else None
+    error_types: dict[str, int] = defaultdict(int)
+    for a in run.attempts:
+        if a.erreur:
+            error_types[a.erreur] += 1
+    return EvalReport(
+        score=gate.score,
+        seuil=gate.seuil,
+        porte=porte(gate),
+        categories=per_category(run.attempts),
+        latence=Latence(p50_ms=percentile(turns, 50), p95_ms=percentile(turns, 95), tours=len(turns)),
+        cout=cost(model, run.attempts, checks),
+        erreurs=Erreurs(
+            nombre=gate.errors,
+            taux=round(gate.error_rate, 4),
+            taux_max=gate.max_error_rate,
+            par_type=dict(error_types),
+            circuit_ouvert=run.circuit_opened,
+            reprises=run.retried,
+        ),
+        modele=Modele(
+            nom=model,
+            backend=backend,
+            versions=sorted({v for a in run.attempts for v in a.modeles}),
+            substitut=backend == "scripted"
+            or any(v.startswith("scripted") for a in run.attempts for v in a.modeles),
+        ),
+        prompt=PromptRef(chemin=prompt.path, nom=Path(prompt.path).name, sha256=prompt.sha256),
+        execution=Execution(
+            id=run.run_id,
+            debut=run.started_at.isoformat(),
+            duree_s=round(run.duration_s, 3),
+            goldens=goldens,
+            repetitions=repeat,
+        ),
+        cas=sorted((case_entry(attempts, redactor) for attempts in by_case.values()), key=lambda c: c.id),
+        juge=juge,
+        embeddings=embeddings,
+        simulateur=simulator_report(checks, run.attempts),
+        regles=rules_report(rules),
+    )
+
+
+def rules_report(rules: RuleGate | None) -> dict[str, RegleRapport]:
+    """The rulebook as the run held attempts to it: each rule, and whether it gated or was advisory."""
+    if rules is None:
+        return {}
+    out = {}
+    for name, rule in rules.rules.config.rules.rules.items():
+        if not rule.enabled:
+            continue
+        standing = rules.standings.get(name)
+        out[name] = RegleRapport(
+            description=rule.description,
+            severite=rule.severity.value,
+            bloquante=rule.blocking,
+            decisive=rules.gates(name),
+            essayee=standing.tried if standing else 0,
+            bons_enfreints=list(standing.good_broken) if standing else [],
+            mauvais_attrapes=standing.bad_caught if standing else 0,
+        )
+    return out
+
+
+def baseline_diff(report: EvalReport, baseline: EvalReport, path: str) -> Baseline:
+    now = {c.id: c.stabilite for c in report.cas}
+    before = {c.id: c.stabilite for c in baseline.cas}
+    failing = ("stable échec", "instable")
+    return Baseline(
+        chemin=path,
+        nouveaux_echecs=sorted(
+            i for i, s in now.items() if s == "stable échec" and before.get(i) == "stable réussi"
+        ),
+        nouvelles_reussites=sorted(
+            i for i, s in now.items() if s == "stable réussi" and before.get(i) in failing
+        ),
+        nouveaux_instables=sorted(
+            i for i, s in now.items() if s == "instable" and before.get(i) != "instable"
+        ),
+        nouveaux_cas=sorted(set(now) - set(before)),
+        cas_retires=sorted(set(before) - set(now)),
+    )
+
+
+def trajectory(a: Attempt, redactor: Redactor | None) -> list[TurnRecord]:
+    """The attempt's turns as the report keeps them: arguments, results and texts redacted as the store
+    redacts them (unless redaction is configured off)."""
+    if redactor is None:
+        return list(a.transcript.turns)
+    return [
+        TurnRecord.model_validate(redactor.value(t.model_dump(mode="json", by_alias=True)))
+        for t in a.transcript.turns
+    ]
+
+
+def tentative(a: Attempt, redactor: Redactor | None = None) -> Tentative:
+    return Tentative(
+        tentative=a.attempt,
+        statut="non_executable"
+        if a.non_executable
+        else "erreur"
+        if a.erreur
+        else ("ok" if a.ok else "echec"),
+        outils=a.tools,
+        reponses=a.answers,
+        escalade=a.escalated,
+        tours=trajectory(a, redactor),
+        ecarts=a.ecarts,
+        latences_ms=[round(x, 1) for x in a.latences_ms],
+        jetons_entree=a.input_tokens,
+        jetons_sortie=a.output_tokens,
+        erreur=a.erreur,
+        trace_ids=a.trace_ids,
+        non_executable=a.non_executable,
+        juges=[
+            JugeTentative(
+                critere=j.critere,
+                score=j.score,
+                echelle=j.echelle,
+                seuil=j.seuil,
+                reussi=j.passed,
+                decisif=j.gates,
+                raison=j.raison,
+            )
+            for j in a.model_checks.judged
+        ],
+        similarites=[
+            SimilariteTentative(reference=s.reference, score=s.score, seuil=s.seuil, reussi=s.passed)
+            for s in a.model_checks.similarities
+        ],
+        avis=[*a.rule_notes, *a.model_checks.avis],
+        regles_bloquantes=a.blocking_rules,
+        juges_sautes=a.model_checks.judge_skipped,
+        jetons_juge_entree=a.model_checks.judge_input_tokens,
+        jetons_juge_sortie=a.model_checks.judge_output_tokens,
+        messages_client=a.messages_client,
+        objectif_atteint=a.objectif_atteint,
+        jetons_simulateur_entree=a.simulator_input_tokens,
+        jetons_simulateur_sortie=a.simulator_output_tokens,
+        conversation=a.conversation,
+    )
+
+
+def case_entry(attempts: list[Attempt], redactor: Redactor | None = None) -> CasRapport:
+    """A case's entry in the report, from its attempts (also printed as each case finishes)."""
+    attempts = sorted(attempts, key=lambda a: a.attempt)
+    valid = [a for a in attempts if a.valid]
+    return CasRapport(
+        id=attempts[0].case_id,
+        categorie=attempts[0].categorie,
+        reussis=sum(a.ok for a in valid),
+        valides=len(valid),
+        total=len(attempts),
+        stabilite=stability(attempts),
+        tentatives=[tentative(a, redactor) for a in attempts],
+    )
