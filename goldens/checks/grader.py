@@ -2,7 +2,8 @@
 
 Every deterministic kind runs (the report lists every gap, not the first); kinds of a higher cost run only
 while nothing has failed, as the seeds order evaluators: a case whose actions are wrong has failed already.
-The checks that ask a model (`goldens.models.model_checks`) come after this loop, on the same rule.
+The run adds two kinds of its own to the loop: the rulebook (`goldens.checks.rules.GatingRules`,
+deterministic) and the checks that ask a model (`goldens.models.model_checks.AskModels`, the costliest).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def grade(
     for kind in ordered:
         if keep is not None and not keep(kind):
             continue
-        if kind.cost > Cost.DETERMINISTIC and any(not g.infrastructure for g in gaps):
+        if kind.cost > Cost.DETERMINISTIC and gaps:  # failed, or undecidable: nothing costlier is asked
             break
         if kind.applies(case):
             gaps.extend(kind.grade(case, transcript))

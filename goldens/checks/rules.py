@@ -175,16 +175,36 @@ class RuleGate:
         return standing is not None and standing.gates
 
     def apply(self, case: Case, transcript: Transcript) -> tuple[list[str], list[str], list[str]]:
-        """(gaps, blocking rules broken, advisory notes) of one attempt."""
-        gaps: list[str] = []
-        blocking: list[str] = []
-        notes: list[str] = []
-        for gap in self.rules.grade(case, transcript):
+        """(gaps, blocking rules broken, advisory notes) of one attempt, as the gate's loop sees them."""
+        ruled = GatingRules(self)
+        gaps = ruled.grade(case, transcript)
+        return [str(g) for g in gaps], ruled.blocking, ruled.notes
+
+
+class GatingRules:
+    """The rulebook as one kind of the grading loop, deterministic (it always runs): a breach of a rule
+    that gates is a gap, one of an advisory rule a note. One per attempt: it keeps the blocking rules
+    broken (they fail the gate whatever the score) and the notes, for the report."""
+
+    name = "règles"
+    cost = Cost.DETERMINISTIC
+
+    def __init__(self, gate: RuleGate) -> None:
+        self.gate = gate
+        self.blocking: list[str] = []
+        self.notes: list[str] = []
+
+    def applies(self, case: Case) -> bool:
+        return self.gate.rules.applies(case)
+
+    def grade(self, case: Case, transcript: Transcript) -> list[Gap]:
+        gaps = []
+        for gap in self.gate.rules.grade(case, transcript):
             name = gap.check.split(".", 1)[1]
-            if not self.gates(name):
-                notes.append(f"{gap} (règle consultative)")
+            if not self.gate.gates(name):
+                self.notes.append(f"{gap} (règle consultative)")
                 continue
-            gaps.append(str(gap))
-            if self.rules.config.rules.rules[name].blocking and name not in blocking:
-                blocking.append(name)
-        return gaps, blocking, notes
+            gaps.append(gap)
+            if self.gate.rules.config.rules.rules[name].blocking and name not in self.blocking:
+                self.blocking.append(name)
+        return gaps

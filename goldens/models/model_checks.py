@@ -13,10 +13,12 @@ from pathlib import Path
 
 from agent.model import Backend
 from goldens.case.schema import Case
+from goldens.checks.base import Cost, Gap
 from goldens.checks.rubrics import Rubric, Standing, judges_dir, load_rubric, standing
 from goldens.models.judge import Judge, JudgeError
 from goldens.models.similarity import Embedder, EmbeddingError, Similarity
 from goldens.models.simulator import Simulator
+from miner.transcript import Transcript
 
 
 @dataclass(frozen=True)
@@ -165,3 +167,37 @@ def open_model_checks(
     )
     checks.simulator = simulator
     return checks
+
+
+class AskModels:
+    """The checks that ask a model, as one kind of the grading loop (`goldens.checks.grade`), the costliest:
+    it runs only when every cheaper check passed. One per attempt: it keeps what the models said (tokens,
+    verdicts, advisory criteria) for the report, in `outcome`."""
+
+    name = "modèles"
+    cost = Cost.MODEL
+
+    def __init__(self, checks: ModelChecks, customer: list[str] | None = None) -> None:
+        self.checks, self.customer = checks, customer
+        self.outcome = Outcome()
+        self.graded = False
+
+    def applies(self, case: Case) -> bool:
+        return bool(case.juge or case.proche_de)
+
+    def grade(self, case: Case, transcript: Transcript) -> list[Gap]:
+        self.graded = True
+        self.outcome = self.checks.apply(case, transcript.answers, True, self.customer)
+        gaps = [
+            Gap("similarite", "proche_de", e) if e.startswith("proche_de") else Gap("juge", "juge", e)
+            for e in self.outcome.ecarts
+        ]
+        if self.outcome.erreur is not None:
+            gaps.append(Gap("infrastructure", "juge", self.outcome.erreur))
+        return gaps
+
+    def finished(self, case: Case) -> Outcome:
+        """What the models said; when a cheaper check failed first, the judge calls that were spared."""
+        if not self.graded and self.applies(case):
+            self.outcome.judge_skipped = len(case.juge)
+        return self.outcome

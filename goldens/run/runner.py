@@ -21,11 +21,11 @@ from agent.model import Backend
 from agent.prompts import Prompt
 from agent.tools import ESCALATION_TOOL
 from goldens.case.schema import Case
-from goldens.checks import grade
-from goldens.checks.rules import RuleGate
+from goldens.checks import KINDS, grade
+from goldens.checks.rules import GatingRules, RuleGate
 from goldens.models import retry
 from goldens.models.model_calls import cause
-from goldens.models.model_checks import ModelChecks, Outcome
+from goldens.models.model_checks import AskModels, ModelChecks, Outcome
 from goldens.models.simulator import Simulator, SimulatorError
 from goldens.run.budget import Budget, within_budget
 from goldens.run.final_state import state_reader
@@ -246,8 +246,9 @@ def _grade(
     model_checks: ModelChecks | None,
     rules: RuleGate | None = None,
 ) -> None:
-    """The check kinds in cost order over the transcript (`goldens.checks.grade`), then the checks asking
-    a model. A check the spans cannot decide (no arguments recorded) is an infrastructure error."""
+    """Every kind of check in one loop, in cost order (`goldens.checks.grade`): the case's own, the
+    rulebook's (always), the models' (only when everything cheaper passed). A check the spans cannot
+    decide (no arguments recorded), or a model that did not answer, is an infrastructure error."""
     transcript = result.transcript
     transcript.objective_reached = result.objectif_atteint
     if case.etat_final is not None:
@@ -257,20 +258,19 @@ def _grade(
         except TargetError as exc:
             result.erreur = f"cible : {exc}"
             return
-    gaps = grade(case, transcript)
+    ruled = GatingRules(rules) if rules is not None else None
+    asked = AskModels(model_checks, result.messages_client) if model_checks is not None else None
+    gaps = grade(case, transcript, (*KINDS, *(k for k in (ruled, asked) if k is not None)))
+    if asked is not None:
+        result.model_checks = asked.finished(case)
     undecided = [g for g in gaps if g.infrastructure]
     if undecided:
         result.erreur = str(undecided[0])
-        return
-    result.ecarts = [str(g) for g in gaps]
-    if rules is not None:  # the rulebook, as production flags: deterministic, before any model is asked
-        broken, result.blocking_rules, result.rule_notes = rules.apply(case, transcript)
-        result.ecarts += broken
-    if model_checks is not None and (case.juge or case.proche_de):
-        outcome = model_checks.apply(case, result.answers, not result.ecarts, result.messages_client)
-        result.model_checks = outcome
-        result.ecarts += outcome.ecarts
-        result.erreur = outcome.erreur
+        if asked is None or not asked.graded:  # the spans could not decide: nothing else is kept
+            return
+    result.ecarts = [str(g) for g in gaps if not g.infrastructure]
+    if ruled is not None:
+        result.blocking_rules, result.rule_notes = ruled.blocking, ruled.notes
 
 
 def turns_at_most(case: Case) -> int:
