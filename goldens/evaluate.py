@@ -44,8 +44,8 @@ from miner.store import Store, StoreError
 class EvalConfig:
     goldens: str | Path | None = None
     ids: list[str] | None = None
-    seuil: float = 0.9
-    bloquants: tuple[str, ...] = BLOCKING_DEFAULT
+    threshold: float = 0.9  # --seuil, EVAL_SEUIL
+    blocking: tuple[str, ...] = BLOCKING_DEFAULT  # --bloquant: categories no score compensates
     repeat: int = 1
     concurrency: int = 4
     backend: str = "gemini"
@@ -58,7 +58,7 @@ class EvalConfig:
     max_error_rate: float = 0.1
     policy: RetryPolicy = field(default_factory=RetryPolicy)
     compare_with: Path | None = None  # run A's report: compare this run (B) with it
-    marge: float = 0.05
+    margin: float = 0.05  # --marge of a comparison
     markdown: Path | None = None
     target: str | None = None  # filon, python:MODULE:ATTR, http://…; None: the configuration's, else filon
     otlp_port: int = 4318  # an HTTP target's spans come to the runner's receiver on this loopback port
@@ -242,11 +242,11 @@ def _decide(
     b = run.budget
     stop = BudgetStop(b.limit, b.skipped, b.spent) if b is not None and b.stopped else None
     done = Interruption(len(run.attempts), len(inputs.cases) * config.repeat) if run.interrupted else None
-    gate = decide(run.attempts, config.seuil, config.bloquants, config.max_error_rate, stop, done)
+    gate = decide(run.attempts, config.threshold, config.blocking, config.max_error_rate, stop, done)
     document = _report(config, inputs, run, gate, model_name, checks)
     outcome = EvalOutcome(gate.exit_code, gate.rule, document, inputs.caseset.warnings, banner)
     if inputs.earlier is not None and not run.interrupted:
-        outcome.comparison = compare(inputs.earlier, document, config.marge)
+        outcome.comparison = compare(inputs.earlier, document, config.margin)
         outcome.exit_code = gate.exit_with(outcome.comparison.exit_code)
         publish(outcome.comparison, config.markdown)
     warnings = [_record(document, str(config.report), outcome.comparison), store_transcripts(run)]
@@ -257,8 +257,8 @@ def _decide(
 def _inputs(config: EvalConfig) -> Inputs | EvalOutcome:
     """The set, the cases asked for, the prompt and the reports to compare with; or why not (usage, 2;
     an invalid set, 4)."""
-    if not 0 <= config.seuil <= 1:
-        return EvalOutcome(Exit.USAGE, f"--seuil: {config.seuil} is not between 0 and 1")
+    if not 0 <= config.threshold <= 1:
+        return EvalOutcome(Exit.USAGE, f"--seuil: {config.threshold} is not between 0 and 1")
     if config.repeat < 1 or config.concurrency < 1:
         return EvalOutcome(Exit.USAGE, "--repeat and --concurrency take a whole number of at least 1")
     absent = missing_set(config.goldens)
@@ -321,7 +321,7 @@ def _report(
             limite=b.limit, estime=round(b.estimated, 6), depense=round(b.spent, 6), non_lancees=b.skipped
         )
     document.interrompu = run.interrupted  # what was done is reported, marked as such
-    document.bloquants = list(config.bloquants)
+    document.bloquants = list(config.blocking)
     document.cible = inputs.target
     if inputs.target != "filon":  # its prompt is its own: filon neither knows nor sends it
         document.prompt = PromptRef(chemin=inputs.target, nom="(celui de la cible)", sha256="")

@@ -258,12 +258,12 @@ class EditorScreen(ReviewScreen):
             return
         result, ran_on = tried.attempt, tried.ran_on()
         answer = as_example(result.transcript)
-        if result.non_executable:
-            self.post_message(self.Tried(f"{ran_on}\nnot runnable: {result.non_executable}", False))
-        elif result.erreur:
-            self.post_message(self.Tried(f"{ran_on}\ninfrastructure error: {result.erreur}", False))
-        elif result.ecarts:
-            gaps = "\n".join(result.ecarts)
+        if result.not_runnable:
+            self.post_message(self.Tried(f"{ran_on}\nnot runnable: {result.not_runnable}", False))
+        elif result.error:
+            self.post_message(self.Tried(f"{ran_on}\ninfrastructure error: {result.error}", False))
+        elif result.gaps:
+            gaps = "\n".join(result.gaps)
             self.post_message(
                 self.Tried(
                     f"{ran_on}\nfails:\n{gaps}\ntools: {', '.join(result.tools) or '-'}", False, answer

@@ -137,8 +137,8 @@ def _ask_target(
         fail(str(exc))
     except OSError as exc:
         fail(f"--otlp-port {port}: {exc.strerror or exc}")
-    if said.erreur or said.non_executable:
-        fail(f"{target}: {said.erreur or said.non_executable}", Exit.INCONCLUSIVE)
+    if said.error or said.not_runnable:
+        fail(f"{target}: {said.error or said.not_runnable}", Exit.INCONCLUSIVE)
     _print_turn(said.transcript, as_json)
 
 

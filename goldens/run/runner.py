@@ -40,20 +40,22 @@ from tracing.setup import ensure_tracing
 @dataclass
 class Attempt:
     case_id: str
-    categorie: str
+    category: str
     attempt: int
     transcript: Transcript = field(default_factory=Transcript)  # turn by turn, from the spans
-    ecarts: list[str] = field(default_factory=list)
-    latences_ms: list[float] = field(default_factory=list)
+    gaps: list[str] = field(default_factory=list)
+    latencies_ms: list[float] = field(default_factory=list)
     input_tokens: int = 0
     output_tokens: int = 0
-    erreur: str | None = None  # an infrastructure error: excluded from the score
-    non_executable: str | None = None  # the target cannot apply the case's fixtures: reported apart
+    error: str | None = None  # an infrastructure error: excluded from the score
+    not_runnable: str | None = None  # the target cannot apply the case's fixtures: reported apart
     trace_ids: list[str] = field(default_factory=list)
-    modeles: list[str] = field(default_factory=list)
+    models: list[str] = field(default_factory=list)
     model_checks: Outcome = field(default_factory=Outcome)  # the judge's and similarity's verdicts
-    messages_client: list[str] = field(default_factory=list)  # the case's turns, or the simulated customer's
-    objectif_atteint: bool | None = None  # a simulation's: None for a case of fixed turns
+    customer_messages: list[str] = field(
+        default_factory=list
+    )  # the case's turns, or the simulated customer's
+    objective_reached: bool | None = None  # a simulation's: None for a case of fixed turns
     simulator_input_tokens: int = 0
     simulator_output_tokens: int = 0
     conversation: str | None = None  # the conversation id its spans carry
@@ -63,7 +65,7 @@ class Attempt:
 
     @property
     def valid(self) -> bool:
-        return self.erreur is None and self.non_executable is None
+        return self.error is None and self.not_runnable is None
 
     @property
     def tools(self) -> list[str]:
@@ -80,7 +82,7 @@ class Attempt:
 
     @property
     def ok(self) -> bool:
-        return self.valid and not self.ecarts
+        return self.valid and not self.gaps
 
 
 @dataclass
@@ -128,13 +130,13 @@ def play(
     try:
         target.begin(session)
     except NotRunnable as exc:
-        result.non_executable = str(exc)
+        result.not_runnable = str(exc)
         return result
     except TargetError as exc:
-        result.erreur = f"cible : {exc}"
+        result.error = f"cible : {exc}"
         return result
     if case.etat_final is not None and state_reader(target) is None:
-        result.non_executable = f"{target.name} ne donne pas l'état final (etat_final)"
+        result.not_runnable = f"{target.name} ne donne pas l'état final (etat_final)"
         return result
     simulator = model_checks.simulator if model_checks is not None else None
     if case.simulation is not None:
@@ -160,7 +162,7 @@ def _exchange(
     """One customer message sent and the turn read from its spans; False when the attempt is over (an
     infrastructure error, or a target that cannot run the case)."""
     tracer = trace.get_tracer("filon.eval")
-    result.messages_client.append(turn)
+    result.customer_messages.append(turn)
     with tracer.start_as_current_span(f"eval_turn {case.id}") as span:
         trace_id = span.get_span_context().trace_id
         backoff_before = retry.backoff_seconds()
@@ -169,30 +171,30 @@ def _exchange(
         try:
             said = target.send(session, turn)
         except NotRunnable as exc:  # an HTTP target refuses the fixtures with its first turn
-            result.non_executable = str(exc)
+            result.not_runnable = str(exc)
             return False
         except TargetError as exc:
-            result.erreur = f"cible : {exc}"
+            result.error = f"cible : {exc}"
         except Exception as exc:
             label = cause(exc)
             if label is None:
                 raise
-            result.erreur = label
+            result.error = label
         session.turn += 1
         elapsed_ms = (time.perf_counter() - started) * 1000
         backoff_ms = (retry.backoff_seconds() - backoff_before) * 1000
     spans = [from_sdk(s) for s in collector.take(trace_id) if not s.name.startswith("eval_turn")]
     result.trace_ids.append(f"{trace_id:032x}")
-    if result.erreur:
+    if result.error:
         result.transcript.turns.append(TurnRecord(customer=turn, answer=said))
         return False
     try:
         spans += target_spans(target, session)
     except TargetError as exc:
-        result.erreur = f"cible : {exc}"
+        result.error = f"cible : {exc}"
         return False
     if not spans:
-        result.erreur = "aucun span : l'agent est-il tracé par l'API OpenTelemetry ?"
+        result.error = "aucun span : l'agent est-il tracé par l'API OpenTelemetry ?"
         return False
     seen = turn_of(spans, escalation_tools)
     result.conversation = result.conversation or seen.conversation_id
@@ -215,24 +217,24 @@ def _simulate(
     simulation = case.simulation
     assert simulation is not None
     if simulator is None:
-        result.erreur = "client simulé : aucun modèle ouvert"
+        result.error = "client simulé : aucun modèle ouvert"
         return False
     message, turns = simulation.premier_message, []
-    result.objectif_atteint = False
+    result.objective_reached = False
     for _ in range(simulation.max_tours):
         if not _exchange(result, case, message, target, collector, session, escalation_tools):
-            result.objectif_atteint = None  # cut short by the infrastructure: neither reached nor missed
+            result.objective_reached = None  # cut short by the infrastructure: neither reached nor missed
             return False
         turns += [("client", message), ("agent", result.answers[-1])]
         try:
             step = simulator.next(simulation, turns)
         except SimulatorError as exc:
-            result.erreur, result.objectif_atteint = str(exc), None
+            result.error, result.objective_reached = str(exc), None
             return False
         result.simulator_input_tokens += step.input_tokens
         result.simulator_output_tokens += step.output_tokens
         if step.reached:
-            result.objectif_atteint = True
+            result.objective_reached = True
             break
         message = step.message
     return True
@@ -250,25 +252,25 @@ def _grade(
     rulebook's (always), the models' (only when everything cheaper passed). A check the spans cannot
     decide (no arguments recorded), or a model that did not answer, is an infrastructure error."""
     transcript = result.transcript
-    transcript.objective_reached = result.objectif_atteint
+    transcript.objective_reached = result.objective_reached
     if case.etat_final is not None:
         reader = state_reader(target)
         try:
             transcript.final_state = reader(session) if reader is not None else {}
         except TargetError as exc:
-            result.erreur = f"cible : {exc}"
+            result.error = f"cible : {exc}"
             return
     ruled = GatingRules(rules) if rules is not None else None
-    asked = AskModels(model_checks, result.messages_client) if model_checks is not None else None
+    asked = AskModels(model_checks, result.customer_messages) if model_checks is not None else None
     gaps = grade(case, transcript, (*KINDS, *(k for k in (ruled, asked) if k is not None)))
     if asked is not None:
         result.model_checks = asked.finished(case)
     undecided = [g for g in gaps if g.infrastructure]
     if undecided:
-        result.erreur = str(undecided[0])
+        result.error = str(undecided[0])
         if asked is None or not asked.graded:  # the spans could not decide: nothing else is kept
             return
-    result.ecarts = [str(g) for g in gaps if not g.infrastructure]
+    result.gaps = [str(g) for g in gaps if not g.infrastructure]
     if ruled is not None:
         result.blocking_rules, result.rule_notes = ruled.blocking, ruled.notes
 
@@ -284,10 +286,10 @@ def _read_turn(
     escalation, latency (backoff waits left out), tokens, model versions; the answer's text from the
     spans too, or from the reply where the spans carry none."""
     result.transcript.turns.append(TurnRecord.of(seen.turn, answer=seen.turn.agent or said, customer=asked))
-    result.latences_ms.append(max(0.0, (seen.turn.latency_ms or elapsed_ms) - backoff_ms))
+    result.latencies_ms.append(max(0.0, (seen.turn.latency_ms or elapsed_ms) - backoff_ms))
     result.input_tokens += seen.turn.input_tokens
     result.output_tokens += seen.turn.output_tokens
-    result.modeles.extend(sorted(seen.model_versions))
+    result.models.extend(sorted(seen.model_versions))
 
 
 def target_spans(target: Target, session: Session) -> list[SpanRecord]:

@@ -28,7 +28,7 @@ Decision = Literal["passed", "failed", "inconclusive", "interrupted"]
 
 class AttemptLike(Protocol):
     case_id: str
-    categorie: str
+    category: str
 
     @property
     def valid(self) -> bool: ...
@@ -100,8 +100,8 @@ def decide(
 ) -> Gate:
     """The decision over the attempts the target could run (those it could not are reported apart:
     neither failures nor infrastructure errors), by the rules above."""
-    skipped = sum(1 for a in attempts if getattr(a, "non_executable", None))
-    attempts = [a for a in attempts if not getattr(a, "non_executable", None)]
+    skipped = sum(1 for a in attempts if getattr(a, "not_runnable", None))
+    attempts = [a for a in attempts if not getattr(a, "not_runnable", None)]
     total = len(attempts)
     valid = [a for a in attempts if a.valid]
     passed = sum(1 for a in valid if a.ok)
@@ -111,8 +111,8 @@ def decide(
     blocking: dict[str, list[str]] = defaultdict(list)
     rules: dict[str, list[str]] = defaultdict(list)
     for a in valid:
-        if a.categorie in bloquants and not a.ok and a.case_id not in blocking[a.categorie]:
-            blocking[a.categorie].append(a.case_id)
+        if a.category in bloquants and not a.ok and a.case_id not in blocking[a.category]:
+            blocking[a.category].append(a.case_id)
         for rule in getattr(a, "blocking_rules", None) or []:
             if a.case_id not in rules[rule]:
                 rules[rule].append(a.case_id)
@@ -174,7 +174,7 @@ def stability(results: Sequence[AttemptLike]) -> Stabilite:
     if not valid:
         return (
             "non exécutable"
-            if results and all(getattr(a, "non_executable", None) for a in results)
+            if results and all(getattr(a, "not_runnable", None) for a in results)
             else "erreur"
         )
     passed = sum(1 for a in valid if a.ok)

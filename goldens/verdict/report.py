@@ -105,12 +105,12 @@ def cost(model: str, attempts: list[Attempt], checks: ModelChecks | None = None)
 def simulator_report(checks: ModelChecks | None, attempts: list[Attempt]) -> SimulateurRapport | None:
     if checks is None or checks.simulator is None:
         return None
-    played = [a for a in attempts if a.objectif_atteint is not None]
+    played = [a for a in attempts if a.objective_reached is not None]
     return SimulateurRapport(
         modele=checks.simulator.model,
         substitut=checks.simulator.stand_in,
         conversations=len(played),
-        objectifs_atteints=sum(bool(a.objectif_atteint) for a in played),
+        objectifs_atteints=sum(bool(a.objective_reached) for a in played),
     )
 
 
@@ -173,9 +173,9 @@ def per_category(attempts: list[Attempt]) -> dict[str, Categorie]:
     """Passed, valid and errors per category; attempts the target could not run are left out."""
     categories: dict[str, Categorie] = defaultdict(Categorie)
     for a in attempts:
-        if a.non_executable:
+        if a.not_runnable:
             continue
-        c = categories[a.categorie]
+        c = categories[a.category]
         c.reussis += a.ok
         c.valides += a.valid
         c.erreurs += not a.valid
@@ -197,14 +197,14 @@ def build(
     by_case: dict[str, list[Attempt]] = defaultdict(list)
     for a in run.attempts:
         by_case[a.case_id].append(a)
-    turns = [ms for a in run.attempts if a.valid for ms in a.latences_ms]
+    turns = [ms for a in run.attempts if a.valid for ms in a.latencies_ms]
     juge, embeddings = model_checks_report(checks, run.attempts)
     secret = redaction_secret()
     redactor = Redactor(secret) if secret is not None else None
     error_types: dict[str, int] = defaultdict(int)
     for a in run.attempts:
-        if a.erreur:
-            error_types[a.erreur] += 1
+        if a.error:
+            error_types[a.error] += 1
     return EvalReport(
         score=gate.score,
         seuil=gate.seuil,
@@ -223,9 +223,9 @@ def build(
         modele=Modele(
             nom=model,
             backend=backend,
-            versions=sorted({v for a in run.attempts for v in a.modeles}),
+            versions=sorted({v for a in run.attempts for v in a.models}),
             substitut=backend == "scripted"
-            or any(v.startswith("scripted") for a in run.attempts for v in a.modeles),
+            or any(v.startswith("scripted") for a in run.attempts for v in a.models),
         ),
         prompt=PromptRef(chemin=prompt.path, nom=Path(prompt.path).name, sha256=prompt.sha256),
         execution=Execution(
@@ -298,22 +298,18 @@ def trajectory(a: Attempt, redactor: Redactor | None) -> list[TurnRecord]:
 def tentative(a: Attempt, redactor: Redactor | None = None) -> Tentative:
     return Tentative(
         tentative=a.attempt,
-        statut="non_executable"
-        if a.non_executable
-        else "erreur"
-        if a.erreur
-        else ("ok" if a.ok else "echec"),
+        statut="non_executable" if a.not_runnable else "erreur" if a.error else ("ok" if a.ok else "echec"),
         outils=a.tools,
         reponses=a.answers,
         escalade=a.escalated,
         tours=trajectory(a, redactor),
-        ecarts=a.ecarts,
-        latences_ms=[round(x, 1) for x in a.latences_ms],
+        ecarts=a.gaps,
+        latences_ms=[round(x, 1) for x in a.latencies_ms],
         jetons_entree=a.input_tokens,
         jetons_sortie=a.output_tokens,
-        erreur=a.erreur,
+        erreur=a.error,
         trace_ids=a.trace_ids,
-        non_executable=a.non_executable,
+        non_executable=a.not_runnable,
         juges=[
             JugeTentative(
                 critere=j.critere,
@@ -335,8 +331,8 @@ def tentative(a: Attempt, redactor: Redactor | None = None) -> Tentative:
         juges_sautes=a.model_checks.judge_skipped,
         jetons_juge_entree=a.model_checks.judge_input_tokens,
         jetons_juge_sortie=a.model_checks.judge_output_tokens,
-        messages_client=a.messages_client,
-        objectif_atteint=a.objectif_atteint,
+        messages_client=a.customer_messages,
+        objectif_atteint=a.objective_reached,
         jetons_simulateur_entree=a.simulator_input_tokens,
         jetons_simulateur_sortie=a.simulator_output_tokens,
         conversation=a.conversation,
@@ -349,7 +345,7 @@ def case_entry(attempts: list[Attempt], redactor: Redactor | None = None) -> Cas
     valid = [a for a in attempts if a.valid]
     return CasRapport(
         id=attempts[0].case_id,
-        categorie=attempts[0].categorie,
+        categorie=attempts[0].category,
         reussis=sum(a.ok for a in valid),
         valides=len(valid),
         total=len(attempts),

@@ -142,7 +142,7 @@ def test_the_editors_try_plays_the_simulation_and_the_judge() -> None:
     from goldens.drafting.review import try_case
 
     tried = try_case(SIM, "scripted", folder=REPO / "goldens" / "cases")
-    assert tried.attempt.erreur is None and tried.attempt.objectif_atteint is True
+    assert tried.attempt.error is None and tried.attempt.objective_reached is True
     judged = json.loads((REPO / "goldens" / "cases" / "esc-01.json").read_text(encoding="utf-8"))
     verdicts = try_case(judged, "scripted", folder=REPO / "goldens" / "cases").attempt.model_checks.judged
     assert [v.critere for v in verdicts] == ["ton", "perimetre"] and all(v.gates for v in verdicts)
