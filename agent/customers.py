@@ -51,9 +51,10 @@ WEIGHTS = {
 
 
 class Customers:
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, label: str = "traffic") -> None:
         self.rng = random.Random(seed)
         self.seed = seed
+        self.label = label  # web conversations are `LABEL-SEED-N`: another label, the same customers apart
         data = default_fixtures()
         self.clients = {c["id"]: c for c in data["clients"]}
         self.orders = data["commandes"]
@@ -67,7 +68,7 @@ class Customers:
 
     def script(self, n: int) -> Script:
         persona = self.rng.choices(list(WEIGHTS), weights=list(WEIGHTS.values()))[0]
-        session = f"traffic-{self.seed}-{n}"
+        session = f"{self.label}-{self.seed}-{n}"
         if persona == "faq":
             return Script(persona, "web", session, (self.rng.choice(FAQ),))
         if persona == "commande":

@@ -37,10 +37,11 @@ def run_traffic(
     on_done: Callable[[Script], None] | None = None,
     service: SupportService | None = None,
     scripts: list[Script] | None = None,
+    label: str = "traffic",
 ) -> TrafficResult:
     """`conversations` simulated customers of `seed`, or the `scripts` given (a labelled corpus)."""
     service = service or SupportService(backend.client, backend.model, prompt)
-    scripts = scripts if scripts is not None else Customers(seed).scripts(conversations)
+    scripts = scripts if scripts is not None else Customers(seed, label).scripts(conversations)
     result = TrafficResult()
 
     def talk(script: Script) -> tuple[Script, int, str | None]:

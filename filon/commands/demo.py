@@ -28,15 +28,15 @@ def demo(
         int | None,
         typer.Option(
             "--seed",
-            help="Seed of the simulated customers (default 1 on a new store: the same figures on every "
-            "machine; on a store that already holds a demo, the next unused one).",
+            help="Seed of the simulated customers (default 1: the same story and figures on every machine).",
         ),
     ] = None,
 ) -> None:
     """Traffic on the default prompt, a deploy of the shortened one, and what filon caught.
 
-    Run twice on one store, the second run adds its own conversations (another seed) beside the first's
-    and says so; `FILON_DB=/tmp/demo.db filon demo` starts from an empty store.
+    Run twice on one store, the second run adds the same customers again under other conversation ids
+    (`demo2-…`) beside the first's, and says so; `FILON_DB=/tmp/demo.db filon demo` starts from an empty
+    store.
 
     Example: filon demo --conversations 60
     """
@@ -45,12 +45,12 @@ def demo(
 
     store = open_store()
     before = store.stats().counts()
-    if seed is None:
-        seed = _unused_seed(store)
+    seed = 1 if seed is None else seed
+    label = _unused_label(store, seed)
     if before["conversations"]:
         console.print(
             f"The store already holds {before['conversations']} conversations ({before['turns']} turns): this "
-            f"demo adds its own beside them (seed {seed}, then {seed + 1} after the deploy).",
+            f"demo adds its own beside them ({label}-{seed}-… and {label}-{seed + 1}-…).",
             markup=False,
         )
 
@@ -64,14 +64,14 @@ def demo(
     )
     console.rule("1 · live traffic on agent/prompts/system.md")
     lines = run_traffic_into_store(
-        TrafficRun(conversations, "scripted", "system.md", seed), err_console, "system.md"
+        TrafficRun(conversations, "scripted", "system.md", seed, label=label), err_console, "system.md"
     )
     for line in lines:
         console.print(line, markup=False)
     console.rule("2 · court.md ships: shorter, no identity rule")
     after = max(10, conversations // 2)
     lines = run_traffic_into_store(
-        TrafficRun(after, "scripted", "court.md", seed + 1), err_console, "court.md"
+        TrafficRun(after, "scripted", "court.md", seed + 1, label=label), err_console, "court.md"
     )
     for line in lines:
         console.print(line, markup=False)
@@ -113,10 +113,11 @@ def demo(
         console.print("(or put filon on your PATH: source .venv/bin/activate)", markup=False)
 
 
-def _unused_seed(store: Store) -> int:
-    """1 on a new store; else the first odd seed whose conversations (and its deploy's, seed + 1) the
-    store does not hold, so that a second demo never adds turns to the first one's conversations."""
-    seed = 1
-    while store.similar_ids(f"traffic-{seed}-") or store.similar_ids(f"traffic-{seed + 1}-"):
-        seed += 2
-    return seed
+def _unused_label(store: Store, seed: int) -> str:
+    """`traffic` on a new store; else `demo2`, `demo3`…, the first whose conversations of this seed (and
+    of its deploy, seed + 1) the store does not hold: a second demo never adds turns to the first's."""
+    label, n = "traffic", 1
+    while store.similar_ids(f"{label}-{seed}-") or store.similar_ids(f"{label}-{seed + 1}-"):
+        n += 1
+        label = f"demo{n}"
+    return label

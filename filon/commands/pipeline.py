@@ -19,6 +19,7 @@ class TrafficRun:
     escalation_tools: list[str] | None = None
     model: str | None = None
     model_url: str | None = None
+    label: str = "traffic"  # the web conversations' ids: LABEL-SEED-N
 
 
 class Summary(list[str]):
@@ -61,6 +62,7 @@ def run_traffic_into_store(run: TrafficRun, console: Console, label: str = "traf
                         seed,
                         run.concurrency,
                         lambda _s: progress.advance(task),
+                        label=run.label,
                     )
         except KeyboardInterrupt:  # before the customers were under way (after, run_traffic stops cleanly)
             result.interrupted = True

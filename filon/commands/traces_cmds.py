@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -229,7 +231,11 @@ def traces_list(
     store = open_store()
     rows = store.list_conversations(flag, status, limit, Severity(severity) if severity else None, replays)
     if fmt is not None:
-        EXPORTS[fmt](rows)
+        try:
+            EXPORTS[fmt](rows)
+            sys.stdout.flush()
+        except BrokenPipeError:  # `| head` read what it wanted: not an error of filon's
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the interpreter's last flush too
         return
     if as_json:
         console.print_json(json.dumps([r.as_json() for r in rows], ensure_ascii=False))

@@ -145,11 +145,11 @@ def test_demo_tells_the_story_and_says_it_is_scripted() -> None:
 
 
 def test_the_demo_is_seeded_and_a_second_run_says_what_it_adds(tmp_path: Path) -> None:
-    """The same figures on two new stores; on a store already there, another seed, said, and the count of
-    what this run added (no turn added to the first run's conversations)."""
+    """The same figures on two new stores; on a store already there, the same story again under other
+    conversation ids, said, with the count of what this run added (no turn added to the first run's)."""
 
     def demo(db: Path) -> str:
-        result = runner.invoke(app, ["demo", "-n", "4"], env={"FILON_DB": str(db), "COLUMNS": "200"})
+        result = runner.invoke(app, ["demo", "-n", "20"], env={"FILON_DB": str(db), "COLUMNS": "200"})
         assert result.exit_code == 0, result.output
         return result.stdout
 
@@ -160,13 +160,18 @@ def test_the_demo_is_seeded_and_a_second_run_says_what_it_adds(tmp_path: Path) -
     assert "seed 1)" in first and "seed 2)" in first
     assert figures(first) == figures(other)
     assert "already holds" not in first
-    held = Store.open(str(tmp_path / "a.db")).stats().counts()
+    store = Store.open(str(tmp_path / "a.db"))
+    held = store.stats().counts()
+    leaks = {r.conversation_id for r in store.list_conversations(flag="security", limit=1000)}
     again = demo(tmp_path / "a.db")
     assert f"The store already holds {held['conversations']} conversations" in again
-    assert "seed 3)" in again and "seed 4)" in again
+    assert "(demo2-1-… and demo2-2-…)" in again
     now = Store.open(str(tmp_path / "a.db")).stats().counts()
     assert f"(this run added {now['conversations'] - held['conversations']}, " in again
-    assert now["conversations"] > held["conversations"]
+    after = {r.conversation_id for r in store.list_conversations(flag="security", limit=1000)}
+    assert {c.replace(":demo2-", ":traffic-") for c in after - leaks if c.startswith("web:")} == {
+        c for c in leaks if c.startswith("web:")
+    }  # the deploy's leaks happen again, each under its new id
 
 
 @pytest.mark.parametrize(
@@ -350,3 +355,33 @@ def test_an_id_without_its_channel_is_not_found_but_suggested_everywhere(db_url:
         assert "(did you mean 'web:leak'?)" in result.stderr
     nothing = runner.invoke(app, ["traces", "show", "zzz"], env={"COLUMNS": "200"})
     assert nothing.exit_code == 1 and "did you mean" not in nothing.stderr
+
+
+def test_an_export_into_a_pipe_closed_early_exits_0(tmp_path: Path) -> None:
+    """`filon traces list --format jsonl | head -1`: the reader goes away, filon says nothing and exits 0."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.tui.data import turn
+    from tracing.ingest import Ingestor
+
+    db = tmp_path / "many.db"
+    store = Store.open(str(db))
+    Ingestor(store, sample_rate=1.0).ingest(
+        [r for i in range(400) for r in turn(f"web:pipe-{i}", f"question {i} " + "x" * 200, "réponse", [], i)]
+    )
+    for fmt in ("jsonl", "csv"):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "filon.cli", "traces", "list", "--format", fmt, "--limit", "1000"],
+            env={**os.environ, "FILON_DB": str(db)},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        assert proc.stdout.readline()  # one row, then the reader is gone
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=60) == 0, err
+        assert "Traceback" not in err and "Broken pipe" not in err

@@ -43,7 +43,7 @@ def test_a_real_agent_turn_is_stored_by_the_helper(scripted, tmp_path: Path, off
     db = f"sqlite:///{tmp_path / 'agent.db'}"
     tracing = setup_tracing(db=db, sample_rate=1.0, offload=offload)
     try:
-        assert isinstance(tracing.sampling.sampler.exporter, OffloadExporter) is offload
+        assert isinstance(tracing.sampler.exporter, OffloadExporter) is offload
         service = SupportService(scripted_client(scripted.url), SCRIPTED_MODEL, "system.md")
         service.repondre(Conversation.web("helper-1"), "Mon email est ana@exemple.fr, où en est LL-10563 ?")
         assert tracing.flush(60)
