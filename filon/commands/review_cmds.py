@@ -28,8 +28,11 @@ def draft(
     Example: filon draft web:traffic-3-17 --id adv-04 --write
     """
     from filon.commands.traces_cmds import no_conversation, open_store
+    from goldens.case.schema import id_problem
     from goldens.drafting.review import SaveError, lint_draft, make_draft, save_case
 
+    if case_id is not None and (problem := id_problem(case_id)) is not None:
+        fail(f"--id: {problem}")
     store = open_store()
     made = make_draft(store, conversation_id, reviewer, case_id)
     if made is None:

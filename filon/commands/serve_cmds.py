@@ -68,6 +68,8 @@ def serve(
             fail(f"--token-file {token_file}: {exc.strerror or exc}")
         if not token:
             fail(f"--token-file {token_file}: the file is empty")
+    if token is not None and not token.strip():  # "  " would be a token anyone can send
+        fail("FILON_TOKEN: a token of spaces only is no token (set one, or unset it)")
     loopback = host in ("127.0.0.1", "::1", "localhost") or host.startswith("127.")
     if not loopback and not token and not insecure_no_token:
         fail(

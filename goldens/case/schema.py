@@ -13,6 +13,16 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from goldens.case.tool_spec import ExampleTool, Tool, ToolGroup, TurnChecks, as_group, tool_name
 
 ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+ID_MAX = 64  # a case id names its file: short enough for every file system, and for a person
+
+
+def id_problem(value: str) -> str | None:
+    """Why `value` cannot be a case id, or None."""
+    if not ID.match(value):
+        return "lower-case letters, digits, '-' and '_' only"
+    if len(value) > ID_MAX:
+        return f"at most {ID_MAX} characters (got {len(value)})"
+    return None
 
 
 Verdict = Literal["bon", "mauvais"]
@@ -186,8 +196,9 @@ class Case(BaseModel):
     @field_validator("id")
     @classmethod
     def _id(cls, value: str) -> str:
-        if not ID.match(value):
-            raise ValueError("lower-case letters, digits, '-' and '_' only")
+        problem = id_problem(value)
+        if problem is not None:
+            raise ValueError(problem)
         return value
 
     @field_validator("tel")

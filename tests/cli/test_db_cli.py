@@ -70,3 +70,5 @@ def test_serve_refuses_to_listen_beyond_loopback_without_a_token(tmp_path) -> No
     assert refused.exit_code == 2 and "the file is empty" in refused.stderr
     missing = runner.invoke(app, ["serve", "--token-file", str(tmp_path / "none")])
     assert missing.exit_code == 2 and "--token-file" in missing.stderr
+    blank = runner.invoke(app, ["serve", "--host", "0.0.0.0", "--port", "0"], env={"FILON_TOKEN": "   "})
+    assert blank.exit_code == 2 and "a token of spaces only is no token" in blank.stderr

@@ -58,3 +58,16 @@ def test_a_second_case_of_the_same_incident_warns_and_names_the_first(cases: Pat
         in second.stderr
     )
     assert (cases / "esc-11.json").exists()
+
+
+def test_an_id_too_long_for_a_file_name_is_one_line(tmp_path: Path, db_url: str) -> None:
+    fill(Store.open(db_url))
+    runner = CliRunner()
+    result = runner.invoke(
+        app, ["draft", "web:leak", "--id", "a" * 300, "--write"], env={"FILON_GOLDENS": str(tmp_path / "c")}
+    )
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip().splitlines()[-1] == "error: --id: at most 64 characters (got 300)"
+    assert not (tmp_path / "c").exists()
+    bad = runner.invoke(app, ["draft", "web:leak", "--id", "../escape"])
+    assert bad.exit_code == 2 and "lower-case letters, digits" in bad.stderr
