@@ -108,12 +108,16 @@ def parse_case(name: str, text: str, strict: bool = False) -> tuple[Case | None,
         return None, [
             Problem(name, f"line {exc.lineno} column {exc.colno}", f"invalid JSON: {exc.msg}", "error")
         ]
+    except RecursionError:  # arrays or objects nested thousands deep: no case is written like that
+        return None, [Problem(name, "", "invalid JSON: nested too deep to be a case", "error")]
     if not isinstance(data, dict):
         return None, [Problem(name, "", "a case is a JSON object", "error")]
     try:
         case = Case.model_validate(data)
     except ValidationError as exc:
         return None, schema_problems(name, exc)
+    except RecursionError:
+        return None, [Problem(name, "", "nested too deep to be a case", "error")]
     return case, lint_case(name, case, strict)
 
 

@@ -250,3 +250,21 @@ def test_the_agent_s_tool_vocabulary_comes_from_filon_toml_found_up_to_the_repos
     assert "x-01.json: outils[0]: unknown tool" not in result.output
     assert "x-02.json: outils[0]: unknown tool 'consulter_commande'" in result.output
     assert result.exit_code == 1
+
+
+def test_a_case_nested_thousands_deep_is_one_line_and_an_invalid_set(tmp_path: Path) -> None:
+    """JSON nested 100,000 deep: lint names the file and exits 1; the gate exits 4 (an invalid set), never
+    a RecursionError traceback nor 1 (a quality failure)."""
+    from typer.testing import CliRunner
+
+    from filon.cli import app
+
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    deep = '{"id": "x-01", "categorie": "faq", "tours": ["a"], "notes": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    (folder / "x-01.json").write_text(deep, encoding="utf-8")
+    runner = CliRunner()
+    lint = runner.invoke(app, ["goldens", "lint", str(folder)])
+    assert lint.exit_code == 1 and "x-01.json: invalid JSON: nested too deep to be a case" in lint.output
+    gate = runner.invoke(app, ["eval", "--goldens", str(folder), "--backend", "scripted"])
+    assert gate.exit_code == 4 and "Traceback" not in gate.output
