@@ -115,13 +115,20 @@ class GroupCommitter:
 
 
 def _decompress(body: bytes, limit: int) -> bytes:
-    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    out = d.decompress(body, limit + 1)
-    if len(out) > limit or d.unconsumed_tail:
-        raise OverflowError
-    if not d.eof:
-        raise DecodeError("truncated gzip body")
-    return out
+    """A gzip body, every member of it (a sender may concatenate several, as `cat a.gz b.gz` does), never
+    more than `limit` bytes inflated: `OverflowError` past it (a bomb), `DecodeError` for a truncated one."""
+    out = bytearray()
+    rest = body
+    while True:
+        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        out += d.decompress(rest, limit + 1 - len(out))
+        if len(out) > limit or d.unconsumed_tail:
+            raise OverflowError
+        if not d.eof:
+            raise DecodeError("truncated gzip body")
+        rest = d.unused_data
+        if not rest.strip(b"\0"):  # the end, or the zero padding some writers leave after the last member
+            return bytes(out)
 
 
 def problem(status: int, message: str, headers: dict[str, str] | None = None) -> Response:

@@ -71,6 +71,20 @@ def test_json_and_gzip_bodies(spans, db_url: str) -> None:  # type: ignore[no-un
     assert Store.open(db_url).stats().counts()["spans"] == len(spans)
 
 
+def test_a_gzip_body_of_several_members_is_read_whole(spans, db_url: str) -> None:  # type: ignore[no-untyped-def]
+    """`cat a.gz b.gz`: one request's bytes in two gzip members; every span of it is stored."""
+    body = otlp_protobuf(spans)
+    half = len(body) // 2
+    with running(ReceiverSettings(db=db_url)) as url:
+        sent = httpx.post(
+            f"{url}/v1/traces",
+            content=gzip.compress(body[:half]) + gzip.compress(body[half:]),
+            headers={**PB, "Content-Encoding": "gzip"},
+        )
+    assert sent.status_code == 200, sent.text
+    assert Store.open(db_url).stats().counts()["spans"] == len(spans)
+
+
 def test_partial_success_stores_the_valid_spans(spans, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     db = f"sqlite:///{tmp_path / 'p.db'}"
     doc = otlp_json(spans)
