@@ -32,10 +32,12 @@ def _any_json(value: Any, where: str, depth: int = 0) -> Any:
         except (TypeError, ValueError) as exc:
             raise DecodeError(f"{where}.doubleValue: not a number") from exc
     if "arrayValue" in value:
-        items = (value["arrayValue"] or {}).get("values") or []
+        items = _obj(value["arrayValue"], f"{where}.arrayValue").get("values") or []
         return [_any_json(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(_list(items, where))]
     if "kvlistValue" in value:
-        return _attrs((value["kvlistValue"] or {}).get("values") or [], where, depth + 1)
+        return _attrs(
+            _obj(value["kvlistValue"], f"{where}.kvlistValue").get("values") or [], where, depth + 1
+        )
     if "bytesValue" in value:
         return str(value["bytesValue"])
     return None
@@ -44,6 +46,16 @@ def _any_json(value: Any, where: str, depth: int = 0) -> Any:
 def _get(doc: dict[str, Any], key: str) -> Any:
     value = doc.get(key)
     return [] if value is None else value
+
+
+def _obj(value: Any, where: str) -> dict[str, Any]:
+    """An object of the request (absent: empty); a string, number or list in its place is the sender's
+    error, said with where it is (400, or the span rejected), never a crash."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise DecodeError(f"{where}: expected an object, got {type(value).__name__}")
+    return value
 
 
 def _list(value: Any, where: str) -> list[Any]:
@@ -116,13 +128,14 @@ def from_json(document: Any, rejected: list[str] | None = None) -> list[SpanReco
         if not isinstance(rs, dict):
             raise DecodeError(f"{where_r}: not an object")
         resource = _attrs(
-            ((rs.get("resource") or {}).get("attributes")) or [], f"{where_r}.resource.attributes"
+            _obj(rs.get("resource"), f"{where_r}.resource").get("attributes") or [],
+            f"{where_r}.resource.attributes",
         )
         for s_i, ss in enumerate(_list(_get(rs, "scopeSpans"), f"{where_r}.scopeSpans")):
             where_s = f"{where_r}.scopeSpans[{s_i}]"
             if not isinstance(ss, dict):
                 raise DecodeError(f"{where_s}: not an object")
-            scope = str((ss.get("scope") or {}).get("name") or "")
+            scope = str(_obj(ss.get("scope"), f"{where_s}.scope").get("name") or "")
             for i, s in enumerate(_list(_get(ss, "spans"), f"{where_s}.spans")):
                 where = f"{where_s}.spans[{i}]"
                 try:

@@ -31,8 +31,8 @@ def draft(
     from goldens.case.schema import id_problem
     from goldens.drafting.review import SaveError, lint_draft, make_draft, save_case
 
-    if case_id is not None and (problem := id_problem(case_id)) is not None:
-        fail(f"--id: {problem}")
+    if case_id is not None and (wrong := id_problem(case_id)) is not None:
+        fail(f"--id: {wrong}")
     store = open_store()
     made = make_draft(store, conversation_id, reviewer, case_id)
     if made is None:

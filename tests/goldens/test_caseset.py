@@ -261,7 +261,9 @@ def test_a_case_nested_thousands_deep_is_one_line_and_an_invalid_set(tmp_path: P
 
     folder = tmp_path / "cases"
     folder.mkdir()
-    deep = '{"id": "x-01", "categorie": "faq", "tours": ["a"], "notes": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    deep = (
+        '{"id": "x-01", "categorie": "faq", "tours": ["a"], "notes": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    )
     (folder / "x-01.json").write_text(deep, encoding="utf-8")
     runner = CliRunner()
     lint = runner.invoke(app, ["goldens", "lint", str(folder)])

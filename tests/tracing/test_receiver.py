@@ -263,3 +263,42 @@ def test_serve_on_a_taken_port_is_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
     assert "OTLP/HTTP on" not in result.stdout  # nothing announced that is not there
+
+
+SPAN = {
+    "traceId": "ab" * 16,
+    "spanId": "cd" * 8,
+    "name": "n",
+    "startTimeUnixNano": "1",
+    "endTimeUnixNano": "2",
+}
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"resourceSpans": [{"resource": "x", "scopeSpans": []}]},
+        {"resourceSpans": [{"resource": 3, "scopeSpans": []}]},
+        {"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": "x", "spans": [SPAN]}]}]},
+        {"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": [1], "spans": [SPAN]}]}]},
+        {"resourceSpans": [{"resource": {"attributes": [{"key": "k", "value": {"arrayValue": "s"}}]}}]},
+        {"resourceSpans": [{"resource": {"attributes": [{"key": "k", "value": {"kvlistValue": 5}}]}}]},
+        {"resourceSpans": [{"resource": {"attributes": [{"key": "k", "value": {"kvlistValue": [1]}}]}}]},
+    ],
+)
+def test_otlp_json_of_the_wrong_shape_is_the_senders_error_not_a_crash(document, db_url: str) -> None:  # type: ignore[no-untyped-def]
+    """A string, number or list where OTLP puts an object: 400 naming where, never a 500 traceback."""
+    with running(ReceiverSettings(db=db_url)) as url:
+        sent = httpx.post(f"{url}/v1/traces", content=json.dumps(document), headers=JS)
+    assert sent.status_code == 400, sent.text
+    assert "expected an object" in sent.json()["message"]
+
+
+def test_a_span_attribute_of_the_wrong_shape_rejects_that_span_only(db_url: str) -> None:
+    bad = {**SPAN, "spanId": "ef" * 8, "attributes": [{"key": "k", "value": {"arrayValue": "s"}}]}
+    document = {"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": [SPAN, bad]}]}]}
+    with running(ReceiverSettings(db=db_url)) as url:
+        sent = httpx.post(f"{url}/v1/traces", content=json.dumps(document), headers=JS)
+    assert sent.status_code == 200, sent.text
+    partial = sent.json()["partialSuccess"]
+    assert partial["rejectedSpans"] == "1" and "arrayValue: expected an object" in partial["errorMessage"]
