@@ -37,7 +37,7 @@ from tracing.records import SpanRecord
 from tracing.redact import Redactor
 from tracing.sampling.decider import Decider
 from tracing.sampling.keeper import Keeper
-from tracing.wire import HEADER, MAX_FRAME, WireError, counters_json, write_frame
+from tracing.wire import HEADER, HELPER_SETTINGS, MAX_FRAME, WireError, counters_json, write_frame
 
 log = logging.getLogger("filon.helper")
 CHUNK = 4 << 20
@@ -210,14 +210,14 @@ def _store_group(
     return ingestor
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
+def main() -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     logging.basicConfig(level=logging.WARNING, format="filon helper: %(message)s", stream=sys.stderr)
-    if len(args) != 1:
-        print("usage: python -m tracing.helper SETTINGS_JSON", file=sys.stderr)
+    given = os.environ.pop(HELPER_SETTINGS, None)  # out of what its own children would inherit
+    if given is None:
+        print(f"usage: {HELPER_SETTINGS}=SETTINGS_JSON python -m tracing.helper", file=sys.stderr)
         return 2
-    return serve(json.loads(args[0]), sys.stdin.buffer, sys.stdout.buffer)
+    return serve(json.loads(given), sys.stdin.buffer, sys.stdout.buffer)
 
 
 if __name__ == "__main__":

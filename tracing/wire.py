@@ -66,14 +66,20 @@ def helper_settings(
     return settings, ({"FILON_SECRET": secret.decode()} if secret is not None else None)
 
 
+HELPER_SETTINGS = "FILON_HELPER_SETTINGS"
+
+
 def start_helper(settings: dict[str, Any], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-    """`python -m tracing.helper SETTINGS`, talking frames on its standard input and output, in a session
-    of its own (Ctrl-C in the parent's terminal is for the parent), importing this same filon."""
+    """`python -m tracing.helper`, talking frames on its standard input and output, in a session of its
+    own (Ctrl-C in the parent's terminal is for the parent), importing this same filon. Its settings go
+    through its environment (`HELPER_SETTINGS`), never its command line: they carry the store's URL, whose
+    password `ps` would show every local user."""
     root = str(Path(__file__).resolve().parent.parent)
     child_env = {**os.environ, **(env or {})}
     child_env["PYTHONPATH"] = os.pathsep.join(p for p in (root, child_env.get("PYTHONPATH")) if p)
+    child_env[HELPER_SETTINGS] = json.dumps(settings)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tracing.helper", json.dumps(settings)],
+        [sys.executable, "-m", "tracing.helper"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         env=child_env,

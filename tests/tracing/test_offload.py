@@ -177,3 +177,20 @@ def test_serve_s_writer_opens_its_store_before_it_says_ready(tmp_path: Path, rea
     finally:
         proc.stdin.close()
         assert proc.wait(30) == 0
+
+
+def test_the_helpers_command_line_carries_no_secret(tmp_path: Path) -> None:
+    """What `ps` shows every local user: the helper's argv. The store's URL (a password, on PostgreSQL)
+    goes through its environment, which only its own user can read (/proc/PID/environ is 0400)."""
+    secret = "s3cret-in-the-url"
+    db = f"sqlite:///{tmp_path / 'store.db'}?note={secret}"
+    proc = start_helper({"db": db, "config": {}, "redact": False, "mode": "ingest"})
+    assert proc.stdout is not None and proc.stdin is not None
+    try:
+        assert read_frame(proc.stdout) == b'["ready"]'
+        argv = Path(f"/proc/{proc.pid}/cmdline").read_bytes().decode()
+        assert secret not in argv and "tracing.helper" in argv
+        assert Path(f"/proc/{proc.pid}/environ").stat().st_mode & 0o077 == 0  # not for other users
+    finally:
+        proc.stdin.close()
+        assert proc.wait(30) == 0
