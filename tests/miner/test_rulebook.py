@@ -145,7 +145,7 @@ def test_declared_sources_ground_what_an_untraced_retrieval_said(tmp_path: Path)
 @dataclass
 class Tried:
     case_id: str
-    categorie: str
+    category: str
     ok: bool
     blocking_rules: list[str] = field(default_factory=list)
     valid: bool = True
