@@ -8,7 +8,7 @@ conversation shorter than its turns.
 
 from __future__ import annotations
 
-from miner.eval_report import EvalReport, Tentative
+from goldens.verdict.report_model import EvalReport, Tentative
 
 
 def serial_calls(t: Tentative) -> int:

@@ -28,14 +28,14 @@ from goldens.run.targets import Target, parse_target
 from goldens.run.transcripts import store_transcripts
 from goldens.set.caseset import BLOCKING_DEFAULT, CaseSet, Problem, load_set, missing_set
 from goldens.set.rule_standing import standings
-from goldens.verdict import compare_view
+from goldens.verdict import compare_view, record
 from goldens.verdict import report as rpt
 from goldens.verdict.compare import Comparison, compare
 from goldens.verdict.files import write_atomic
 from goldens.verdict.gate import BudgetStop, Gate, Interruption, decide
 from goldens.verdict.junit import junit
 from goldens.verdict.report_console import console_lines
-from miner.eval_report import BudgetRapport, EvalReport, PromptRef
+from goldens.verdict.report_model import BudgetRapport, EvalReport, PromptRef
 from miner.settings import settings
 from miner.store import Store, StoreError
 
@@ -340,10 +340,10 @@ def _record(document: EvalReport | None, report_path: str, comparison: Compariso
         store = Store.open()
         try:
             if document is not None:
-                store.record_eval(document, report_path)
+                store.record_eval(*record.rows(document, report_path))
             if comparison is not None:
                 a, b = comparison.runs["a"], comparison.runs["b"]
-                store.record_comparison(a.id, b.id, comparison.verdict,
+                store.record_comparison(a.id, b.id, record.verdict(comparison.verdict),
                                         comparison.exit_code, comparison.delta, comparison.p_value)  # fmt: skip
         finally:
             store.close()

@@ -8,7 +8,6 @@ made silently.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,7 +20,6 @@ from sqlmodel import Session, col, create_engine, select
 
 from miner.batch import BatchStore
 from miner.errors import StoreError as StoreError
-from miner.eval_report import DECISIONS, EvalReport
 from miner.incidents import IncidentStore
 from miner.migrations import migrate
 from miner.places import shown, store_opened, where
@@ -97,17 +95,6 @@ class HistoryRow:
         }
 
 
-# the report's French values, as the store (English) keeps them
-STORE_DECISIONS = {french: english for english, french in DECISIONS.items()}
-STORE_STATUSES = {"ok": "passed", "echec": "failed", "erreur": "error", "non_executable": "not_runnable"}
-STORE_VERDICTS = {
-    "pas pire": "not worse",
-    "pire": "worse",
-    "non concluant": "inconclusive",
-    "ne s'apparient pas": "unpaired",
-}
-
-
 class Store(TraceStore, BatchStore, ReviewStore, RetentionStore, IncidentStore, StatsStore):
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -150,57 +137,22 @@ class Store(TraceStore, BatchStore, ReviewStore, RetentionStore, IncidentStore, 
 
     # --- eval runs -------------------------------------------------------------------------------------
 
-    def record_eval(self, report: EvalReport, report_path: str = "") -> str:
-        """Store one `filon eval` report (the run and every attempt), in the store's English; returns the
-        run id."""
-        run, numbers = report.execution, report.porte.chiffres
-        row = EvalRun(
-            id=run.id,
-            started_at=datetime.fromisoformat(run.debut),
-            duration_s=run.duree_s,
-            backend=report.modele.backend,
-            model=report.modele.nom,
-            prompt_path=report.prompt.chemin,
-            prompt_sha256=report.prompt.sha256,
-            goldens=run.goldens,
-            threshold=report.seuil,
-            score=report.score,
-            decision=STORE_DECISIONS[report.porte.decision],
-            rule=report.porte.regle,
-            passed=numbers.reussis,
-            valid=numbers.valides,
-            errors=numbers.erreurs,
-            report_path=report_path,
-        )
-        results = [
-            EvalAttemptRow(
-                run_id=row.id,
-                case_id=case.id,
-                category=case.categorie,
-                attempt=a.tentative,
-                status=STORE_STATUSES[a.statut],
-                tools=json.dumps(a.outils),
-                gaps=json.dumps(a.ecarts, ensure_ascii=False),
-                error=a.erreur or a.non_executable,
-                latency_ms=sum(a.latences_ms),
-                input_tokens=a.jetons_entree,
-                output_tokens=a.jetons_sortie,
-            )
-            for case in report.cas
-            for a in case.tentatives
-        ]
+    def record_eval(self, run: EvalRun, attempts: list[EvalAttemptRow]) -> str:
+        """Store one `filon eval` run and every attempt of it, as the store's own rows (in English: the
+        report, French, is the gate's, and `goldens.verdict.record` says one in the other's words);
+        returns the run id."""
         with self.session() as s:
-            s.add(row)
+            s.add(run)
             s.flush()
-            s.add_all(results)
+            s.add_all(attempts)
             s.commit()
-        return row.id
+        return run.id
 
     def record_comparison(self, a_run_id: str, b_run_id: str, verdict: str, exit_code: int,
                           delta: float | None, p_value: float | None) -> None:  # fmt: skip
         with self.session() as s:
             s.add(EvalComparison(created_at=datetime.now(UTC), a_run_id=a_run_id, b_run_id=b_run_id,
-                                 verdict=STORE_VERDICTS.get(verdict, verdict), exit_code=exit_code,
+                                 verdict=verdict, exit_code=exit_code,
                                  delta=delta, p_value=p_value))  # fmt: skip
             s.commit()
 

@@ -24,7 +24,7 @@ from goldens.run.runner import Attempt, RunOptions, run_cases
 from goldens.set.calibration import grade as calibration_grade
 from goldens.set.caseset import CaseSet, Problem, goldens_dir, lint_case, load_set, parse_case, write_case
 from goldens.set.near import near_duplicates
-from miner.eval_report import EvalReport
+from goldens.verdict.report_model import EvalReport
 from miner.model import Conversation, Flag
 from miner.rows import flag_of_row
 from miner.store import Store

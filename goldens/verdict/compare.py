@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from goldens.exits import Exit
 from goldens.verdict import stats
-from miner.eval_report import EvalReport
+from goldens.verdict.report_model import EvalReport
 
 Verdict = Literal["pas pire", "pire", "ne s'apparient pas", "non concluant"]
 EXIT: dict[Verdict, Exit] = {

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from goldens.exits import Exit
-from miner.eval_report import Stabilite
+from goldens.verdict.report_model import Stabilite
 
 Decision = Literal["passed", "failed", "inconclusive", "interrupted"]
 

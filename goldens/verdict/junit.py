@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from xml.etree import ElementTree as ET
 
-from miner.eval_report import EvalReport
+from goldens.verdict.report_model import EvalReport
 
 
 def junit(report: EvalReport) -> str:

@@ -16,7 +16,7 @@ from goldens.checks.rules import RuleGate
 from goldens.models.model_checks import ModelChecks
 from goldens.run.runner import Attempt, RunOutput
 from goldens.verdict.gate import Gate, stability
-from miner.eval_report import (
+from goldens.verdict.report_model import (
     DECISIONS,
     Baseline,
     CasRapport,

@@ -5,7 +5,7 @@ the rule that decided. Read from the typed report only, so a report on disk prin
 
 from __future__ import annotations
 
-from miner.eval_report import CasRapport, EvalReport
+from goldens.verdict.report_model import CasRapport, EvalReport
 
 
 def case_line(case: CasRapport) -> str:

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from filon.cli import app
 from goldens.verdict.compare import compare
-from miner.eval_report import EvalReport
+from goldens.verdict.report_model import EvalReport
 
 runner = CliRunner()
 

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from miner.eval_report import EvalReport
+from goldens.verdict.report_model import EvalReport
 from tests.conftest import REPO, copy_set
 
 runner = CliRunner()

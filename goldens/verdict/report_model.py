@@ -266,7 +266,7 @@ class EvalReport(BaseModel):
         if not isinstance(data, dict) or "cas" not in data:
             raise ValueError(f"{source}: not a filon eval report (no 'cas')")
         if data.get("version") is None:
-            from miner.eval_report_v1 import upgrade_v1
+            from goldens.verdict.report_v1 import upgrade_v1
 
             data = upgrade_v1(data)
         elif data.get("version") in (2, 3, 4):  # later versions added what these could not say: nothing moves

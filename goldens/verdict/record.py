@@ -1,0 +1,67 @@
+"""A run as the store keeps it: the report (French, the gate's) said in the store's words (English, its
+own rows). The store knows nothing of the report; this is the one place that reads one into the other.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from goldens.verdict.report_model import DECISIONS, EvalReport
+from miner.tables import EvalAttemptRow, EvalRun
+
+# the report's French values, as the store (English) keeps them
+STORE_DECISIONS = {french: english for english, french in DECISIONS.items()}
+STORE_STATUSES = {"ok": "passed", "echec": "failed", "erreur": "error", "non_executable": "not_runnable"}
+STORE_VERDICTS = {
+    "pas pire": "not worse",
+    "pire": "worse",
+    "non concluant": "inconclusive",
+    "ne s'apparient pas": "unpaired",
+}
+
+
+def rows(report: EvalReport, report_path: str = "") -> tuple[EvalRun, list[EvalAttemptRow]]:
+    """The run's row and one row per attempt, for `miner.store.Store.record_eval`."""
+    run, numbers = report.execution, report.porte.chiffres
+    row = EvalRun(
+        id=run.id,
+        started_at=datetime.fromisoformat(run.debut),
+        duration_s=run.duree_s,
+        backend=report.modele.backend,
+        model=report.modele.nom,
+        prompt_path=report.prompt.chemin,
+        prompt_sha256=report.prompt.sha256,
+        goldens=run.goldens,
+        threshold=report.seuil,
+        score=report.score,
+        decision=STORE_DECISIONS[report.porte.decision],
+        rule=report.porte.regle,
+        passed=numbers.reussis,
+        valid=numbers.valides,
+        errors=numbers.erreurs,
+        report_path=report_path,
+    )
+    attempts = [
+        EvalAttemptRow(
+            run_id=row.id,
+            case_id=case.id,
+            category=case.categorie,
+            attempt=a.tentative,
+            status=STORE_STATUSES[a.statut],
+            tools=json.dumps(a.outils),
+            gaps=json.dumps(a.ecarts, ensure_ascii=False),
+            error=a.erreur or a.non_executable,
+            latency_ms=sum(a.latences_ms),
+            input_tokens=a.jetons_entree,
+            output_tokens=a.jetons_sortie,
+        )
+        for case in report.cas
+        for a in case.tentatives
+    ]
+    return row, attempts
+
+
+def verdict(french: str) -> str:
+    """A comparison's verdict in the store's words."""
+    return STORE_VERDICTS.get(french, french)
