@@ -8,15 +8,16 @@ conversation shorter than its turns.
 
 from __future__ import annotations
 
-from goldens.verdict.report_model import EvalReport, Tentative
+from goldens.run.attempt import Attempt
+from goldens.verdict.report_model import EvalReport
 
 
-def serial_calls(t: Tentative) -> int:
+def serial_calls(t: Attempt) -> int:
     """One agent call per tool called plus one answer per turn; then the checks that ask a model; a
     simulated customer's call after each turn."""
-    agent = len(t.outils) + len(t.reponses)
-    simulator = len(t.reponses) if t.objectif_atteint is not None else 0
-    return agent + len(t.juges) + (1 if t.similarites else 0) + simulator
+    agent = len(t.tools) + len(t.answers)
+    simulator = len(t.answers) if t.objective_reached is not None else 0
+    return agent + len(t.judges) + (1 if t.similarities else 0) + simulator
 
 
 def ideal_seconds(report: EvalReport, calls: int, latency_ms: float, concurrency: int) -> float:

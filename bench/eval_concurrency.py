@@ -58,7 +58,7 @@ def main() -> None:
     for _ in range(rounds):
         for case in cases:
             a = recorded[case.id]
-            grade(case, Transcript(turns=a.tours))
+            grade(case, Transcript(turns=a.turns))
     grader_rate = rounds * len(cases) / (time.perf_counter() - start)
     print(
         json.dumps(

@@ -80,7 +80,7 @@ def replay(
     )
     assert result.report is not None, result.message
     assert result.report.erreurs.nombre == 0, result.report.erreurs
-    turns = sum(len(a.latences_ms) for c in result.report.cas for a in c.tentatives)
+    turns = sum(len(a.latencies_ms) for c in result.report.cas for a in c.tentatives)
     return result.report.execution.duree_s, turns
 
 

@@ -211,7 +211,7 @@ def failures(report: Path) -> tuple[str, list[Failure]]:
     blocking = set(doc.bloquants or ["securite"])
     out = []
     for case in doc.cas:
-        failed = [a for a in case.tentatives if a.statut == "echec"]
+        failed = [a for a in case.tentatives if a.status == "echec"]
         if not failed:
             continue
         attempt, known = failed[-1], cases.get(case.id)
@@ -229,13 +229,13 @@ def failures(report: Path) -> tuple[str, list[Failure]]:
                 case.id,
                 case.categorie,
                 tours,
-                attempt.outils,
-                attempt.reponses,
-                attempt.ecarts,
+                attempt.tools,
+                attempt.answers,
+                attempt.gaps,
                 passages,
-                attempt.escalade,
+                attempt.escalated,
                 forbidden,
-                [[_call(c) for c in t.calls] for t in attempt.tours] or None,
+                [[_call(c) for c in t.calls] for t in attempt.turns] or None,
             )
         )
     return report_header(doc), out

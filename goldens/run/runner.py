@@ -11,7 +11,7 @@ import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import httpx
@@ -25,64 +25,17 @@ from goldens.checks import KINDS, grade
 from goldens.checks.rules import GatingRules, RuleGate
 from goldens.models import retry
 from goldens.models.model_calls import cause
-from goldens.models.model_checks import AskModels, ModelChecks, Outcome
+from goldens.models.model_checks import AskModels, ModelChecks
 from goldens.models.simulator import Simulator, SimulatorError
+from goldens.run.attempt import Attempt as Attempt
 from goldens.run.budget import Budget, within_budget
 from goldens.run.final_state import state_reader
 from goldens.run.spans import TraceCollector
 from goldens.run.targets import ForwardsSpans, NotRunnable, ReferenceTarget, Session, Target, TargetError
-from miner.transcript import Transcript, TurnRecord
+from miner.transcript import TurnRecord
 from tracing.grouping import TurnOf, turn_of
 from tracing.records import SpanRecord, from_sdk
 from tracing.setup import ensure_tracing
-
-
-@dataclass
-class Attempt:
-    case_id: str
-    category: str
-    attempt: int
-    transcript: Transcript = field(default_factory=Transcript)  # turn by turn, from the spans
-    gaps: list[str] = field(default_factory=list)
-    latencies_ms: list[float] = field(default_factory=list)
-    input_tokens: int = 0
-    output_tokens: int = 0
-    error: str | None = None  # an infrastructure error: excluded from the score
-    not_runnable: str | None = None  # the target cannot apply the case's fixtures: reported apart
-    trace_ids: list[str] = field(default_factory=list)
-    models: list[str] = field(default_factory=list)
-    model_checks: Outcome = field(default_factory=Outcome)  # the judge's and similarity's verdicts
-    customer_messages: list[str] = field(
-        default_factory=list
-    )  # the case's turns, or the simulated customer's
-    objective_reached: bool | None = None  # a simulation's: None for a case of fixed turns
-    simulator_input_tokens: int = 0
-    simulator_output_tokens: int = 0
-    conversation: str | None = None  # the conversation id its spans carry
-    spans: list[SpanRecord] = field(default_factory=list)  # a simulation's: stored after the run
-    blocking_rules: list[str] = field(default_factory=list)  # the rulebook's blocking rules it broke
-    rule_notes: list[str] = field(default_factory=list)  # breaches of advisory rules: never gaps
-
-    @property
-    def valid(self) -> bool:
-        return self.error is None and self.not_runnable is None
-
-    @property
-    def tools(self) -> list[str]:
-        """Every tool called, in order, over the whole conversation."""
-        return self.transcript.tool_names
-
-    @property
-    def answers(self) -> list[str]:
-        return self.transcript.answers
-
-    @property
-    def escalated(self) -> bool:
-        return self.transcript.escalated
-
-    @property
-    def ok(self) -> bool:
-        return self.valid and not self.gaps
 
 
 @dataclass
@@ -123,31 +76,46 @@ def play(
     model_checks: ModelChecks | None = None,
     rules: RuleGate | None = None,
 ) -> Attempt:
-    """One attempt of one case: the target prepared, every turn in order, facts read from the turn's spans.
-    The conversation id is unique per attempt (concurrent attempts never share spans) unless given."""
-    result = Attempt(case.id, case.categorie, attempt)
-    session = Session(case, conversation_id or f"eval-{run_id}-{case.id}-{attempt}")
+    """One attempt of one case: the target prepared, every turn in order, facts read from the turn's spans,
+    graded; sealed, it is the report's own attempt. The conversation id is unique per attempt (concurrent
+    attempts never share spans) unless given."""
+    result = Attempt(case_id=case.id, category=case.categorie, attempt=attempt)
+    _play(result, case, target, collector, run_id, escalation_tools, conversation_id, model_checks, rules)
+    return result.seal()
+
+
+def _play(
+    result: Attempt,
+    case: Case,
+    target: Target,
+    collector: TraceCollector,
+    run_id: str,
+    escalation_tools: tuple[str, ...],
+    conversation_id: str | None,
+    model_checks: ModelChecks | None,
+    rules: RuleGate | None,
+) -> None:
+    session = Session(case, conversation_id or f"eval-{run_id}-{case.id}-{result.attempt}")
     try:
         target.begin(session)
     except NotRunnable as exc:
         result.not_runnable = str(exc)
-        return result
+        return
     except TargetError as exc:
         result.error = f"cible : {exc}"
-        return result
+        return
     if case.etat_final is not None and state_reader(target) is None:
         result.not_runnable = f"{target.name} ne donne pas l'état final (etat_final)"
-        return result
+        return
     simulator = model_checks.simulator if model_checks is not None else None
     if case.simulation is not None:
         if not _simulate(result, case, target, collector, session, escalation_tools, simulator):
-            return result
+            return
     else:
         for turn in case.tours:
             if not _exchange(result, case, turn, target, collector, session, escalation_tools):
-                return result
+                return
     _grade(result, case, target, session, model_checks, rules)
-    return result
 
 
 def _exchange(
@@ -225,7 +193,7 @@ def _simulate(
         if not _exchange(result, case, message, target, collector, session, escalation_tools):
             result.objective_reached = None  # cut short by the infrastructure: neither reached nor missed
             return False
-        turns += [("client", message), ("agent", result.answers[-1])]
+        turns += [("client", message), ("agent", result.transcript.answers[-1])]
         try:
             step = simulator.next(simulation, turns)
         except SimulatorError as exc:

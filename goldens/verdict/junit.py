@@ -15,25 +15,25 @@ def junit(report: EvalReport) -> str:
         "testsuite",
         name="filon-eval",
         tests=str(len(attempts)),
-        failures=str(sum(a.statut == "echec" for _, a in attempts)),
-        errors=str(sum(a.statut == "erreur" for _, a in attempts)),
-        skipped=str(sum(a.statut == "non_executable" for _, a in attempts)),
+        failures=str(sum(a.status == "echec" for _, a in attempts)),
+        errors=str(sum(a.status == "erreur" for _, a in attempts)),
+        skipped=str(sum(a.status == "non_executable" for _, a in attempts)),
     )
     for case, a in attempts:
-        name = case.id if report.execution.repetitions == 1 else f"{case.id}#{a.tentative}"
-        latency = sum(a.latences_ms) / 1000
+        name = case.id if report.execution.repetitions == 1 else f"{case.id}#{a.attempt}"
+        latency = sum(a.latencies_ms) / 1000
         tc = ET.SubElement(
             suite, "testcase", classname=f"goldens.{case.categorie}", name=name, time=f"{latency:.3f}"
         )
-        if a.statut == "echec":
-            failure = ET.SubElement(tc, "failure", message="; ".join(a.ecarts), type="quality")
-            failure.text = "\n".join([*a.ecarts, "outils : " + (", ".join(a.outils) or "-")])
-        elif a.statut == "erreur":
-            ET.SubElement(tc, "error", message=a.erreur or "", type="infrastructure")
-        elif a.statut == "non_executable":
-            ET.SubElement(tc, "skipped", message=f"non exécutable : {a.non_executable or ''}")
-        if a.avis:  # an advisory criterion's failures: seen in the CI's test view, never a failure
-            ET.SubElement(tc, "system-out").text = "avis (critère consultatif) : " + "; ".join(a.avis)
+        if a.status == "echec":
+            failure = ET.SubElement(tc, "failure", message="; ".join(a.gaps), type="quality")
+            failure.text = "\n".join([*a.gaps, "outils : " + (", ".join(a.tools) or "-")])
+        elif a.status == "erreur":
+            ET.SubElement(tc, "error", message=a.error or "", type="infrastructure")
+        elif a.status == "non_executable":
+            ET.SubElement(tc, "skipped", message=f"non exécutable : {a.not_runnable or ''}")
+        if a.notes:  # an advisory criterion's failures: seen in the CI's test view, never a failure
+            ET.SubElement(tc, "system-out").text = "avis (critère consultatif) : " + "; ".join(a.notes)
     props = ET.SubElement(suite, "properties")
     ET.SubElement(props, "property", name="porte.decision", value=report.porte.decision)
     ET.SubElement(props, "property", name="porte.regle", value=report.porte.regle)

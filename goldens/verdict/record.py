@@ -47,14 +47,14 @@ def rows(report: EvalReport, report_path: str = "") -> tuple[EvalRun, list[EvalA
             run_id=row.id,
             case_id=case.id,
             category=case.categorie,
-            attempt=a.tentative,
-            status=STORE_STATUSES[a.statut],
-            tools=json.dumps(a.outils),
-            gaps=json.dumps(a.ecarts, ensure_ascii=False),
-            error=a.erreur or a.non_executable,
-            latency_ms=sum(a.latences_ms),
-            input_tokens=a.jetons_entree,
-            output_tokens=a.jetons_sortie,
+            attempt=a.attempt,
+            status=STORE_STATUSES[a.status],
+            tools=json.dumps(a.tools),
+            gaps=json.dumps(a.gaps, ensure_ascii=False),
+            error=a.error or a.not_runnable,
+            latency_ms=sum(a.latencies_ms),
+            input_tokens=a.input_tokens,
+            output_tokens=a.output_tokens,
         )
         for case in report.cas
         for a in case.tentatives

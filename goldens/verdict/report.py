@@ -30,17 +30,13 @@ from goldens.verdict.report_model import (
     EvalReport,
     Execution,
     JugeRapport,
-    JugeTentative,
     Latence,
     Modele,
     Porte,
     PromptRef,
     RegleRapport,
-    SimilariteTentative,
     SimulateurRapport,
-    Tentative,
 )
-from miner.transcript import TurnRecord
 from tracing.redact import Redactor, redaction_secret
 
 
@@ -199,8 +195,7 @@ def build(
         by_case[a.case_id].append(a)
     turns = [ms for a in run.attempts if a.valid for ms in a.latencies_ms]
     juge, embeddings = model_checks_report(checks, run.attempts)
-    secret = redaction_secret()
-    redactor = Redactor(secret) if secret is not None else None
+    _redact(run.attempts)
     error_types: dict[str, int] = defaultdict(int)
     for a in run.attempts:
         if a.error:
@@ -235,7 +230,7 @@ def build(
             goldens=goldens,
             repetitions=repeat,
         ),
-        cas=sorted((case_entry(attempts, redactor) for attempts in by_case.values()), key=lambda c: c.id),
+        cas=sorted((case_entry(attempts) for attempts in by_case.values()), key=lambda c: c.id),
         juge=juge,
         embeddings=embeddings,
         simulateur=simulator_report(checks, run.attempts),
@@ -284,62 +279,15 @@ def baseline_diff(report: EvalReport, baseline: EvalReport, path: str) -> Baseli
     )
 
 
-def trajectory(a: Attempt, redactor: Redactor | None) -> list[TurnRecord]:
-    """The attempt's turns as the report keeps them: arguments, results and texts redacted as the store
-    redacts them (unless redaction is configured off)."""
-    if redactor is None:
-        return list(a.transcript.turns)
-    return [
-        TurnRecord.model_validate(redactor.value(t.model_dump(mode="json", by_alias=True)))
-        for t in a.transcript.turns
-    ]
+def _redact(attempts: list[Attempt]) -> None:
+    """The report on disk is redacted as the store is (unless redaction is configured off)."""
+    secret = redaction_secret()
+    redactor = Redactor(secret) if secret is not None else None
+    for a in attempts:
+        a.redact(redactor)
 
 
-def tentative(a: Attempt, redactor: Redactor | None = None) -> Tentative:
-    return Tentative(
-        tentative=a.attempt,
-        statut="non_executable" if a.not_runnable else "erreur" if a.error else ("ok" if a.ok else "echec"),
-        outils=a.tools,
-        reponses=a.answers,
-        escalade=a.escalated,
-        tours=trajectory(a, redactor),
-        ecarts=a.gaps,
-        latences_ms=[round(x, 1) for x in a.latencies_ms],
-        jetons_entree=a.input_tokens,
-        jetons_sortie=a.output_tokens,
-        erreur=a.error,
-        trace_ids=a.trace_ids,
-        non_executable=a.not_runnable,
-        juges=[
-            JugeTentative(
-                critere=j.critere,
-                score=j.score,
-                echelle=j.echelle,
-                seuil=j.seuil,
-                reussi=j.passed,
-                decisif=j.gates,
-                raison=j.raison,
-            )
-            for j in a.model_checks.judged
-        ],
-        similarites=[
-            SimilariteTentative(reference=s.reference, score=s.score, seuil=s.seuil, reussi=s.passed)
-            for s in a.model_checks.similarities
-        ],
-        avis=[*a.rule_notes, *a.model_checks.avis],
-        regles_bloquantes=a.blocking_rules,
-        juges_sautes=a.model_checks.judge_skipped,
-        jetons_juge_entree=a.model_checks.judge_input_tokens,
-        jetons_juge_sortie=a.model_checks.judge_output_tokens,
-        messages_client=a.customer_messages,
-        objectif_atteint=a.objective_reached,
-        jetons_simulateur_entree=a.simulator_input_tokens,
-        jetons_simulateur_sortie=a.simulator_output_tokens,
-        conversation=a.conversation,
-    )
-
-
-def case_entry(attempts: list[Attempt], redactor: Redactor | None = None) -> CasRapport:
+def case_entry(attempts: list[Attempt]) -> CasRapport:
     """A case's entry in the report, from its attempts (also printed as each case finishes)."""
     attempts = sorted(attempts, key=lambda a: a.attempt)
     valid = [a for a in attempts if a.valid]
@@ -350,5 +298,5 @@ def case_entry(attempts: list[Attempt], redactor: Redactor | None = None) -> Cas
         valides=len(valid),
         total=len(attempts),
         stabilite=stability(attempts),
-        tentatives=[tentative(a, redactor) for a in attempts],
+        tentatives=attempts,
     )

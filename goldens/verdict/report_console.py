@@ -11,14 +11,14 @@ from goldens.verdict.report_model import CasRapport, EvalReport
 def case_line(case: CasRapport) -> str:
     """One case as the seeds print it: status (or k/N and stability with repeats), id, tools, time, gaps."""
     last = case.tentatives[-1]
-    status = {"ok": "OK", "echec": "ÉCHEC", "erreur": "ERREUR", "non_executable": "N/EXÉC"}[last.statut]
+    status = {"ok": "OK", "echec": "ÉCHEC", "erreur": "ERREUR", "non_executable": "N/EXÉC"}[last.status]
     if case.total > 1:
         status = f"{case.reussis}/{case.valides} {case.stabilite}"
-    tools = ",".join(last.outils) or "-"
-    ms = f"{sum(last.latences_ms):.0f} ms" if last.latences_ms else "-"
-    detail = "; ".join(last.ecarts) or (last.erreur or last.non_executable or "")
-    if not detail and last.avis:
-        detail = "avis : " + "; ".join(last.avis)
+    tools = ",".join(last.tools) or "-"
+    ms = f"{sum(last.latencies_ms):.0f} ms" if last.latencies_ms else "-"
+    detail = "; ".join(last.gaps) or (last.error or last.not_runnable or "")
+    if not detail and last.notes:
+        detail = "avis : " + "; ".join(last.notes)
     return f"{status:<6} {case.id:<16} {tools:<45}{ms:>9}  {detail}".rstrip()  # ids of 16 in 80 columns
 
 
@@ -49,7 +49,7 @@ def model_check_lines(report: EvalReport) -> list[str]:
         lines.append(
             f"Client simulé {sim.modele}{stand_in} : objectif atteint {sim.objectifs_atteints}/{sim.conversations}"
         )
-        played = [a.conversation for c in report.cas for a in c.tentatives if a.objectif_atteint is not None]
+        played = [a.conversation for c in report.cas for a in c.tentatives if a.objective_reached is not None]
         if played and played[0]:
             lines.append(
                 f"  les conversations simulées sont dans le store : filon review --conversation {played[0]}"
@@ -67,7 +67,7 @@ def model_check_lines(report: EvalReport) -> list[str]:
             else f"  {n} consultative : essayée sur {r.essayee} exemple(s) seulement"
             for n, r in advisory
         ]
-    avis = sum(1 for c in report.cas for a in c.tentatives if a.avis)
+    avis = sum(1 for c in report.cas for a in c.tentatives if a.notes)
     if avis:
         lines.append(f"Avis de critères consultatifs (hors score) : {avis} tentative(s)")
     return lines

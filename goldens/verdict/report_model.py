@@ -1,6 +1,7 @@
 """The eval report (`var/eval-rapport.json`): one typed, versioned document, built once by the gate and read
-by everything else (the store, the failures screen, JUnit, the console, the baseline diff, `eval
-compare`). It lives here, in the bottom room, because the store reads it too.
+by everything else (the failures screen, JUnit, the console, the baseline diff, `eval compare`, and the
+store's rows through `goldens.verdict.record`). Each attempt in it is the runner's own object
+(`goldens.run.attempt.Attempt`), sealed: one attempt in memory and on disk.
 
 The report speaks the case format's language, French, keys included, as the seeds' reports do. Version 1
 (filon's earlier reports) mixed English keys in; version 3 added the target (`cible`) and the attempts a
@@ -19,59 +20,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from miner.transcript import TurnRecord
+from goldens.run.attempt import Attempt, JugeTentative, SimilariteTentative, Statut
 
 VERSION: Literal[5] = 5
-Statut = Literal["ok", "echec", "erreur", "non_executable"]
 Stabilite = Literal["stable réussi", "stable échec", "instable", "erreur", "non exécutable"]
 Decision = Literal["réussi", "échoué", "non concluant", "interrompu"]
-
-
-class JugeTentative(BaseModel):
-    """One criterion's verdict on an attempt; `decisif` says whether it counted (a calibrated criterion)."""
-
-    critere: str
-    score: int
-    echelle: int
-    seuil: int
-    reussi: bool
-    decisif: bool
-    raison: str
-
-
-class SimilariteTentative(BaseModel):
-    reference: str
-    score: float
-    seuil: float
-    reussi: bool
-
-
-class Tentative(BaseModel):
-    tentative: int
-    statut: Statut
-    outils: list[str] = Field(default_factory=list)
-    reponses: list[str] = Field(default_factory=list)
-    escalade: bool = False
-    ecarts: list[str] = Field(default_factory=list)
-    latences_ms: list[float] = Field(default_factory=list)
-    jetons_entree: int = 0
-    jetons_sortie: int = 0
-    erreur: str | None = None
-    trace_ids: list[str] = Field(default_factory=list)
-    non_executable: str | None = None  # why the target could not run the case (its fixtures)
-    juges: list[JugeTentative] = Field(default_factory=list)
-    similarites: list[SimilariteTentative] = Field(default_factory=list)
-    avis: list[str] = Field(default_factory=list)  # an advisory criterion's failures: not gaps
-    juges_sautes: int = 0  # judge calls not made: a deterministic check had failed first
-    messages_client: list[str] = Field(default_factory=list)  # the turns sent: a simulation's are the model's
-    objectif_atteint: bool | None = None  # a simulation's; None for a case of fixed turns
-    jetons_simulateur_entree: int = 0
-    jetons_simulateur_sortie: int = 0
-    conversation: str | None = None  # the id its spans carry; a simulation's is in the store
-    jetons_juge_entree: int = 0
-    jetons_juge_sortie: int = 0
-    tours: list[TurnRecord] = Field(default_factory=list)  # the trajectory, turn by turn (version 5)
-    regles_bloquantes: list[str] = Field(default_factory=list)  # the blocking rules it broke
 
 
 class CasRapport(BaseModel):
@@ -81,7 +34,7 @@ class CasRapport(BaseModel):
     valides: int
     total: int
     stabilite: Stabilite
-    tentatives: list[Tentative]
+    tentatives: list[Attempt]  # each the runner's own, in the report's words
 
 
 class Chiffres(BaseModel):
@@ -299,3 +252,6 @@ DECISIONS: dict[str, Decision] = {
     "inconclusive": "non concluant",
     "interrupted": "interrompu",
 }
+
+
+__all__ = ["Attempt", "JugeTentative", "SimilariteTentative", "Statut"]

@@ -7,7 +7,9 @@ from goldens.verdict.gate import BudgetStop, Interruption, decide, stability
 
 
 def attempt(case: str, cat: str = "faq", ok: bool = True, error: str | None = None, n: int = 1) -> Attempt:
-    return Attempt(case, cat, n, gaps=[] if ok else ["outil manquant : x"], error=error)
+    return Attempt(
+        case_id=case, category=cat, attempt=n, gaps=[] if ok else ["outil manquant : x"], error=error
+    )
 
 
 def test_passes_over_the_threshold() -> None:
