@@ -178,9 +178,8 @@ class ReviewStore:
         return self._finish(conversation_id, reviewer, ReviewStatus.DISMISSED, reason)
 
     def complete(self, conversation_id: str, reviewer: str, case_id: str, provenance: dict[str, Any]) -> bool:
-        """A case was made from it: link the case, mark the conversation done."""
-        if not self._finish(conversation_id, reviewer, ReviewStatus.DONE, f"case {case_id}"):
-            return False
+        """A case was made from it: link the case (always: a written case's source is never pruned), and
+        mark the conversation done, unless another reviewer holds it (False then)."""
         with self.engine.begin() as conn:
             conn.execute(
                 LINKS.insert().values(
@@ -190,7 +189,7 @@ class ReviewStore:
                     created_at=datetime.now(UTC),
                 )
             )
-        return True
+        return self._finish(conversation_id, reviewer, ReviewStatus.DONE, f"case {case_id}")
 
     def record_verdict(self, case_id: str, verdict: str, note: str, reviewer: str) -> None:
         """From the failures screen: "the case is wrong" or "agent regression", with a note."""

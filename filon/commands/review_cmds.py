@@ -22,11 +22,21 @@ def draft(
     reviewer: Annotated[
         str, typer.Option("--reviewer", help="Who validates it (recorded in source).")
     ] = "cli",
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="With --write: write it even while another reviewer holds the conversation."
+        ),
+    ] = False,
 ) -> None:
-    """Draft a golden case from a conversation: actions first, facts next, words last.
+    """Draft a golden case from a conversation: actions first, facts next, words last. With --write, the
+    draft takes the conversation's claim as a reviewer in the TUI does (refused while another holds it,
+    unless --force), and the case is linked to its source, which `filon db prune` then never deletes.
 
     Example: filon draft web:traffic-3-17 --id adv-04 --write
     """
+    from rich.markup import escape
+
     from filon.commands.traces_cmds import no_conversation, open_store
     from goldens.case.schema import id_problem
     from goldens.drafting.review import SaveError, lint_draft, make_draft, save_case
@@ -47,6 +57,15 @@ def draft(
     if not write:
         console.print_json(json.dumps(case, ensure_ascii=False))
         return
+    claim = store.claim(
+        conversation_id, reviewer
+    )  # done or dismissed already: a further case is the reviewer's call
+    if not claim.ok and claim.status == "claimed" and not force:
+        fail(
+            f"{escape(claim.holder or 'another reviewer')} holds {escape(repr(conversation_id))} ({claim.status}): "
+            "nothing written (--force writes it all the same)",
+            Exit.FAILED,
+        )
     try:
         path = save_case(store, case, reviewer)
     except SaveError as exc:

@@ -71,3 +71,21 @@ def test_an_id_too_long_for_a_file_name_is_one_line(tmp_path: Path, db_url: str)
     assert not (tmp_path / "c").exists()
     bad = runner.invoke(app, ["draft", "web:leak", "--id", "../escape"])
     assert bad.exit_code == 2 and "lower-case letters, digits" in bad.stderr
+
+
+def test_a_cli_draft_respects_a_reviewers_claim_and_links_its_source(cases: Path, db_url: str) -> None:
+    """While alice holds a conversation, `filon draft --write` refuses, naming her; with --force it
+    writes, and the case is linked to its source all the same: `filon db prune`, which deletes old
+    unflagged conversations, never deletes this one."""
+    store = Store.open(db_url)
+    assert store.claim("web:faq", "alice").ok  # unflagged, a month old: what prune deletes
+    refused = runner.invoke(app, ["draft", "web:faq", "--id", "faq-20", "--write"])
+    assert refused.exit_code == 1 and "alice holds 'web:faq' (claimed)" in refused.stderr
+    assert not (cases / "faq-20.json").exists()
+    forced = runner.invoke(app, ["draft", "web:faq", "--id", "faq-20", "--write", "--force"])
+    assert forced.exit_code == 0 and (cases / "faq-20.json").exists()
+    pruned = runner.invoke(app, ["db", "prune", "--older-than", "1m"])
+    assert pruned.exit_code == 0 and "deleted 2 conversation(s)" in pruned.stdout, pruned.output
+    assert store.conversation_detail("web:faq") is not None  # its case's source stays
+    bob = store.claim("web:faq", "bob")
+    assert (bob.ok, bob.holder) == (False, "alice")  # still hers: the CLI did not take it from her
