@@ -1,12 +1,23 @@
 """The report as JUnit XML, for a CI's test view: one test case per attempt, quality failures as
 failures, infrastructure errors as errors, cases the target could not run as skipped. Text from traces
-and reports is untrusted: ElementTree escapes it."""
+and reports is untrusted: ElementTree escapes markup, and what XML 1.0 cannot carry at all (control
+characters, an ANSI escape, a lone surrogate) is written as a visible escape (`\\x1b`), as the terminal
+shows it, so that the file stays well-formed whatever an answer or a tool name held."""
 
 from __future__ import annotations
 
+import re
 from xml.etree import ElementTree as ET
 
 from goldens.verdict.report_model import EvalReport
+from miner.untrusted import clean
+
+_NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")  # what `clean` leaves that XML 1.0 still refuses
+
+
+def xml_text(value: object) -> str:
+    """Untrusted text as XML 1.0 can carry it: control and bidi characters made visible, the rest kept."""
+    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group(0)):04x}", clean(value))
 
 
 def junit(report: EvalReport) -> str:
@@ -20,22 +31,30 @@ def junit(report: EvalReport) -> str:
         skipped=str(sum(a.status == "non_executable" for _, a in attempts)),
     )
     for case, a in attempts:
-        name = case.id if report.execution.repetitions == 1 else f"{case.id}#{a.attempt}"
+        name = xml_text(case.id if report.execution.repetitions == 1 else f"{case.id}#{a.attempt}")
         latency = sum(a.latencies_ms) / 1000
         tc = ET.SubElement(
-            suite, "testcase", classname=f"goldens.{case.categorie}", name=name, time=f"{latency:.3f}"
+            suite,
+            "testcase",
+            classname=xml_text(f"goldens.{case.categorie}"),
+            name=name,
+            time=f"{latency:.3f}",
         )
         if a.status == "echec":
-            failure = ET.SubElement(tc, "failure", message="; ".join(a.gaps), type="quality")
-            failure.text = "\n".join([*a.gaps, "outils : " + (", ".join(a.tools) or "-")])
+            failure = ET.SubElement(tc, "failure", message=xml_text("; ".join(a.gaps)), type="quality")
+            failure.text = "\n".join(
+                xml_text(x) for x in [*a.gaps, "outils : " + (", ".join(a.tools) or "-")]
+            )
         elif a.status == "erreur":
-            ET.SubElement(tc, "error", message=a.error or "", type="infrastructure")
+            ET.SubElement(tc, "error", message=xml_text(a.error or ""), type="infrastructure")
         elif a.status == "non_executable":
-            ET.SubElement(tc, "skipped", message=f"non exécutable : {a.not_runnable or ''}")
+            ET.SubElement(tc, "skipped", message=xml_text(f"non exécutable : {a.not_runnable or ''}"))
         if a.notes:  # an advisory criterion's failures: seen in the CI's test view, never a failure
-            ET.SubElement(tc, "system-out").text = "avis (critère consultatif) : " + "; ".join(a.notes)
+            ET.SubElement(tc, "system-out").text = xml_text(
+                "avis (critère consultatif) : " + "; ".join(a.notes)
+            )
     props = ET.SubElement(suite, "properties")
     ET.SubElement(props, "property", name="porte.decision", value=report.porte.decision)
-    ET.SubElement(props, "property", name="porte.regle", value=report.porte.regle)
+    ET.SubElement(props, "property", name="porte.regle", value=xml_text(report.porte.regle))
     ET.indent(suite)
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"

@@ -183,3 +183,24 @@ def test_repeat_lines_keep_the_label_apart_from_the_id(tmp_path: Path) -> None:
     assert code == 0, out
     assert re.search(r"^2/2 stable réussi\s+faq-01\s", out, re.M), out
     assert out.count("faq-01 ") == 1  # printed as it finished, not again in the summary
+
+
+def test_junit_stays_well_formed_xml_whatever_a_trace_held(tmp_path: Path) -> None:
+    """A report whose attempt carries an ANSI escape, a bell, a NUL and a lone surrogate (an agent's answer
+    or a tool's name put them there): the JUnit a CI reads still parses, each made visible."""
+    from xml.etree import ElementTree as ET
+
+    from goldens.verdict.junit import junit
+    from goldens.verdict.report_model import EvalReport
+
+    code, doc, _ = run(tmp_path, "--ids", "faq-01")
+    assert code == 0 and doc is not None
+    hostile = "\x1b]0;pwned\x07 \x1b[2J \x00 \ud800 \u202e"
+    attempt = doc["cas"][0]["tentatives"][0]
+    attempt.update(statut="echec", outils=[hostile], ecarts=[f"texte : {hostile}"])
+    xml = junit(EvalReport.parse(doc))
+    root = ET.fromstring(xml.split("\n", 1)[1])  # parses: well-formed
+    failure = root.find("testcase/failure")
+    assert failure is not None and failure.text is not None
+    assert "\\x1b]0;pwned\\x07" in failure.text and "\\ud800" in failure.text
+    assert "\x1b" not in xml and "\x00" not in xml
