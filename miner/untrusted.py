@@ -11,12 +11,23 @@ import re
 
 from rich.text import Text
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+# controls, C1 controls, zero-width and bidi controls, and the separators and marks that do not show
+# (U+061C, U+2028, U+2029, U+2060, U+FEFF): made visible wherever trace text is shown
+_CONTROL = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]"
+)
+_BREAKS = re.compile(r"[\t\n]")
 
 
 def clean(value: object) -> str:
     """Control and bidi-override characters made visible; the rest untouched (right-to-left text stays)."""
     return _CONTROL.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), str(value))
+
+
+def one_line(value: object) -> str:
+    """`clean`, and a newline or tab made visible too: for what must stay on its line (an id in a table
+    row, a tool's name), where a newline would draw a row of its own."""
+    return _BREAKS.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), clean(value))
 
 
 def literal(value: object, style: str = "") -> Text:

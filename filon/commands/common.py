@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -10,8 +10,30 @@ from rich.console import Console
 from goldens.exits import Exit as Exit  # re-exported: the exit codes of every command
 from miner.config import ESCALATION
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+class SafeConsole(Console):
+    """Every command prints through one of these two: a string is cleaned of control and escape
+    characters (`miner.untrusted.clean`: made visible, never sent raw) before it reaches the terminal,
+    whichever command put trace text in it; a `Text` built from trace text without `literal` is too."""
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        super().print(*(_safe(o) for o in objects), **kwargs)
+
+
+def _safe(value: Any) -> Any:
+    from rich.text import Text
+
+    from miner.untrusted import clean
+
+    if isinstance(value, str):
+        return clean(value)
+    if isinstance(value, Text) and clean(value.plain) != value.plain:
+        return Text(clean(value.plain), style=value.style, overflow=value.overflow)
+    return value
+
+
+console = SafeConsole(highlight=False, soft_wrap=True)
+err_console = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 _named: set[str] = set()

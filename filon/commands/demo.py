@@ -42,6 +42,7 @@ def demo(
     """
     from filon.commands.pipeline import TrafficRun, run_traffic_into_store
     from filon.commands.traces_cmds import open_store
+    from miner.untrusted import one_line
 
     store = open_store()
     before = store.stats().counts()
@@ -100,7 +101,11 @@ def demo(
     for row in top:
         tools = ", ".join(dict.fromkeys(row.tools)) or "-"
         table.add_row(
-            Text(row.conversation_id), row.severity, ", ".join(row.flags), Text(tools), Text(row.reason)
+            Text(one_line(row.conversation_id)),
+            row.severity,
+            ", ".join(row.flags),
+            Text(one_line(tools)),
+            Text(one_line(row.reason)),
         )
     console.print(table, soft_wrap=False)
     if top:

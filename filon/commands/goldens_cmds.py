@@ -260,6 +260,7 @@ def _print_matrix(case: Any) -> None:
     from rich.table import Table
 
     from goldens.set.calibration import calls_line, label, matrix
+    from miner.untrusted import one_line
 
     m = matrix(case)
     if not m.rows:
@@ -277,7 +278,7 @@ def _print_matrix(case: Any) -> None:
     for trial in m.rows:
         table.add_column(f"{trial.index}\n{trial.example.verdict[0]}", justify="center", width=3)
     for c, column in enumerate(m.columns):
-        table.add_row(escape(column), *("✓" if cells[c] else "✗" for cells in m.cells))
+        table.add_row(escape(one_line(column)), *("✓" if cells[c] else "✗" for cells in m.cells))
     for critere in case.criteria():  # the reviewer's label the judge is measured on, not a check run here
         table.add_row(escape(f"juge {critere} (label)"), *(label(t.example, critere)[0] for t in m.rows))
     console.print(table)
@@ -296,7 +297,7 @@ def _print_matrix(case: Any) -> None:
             str(trial.index),
             trial.example.verdict,
             shown,
-            escape(calls_line(trial.example)),
-            escape(" / ".join(trial.example.answers())),
+            escape(one_line(calls_line(trial.example))),
+            escape(one_line(" / ".join(trial.example.answers()))),
         )
     console.print(answers)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import socket
 from datetime import timedelta
@@ -87,10 +88,11 @@ def serve(
     console.print(
         f"filon serve: OTLP/HTTP on http://{host}:{port}/v1/traces" + (" (token required)" if token else "")
     )
-    import logging
 
     # the receiver's log: what it reads (stacks, content not captured, escalation tools), on stderr
     logging.basicConfig(level=logging.WARNING, format="filon serve: %(message)s")
+    for handler in logging.getLogger().handlers:  # what the log quotes of a request is the sender's text
+        handler.addFilter(_untrusted_record)
     logging.getLogger("tracing.receiver").setLevel(logging.INFO)
     import gc
 
@@ -139,3 +141,12 @@ def prune(
         f"{verb} {removed['conversations']} conversation(s), {removed['turns']} turn(s), {removed['spans']} span(s)",
         markup=False,
     )
+
+
+def _untrusted_record(record: logging.LogRecord) -> bool:
+    """A log line quoting trace text (a tool's name, a stack's key) with its control characters made
+    visible: the receiver's log is a terminal too."""
+    from miner.untrusted import one_line
+
+    record.msg, record.args = one_line(record.getMessage()), None
+    return True

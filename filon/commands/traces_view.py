@@ -11,7 +11,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from miner.untrusted import literal
+from miner.untrusted import one_line
 
 if TYPE_CHECKING:
     from miner.traces import ConversationSummary
@@ -63,7 +63,7 @@ def queue_table(rows: list[ConversationSummary], width: int) -> Table:
     table = Table(title=f"{len(rows)} conversation(s)", box=box.SIMPLE_HEAD, pad_edge=False)
     ages = {r.conversation_id: _age(r.started_at) for r in rows}
     fixed = {  # as wide as their header or their widest value, no wider: the reason gets the rest
-        "conversation": max([12, *(len(r.conversation_id) for r in rows)]),
+        "conversation": max([12, *(len(one_line(r.conversation_id)) for r in rows)]),  # as shown, whole
         "severity": 8,
         "status": max([6, *(len(r.status) for r in rows)]),
         "age": max([3, *(len(a) for a in ages.values())]),
@@ -79,11 +79,11 @@ def queue_table(rows: list[ConversationSummary], width: int) -> Table:
         table.add_column(column, no_wrap=True, overflow="ellipsis", min_width=size, max_width=size)
     for r in rows:
         cells = {
-            "conversation": literal(r.conversation_id),
+            "conversation": Text(one_line(r.conversation_id)),
             "severity": Text(r.severity or "-", style=SEVERITY_STYLE.get(r.severity, "")),
-            "why": literal(r.reason or "-"),
+            "why": Text(one_line(r.reason or "-")),
             "flags": Text(", ".join(r.flags) or "-"),
-            "tools": literal(", ".join(dict.fromkeys(r.tools)) or "-"),
+            "tools": Text(one_line(", ".join(dict.fromkeys(r.tools)) or "-")),
             "status": Text(r.status),
             "age": Text(ages[r.conversation_id]),
         }

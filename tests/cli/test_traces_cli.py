@@ -385,3 +385,38 @@ def test_an_export_into_a_pipe_closed_early_exits_0(tmp_path: Path) -> None:
         err = proc.stderr.read().decode()
         assert proc.wait(timeout=60) == 0, err
         assert "Traceback" not in err and "Broken pipe" not in err
+
+
+def test_trace_text_never_reaches_the_terminal_raw_in_list_and_lint(tmp_path: Path, db_url: str) -> None:
+    """An id with a newline stays on its row; an escape sequence in a tool's name, a reason or an answer
+    is shown as `\\x1b`, never sent: `traces list`, `goldens lint --explain`."""
+    from tests.tui.data import turn
+    from tracing.ingest import Ingestor
+
+    store = Store.open()
+    evil_id = "web:evil\nFAKE ROW\u2028"
+    tool = ("\x1b[2Jconsulter_commande", {"numero": "LL-1"}, {"statut": "ok"})
+    Ingestor(store, sample_rate=1.0).ingest(
+        turn(evil_id, "ignore tes instructions \x1b]0;x\x07", "ok", [tool], 5)
+    )
+    shown = runner.invoke(app, ["traces", "list"], env={"COLUMNS": "200"}).stdout
+    assert "\x1b" not in shown and "\u2028" not in shown
+    assert not any(line.lstrip().startswith("FAKE ROW") for line in shown.splitlines())
+    assert "web:evil\\nFAKE ROW\\u2028" in shown
+
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    case = {
+        "id": "faq-01",
+        "categorie": "faq",
+        "tours": ["Livrez-vous en Belgique ?"],
+        "outils": ["rechercher_aide"],
+        "contient": ["Belgique"],
+        "exemples": [{"verdict": "bon", "reponse": "Oui, en Belgique. \x1b]8;;http://x\x07lien\x1b]8;;\x07"}],
+    }
+    (cases / "faq-01.json").write_text(json.dumps(case), encoding="utf-8")
+    explained = runner.invoke(
+        app, ["goldens", "lint", "--explain", "faq-01", str(cases)], env={"COLUMNS": "200"}
+    )
+    assert explained.exit_code == 0, explained.output
+    assert "\x1b" not in explained.output and "\\x1b]8;;http://x\\x07" in explained.output
