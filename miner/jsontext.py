@@ -35,11 +35,14 @@ def dumps_sorted(value: Any) -> str:
 
 
 def loads(text: str | bytes) -> Any:
-    """Raises ValueError on text that is not JSON."""
+    """Raises ValueError on text that is not JSON, or nested too deep to be read as JSON (it stays text)."""
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError:
-        return json.loads(text)  # NaN and Infinity, which Python's own encoder writes
+        try:
+            return json.loads(text)  # NaN and Infinity, which Python's own encoder writes
+        except RecursionError:  # arguments nested 50,000 deep: a sender's text, not a poison
+            raise ValueError("nested too deep") from None
 
 
 def parsed(value: Any) -> Any:

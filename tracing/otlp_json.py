@@ -7,7 +7,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from tracing.records import KIND, MAX_DEPTH, STATUS, DecodeError, SpanRecord, with_events
+from tracing.records import KIND, MAX_DEPTH, STATUS, DecodeError, SpanRecord, clamped, with_events
 
 
 def _any_json(value: Any, where: str, depth: int = 0) -> Any:
@@ -100,9 +100,12 @@ def _hex_id(value: Any, size: int, where: str, required: bool = True) -> str | N
 
 def _nanos(value: Any, where: str) -> int:
     try:
-        return int(value or 0)
+        ns = int(value or 0)
     except (TypeError, ValueError) as exc:
         raise DecodeError(f"{where}: not an integer") from exc
+    if ns < 0:
+        raise DecodeError(f"{where}: negative")
+    return clamped(ns)
 
 
 def _enum(value: Any, table: dict[int, str], where: str) -> str:

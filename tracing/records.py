@@ -23,6 +23,12 @@ from miner.jsontext import dumps, loads
 STATUS = {0: "UNSET", 1: "OK", 2: "ERROR"}
 KIND = {0: "UNSPECIFIED", 1: "INTERNAL", 2: "SERVER", 3: "CLIENT", 4: "PRODUCER", 5: "CONSUMER"}
 MAX_DEPTH = 32
+MAX_NS = 2**63 - 1  # a time as SQL stores it: a fixed64 beyond is clamped here, never a store's refusal
+
+
+def clamped(ns: int) -> int:
+    """A time in nanoseconds the store can hold (a valid fixed64 of 2^63 or more is not: clamped)."""
+    return ns if ns <= MAX_NS else MAX_NS
 
 
 class DecodeError(ValueError):
@@ -263,8 +269,8 @@ def from_protobuf(payload: bytes, rejected: list[str] | None = None) -> list[Spa
                         span_id.hex(),
                         parent.hex() if parent else None,
                         s.name,
-                        s.start_time_unix_nano,
-                        s.end_time_unix_nano,
+                        clamped(s.start_time_unix_nano),
+                        clamped(s.end_time_unix_nano),
                         STATUS.get(status.code, "UNSET"),
                         status.message,
                         KIND.get(s.kind, "UNSPECIFIED"),

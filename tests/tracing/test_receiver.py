@@ -302,3 +302,38 @@ def test_a_span_attribute_of_the_wrong_shape_rejects_that_span_only(db_url: str)
     assert sent.status_code == 200, sent.text
     partial = sent.json()["partialSuccess"]
     assert partial["rejectedSpans"] == "1" and "arrayValue: expected an object" in partial["errorMessage"]
+
+
+def test_a_time_beyond_what_sql_holds_and_arguments_nested_50000_deep_are_stored(db_url: str) -> None:
+    """Two spans a store would refuse (an end time of 2^63 or more, a valid fixed64; tool arguments
+    nested 50,000 deep), beside a plain one: all three stored, the time clamped, the arguments kept as
+    text; the request answered 200, so no sender retries them forever and no other span waits."""
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+    from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
+
+    request = ExportTraceServiceRequest()
+    spans = request.resource_spans.add().scope_spans.add().spans
+    conversation = KeyValue(key="gen_ai.conversation.id", value=AnyValue(string_value="web:poison"))
+    for n, (end, extra) in enumerate(
+        [
+            (2_000, []),
+            (2**63 + 5, []),
+            (
+                3_000,
+                [
+                    KeyValue(
+                        key="gen_ai.tool.call.arguments",
+                        value=AnyValue(string_value="[" * 50_000 + "]" * 50_000),
+                    )
+                ],
+            ),
+        ]
+    ):
+        span = spans.add(trace_id=bytes([n + 1]) * 16, span_id=bytes([n + 1]) * 8, name=f"invoke_agent {n}")
+        span.start_time_unix_nano, span.end_time_unix_nano = 1_000, end
+        span.attributes.extend([conversation, *extra])
+    with running(ReceiverSettings(db=db_url)) as url:
+        sent = httpx.post(f"{url}/v1/traces", content=request.SerializeToString(), headers=PB)
+    assert sent.status_code == 200, sent.text
+    assert ExportTraceServiceResponse.FromString(sent.content).partial_success.rejected_spans == 0
+    assert Store.open(db_url).stats().counts()["spans"] == 3
