@@ -6,9 +6,11 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from goldens.exits import Exit as Exit  # re-exported: the exit codes of every command
 from miner.config import ESCALATION
+from miner.untrusted import clean
 
 
 class SafeConsole(Console):
@@ -21,10 +23,6 @@ class SafeConsole(Console):
 
 
 def _safe(value: Any) -> Any:
-    from rich.text import Text
-
-    from miner.untrusted import clean
-
     if isinstance(value, str):
         return clean(value)
     if isinstance(value, Text) and clean(value.plain) != value.plain:

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from goldens.run.attempt import Attempt, JugeTentative, SimilariteTentative, Statut
+from goldens.run.attempt import Attempt
 
 VERSION: Literal[5] = 5
 Stabilite = Literal["stable réussi", "stable échec", "instable", "erreur", "non exécutable"]
@@ -252,6 +252,3 @@ DECISIONS: dict[str, Decision] = {
     "inconclusive": "non concluant",
     "interrupted": "interrompu",
 }
-
-
-__all__ = ["Attempt", "JugeTentative", "SimilariteTentative", "Statut"]
