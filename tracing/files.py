@@ -1,6 +1,7 @@
 """Reading OTLP files for `filon ingest`: `.pb` (an ExportTraceServiceRequest), `.json` (OTLP JSON),
 `.jsonl` (one request per line, as the Collector's file exporter writes), each possibly gzip'd (`.gz`).
-A file is decoded whole before anything of it is stored: a bad file is rejected, not half-ingested.
+A file that is not OTLP at all is refused whole; within one that is, a span that does not decode (or a
+`.jsonl` line that is not JSON) is named in `rejected` and the others are read, as `filon serve` does.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from tracing.otlp_json import from_json
 from tracing.records import DecodeError, SpanRecord, from_protobuf
 
 
-def read_otlp_file(path: Path) -> list[SpanRecord]:
+def read_otlp_file(path: Path, rejected: list[str] | None = None) -> list[SpanRecord]:
+    """The file's spans; with `rejected`, the bad spans and lines are skipped and named there (strict
+    without: the first one raises `DecodeError`)."""
     raw = path.read_bytes()
     name = path.name
     if name.endswith(".gz") or raw[:2] == b"\x1f\x8b":
@@ -23,7 +26,7 @@ def read_otlp_file(path: Path) -> list[SpanRecord]:
             raise DecodeError(f"not a valid gzip file: {exc}") from exc
         name = name.removesuffix(".gz")
     if name.endswith(".pb") or name.endswith(".bin"):
-        return from_protobuf(raw)
+        return from_protobuf(raw, rejected)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -34,15 +37,21 @@ def read_otlp_file(path: Path) -> list[SpanRecord]:
             if not line.strip():
                 continue
             try:
-                out.extend(from_json(json.loads(line)))
-            except json.JSONDecodeError as exc:
-                raise DecodeError(f"line {n}: invalid JSON: {exc.msg}") from exc
-            except DecodeError as exc:
-                raise DecodeError(f"line {n}: {exc}") from exc
+                spans: list[str] | None = None if rejected is None else []
+                out.extend(from_json(json.loads(line), spans))
+                if rejected is not None and spans:
+                    rejected += [f"line {n}: {why}" for why in spans]
+            except (json.JSONDecodeError, DecodeError, RecursionError) as exc:
+                why = f"invalid JSON: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else str(exc)
+                if rejected is None:
+                    raise DecodeError(f"line {n}: {why}") from exc
+                rejected.append(f"line {n}: {why[:300]}")
         return out
     if name.endswith(".json"):
         try:
-            return from_json(json.loads(text))
+            return from_json(json.loads(text), rejected)
+        except RecursionError as exc:
+            raise DecodeError("JSON nested too deep to read") from exc
         except json.JSONDecodeError as exc:
             raise DecodeError(f"line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from exc
     raise DecodeError("unknown file type: expected .pb, .json or .jsonl (optionally .gz)")

@@ -26,6 +26,7 @@ import os
 import select
 import signal
 import sys
+from functools import partial
 from typing import IO, Any
 
 from miner.config import FlagConfig
@@ -33,6 +34,7 @@ from miner.jsontext import loads
 from miner.settings import settings as current_settings
 from miner.store import Store
 from tracing.ingest import Ingestor, ingest_replaying
+from tracing.isolate import store_requests
 from tracing.records import SpanRecord
 from tracing.redact import Redactor
 from tracing.sampling.decider import Decider
@@ -140,7 +142,9 @@ def serve(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) -> int:
 def serve_ingest(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) -> int:
     """`filon serve`'s writer: `["ingest", job, [fields, ...]]` frames, stored with no sampling, the jobs
     that arrived together in groups of about `GROUP_SPANS` spans, one transaction each (a group commit),
-    each group answered `["stored", [jobs], stats]` or `["failed", [jobs], reason]`. The store is opened before "ready" (the receiver's `/health` waits
+    each group answered `["stored", [jobs], stats]` or `["failed", [jobs], reason]`; where one request's
+    content failed (`tracing.isolate`), each request is answered apart, a stored one with what it
+    rejected and made safe: `["stored", [job], stats, {"rejected": [...], "notes": [...]}]`. The store is opened before "ready" (the receiver's `/health` waits
     for it, so the first request does not pay for it), and again at the next group after a failure: a
     store that is down gives "failed" (the receiver answers 503), not a dead process."""
     config = FlagConfig.from_json(settings.get("config", {}))
@@ -187,10 +191,10 @@ def _store_group(
     """One group in one transaction, answered `stored` or `failed`; the ingestor to use next (None after
     a failure: the store is opened again for the next group)."""
     jobs: list[Any] = []
-    records: list[SpanRecord] = []
+    requests: list[list[SpanRecord]] = []
     for message in messages:
         try:
-            records += [SpanRecord(*fields) for fields in message[2]]
+            requests.append([SpanRecord(*fields) for fields in message[2]])
             jobs.append(message[1])
         except (TypeError, IndexError) as exc:  # answered, so that no request waits for ever
             log.error("a frame could not be read (%s); skipped", exc)
@@ -201,13 +205,20 @@ def _store_group(
     try:
         if ingestor is None:
             ingestor = Ingestor(Store.open(settings.get("db")), config, redactor)
-        stats = ingest_replaying(ingestor, records)
     except Exception as exc:
         log.warning("store unavailable for %d request(s): %s", len(jobs), exc)
         write_frame(stdout, ["failed", jobs, str(exc)[:500]])
         return None
-    write_frame(stdout, ["stored", jobs, stats.as_json()])
-    return ingestor
+    outcomes = store_requests(partial(ingest_replaying, ingestor), requests)
+    if all(o.stats is outcomes[0].stats and not (o.rejected or o.notes or o.down) for o in outcomes):
+        write_frame(stdout, ["stored", jobs, outcomes[0].stats.as_json()])  # the group, whole: one answer
+        return ingestor
+    for job, outcome in zip(jobs, outcomes, strict=True):  # some request failed: each its own answer
+        if outcome.down is not None:
+            write_frame(stdout, ["failed", [job], outcome.down])
+        else:
+            write_frame(stdout, ["stored", [job], outcome.stats.as_json(), outcome.as_json()])
+    return None if any(o.down for o in outcomes) else ingestor
 
 
 def main() -> int:

@@ -22,6 +22,7 @@ from collections.abc import AsyncIterator
 from concurrent.futures import Future
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 from google.protobuf.json_format import MessageToDict
@@ -33,7 +34,8 @@ from starlette.routing import Route
 
 from miner.settings import settings as current_settings
 from miner.store import Store, db_url
-from tracing.ingest import Ingestor, IngestStats, ingest_replaying
+from tracing.ingest import Ingestor, ingest_replaying
+from tracing.isolate import Outcome, store_requests
 from tracing.otlp_json import from_json
 from tracing.records import DecodeError, SpanRecord, from_protobuf
 from tracing.redact import Redactor, redaction_secret
@@ -61,7 +63,7 @@ class ReceiverSettings:
 @dataclass
 class _Job:
     records: list[SpanRecord]
-    done: Future[IngestStats] = field(default_factory=Future)
+    done: Future[Outcome] = field(default_factory=Future)
 
 
 class GroupCommitter:
@@ -75,7 +77,7 @@ class GroupCommitter:
         self._thread = threading.Thread(target=self._run, name="filon-receiver-writer", daemon=True)
         self._thread.start()
 
-    def submit(self, records: list[SpanRecord]) -> Future[IngestStats]:
+    def submit(self, records: list[SpanRecord]) -> Future[Outcome]:
         job = _Job(records)
         self._queue.put(job)
         return job.done
@@ -99,15 +101,16 @@ class GroupCommitter:
                 spans += len(more.records)
             try:
                 ingestor = ingestor or self._factory()
-                stats = ingest_replaying(ingestor, [r for job in jobs for r in job.records])
-            except Exception as exc:
+            except Exception as exc:  # the store cannot be opened: every request waiting is retried
                 log.warning("store unavailable for %d request(s): %s", len(jobs), exc)
-                ingestor = None
                 for job in jobs:
-                    job.done.set_exception(StoreUnavailable(str(exc)))
+                    job.done.set_result(Outcome(down=str(exc)[:300]))
                 continue
-            for job in jobs:
-                job.done.set_result(stats)
+            outcomes = store_requests(partial(ingest_replaying, ingestor), [job.records for job in jobs])
+            if any(o.down for o in outcomes):
+                ingestor = None  # opened again for the next group
+            for job, outcome in zip(jobs, outcomes, strict=True):
+                job.done.set_result(outcome)
 
     def close(self) -> None:
         self._queue.put(None)
@@ -162,17 +165,20 @@ class Committer(Protocol):
     """Where a receiver's spans are committed: in filon's helper process (`HelperCommitter`) or a writer
     thread (`GroupCommitter`); either runs `Ingestor.ingest`, the one ingest path."""
 
-    def submit(self, records: list[SpanRecord]) -> Future[IngestStats]: ...
+    def submit(self, records: list[SpanRecord]) -> Future[Outcome]: ...
 
     def close(self) -> None: ...
 
 
-def _answer(kind: str, rejected: list[str]) -> Response:
-    """OTLP's success response, with the spans it had to reject, in the request's encoding."""
+def _answer(kind: str, rejected: list[str], notes: list[str]) -> Response:
+    """OTLP's success response, with the spans it had to reject (or, none rejected, the values it made
+    safe: OTLP's warnings), in the request's encoding."""
     msg = ExportTraceServiceResponse()
     if rejected:
         msg.partial_success.rejected_spans = len(rejected)
         msg.partial_success.error_message = f"{len(rejected)} span(s) rejected; first: {rejected[0]}"
+    elif notes:
+        msg.partial_success.error_message = "; ".join(notes)[:1000]
     if kind == PROTOBUF:
         return Response(msg.SerializeToString(), media_type=PROTOBUF)
     return JSONResponse(MessageToDict(msg))
@@ -222,15 +228,25 @@ class Receiver:
             return problem(413, f"decompressed body over {settings.max_body} bytes")
         except (DecodeError, ValueError, RecursionError, zlib.error, gzip.BadGzipFile) as exc:
             return problem(400, f"malformed {kind} body: {str(exc)[:300]}")
+        notes: list[str] = []
+        sent = len(records) + len(rejected)
         if records:
             try:
-                stats = await asyncio.wrap_future(self.writer.submit(records))
-            except StoreUnavailable:
+                outcome = await asyncio.wrap_future(self.writer.submit(records))
+            except StoreUnavailable as exc:
+                outcome = Outcome(down=str(exc))
+            if outcome.down is not None:
                 retry = {"Retry-After": str(settings.retry_after_s)}
                 return problem(503, "the store cannot take writes now; retry", retry)
-            for line in self.announcer.news(stats):
+            rejected += outcome.rejected
+            notes = outcome.notes
+            for line in self.announcer.news(outcome.stats):
                 log.info("%s", line)
-        return _answer(kind, rejected)
+        if (
+            rejected and len(rejected) == sent
+        ):  # nothing of it could be stored: the sender's error (OTLP: 400)
+            return problem(400, f"every span rejected ({sent}); first: {rejected[0]}"[:600])
+        return _answer(kind, rejected, notes)
 
     async def health(self, request: Request) -> Response:
         if isinstance(self.writer, HelperCommitter) and not self.writer.ready.is_set():

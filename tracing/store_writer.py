@@ -1,8 +1,9 @@
 """`filon serve`'s writer in filon's helper process: the receiver decodes requests while the helper
 stores earlier ones, on two cores instead of one GIL.
 
-`submit(records)` returns a future that resolves once the spans are committed (the receiver answers 200
-only then) or fails with `StoreUnavailable` (the receiver answers 503, to be retried). Requests that
+`submit(records)` returns a future that resolves to the request's `Outcome` once its spans are committed
+(the receiver answers 200 only then; an outcome that is `down` is a 503), or fails with `StoreUnavailable`
+when the helper is gone (503 too, to be retried). Requests that
 arrive together are stored in one transaction by the helper (`tracing/helper.py`, "ingest" mode). If the
 helper dies, the requests it held fail (503) and the next request starts a new one.
 """
@@ -14,10 +15,12 @@ import queue
 import subprocess
 import threading
 from concurrent.futures import Future
+from dataclasses import replace
 from typing import Any
 
 from miner.jsontext import dumps_bytes, loads
 from tracing.ingest import IngestStats
+from tracing.isolate import Outcome, safe_record
 from tracing.records import SpanRecord, fields_of
 from tracing.wire import WireError, read_frame, start_helper, write_frame
 
@@ -33,8 +36,9 @@ class HelperCommitter:
         self._settings = {**settings, "mode": "ingest"}
         self._env = env
         self._lock = threading.Lock()
-        self._futures: dict[int, Future[IngestStats]] = {}
+        self._futures: dict[int, Future[Outcome]] = {}
         self._sent: dict[int, subprocess.Popen[bytes]] = {}  # written to a helper, not answered yet
+        self._notes: dict[int, str] = {}  # what was made safe before a request crossed the pipe
         self._next = 0
         self._queue: queue.Queue[tuple[int, list[SpanRecord]] | None] = queue.Queue()
         self._proc: subprocess.Popen[bytes] | None = None
@@ -47,8 +51,8 @@ class HelperCommitter:
     def helper_pid(self) -> int | None:
         return self._proc.pid if self._proc is not None else None
 
-    def submit(self, records: list[SpanRecord]) -> Future[IngestStats]:
-        done: Future[IngestStats] = Future()
+    def submit(self, records: list[SpanRecord]) -> Future[Outcome]:
+        done: Future[Outcome] = Future()
         with self._lock:
             n = self._next
             self._next += 1
@@ -59,6 +63,19 @@ class HelperCommitter:
     def close(self) -> None:
         self._queue.put(None)
         self._writer.join(timeout=30)
+
+    def _payload(self, n: int, records: list[SpanRecord]) -> bytes:
+        """The request's frame. A lone surrogate (JSON's `"\\ud800"` decodes to one) is text no encoder
+        takes: those spans are made safe first, and the request's answer says so."""
+        try:
+            return dumps_bytes(["ingest", n, [fields_of(r) for r in records]])
+        except (TypeError, ValueError):
+            count = [0]
+            safe = [safe_record(r, count) for r in records]
+            payload = dumps_bytes(["ingest", n, [fields_of(r) for r in safe]])
+            with self._lock:
+                self._notes[n] = f"lone surrogate or NUL removed from {count[0]} value(s)"
+            return payload
 
     def _helper(self) -> subprocess.Popen[bytes]:
         if self._proc is None or self._proc.poll() is not None:
@@ -72,8 +89,8 @@ class HelperCommitter:
         while (item := self._queue.get()) is not None:
             n, records = item
             try:
-                payload = dumps_bytes(["ingest", n, [fields_of(r) for r in records]])
-            except Exception as exc:  # a value no JSON encoder takes
+                payload = self._payload(n, records)
+            except Exception as exc:  # not even made safe: said as the store's, never lost silently
                 self._settle([n], StoreUnavailable(f"spans could not be encoded: {exc}"))
                 continue
             try:
@@ -100,9 +117,11 @@ class HelperCommitter:
                 if message[0] == "ready":
                     self.ready.set()
                 elif message[0] == "stored":
-                    self._settle(message[1], IngestStats.from_json(message[2]))
+                    said = message[3] if len(message) > 3 else {}
+                    stats = IngestStats.from_json(message[2])
+                    self._settle(message[1], Outcome(stats, said.get("rejected", []), said.get("notes", [])))
                 elif message[0] == "failed":
-                    self._settle(message[1], StoreUnavailable(message[2]))
+                    self._settle(message[1], Outcome(down=str(message[2])))
         except (OSError, ValueError, WireError):
             log.exception("filon serve: the writer's answers could not be read")
         with self._lock:  # the process ended: what it held will never be answered
@@ -110,15 +129,18 @@ class HelperCommitter:
         if orphans:
             self._settle(orphans, StoreUnavailable("the writer process stopped; retry"))
 
-    def _settle(self, jobs: list[int], outcome: IngestStats | Exception) -> None:
+    def _settle(self, jobs: list[int], outcome: Outcome | Exception) -> None:
         with self._lock:
-            futures = [self._futures.pop(n, None) for n in jobs]
+            futures = [(n, self._futures.pop(n, None)) for n in jobs]
+            notes = {n: self._notes.pop(n) for n in jobs if n in self._notes}
             for n in jobs:
                 self._sent.pop(n, None)
-        for done in futures:
+        for n, done in futures:
             if done is None:
                 continue
             if isinstance(outcome, Exception):
                 done.set_exception(outcome)
+            elif n in notes:
+                done.set_result(replace(outcome, notes=[notes[n], *outcome.notes]))
             else:
                 done.set_result(outcome)

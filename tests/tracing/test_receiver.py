@@ -123,7 +123,8 @@ def test_statuses_for_bad_requests_and_nothing_stored(spans, tmp_path: Path) -> 
             json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": 5}]}]}]}).encode(),
             {**JS, **auth},
         )
-        assert wrong_type.status_code == 200 and wrong_type.json()["partialSuccess"]["rejectedSpans"] == "1"
+        # its only span rejected: nothing of the request could be stored, a 400 naming why (OTLP's rule)
+        assert wrong_type.status_code == 400 and "every span rejected (1)" in wrong_type.json()["message"]
         assert post(good, {**PB, **auth}).status_code == 200
         assert httpx.get(f"{url}/health").json() == {"status": "ok"}
     assert codes == [400] * len(corpus), codes  # a malformed body is a 400, as the OTLP spec says
@@ -337,3 +338,27 @@ def test_a_time_beyond_what_sql_holds_and_arguments_nested_50000_deep_are_stored
     assert sent.status_code == 200, sent.text
     assert ExportTraceServiceResponse.FromString(sent.content).partial_success.rejected_spans == 0
     assert Store.open(db_url).stats().counts()["spans"] == 3
+
+
+def test_a_nul_in_a_customers_words_is_stored_and_costs_nobody_else(scripted, db_url: str) -> None:  # type: ignore[no-untyped-def]
+    """PostgreSQL refuses NUL in text; a customer can type one. The request is answered 200, both of its
+    conversations stored: on PostgreSQL with the NUL removed and said in `partial_success` (nothing
+    rejected), on SQLite (which holds it) as typed. A data error is never a 503 retried for ever."""
+    service = SupportService(scripted_client(scripted.url), SCRIPTED_MODEL)
+    with captured() as memory:
+        service.repondre(Conversation.web("nul-byte"), "bon\x00jour, ma commande LL-10555 ?")
+        service.repondre(Conversation.web("innocent"), "Bonjour, où en est LL-10563 ?")
+    spans = list(memory.get_finished_spans())
+    with running(ReceiverSettings(db=db_url)) as url:
+        sent = httpx.post(f"{url}/v1/traces", content=otlp_protobuf(spans), headers=PB)
+    assert sent.status_code == 200, sent.text
+    partial = ExportTraceServiceResponse.FromString(sent.content).partial_success
+    store = Store.open(db_url)
+    assert partial.rejected_spans == 0 and store.stats().counts()["spans"] == len(spans)
+    detail = store.conversation_detail("web:nul-byte")
+    assert detail is not None and store.conversation_detail("web:innocent") is not None
+    if db_url.startswith("postgresql"):
+        assert "NUL or lone surrogate removed" in partial.error_message
+        assert detail[1][0].user.startswith("bonjour, ma commande")
+    else:
+        assert partial.error_message == "" and detail[1][0].user.startswith("bon\x00jour")

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from tracing.ingest import Ingestor, IngestStats
+from tracing.isolate import store_requests
 from tracing.records import SpanRecord
 from tracing.sampling.decider import Decider
 
@@ -116,16 +117,25 @@ class Keeper:
         pending, self._pending = self._pending, []
         try:
             self._ingestor = self._ingestor or self._factory()
-            stats = self._ingestor.ingest(pending)
         except Exception:
-            with self._lock:
-                self.counters.ingest_failures += 1
-            self.drop(len(pending), "ingest failed")
-            log.exception("filon exporter: a batch could not be stored")
-            self._ingestor = None  # a fresh ingestor (and store connection) next time
+            self._failed(len(pending), "the store could not be opened")
             return
+        # one bad trace (a value the store refuses) costs only its own spans: `tracing.isolate`
+        (outcome,) = store_requests(self._ingestor.ingest, [pending])
+        if outcome.down is not None:
+            self._failed(len(pending), outcome.down)
+            return
+        if outcome.rejected:
+            self.drop(len(outcome.rejected), "refused by the store")
         with self._lock:
-            self.counters.stored.add(stats)
+            self.counters.stored.add(outcome.stats)
+
+    def _failed(self, count: int, why: str) -> None:
+        with self._lock:
+            self.counters.ingest_failures += 1
+        self.drop(count, "ingest failed")
+        log.error("filon exporter: a batch of %d span(s) could not be stored: %s", count, why)
+        self._ingestor = None  # a fresh ingestor (and store connection) next time
 
     def snapshot(self) -> ExportCounters:
         """A copy of the counters, consistent at one instant."""
