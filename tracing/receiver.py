@@ -36,6 +36,7 @@ from miner.settings import settings as current_settings
 from miner.store import Store, db_url
 from tracing.ingest import Ingestor, ingest_replaying
 from tracing.isolate import Outcome, store_requests
+from tracing.limits import BodyBudget, Limits, OverBudget
 from tracing.otlp_json import from_json
 from tracing.records import DecodeError, SpanRecord, from_protobuf
 from tracing.redact import Redactor, redaction_secret
@@ -58,6 +59,7 @@ class ReceiverSettings:
     redact: bool | None = None
     retry_after_s: int = 5
     offload: bool | None = None  # store in filon's helper process (FILON_OFFLOAD, on by default)
+    limits: Limits = field(default_factory=Limits)  # connections, time and memory (`tracing.limits`)
 
 
 @dataclass
@@ -189,6 +191,7 @@ class Receiver:
 
     def __init__(self, settings: ReceiverSettings) -> None:
         self.settings = settings
+        self.budget = BodyBudget(settings.limits.max_bodies, settings.limits.max_buffered)
         config = current_settings().flag_config(escalation_tools=settings.escalation_tools)
         secret = redaction_secret(settings.redact)
         redactor = Redactor(secret) if secret is not None else None
@@ -210,12 +213,39 @@ class Receiver:
         refused = _refused(request, settings)
         if refused is not None:
             return refused
+        declared = request.headers.get("content-length", "")
+        reserved = min(int(declared), settings.max_body) if declared.isdigit() else 0
+        try:
+            self.budget.enter(reserved)
+        except OverBudget as exc:
+            retry = {"Retry-After": str(settings.retry_after_s)}
+            return problem(503, f"the receiver is busy: {exc}; retry", retry)
+        held = [reserved]
+        try:
+            return await self._received(request, held)
+        finally:
+            self.budget.leave(held[0])
+
+    async def _received(self, request: Request, held: list[int]) -> Response:
+        """The request's body, read within the body timeout and the budget, then decoded and stored."""
+        settings = self.settings
         kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
         body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > settings.max_body:
-                return problem(413, f"body over {settings.max_body} bytes")
+        try:
+            async with asyncio.timeout(settings.limits.body_timeout_s):
+                async for chunk in request.stream():
+                    body += chunk
+                    if len(body) > settings.max_body:
+                        return problem(413, f"body over {settings.max_body} bytes")
+                    if len(body) > held[0]:
+                        self.budget.grow(len(body) - held[0])
+                        held[0] = len(body)
+        except TimeoutError:
+            timeout = settings.limits.body_timeout_s
+            return problem(408, f"body not received within {timeout:g} s", {"Connection": "close"})
+        except OverBudget as exc:
+            retry = {"Retry-After": str(settings.retry_after_s), "Connection": "close"}
+            return problem(503, f"the receiver is busy: {exc}; retry", retry)
         encoding = request.headers.get("content-encoding", "").lower()
         if encoding not in ("", "identity", "gzip"):
             return problem(415, f"unsupported content encoding {encoding!r}")
@@ -261,7 +291,7 @@ class Receiver:
         except Exception as exc:
             retry = {"Retry-After": str(self.settings.retry_after_s)}
             return problem(503, f"store unreachable: {str(exc)[:200]}", retry)
-        return JSONResponse({"status": "ok"})
+        return JSONResponse({"status": "ok", "receiving": self.budget.as_json()})
 
 
 def build_app(settings: ReceiverSettings | None = None) -> Starlette:

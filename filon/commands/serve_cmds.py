@@ -41,6 +41,22 @@ def serve(
     max_body: Annotated[
         int, typer.Option("--max-body", help="Largest accepted body, in bytes (after gzip too).")
     ] = 16 * 1024 * 1024,
+    max_connections: Annotated[
+        int, typer.Option("--max-connections", help="Connections at once; beyond, 503.")
+    ] = 512,
+    max_bodies: Annotated[
+        int, typer.Option("--max-bodies", help="Bodies received at once; beyond, 503 + Retry-After.")
+    ] = 64,
+    max_buffered: Annotated[
+        int,
+        typer.Option("--max-buffered", help="Bytes all bodies may hold at once; beyond, 503 + Retry-After."),
+    ] = 256 * 1024 * 1024,
+    header_timeout: Annotated[
+        float, typer.Option("--header-timeout", help="Seconds for a request's headers; then 408, closed.")
+    ] = 10.0,
+    body_timeout: Annotated[
+        float, typer.Option("--body-timeout", help="Seconds for a whole body after its headers; then 408.")
+    ] = 60.0,
 ) -> None:
     """Receive OTLP/HTTP traces (protobuf or JSON, gzip or not) at POST /v1/traces into the store.
 
@@ -48,15 +64,26 @@ def serve(
 
     Example: FILON_TOKEN=s3cret filon serve --port 4318 --escalation-tool handoff_to_human
     Example: filon serve --host 0.0.0.0 --token-file /run/secrets/filon-token
+    Example: filon serve --max-bodies 16 --max-buffered 134217728 --body-timeout 20
     """
     import uvicorn
 
     from miner.settings import SettingsError, settings
     from miner.store import Store, StoreError
+    from tracing.limits import Limits, server_config
     from tracing.receiver import ReceiverSettings, build_app
 
     if max_body < 1024:
         fail("--max-body: at least 1024 bytes")
+    for name, value in (("--max-connections", max_connections), ("--max-bodies", max_bodies)):
+        if value < 1:
+            fail(f"{name}: at least 1")
+    if max_buffered < max_body:
+        fail(f"--max-buffered: at least --max-body ({max_body} bytes), or no body of that size could be read")
+    for name, seconds in (("--header-timeout", header_timeout), ("--body-timeout", body_timeout)):
+        if not seconds > 0:
+            fail(f"{name}: a number of seconds above 0")
+    limits = Limits(max_connections, max_bodies, max_buffered, header_timeout, body_timeout)
     if token is None:
         try:
             token = settings().token
@@ -84,7 +111,9 @@ def serve(
         sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
     except OSError as exc:
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}", Exit.FAILED)
-    app = build_app(ReceiverSettings(token=token, max_body=max_body, escalation_tools=escalation_tool))
+    app = build_app(
+        ReceiverSettings(token=token, max_body=max_body, escalation_tools=escalation_tool, limits=limits)
+    )
     console.print(
         f"filon serve: OTLP/HTTP on http://{host}:{port}/v1/traces" + (" (token required)" if token else "")
     )
@@ -99,7 +128,7 @@ def serve(
     # what is loaded by now lives as long as the process: out of the collector's full passes, the first
     # of which, over every module's objects, stalled the first requests for 70 ms (its writer does the same)
     gc.freeze()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    server = uvicorn.Server(server_config(app, limits, log_level="warning", access_log=False))
     server.run(sockets=[sock])
 
 

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 import uvicorn
 from starlette.applications import Starlette
 
+from tracing.limits import server_config
 from tracing.receiver import ReceiverSettings, build_app
 
 
@@ -33,9 +34,8 @@ def running(settings: ReceiverSettings) -> Iterator[str]:
     port = free_port()
     app = build_app(settings)
     _apps[:] = [app]
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="on")
-    )
+    config = server_config(app, settings.limits, host="127.0.0.1", port=port, log_level="error")
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

@@ -126,7 +126,10 @@ def test_statuses_for_bad_requests_and_nothing_stored(spans, tmp_path: Path) -> 
         # its only span rejected: nothing of the request could be stored, a 400 naming why (OTLP's rule)
         assert wrong_type.status_code == 400 and "every span rejected (1)" in wrong_type.json()["message"]
         assert post(good, {**PB, **auth}).status_code == 200
-        assert httpx.get(f"{url}/health").json() == {"status": "ok"}
+        assert httpx.get(f"{url}/health").json() == {
+            "status": "ok",
+            "receiving": {"bodies": 0, "buffered_bytes": 0},
+        }
     assert codes == [400] * len(corpus), codes  # a malformed body is a 400, as the OTLP spec says
     assert Store.open(db).stats().counts()["spans"] == len(spans)  # only the good request is stored
 
