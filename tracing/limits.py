@@ -110,13 +110,12 @@ def timed_protocol(header_timeout_s: float) -> type[asyncio.Protocol]:
             self.transport.close()
 
         def data_received(self, data: bytes) -> None:
-            if self._in_headers:
+            super().data_received(data)  # headers completed by this data are not counted
+            if self._in_headers and not self.transport.is_closing():
                 self._header_bytes += len(data)
                 if self._header_bytes > MAX_HEADER_BYTES:
                     self._disarm()
                     self._refuse(431, "request headers too large")
-                    return
-            super().data_received(data)
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
