@@ -13,8 +13,11 @@ import re
 from collections.abc import Callable, Iterator
 
 LOCAL, LABEL, LABELS = 64, 63, 8
+# the local part: word characters, dots, plus and dash, and an apostrophe after its first character
+# ("jean-luc.o'neil@…"); the domain: dotted labels, or `localhost` alone ("bob@localhost")
 EMAIL = re.compile(
-    rf"(?<![\w.+-])[\w.+-]{{1,{LOCAL}}}@[\w-]{{1,{LABEL}}}(?:\.[\w-]{{1,{LABEL}}}){{1,{LABELS}}}"
+    rf"(?<![\w.+-])[\w.+-][\w.+'-]{{0,{LOCAL - 1}}}@"
+    rf"(?:[\w-]{{1,{LABEL}}}(?:\.[\w-]{{1,{LABEL}}}){{1,{LABELS}}}|localhost(?![\w.-]))"
 )  # bounded: linear on hostile input
 AFTER = LABEL + LABELS * (LABEL + 1)  # the longest domain the pattern takes
 

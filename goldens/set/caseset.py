@@ -29,11 +29,10 @@ from goldens.case.tool_spec import tool_name
 from goldens.checks.grading import norm
 from goldens.checks.rubrics import judges_dir
 from goldens.set import calibration, model_lint
-from miner.emails import emails
-from miner.identities import PHONE
+from miner.identities import phone_key
 from miner.places import default_goldens
 from miner.settings import settings
-from tracing.redact import PSEUDO_DOMAIN, PSEUDO_PHONE
+from tracing.redact import personal_data
 
 ABSOLUTE_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
 DECIMAL = re.compile(r"\d+([.,])\d+")
@@ -283,6 +282,9 @@ def _reserved(value: str) -> bool:
     return "@" in value and RESERVED.search(value) is not None
 
 
+KINDS = {"email": "an email", "phone": "a phone number", "card": "a card number", "iban": "an IBAN"}
+
+
 def _identity_problems(name: str, case: Case) -> list[Problem]:
     """An email or phone number that is neither a pseudonym nor a fixture customer's: a case lands in git."""
     known = set(_shop_identities())
@@ -294,24 +296,21 @@ def _identity_problems(name: str, case: Case) -> list[Problem]:
     texts += [(f"ne_contient_pas[{i}]", t) for i, t in enumerate(case.ne_contient_pas)]
     out: list[Problem] = []
     for where, text in texts:
-        mails = [m.group() for m in emails(text)]
-        rest = text
-        for mail in mails:  # a pseudonym's hex digits are not a phone number
-            rest = rest.replace(mail, " ")
-        for found in mails + [m.group() for m in PHONE.finditer(rest)]:
+        for kind, found in personal_data(text):
             value = found.lower()
             digits = re.sub(r"\D", "", value)
             if digits.startswith("0") and len(digits) == 10:
                 digits = "33" + digits[1:]
-            if value.endswith("@" + PSEUDO_DOMAIN) or digits.startswith(PSEUDO_PHONE) or _reserved(value):
+            if kind == "email" and (_reserved(value) or value in known):
                 continue
-            if value in known or ("@" not in value and digits in known):
+            if kind == "phone" and (digits in known or phone_key(found) in known):
                 continue
             out.append(
                 Problem(
                     name,
                     where,
-                    f"{found!r} is personal data that is neither a pseudonym nor a fixture customer's",
+                    f"{found!r} is personal data ({KINDS[kind]}) that is neither a pseudonym nor a fixture "
+                    "customer's: write a pseudonym, a reserved address (@example.com), or the fixtures' own",
                     "error",
                 )
             )

@@ -156,7 +156,16 @@ def test_explain_prints_the_matrix_of_examples_and_checks(tmp_path: Path) -> Non
     [
         ("Ma commande LL-10587, jean.inconnu@gmail.com", True),
         ("Rappelez-moi au 06 12 34 56 78", True),
+        # whatever its form: "00" for "+", North American, a dotted card, a lower-case IBAN, an apostrophe
+        ("Rappelez-moi au 0044 20 7946 0958", True),
+        ("Call me at (415) 555-2671", True),
+        ("Ma carte 4012.8888.8888.1881 a été débitée", True),
+        ("Remboursez sur fr76 3000 6000 0112 3456 7890 189", True),
+        ("Écrivez à jean-luc.o'neil@gmail.com", True),
+        ("Écrivez à bob@localhost", True),
+        ("Commande CMD-2024-00123 du 2024-06-12, 49,90 €, suivi 6A12345678901", False),
         ("Ma commande LL-10587, user-0123456789@redacted.invalid", False),  # a pseudonym
+        ("Rappelez-moi au 33999123456", False),  # a pseudonym
         ("Ma commande LL-10587, julien.robert@exemple.fr", False),  # the shop's own customer
         ("Ma commande LL-19009, zoe.fixture@exemple.fr", False),  # the case's own fixture customer
     ],
