@@ -7,7 +7,17 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from tracing.records import KIND, MAX_DEPTH, STATUS, DecodeError, SpanRecord, clamped, with_events
+from tracing.records import (
+    KIND,
+    MAX_DEPTH,
+    MAX_NS,
+    STATUS,
+    DecodeError,
+    SpanRecord,
+    clamped,
+    mark_clamped,
+    with_events,
+)
 
 
 def _any_json(value: Any, where: str, depth: int = 0) -> Any:
@@ -121,7 +131,9 @@ def _enum(value: Any, table: dict[int, str], where: str) -> str:
         raise DecodeError(f"{where}: unknown enum value {value!r}") from exc
 
 
-def from_json(document: Any, rejected: list[str] | None = None) -> list[SpanRecord]:
+def from_json(
+    document: Any, rejected: list[str] | None = None, notes: list[str] | None = None
+) -> list[SpanRecord]:
     """An OTLP JSON `ExportTraceServiceRequest` (hex ids, integer enums, lowerCamelCase; unknown keys ignored)."""
     if not isinstance(document, dict):
         raise DecodeError("the document is not a JSON object")
@@ -142,7 +154,11 @@ def from_json(document: Any, rejected: list[str] | None = None) -> list[SpanReco
             for i, s in enumerate(_list(_get(ss, "spans"), f"{where_s}.spans")):
                 where = f"{where_s}.spans[{i}]"
                 try:
-                    out.append(_json_span(s, where, resource, scope))
+                    record = _json_span(s, where, resource, scope)
+                    if record.end_ns == MAX_NS or record.start_ns == MAX_NS:
+                        start, end = (int(s.get(k) or 0) for k in ("startTimeUnixNano", "endTimeUnixNano"))
+                        record = mark_clamped(record, start, end, notes)
+                    out.append(record)
                 except DecodeError as exc:
                     if rejected is None:
                         raise

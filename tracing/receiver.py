@@ -154,13 +154,16 @@ def _refused(request: Request, settings: ReceiverSettings) -> Response | None:
     return None
 
 
-def _decode(raw: bytes, kind: str, encoding: str, max_body: int, rejected: list[str]) -> list[SpanRecord]:
-    """The body's spans (gunzipped within `max_body`); the spans it had to reject go into `rejected`."""
+def _decode(
+    raw: bytes, kind: str, encoding: str, max_body: int, rejected: list[str], notes: list[str]
+) -> list[SpanRecord]:
+    """The body's spans (gunzipped within `max_body`); the spans it had to reject go into `rejected`,
+    what it had to make safe (a time clamped) into `notes`."""
     if encoding == "gzip":
         raw = _decompress(raw, max_body)
     if kind == PROTOBUF:
-        return from_protobuf(raw, rejected)
-    return from_json(json.loads(raw.decode("utf-8")), rejected)
+        return from_protobuf(raw, rejected, notes)
+    return from_json(json.loads(raw.decode("utf-8")), rejected, notes)
 
 
 class Committer(Protocol):
@@ -250,15 +253,15 @@ class Receiver:
         if encoding not in ("", "identity", "gzip"):
             return problem(415, f"unsupported content encoding {encoding!r}")
         rejected: list[str] = []
+        notes: list[str] = []
         try:  # decoding is CPU work: a thread of the pool, never the event loop
             records = await asyncio.to_thread(
-                _decode, bytes(body), kind, encoding, settings.max_body, rejected
+                _decode, bytes(body), kind, encoding, settings.max_body, rejected, notes
             )
         except OverflowError:
             return problem(413, f"decompressed body over {settings.max_body} bytes")
         except (DecodeError, ValueError, RecursionError, zlib.error, gzip.BadGzipFile) as exc:
             return problem(400, f"malformed {kind} body: {str(exc)[:300]}")
-        notes: list[str] = []
         sent = len(records) + len(rejected)
         if records:
             try:
@@ -269,7 +272,7 @@ class Receiver:
                 retry = {"Retry-After": str(settings.retry_after_s)}
                 return problem(503, "the store cannot take writes now; retry", retry)
             rejected += outcome.rejected
-            notes = outcome.notes
+            notes += outcome.notes
             for line in self.announcer.news(outcome.stats):
                 log.info("%s", line)
         if (

@@ -237,8 +237,24 @@ def _id(raw: bytes, size: int, what: str) -> str:
     return raw.hex()
 
 
-def from_protobuf(payload: bytes, rejected: list[str] | None = None) -> list[SpanRecord]:
-    """Strict by default; with `rejected`, a span that does not decode is skipped and its reason kept."""
+CLAMPED = "filon.time_clamped"  # set on a span whose time was beyond `MAX_NS`: its times as sent
+
+
+def mark_clamped(r: SpanRecord, start: int, end: int, notes: list[str] | None) -> SpanRecord:
+    """A span whose time the store could not hold, clamped: said in its attributes and in `notes`."""
+    r.attributes = {**r.attributes, CLAMPED: f"start {start} end {end}"}
+    if notes is not None:
+        notes.append(
+            f"span {r.span_id}: a time beyond 2^63-1 ns, clamped (as sent: start {start}, end {end})"
+        )
+    return r
+
+
+def from_protobuf(
+    payload: bytes, rejected: list[str] | None = None, notes: list[str] | None = None
+) -> list[SpanRecord]:
+    """Strict by default; with `rejected`, a span that does not decode is skipped and its reason kept.
+    A time beyond what SQL holds is clamped and marked (`mark_clamped`)."""
     request = ExportTraceServiceRequest()
     try:
         request.ParseFromString(payload)
@@ -283,6 +299,8 @@ def from_protobuf(payload: bytes, rejected: list[str] | None = None) -> list[Spa
                         raise
                     rejected.append(str(exc))
                     continue
+                if record.end_ns == MAX_NS or record.start_ns == MAX_NS:
+                    record = mark_clamped(record, s.start_time_unix_nano, s.end_time_unix_nano, notes)
                 out.append(record)
     return out
 

@@ -181,6 +181,8 @@ def ingest(
                 total.add(outcome.stats)
                 rejected += outcome.rejected
                 kept -= len(outcome.rejected)
+                for note in outcome.notes[:5]:  # values made safe to be stored: said, nothing lost
+                    err_console.print(f"note: {path}: {note}", markup=False)
                 progress.advance(task, len(batch))
             progress.remove_task(task)
             read.append(f"{path}: {kept} spans" + (f", {len(rejected)} rejected" if rejected else ""))

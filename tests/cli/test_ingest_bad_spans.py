@@ -53,6 +53,7 @@ def test_a_file_with_bad_spans_stores_the_good_ones_and_names_the_bad(tmp_path: 
     assert f"{path}: 4 spans, 2 rejected" in result.stdout
     assert "line 2: invalid JSON" in result.stderr and "line 3:" in result.stderr
     assert "traceId" in result.stderr and "Traceback" not in result.output
+    assert "note: " in result.stderr and "lone surrogate removed" in result.stderr  # made safe, and said
     store = Store.open(db_url)
     assert store.stats().counts()["spans"] == 4
     ids = {row.conversation_id for row in store.list_conversations()}

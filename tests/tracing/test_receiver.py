@@ -339,8 +339,19 @@ def test_a_time_beyond_what_sql_holds_and_arguments_nested_50000_deep_are_stored
     with running(ReceiverSettings(db=db_url)) as url:
         sent = httpx.post(f"{url}/v1/traces", content=request.SerializeToString(), headers=PB)
     assert sent.status_code == 200, sent.text
-    assert ExportTraceServiceResponse.FromString(sent.content).partial_success.rejected_spans == 0
-    assert Store.open(db_url).stats().counts()["spans"] == 3
+    partial = ExportTraceServiceResponse.FromString(sent.content).partial_success
+    assert partial.rejected_spans == 0 and "clamped (as sent: start 1000, end 9223372036854775813)" in (
+        partial.error_message
+    )
+    store = Store.open(db_url)
+    assert store.stats().counts()["spans"] == 3
+    with store.engine.connect() as conn:  # the span says so itself, where `traces show` reads it
+        marked = [
+            row[0]
+            for row in conn.exec_driver_sql("SELECT attributes FROM spans")
+            if "filon.time_clamped" in row[0]
+        ]
+    assert len(marked) == 1 and "end 9223372036854775813" in marked[0]
 
 
 def test_a_nul_in_a_customers_words_is_stored_and_costs_nobody_else(scripted, db_url: str) -> None:  # type: ignore[no-untyped-def]
