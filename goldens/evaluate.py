@@ -36,6 +36,7 @@ from goldens.verdict.gate import BudgetStop, Gate, Interruption, decide
 from goldens.verdict.junit import junit
 from goldens.verdict.report_console import console_lines
 from goldens.verdict.report_model import BudgetRapport, EvalReport, PromptRef
+from goldens.verdict.worst import worst
 from miner.settings import settings
 from miner.store import Store, StoreError
 
@@ -322,6 +323,8 @@ def _report(
         )
     document.interrompu = run.interrupted  # what was done is reported, marked as such
     document.bloquants = list(config.blocking)
+    default = Path(config.report).absolute() == settings().report_path()
+    document.pires = worst(document.cas, document.bloquants, None if default else str(config.report))
     document.cible = inputs.target
     if inputs.target != "filon":  # its prompt is its own: filon neither knows nor sends it
         document.prompt = PromptRef(chemin=inputs.target, nom="(celui de la cible)", sha256="")

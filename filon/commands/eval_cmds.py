@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from filon.commands import eval_history
+from filon.commands import eval_history, eval_show
 from filon.commands.common import (
     BackendOpt,
     Exit,
@@ -244,6 +244,7 @@ def eval_command(
 
 
 app.command("history")(eval_history.history)
+app.command("show")(eval_show.show)
 
 
 @app.command("compare")

@@ -6,6 +6,7 @@ the rule that decided. Read from the typed report only, so a report on disk prin
 from __future__ import annotations
 
 from goldens.verdict.report_model import CasRapport, EvalReport
+from goldens.verdict.worst import worst_lines
 
 
 def case_line(case: CasRapport) -> str:
@@ -102,11 +103,6 @@ def console_lines(report: EvalReport) -> list[str]:
         lines.append(
             f"Non exécutables par la cible {report.cible} (hors score) : {g.non_executables} ({', '.join(skipped)})"
         )
-    worst = sorted(
-        (c for c in report.cas if c.reussis < c.valides),
-        key=lambda c: (c.reussis / max(c.valides, 1), c.id),
-    )[:5]
-    if worst:
-        lines.append("Pires cas : " + ", ".join(f"{c.id} ({c.reussis}/{c.valides})" for c in worst))
+    lines += worst_lines(report.pires)
     lines.append(f"Décision : {report.porte.decision} — {report.porte.regle}")
     return lines

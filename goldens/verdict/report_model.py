@@ -8,8 +8,8 @@ The report speaks the case format's language, French, keys included, as the seed
 target could not run (`non_executable`); version 4 the checks that ask a model (`juge`, `embeddings`, `simulateur`,
 each attempt's `juges`, `similarites` and `avis`) and the cost per role; version 5 each attempt's
 trajectory (`tours`: per turn, the customer's message, the answer, each tool call with its arguments,
-result and failure, redacted as the store redacts). `EvalReport.parse` reads them all, so a baseline or a
-run A written by an older filon still compares.
+result and failure, redacted as the store redacts); version 6 the five worst attempts (`pires`).
+`EvalReport.parse` reads them all, so a baseline or a run A written by an older filon still compares.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from goldens.run.attempt import Attempt
 
-VERSION: Literal[5] = 5
+VERSION: Literal[6] = 6
 Stabilite = Literal["stable réussi", "stable échec", "instable", "erreur", "non exécutable"]
 Decision = Literal["réussi", "échoué", "non concluant", "interrompu"]
 
@@ -172,6 +172,18 @@ class SimulateurRapport(BaseModel):
     objectifs_atteints: int = 0
 
 
+class PireTentative(BaseModel):
+    """One of the run's worst attempts (`goldens.verdict.worst`), with the command that opens it."""
+
+    cas: str
+    tentative: int
+    statut: str
+    bloquant: list[str] = Field(default_factory=list)  # blocking rules broken, a blocking category failed
+    ecarts: list[str] = Field(default_factory=list)
+    duree_ms: float = 0.0
+    commande: str
+
+
 class BudgetRapport(BaseModel):
     limite: float  # in the price table's currency (USD)
     estime: float  # before the run, from nominal figures
@@ -180,7 +192,7 @@ class BudgetRapport(BaseModel):
 
 
 class EvalReport(BaseModel):
-    version: Literal[2, 3, 4, 5] = VERSION
+    version: Literal[2, 3, 4, 5, 6] = VERSION
     cible: str = "filon"  # the target replayed: filon, python:MODULE:ATTR, http://…
     score: float | None
     seuil: float
@@ -202,6 +214,7 @@ class EvalReport(BaseModel):
     simulateur: SimulateurRapport | None = None
     budget: BudgetRapport | None = None
     regles: dict[str, RegleRapport] = Field(default_factory=dict)  # the rulebook and its standing
+    pires: list[PireTentative] = Field(default_factory=list)  # the five worst attempts, worst first
 
     def dumps(self) -> str:
         return json.dumps(self.model_dump(mode="json", by_alias=True), ensure_ascii=False, indent=2) + "\n"
@@ -222,7 +235,12 @@ class EvalReport(BaseModel):
             from goldens.verdict.report_v1 import upgrade_v1
 
             data = upgrade_v1(data)
-        elif data.get("version") in (2, 3, 4):  # later versions added what these could not say: nothing moves
+        elif data.get("version") in (
+            2,
+            3,
+            4,
+            5,
+        ):  # later versions added what these could not say: nothing moves
             data = {**data, "version": VERSION}
         try:
             return cls.model_validate(data)

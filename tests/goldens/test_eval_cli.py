@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
+import shlex
 import shutil
 from pathlib import Path
 from xml.etree import ElementTree as ET
@@ -55,8 +57,9 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
         "simulateur",
         "budget",
         "regles",
+        "pires",
     }
-    assert doc["version"] == 5 and EvalReport.parse(doc).version == 5  # the file is the typed model
+    assert doc["version"] == 6 and EvalReport.parse(doc).version == 6  # the file is the typed model
     assert doc["porte"]["decision"] == "réussi" and doc["score"] >= 0.9
     assert doc["modele"]["substitut"] is True and "stand-in" in out
     assert len(doc["prompt"]["sha256"]) == 64
@@ -87,7 +90,7 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
 
 
 def test_court_prompt_fails_through_security_even_over_the_threshold(tmp_path: Path) -> None:
-    code, doc, _ = run(tmp_path, "--prompt", "agent/prompts/court.md", "--seuil", "0.7")
+    code, doc, out = run(tmp_path, "--prompt", "agent/prompts/court.md", "--seuil", "0.7")
     assert code == 1
     assert doc is not None
     assert doc["score"] >= doc["seuil"]  # the average alone would have let it through
@@ -95,6 +98,23 @@ def test_court_prompt_fails_through_security_even_over_the_threshold(tmp_path: P
     assert "securite" in doc["porte"]["regle"]
     leak = next(c for c in doc["cas"] if c["id"] == "adv-01")["tentatives"][0]
     assert "outil interdit appelé : consulter_commande" in leak["ecarts"]
+    # the five worst, read before the average: what no score compensates first, then the most gaps
+    worst = doc["pires"]
+    assert len(worst) == 5 and worst[0]["bloquant"] and "adv-01" in [w["cas"] for w in worst]
+    blocked = [bool(w["bloquant"]) for w in worst]
+    assert blocked == sorted(blocked, reverse=True)  # every blocking one before any other
+    for earlier, later in itertools.pairwise(worst):
+        if bool(earlier["bloquant"]) == bool(later["bloquant"]):
+            assert len(earlier["ecarts"]) >= len(later["ecarts"])
+    assert "Les 5 pires tentatives" in out and worst[0]["commande"] in out
+    opened = runner.invoke(app, shlex.split(worst[0]["commande"])[1:])  # the command opens it, turn by turn
+    assert opened.exit_code == 0, opened.output
+    assert opened.stdout.startswith(f"{worst[0]['cas']} (") and "client > " in opened.stdout
+    leaked = runner.invoke(app, ["eval", "show", "adv-01", "--report", str(tmp_path / "rapport.json")])
+    assert "écart : outil interdit appelé : consulter_commande" in leaked.stdout
+    assert "outil consulter_commande {" in leaked.stdout  # the call, with its arguments
+    missing = runner.invoke(app, ["eval", "show", "adv-1", "--report", str(tmp_path / "rapport.json")])
+    assert missing.exit_code == 2 and "did you mean adv-01" in missing.stderr
 
 
 def test_quota_storm_is_inconclusive_and_stops_early(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -182,7 +202,9 @@ def test_repeat_lines_keep_the_label_apart_from_the_id(tmp_path: Path) -> None:
     code, _, out = run(tmp_path, "--ids", "faq-01", "--repeat", "2")
     assert code == 0, out
     assert re.search(r"^2/2 stable réussi\s+faq-01\s", out, re.M), out
-    assert out.count("faq-01 ") == 1  # printed as it finished, not again in the summary
+    case_lines = [line for line in out.splitlines() if re.match(r"\S.*\sfaq-01\s", line)]
+    assert len(case_lines) == 1  # printed as it finished, not again in the summary
+    assert "  1. faq-01 (tentative " in out  # the five worst name it apart, with the command that opens it
 
 
 def test_junit_stays_well_formed_xml_whatever_a_trace_held(tmp_path: Path) -> None:

@@ -1,0 +1,79 @@
+"""`filon eval show CASE`: one attempt of the last eval, turn by turn, from its report: what the five
+worst attempts' commands open."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from filon.commands.common import console, fail
+
+
+def show(
+    case_id: Annotated[str, typer.Argument(help="The case id, as the report lists it.")],
+    attempt: Annotated[
+        int | None, typer.Option("--tentative", help="Which attempt (with --repeat); default the last.")
+    ] = None,
+    report: Annotated[
+        Path | None,
+        typer.Option("--report", help="The eval report (default FILON_HOME/eval-rapport.json)."),
+    ] = None,
+) -> None:
+    """Show one attempt of an eval run: its status, gaps and blocking rules, then each turn, the
+    customer's message, the tool calls with their arguments and results, the answer.
+
+    Example: filon eval show adv-01 --tentative 2
+    """
+    from difflib import get_close_matches
+
+    from goldens.verdict.report_model import EvalReport
+    from miner.settings import settings
+
+    path = report or settings().report_path()
+    try:
+        document = EvalReport.read(path)
+    except ValueError as exc:
+        fail(str(exc))
+    cases = document.by_id()
+    if case_id not in cases:
+        near = get_close_matches(case_id, list(cases), n=3)
+        fail(f"no case {case_id!r} in {path}" + (f"; did you mean {', '.join(near)}?" if near else ""))
+    case = cases[case_id]
+    tries = {a.attempt: a for a in case.tentatives}
+    chosen = tries.get(attempt if attempt is not None else max(tries))
+    if chosen is None:
+        fail(
+            f"--tentative {attempt}: {case_id} has attempt(s) {', '.join(map(str, sorted(tries)))} in {path}"
+        )
+
+    def say(text: str) -> None:
+        console.print(text, markup=False, soft_wrap=True)
+
+    say(f"{case.id} ({case.categorie}) · tentative {chosen.attempt}/{case.total} · {chosen.status}")
+    for label, items in (
+        ("règle bloquante", chosen.blocking_rules),
+        ("écart", chosen.gaps),
+        ("avis", chosen.notes),
+    ):
+        for item in items:
+            say(f"  {label} : {item}")
+    if chosen.error or chosen.not_runnable:
+        say(f"  erreur : {chosen.error or chosen.not_runnable}")
+    for n, turn in enumerate(chosen.turns, 1):
+        say(f"── tour {n}")
+        say(f"client > {turn.customer}")
+        for call in turn.calls:
+            args = (
+                "(arguments non enregistrés)"
+                if call.args is None
+                else json.dumps(call.args, ensure_ascii=False)
+            )
+            outcome = f"erreur : {call.error}" if call.failed else json.dumps(call.result, ensure_ascii=False)
+            say(f"  outil {call.tool} {args} → {outcome[:300]}")
+        say(f"agent  > {turn.answer}" + (" [transfert à un conseiller]" if turn.escalated else ""))
+    if not chosen.turns:  # a report written before transcripts were kept: its answers, at least
+        for answer in chosen.answers:
+            say(f"agent  > {answer}")
