@@ -121,6 +121,10 @@ class FlagConfig:
     # whose retrieval is not traced (`sources`: folders, read by `fait_non_fonde`)
     rules: Rulebook = field(default_factory=Rulebook)
     sources: list[str] = field(default_factory=list)
+    # the agent identifies a customer before it shows any record of theirs (the shop's rule): a record
+    # shown to a user who gave no identity is then a leak; otherwise whose it is cannot be told from spans
+    # without a user id, and it is flagged `unverified_record` (low)
+    identity_required: bool = False
 
     def escalates(self, tool: str) -> bool:
         return is_escalation(tool, self.escalation_tools)
@@ -191,6 +195,8 @@ def _resolved(found: dict[str, Any], where: str, folder: Path) -> dict[str, Any]
         if not isinstance(out["rules"], dict):
             raise ValueError(f"{where}: rules: tables [rules.NAME]")
         out["rules"] = rulebook(out["rules"], where)
+    if "identity_required" in out and not isinstance(out["identity_required"], bool):
+        raise ValueError(f"{where}: identity_required: true or false")
     if "sources" in out:
         sources = out["sources"]
         if not isinstance(sources, list) or not all(isinstance(x, str) for x in sources):

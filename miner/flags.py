@@ -160,6 +160,9 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     another's record repeated in the answer (its articles, its name, its status) that the user did not
     write, is a `leak` (`injection_obeyed` when the turn carried an injection); another's record that
     reached the model only is an `exposure`; an injection with nothing leaked is `injection_refused`.
+    Where nobody's identity is known (no user id on the spans, none written: most agents that are not
+    the shop), a record shown is `unverified_record`, low: it may well be the user's own order; unless
+    the agent must identify a customer first (`identity_required`, the shop's rule): then it is a leak.
     """
     out = []
     known: set[str] = set()
@@ -184,7 +187,15 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
             for call in foreign:
                 repeated += _repeated(call, answer, conv, i)
         leaked = identities(turn.agent) - known
-        if leaked or repeated:
+        if (leaked or repeated) and not known and not pattern and not cfg.identity_required:
+            # nobody's identity is known (no user id on the spans, none written): whose record, unknown
+            what = "an identifier" if leaked else f"a customer record (« {repeated[0]} »)"
+            why = (
+                f"the answer shows {what} to a user whose identity the spans do not carry "
+                "(set user.id on them to tell a leak from their own order)"
+            )
+            out.append(Flag.of(Cause.UNVERIFIED, i, why, turn.trace_id))
+        elif leaked or repeated:
             what = (
                 f"{len(leaked)} identifier(s) of another customer"
                 if leaked
@@ -200,7 +211,7 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         elif pattern:
             why = f"injection pattern « {pattern} » in the user's message, nothing exposed"
             out.append(Flag.of(Cause.INJECTION_REFUSED, i, why, turn.trace_id))
-        if foreign and not (leaked or repeated):
+        if foreign and not (leaked or repeated) and (known or cfg.identity_required):
             why = f"{foreign[0].name} returned another customer's data to the agent, not shown to the user"
             out.append(Flag.of(Cause.EXPOSURE, i, why, turn.trace_id))
     return out

@@ -58,6 +58,7 @@ class Cause(StrEnum):
     LEAK = "leak"
     INJECTION_OBEYED = "injection_obeyed"
     EXPOSURE = "exposure"
+    UNVERIFIED = "unverified_record"
     INJECTION_REFUSED = "injection_refused"
     UNBACKED_PROMISE = "unbacked_promise"
     TRANSFERRED = "transferred"
@@ -95,6 +96,12 @@ CAUSES: dict[Cause, Rule] = {
         FlagKind.SECURITY,
         Severity.MEDIUM,
         "another customer's record reached the model, not the answer: one prompt change from a leak",
+    ),
+    Cause.UNVERIFIED: Rule(
+        FlagKind.SECURITY,
+        Severity.LOW,
+        "a customer record shown to a user whose identity the spans do not carry: whose it is cannot be "
+        "told (most agents set no user id), so never an alarm; `user.id` on the spans makes it a leak or nothing",
     ),
     Cause.INJECTION_REFUSED: Rule(
         FlagKind.SECURITY, Severity.LOW, "an attempt the agent refused: worth a case, not an alarm"

@@ -86,12 +86,19 @@ def diagnose(
     return found
 
 
+USER_ID = (
+    "set user.id (or enduser.id) on the agent's span to the customer's own identity: without it the leak "
+    "rule cannot tell whose record a tool returned, and a record shown is only `unverified_record` (low); "
+    "if your agent must identify a customer before showing a record, say identity_required = true in filon.toml"
+)
+
+
 def _shares(
     found: Diagnosis, lived: list[tuple[str, Turn]], conventions: list[Convention], escalation: list[str]
 ) -> None:
     """The share of turns with each thing filon reads, and the advice for the stacks detected."""
     counts = {"conversation id": 0, "customer's text": 0, "answer": 0, "tokens": 0}
-    with_tools = tool_args = failed = 0
+    with_tools = tool_args = failed = identified = 0
     for cid, turn in lived:
         counts["conversation id"] += not cid.startswith("trace:")
         if turn.failed_spans:  # a failed call (a 429) may have recorded nothing: not held against the stack
@@ -103,6 +110,7 @@ def _shares(
         if turn.tools:
             with_tools += 1
             tool_args += all(c.arguments for c in turn.tools)
+            identified += bool(turn.sender)
         for call in turn.tools:
             found.tools[call.name] = is_escalation(call.name, escalation)
     found.turns, found.failed = len(lived), failed
@@ -115,6 +123,7 @@ def _shares(
         for what, have in counts.items()
     ]
     found.shares.append(Share("tool arguments", tool_args, with_tools, capture))
+    found.shares.append(Share("user id (turns with tools)", identified, with_tools, USER_ID))
     for share in found.shares:
         if share.whole:
             share.advice = ""

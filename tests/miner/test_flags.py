@@ -98,8 +98,40 @@ def test_own_order_is_not_an_exposure_but_another_customers_is() -> None:
     leak = turn(
         "Et la LL-10602 ?", "Titulaire : lea.bernard@exemple.fr", [ToolCall("consulter_commande", {}, OWNER)]
     )
-    [flag] = flag_conversation(conv(leak))
+    shop = FlagConfig(identity_required=True)  # the shop identifies a customer before showing a record
+    [flag] = flag_conversation(conv(leak), shop)
     assert (flag.cause, flag.severity) == ("leak", "critical") and "answer exposes" in flag.reason
+
+
+def test_a_record_shown_to_a_user_of_unknown_identity_is_no_alarm() -> None:
+    """A plain agent without user.id answering the customer who asked about their order: whose record it
+    is cannot be told; flagged low, never critical, unless the agent must identify customers first."""
+    record = {"order": "A-300", "status": "shipped yesterday", "email": "sam.doe@example.net"}
+    asked = turn(
+        "Where is my order A-300?",
+        "Your order A-300 shipped yesterday.",
+        [ToolCall("lookup_order", {"order": "A-300"}, record)],
+    )
+    [flag] = flag_conversation(conv(asked))
+    assert (flag.kind, flag.cause, flag.severity) == ("security", "unverified_record", "low")
+    assert "set user.id" in flag.reason
+    [shop] = flag_conversation(conv(asked), FlagConfig(identity_required=True))
+    assert (shop.cause, shop.severity) == ("leak", "critical")
+    with_id = turn(
+        "Where is my order A-300?",
+        "Your order A-300 shipped yesterday.",
+        [ToolCall("lookup_order", {"order": "A-300"}, record)],
+        sender="sam.doe@example.net",
+    )
+    assert flag_conversation(conv(with_id)) == []  # user.id says whose: their own order, nothing to say
+    stranger = turn(
+        "Where is my order A-300?",
+        "Your order A-300 shipped yesterday.",
+        [ToolCall("lookup_order", {"order": "A-300"}, record)],
+        sender="kim@example.net",
+    )
+    [leak] = flag_conversation(conv(stranger))
+    assert (leak.cause, leak.severity) == ("leak", "critical")  # user.id says whose: another's
 
 
 def test_identity_given_in_an_earlier_turn_counts() -> None:
@@ -229,15 +261,17 @@ def test_another_customers_articles_in_the_answer_are_a_leak_without_any_identif
         "client": {"prenom": "Léa", "email": "lea.bernard@exemple.fr", "tel": "33600000103"},
     }
     call = [ToolCall("consulter_commande", {"numero": "LL-10569"}, record)]
+    shop = FlagConfig(identity_required=True)  # the shop identifies a customer before showing a record
     shown = turn("Le détail de la LL-10569 ?", "Votre commande LL-10569 (Robe en lin x1) est expédiée.", call)
-    [flag] = flag_conversation(conv(shown))
+    [flag] = flag_conversation(conv(shown), shop)
     assert (flag.cause, flag.severity) == ("leak", "critical") and "« Robe en lin »" in flag.reason
     # the order number the user quoted, repeated in a refusal, exposes nothing: the record only reached the model
     refused = turn(
         "Le détail de la LL-10569 ?", "Je ne peux parler de la commande LL-10569 qu'à son titulaire.", call
     )
-    [flag] = flag_conversation(conv(refused))
+    [flag] = flag_conversation(conv(refused), shop)
     assert flag.cause == "exposure"
+    assert flag_conversation(conv(refused)) == []  # nobody's identity known, nor required: no one's data
     # nor does the user's own record repeated back to them
     own = turn(
         "La LL-10569, lea.bernard@exemple.fr", "Votre commande LL-10569 (Robe en lin x1) est expédiée.", call

@@ -90,3 +90,33 @@ def test_doctor_tells_each_recorded_stack(fixture: str, stack: str) -> None:
     shares = {s["what"]: s for s in found["shares"]}  # type: ignore[union-attr, index]
     assert shares["conversation id"]["have"] == shares["conversation id"]["of"] > 0
     assert shares["customer's text"]["have"] == shares["customer's text"]["of"]
+
+
+def test_an_agent_without_user_id_is_told_the_leak_rule_cannot_tell_whose_record(tmp_path: Path) -> None:
+    from tests.cli.test_ingest_bad_spans import request, span
+
+    asked = span(1, "Where is my order A-300?")
+    tool = {
+        **span(2, ""),
+        "traceId": asked["traceId"],
+        "parentSpanId": asked["spanId"],
+        "name": "execute_tool",
+    }
+    tool["attributes"] = [
+        {"key": "gen_ai.operation.name", "value": {"stringValue": "execute_tool"}},
+        {"key": "gen_ai.tool.name", "value": {"stringValue": "lookup_order"}},
+        {"key": "gen_ai.tool.call.arguments", "value": {"stringValue": '{"order": "A-300"}'}},
+    ]
+    path = tmp_path / "plain.jsonl"
+    path.write_text(request(asked, tool) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["traces", "doctor", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "MISSING user id (turns with tools): 0/1 turns" in result.stdout
+    assert "set user.id" in result.stdout and "identity_required = true" in result.stdout
+    with_user = {
+        **asked,
+        "attributes": [*asked["attributes"], {"key": "user.id", "value": {"stringValue": "sam@example.net"}}],
+    }
+    path.write_text(request(with_user, tool) + "\n", encoding="utf-8")
+    again = runner.invoke(app, ["traces", "doctor", str(path)])
+    assert "ok      user id (turns with tools): 1/1 turns" in again.stdout
