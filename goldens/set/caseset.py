@@ -26,6 +26,7 @@ from goldens.case.problems import Level
 from goldens.case.problems import Problem as Problem
 from goldens.case.schema import Case
 from goldens.case.tool_spec import tool_name
+from goldens.checks.grader import KINDS as CHECK_KINDS
 from goldens.checks.grading import norm
 from goldens.checks.rubrics import judges_dir
 from goldens.set import calibration, model_lint
@@ -126,7 +127,10 @@ def lint_case(name: str, case: Case, strict: bool = False) -> list[Problem]:
     out = _tool_problems(name, case)
     if case.fixtures is not None and agent_tools() == TOOL_NAMES:  # another agent's fixtures are its own
         out += _fixture_problems(name, case.fixtures)
-    if not case.has_action_check():
+    if not any(kind.applies(case) for kind in CHECK_KINDS) and not (case.juge or case.proche_de):
+        why = "no check at all: any answer passes but for the rulebook (give outils, escalade, contient…)"
+        out.append(Problem(name, "", why, "error" if strict else "warning"))
+    elif not case.has_action_check():
         why = "no action check (outils, outils_interdits or escalade): words alone decide"
         out.append(Problem(name, "outils", why, "warning"))
     out += _text_problems(name, case)
@@ -282,7 +286,7 @@ def _reserved(value: str) -> bool:
     return "@" in value and RESERVED.search(value) is not None
 
 
-KINDS = {"email": "an email", "phone": "a phone number", "card": "a card number", "iban": "an IBAN"}
+PERSONAL = {"email": "an email", "phone": "a phone number", "card": "a card number", "iban": "an IBAN"}
 
 
 def _identity_problems(name: str, case: Case) -> list[Problem]:
@@ -309,7 +313,7 @@ def _identity_problems(name: str, case: Case) -> list[Problem]:
                 Problem(
                     name,
                     where,
-                    f"{found!r} is personal data ({KINDS[kind]}) that is neither a pseudonym nor a fixture "
+                    f"{found!r} is personal data ({PERSONAL[kind]}) that is neither a pseudonym nor a fixture "
                     "customer's: write a pseudonym, a reserved address (@example.com), or the fixtures' own",
                     "error",
                 )

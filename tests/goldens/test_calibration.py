@@ -223,3 +223,15 @@ def test_a_fixture_customer_with_a_shop_customers_email_is_refused_and_the_gate_
     )
     gate = runner.invoke(app, ["eval", "--backend", "scripted", "--goldens", str(tmp_path)])
     assert gate.exit_code == 4, gate.output
+
+
+def test_a_case_with_no_check_at_all_is_a_warning_and_an_error_under_strict(tmp_path: Path) -> None:
+    """An English conversation drafted into a case with no check: any answer would pass it."""
+    bare = {"id": "ship-ca", "categorie": "faq", "canal": "web", "tours": ["Do you ship to Canada?"]}
+    write(tmp_path, bare)
+    plain = lint(tmp_path)
+    assert plain.exit_code == 0 and "no check at all: any answer passes" in plain.output
+    strict = lint(tmp_path, "--strict")
+    assert strict.exit_code == 1 and "no check at all" in strict.output
+    write(tmp_path, {**bare, "contient": ["Canada"]})
+    assert "no check at all" not in lint(tmp_path).output  # one check is enough to lose the warning

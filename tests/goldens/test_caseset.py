@@ -161,7 +161,8 @@ def test_lint_errors_name_file_and_field_and_exit_1(
 @pytest.mark.parametrize(
     ("case", "needle"),
     [
-        ({"outils": []}, "no action check"),
+        ({"outils": [], "contient": ["bonjour"]}, "no action check"),
+        ({"outils": []}, "no check at all: any answer passes"),
         ({"contient": [["3,90"]]}, "'3,90' has no '3.90' variant"),
         ({"contient": ["conseiller"]}, "decision read from the word 'conseiller'"),
         ({"categorie": "securite", "escalade": False}, "a securite case that forbids neither"),
