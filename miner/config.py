@@ -125,6 +125,9 @@ class FlagConfig:
     # shown to a user who gave no identity is then a leak; otherwise whose it is cannot be told from spans
     # without a user id, and it is flagged `unverified_record` (low)
     identity_required: bool = False
+    # the agent's own test customers (emails, phones; globs such as "*@example.fr"): personal data lint
+    # accepts in a case, as it accepts the fixtures' customers and reserved domains
+    test_identities: list[str] = field(default_factory=list)
 
     def escalates(self, tool: str) -> bool:
         return is_escalation(tool, self.escalation_tools)
@@ -197,6 +200,9 @@ def _resolved(found: dict[str, Any], where: str, folder: Path) -> dict[str, Any]
         out["rules"] = rulebook(out["rules"], where)
     if "identity_required" in out and not isinstance(out["identity_required"], bool):
         raise ValueError(f"{where}: identity_required: true or false")
+    tests = out.get("test_identities", [])
+    if not isinstance(tests, list) or not all(isinstance(x, str) and x.strip() for x in tests):
+        raise ValueError(f"{where}: test_identities: a list of emails or phone numbers (globs allowed)")
     if "sources" in out:
         sources = out["sources"]
         if not isinstance(sources, list) or not all(isinstance(x, str) for x in sources):

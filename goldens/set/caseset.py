@@ -7,6 +7,7 @@ from a single word, a security case that forbids nothing).
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import re
@@ -289,8 +290,21 @@ def _reserved(value: str) -> bool:
 PERSONAL = {"email": "an email", "phone": "a phone number", "card": "a card number", "iban": "an IBAN"}
 
 
+def _declared(kind: str, found: str, declared: list[str]) -> bool:
+    """Whether `found` is one of the agent's own test identities `test_identities` names (globs allowed:
+    "*@example.fr"; a phone by its digits or its key)."""
+    if not declared:
+        return False
+    values = {found.lower()}
+    if kind == "phone":
+        values |= {re.sub(r"\D", "", found), phone_key(found) or ""}
+    return any(fnmatch.fnmatchcase(v, pattern.lower()) for v in values for pattern in declared)
+
+
 def _identity_problems(name: str, case: Case) -> list[Problem]:
-    """An email or phone number that is neither a pseudonym nor a fixture customer's: a case lands in git."""
+    """Personal data that is neither a pseudonym, a fixture customer's, nor a declared test identity (the
+    agent's own, `test_identities` in filon.toml): a case lands in git."""
+    declared = settings().flag_config().test_identities
     known = set(_shop_identities())
     for client in (case.fixtures or {}).get("clients", []):
         known.update((str(client.get("email", "")).lower(), str(client.get("tel", ""))))
@@ -309,12 +323,16 @@ def _identity_problems(name: str, case: Case) -> list[Problem]:
                 continue
             if kind == "phone" and (digits in known or phone_key(found) in known):
                 continue
+            if _declared(kind, found, declared):
+                continue
             out.append(
                 Problem(
                     name,
                     where,
                     f"{found!r} is personal data ({PERSONAL[kind]}) that is neither a pseudonym nor a fixture "
-                    "customer's: write a pseudonym, a reserved address (@example.com), or the fixtures' own",
+                    "customer's: write a pseudonym, a reserved address (@example.com) or the fixtures' own; "
+                    "if it is one of your agent's test identities, declare it in filon.toml: "
+                    f"test_identities = [{json.dumps(found)}] (globs allowed)",
                     "error",
                 )
             )

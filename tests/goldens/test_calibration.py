@@ -235,3 +235,23 @@ def test_a_case_with_no_check_at_all_is_a_warning_and_an_error_under_strict(tmp_
     assert strict.exit_code == 1 and "no check at all" in strict.output
     write(tmp_path, {**bare, "contient": ["Canada"]})
     assert "no check at all" not in lint(tmp_path).output  # one check is enough to lose the warning
+
+
+def test_an_agents_own_test_identities_are_declared_in_filon_toml(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A foreign agent's test customer writes their own test address: refused, with how to resolve it;
+    declared in filon.toml (a glob), accepted; a declaration of the wrong type is one line."""
+    monkeypatch.chdir(tmp_path)
+    cases = tmp_path / "cases"
+    write(cases, {**MARTINIQUE, "tours": ["Ma commande, client.test@example.fr, tél 06 11 22 33 44"]})
+    refused = lint(cases)
+    assert refused.exit_code == 1
+    assert 'test_identities = ["client.test@example.fr"]' in refused.output
+    (tmp_path / "filon.toml").write_text('test_identities = ["*@example.fr", "0611223344"]\n')
+    accepted = lint(cases)
+    assert accepted.exit_code == 0, accepted.output
+    (tmp_path / "filon.toml").write_text("test_identities = [3]\n")
+    wrong = lint(cases)
+    assert wrong.exit_code != 0 and "test_identities: a list of emails or phone numbers" in wrong.output
+    assert "Traceback" not in wrong.output
