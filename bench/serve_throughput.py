@@ -6,7 +6,7 @@ the store afterwards, not 200s. The baseline ingests the same batches in-process
 `Ingestor`. The ratio is the receiver's own cost (HTTP, decoding, group commit; the store is written
 by its helper process while it decodes the next requests). Best of three interleaved rounds each, and
 each round's own ratio beside (`*_rounds`, `*_median`).
-Goal: at least 0.7. The clients are `http.client`, the lightest in the standard library, and their CPU
+Goal: at least 0.7. Then two receivers on one PostgreSQL against one (`two_receivers`). The clients are `http.client`, the lightest in the standard library, and their CPU
 seconds are printed beside (`*_clients_cpu_s`): on two cores the measuring side competes with what it
 measures.
 """
@@ -23,7 +23,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
@@ -113,18 +113,20 @@ def serve_process(db: str) -> Iterator[str]:
         proc.wait(20)
 
 
-def through_serve(db: str, bodies: list[bytes]) -> tuple[float, float]:
-    """Spans stored per second through `filon serve`, and the CPU seconds its clients took. The clients
-    are the standard library's `http.client`, one kept-alive connection each: on two cores, every CPU
-    second the measuring side spends is taken from the receiver it measures (httpx's pure-Python HTTP
-    took as much CPU as the receiver itself)."""
+def through_serve(db: str, bodies: list[bytes], receivers: int = 1) -> tuple[float, float]:
+    """Spans stored per second through `filon serve` (`receivers` of them on one store, the clients
+    shared out between them), and the CPU seconds its clients took. The clients are the standard
+    library's `http.client`, one kept-alive connection each: on two cores, every CPU second the measuring
+    side spends is taken from the receiver it measures (httpx's pure-Python HTTP took as much CPU as the
+    receiver itself)."""
     Store.open(db).close()
-    with serve_process(db) as url:
+    with ExitStack() as stack:
+        urls = [stack.enter_context(serve_process(db)) for _ in range(receivers)]
         share = [bodies[i::CLIENTS] for i in range(CLIENTS)]
-        host, port = url.removeprefix("http://").split(":")
         spent: list[float] = []
 
-        def client(mine: list[bytes]) -> None:
+        def client(mine: list[bytes], url: str) -> None:
+            host, port = url.removeprefix("http://").split(":")
             start = time.thread_time()
             conn = http.client.HTTPConnection(host, int(port), timeout=60)
             try:
@@ -138,7 +140,9 @@ def through_serve(db: str, bodies: list[bytes]) -> tuple[float, float]:
                 conn.close()
                 spent.append(time.thread_time() - start)
 
-        threads = [threading.Thread(target=client, args=(s,)) for s in share]
+        threads = [
+            threading.Thread(target=client, args=(s, urls[i % receivers])) for i, s in enumerate(share)
+        ]
         start = time.perf_counter()
         for t in threads:
             t.start()
@@ -191,7 +195,32 @@ def main() -> None:
             out[f"{kind}_ratio_serve_to_in_process"] = round(max(served) / max(base), 3)
             out.update(spread(f"{kind}_ratio_serve_to_in_process", served, base))
             out[f"{kind}_clients_cpu_s"] = round(min(clients_cpu), 3)
+        out.update(two_receivers(bodies, Path(tmp)))
     print(json.dumps(out))
+
+
+def two_receivers(bodies: list[bytes], folder: Path) -> dict[str, object]:
+    """Two `filon serve` on one PostgreSQL against one, interleaved rounds: what a second replica adds.
+    On this two-core machine the two replicas and their writer processes share the cores the one had:
+    the ratio shows the receivers do not get in each other's way (locks, conflicts, deadlocks), not the
+    scaling a replica on its own cores would give."""
+    one, two = [], []
+    for _ in range(ROUNDS):
+        a, b = fresh_db("postgres", folder), fresh_db("postgres", folder)
+        if a is None or b is None:
+            return {"postgres_two_receivers_skipped": "PostgreSQL not reachable at 127.0.0.1:5432"}
+        try:
+            one.append(through_serve(a, bodies, 1)[0])
+            two.append(through_serve(b, bodies, 2)[0])
+        finally:
+            drop_db(a)
+            drop_db(b)
+    return {
+        "postgres_one_receiver_spans_per_s": round(max(one)),
+        "postgres_two_receivers_spans_per_s": round(max(two)),
+        "postgres_ratio_two_receivers_to_one": round(max(two) / max(one), 3),
+        **spread("postgres_ratio_two_receivers_to_one", two, one),
+    }
 
 
 if __name__ == "__main__":

@@ -25,3 +25,52 @@ def test_dates_written_by_the_ingest_path_are_the_orms_text(value: datetime) -> 
     column = TurnRow.__table__.c.started_at  # type: ignore[attr-defined]
     [(_, fast)] = _processors(TurnRow.__table__, dialect, ("started_at",))  # type: ignore[attr-defined]
     assert fast(value) == column.type.dialect_impl(dialect).bind_processor(dialect)(value)
+
+
+def test_bulk_inserts_say_what_was_new_whichever_way_they_went(db_url: str) -> None:
+    """On PostgreSQL a batch goes by COPY: straight into the table when every row is new, else through
+    the staging table with the conflict clause; on SQLite, multi-row INSERTs. Either way: each row once,
+    the count and the keys returned are the new ones, an update updates, and a rolled-back transaction
+    (the staging table made in it is gone) leaves the next one working."""
+    import pytest
+    from sqlalchemy import text
+
+    from miner.sql import insert_rows
+    from miner.store import Store
+    from miner.tables import ConversationRow
+
+    store = Store.open(db_url)
+    table = ConversationRow.__table__  # type: ignore[attr-defined]
+    when = datetime(2026, 12, 2, tzinfo=UTC)
+    names = (
+        "id",
+        "channel",
+        "started_at",
+        "last_at",
+        "turn_count",
+        "escalated",
+        "flag_kinds",
+        "priority",
+        "reason",
+    )
+
+    def rows(ids: range, channel: str = "web") -> list[tuple[object, ...]]:
+        return [(f"web:c{i:03}", channel, when, when, 1, False, "[]", 9, "") for i in ids]
+
+    with store.engine.begin() as conn:
+        new: list[str] = []
+        assert insert_rows(conn, table, names, rows(range(0, 60)), "nothing", ["id"], new) == 60
+        assert new == [f"web:c{i:03}" for i in range(60)]
+    with pytest.raises(Exception), store.engine.begin() as conn:  # made the staging table, then failed
+        insert_rows(conn, table, names, rows(range(50, 120)), "nothing", ["id"])
+        conn.execute(text("SELECT * FROM no_such_table"))
+    with store.engine.begin() as conn:
+        again: list[str] = []
+        assert insert_rows(conn, table, names, rows(range(50, 120)), "nothing", ["id"], again) == 60
+        assert sorted(again) == [f"web:c{i:03}" for i in range(60, 120)]
+        assert insert_rows(conn, table, names, rows(range(0, 30), "whatsapp"), "update", ["id"]) == 30
+    with store.engine.connect() as conn:
+        channels = dict(
+            conn.execute(text("SELECT channel, COUNT(*) FROM conversations GROUP BY channel")).all()
+        )
+    assert channels == {"web": 90, "whatsapp": 30}
