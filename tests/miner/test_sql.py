@@ -34,6 +34,7 @@ def test_bulk_inserts_say_what_was_new_whichever_way_they_went(db_url: str) -> N
     (the staging table made in it is gone) leaves the next one working."""
     import pytest
     from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
 
     from miner.sql import insert_rows
     from miner.store import Store
@@ -61,7 +62,7 @@ def test_bulk_inserts_say_what_was_new_whichever_way_they_went(db_url: str) -> N
         new: list[str] = []
         assert insert_rows(conn, table, names, rows(range(0, 60)), "nothing", ["id"], new) == 60
         assert new == [f"web:c{i:03}" for i in range(60)]
-    with pytest.raises(Exception), store.engine.begin() as conn:  # made the staging table, then failed
+    with pytest.raises(DBAPIError), store.engine.begin() as conn:  # made the staging table, then failed
         insert_rows(conn, table, names, rows(range(50, 120)), "nothing", ["id"])
         conn.execute(text("SELECT * FROM no_such_table"))
     with store.engine.begin() as conn:
