@@ -169,6 +169,12 @@ ENGLISH_STORE = (
 )
 
 
+SIGNATURES = (  # conversations grouped by failure (`miner.signature`); rows stored before it have none yet
+    "ALTER TABLE conversations ADD COLUMN signature VARCHAR NOT NULL DEFAULT ''",
+    "CREATE INDEX ix_conversations_signature ON conversations (signature)",
+)
+
+
 def move_verdicts(conn: Connection) -> None:
     """Verdicts were stored as case links without a conversation, their fields in the provenance JSON:
     they move to their own table (read with `json` here, the same on both databases)."""

@@ -25,6 +25,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (6, "flag causes; the queue by severity", statements(*ddl.CAUSES)),
     (7, "case verdicts in their own table", steps(statements(*ddl.VERDICTS), ddl.move_verdicts)),
     (8, "eval runs and results in English", statements(*ddl.ENGLISH_STORE)),
+    (9, "conversations' failure signatures", statements(*ddl.SIGNATURES)),
 ]
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from miner.jsontext import dumps, loads
 from miner.model import Flag, ToolCall, Turn
 from miner.severity import NO_FLAG
+from miner.signature import signature
 from miner.tables import ConversationRow, SpanRow, TurnRow
 
 SPAN_COLUMNS = tuple(SpanRow.model_fields)  # what the ingest path's span rows hold, in this order
@@ -94,6 +95,7 @@ def conversation_row(
         dumps(kinds) if kinds else "[]",
         top.priority if top else NO_FLAG,
         top.reason if top else "",
+        signature(channel, turns, flags),  # the rule flags': a person's incident mark stays in its group
     )
 
 

@@ -20,6 +20,7 @@ from sqlmodel import Session, col, create_engine, select
 
 from miner.batch import BatchStore
 from miner.errors import StoreError as StoreError
+from miner.groups import GroupStore
 from miner.incidents import IncidentStore
 from miner.migrations import migrate
 from miner.places import shown, store_opened, where
@@ -95,7 +96,7 @@ class HistoryRow:
         }
 
 
-class Store(TraceStore, BatchStore, ReviewStore, RetentionStore, IncidentStore, StatsStore):
+class Store(TraceStore, GroupStore, BatchStore, ReviewStore, RetentionStore, IncidentStore, StatsStore):
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 

@@ -51,8 +51,11 @@ class ConversationSummary:
         }
 
 
-def _listed(flag: str | None, status: str | None, severity: Severity | None, replays: bool) -> Any:
-    """The conversations `traces list` asks for, each with its review status (a query, not yet run)."""
+def _listed(
+    flag: str | None, status: str | None, severity: Severity | None, replays: bool, group: str | None = None
+) -> Any:
+    """The conversations `traces list` asks for, each with its review status (a query, not yet run);
+    `group`: those of one failure signature."""
     query = select(ConversationRow, ReviewRow.status).join(
         ReviewRow, col(ReviewRow.conversation_id) == col(ConversationRow.id), isouter=True
     )
@@ -60,6 +63,8 @@ def _listed(flag: str | None, status: str | None, severity: Severity | None, rep
     query = query.where(reviewer == GATE if replays else or_(reviewer.is_(None), reviewer != GATE))
     if flag:
         query = query.where(col(ConversationRow.flag_kinds).contains(f'"{flag}"'))
+    if group is not None:
+        query = query.where(col(ConversationRow.signature) == group)
     if severity is not None:
         query = query.where(col(ConversationRow.priority) <= at_least(severity))
     if status == ReviewStatus.OPEN:
@@ -97,11 +102,13 @@ class TraceStore:
         limit: int = 50,
         severity: Severity | None = None,
         replays: bool = False,
+        group: str | None = None,
     ) -> list[ConversationSummary]:
         """Conversations by review priority (incidents, then severity), newest first; `severity` keeps
-        that level and above. Production's only, or with `replays` the gate's own replays only."""
+        that level and above; `group`, one failure signature's. Production's only, or with `replays` the
+        gate's own replays only."""
         with self._session() as s:
-            query = _listed(flag, status, severity, replays).order_by(
+            query = _listed(flag, status, severity, replays, group).order_by(
                 col(ConversationRow.priority), col(ConversationRow.last_at).desc(), col(ConversationRow.id)
             )
             rows = list(s.exec(query.limit(limit)))

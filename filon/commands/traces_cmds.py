@@ -22,10 +22,11 @@ from filon.commands.common import (
     err_console,
     fail,
 )
-from filon.commands.traces_view import EXPORTS, queue_table
+from filon.commands.traces_view import EXPORTS, groups_table, queue_table
 from miner import render
 
 if TYPE_CHECKING:
+    from miner.severity import Severity
     from miner.store import Store
     from tracing.records import SpanRecord
 
@@ -240,11 +241,23 @@ def traces_list(
         bool,
         typer.Option("--replays", help="The gate's own replays (filon eval), apart from production's."),
     ] = False,
+    groups: Annotated[
+        bool,
+        typer.Option(
+            "--groups",
+            help="One line per failure (same cause, tools and channel), worst first, with its size.",
+        ),
+    ] = False,
+    group: Annotated[
+        str | None, typer.Option("--group", help="The conversations of one failure group (its signature).")
+    ] = None,
 ) -> None:
     """Conversations in review order (incidents, then severity), newest first, with why each is there.
-    The gate's replays are kept apart: --replays lists them.
+    The gate's replays are kept apart: --replays lists them. --groups gathers them by failure: the cause
+    of the most urgent flag, the channel and the tools called in order with their arguments' names.
 
     Example: filon traces list --severity high --json
+    Example: filon traces list --groups --severity high
     Example: filon traces list --format csv --limit 1000 > queue.csv
     """
     from miner.flags import KINDS
@@ -260,8 +273,15 @@ def traces_list(
         fail(f"--status: {status!r} is not one of {', '.join(statuses)}")
     if fmt is not None and fmt not in EXPORTS:
         fail(f"--format: {fmt!r} is not one of {', '.join(EXPORTS)}")
+    if groups and (flag or status or fmt or group is not None):
+        fail("--groups: give only --severity, --limit, --replays and --json with it")
     store = open_store()
-    rows = store.list_conversations(flag, status, limit, Severity(severity) if severity else None, replays)
+    if groups:
+        _groups(store, Severity(severity) if severity else None, limit, replays, as_json)
+        return
+    rows = store.list_conversations(
+        flag, status, limit, Severity(severity) if severity else None, replays, group
+    )
     if fmt is not None:
         try:
             EXPORTS[fmt](rows)
@@ -273,12 +293,28 @@ def traces_list(
         console.print_json(json.dumps([r.as_json() for r in rows], ensure_ascii=False))
         return
     if not rows:
-        console.print(f"no conversation matches in the store {store.name}", markup=False)
-        return
+        said = f"in the failure group {group!r} " if group is not None else ""
+        console.print(f"no conversation matches {said}in the store {store.name}", markup=False)
+        raise typer.Exit(int(Exit.FAILED) if group is not None else 0)
     table = queue_table(rows, console.width)
     if len(rows) == limit:
         table.title = f"the first {limit} conversation(s) (more with --limit)"
     console.print(table)
+
+
+def _groups(store: Store, severity: Severity | None, limit: int, replays: bool, as_json: bool) -> None:
+    found = store.failure_groups(severity, limit, replays)
+    if as_json:
+        console.print_json(json.dumps([g.as_json() for g in found], ensure_ascii=False))
+        return
+    if not found:
+        console.print(f"no conversation matches in the store {store.name}", markup=False)
+        return
+    console.print(groups_table(found, console.width))
+    console.print(
+        "the members of a group: filon traces list --group 'SIGNATURE'; one of them: filon traces show ID",
+        markup=False,
+    )
 
 
 @traces_app.command("show")

@@ -14,6 +14,7 @@ from rich.text import Text
 from miner.untrusted import one_line
 
 if TYPE_CHECKING:
+    from miner.groups import FailureGroup
     from miner.traces import ConversationSummary
 
 
@@ -90,6 +91,32 @@ def queue_table(rows: list[ConversationSummary], width: int) -> Table:
         for column in ("why", "flags", "tools"):
             cells[column].truncate(widths.get(column, 0), overflow="ellipsis")
         table.add_row(*(cells[c] for c in order))
+    return table
+
+
+def groups_table(groups: list[FailureGroup], width: int) -> Table:
+    """One line per failure group: its worst severity, its size, when it was first and last seen, its
+    representative conversation (whole: people copy it) and its signature (what is left)."""
+    table = Table(title=f"{len(groups)} failure group(s), worst first", box=box.SIMPLE_HEAD, pad_edge=False)
+    reps = max([14, *(len(one_line(g.representative)) for g in groups)])
+    budget = max(16, width - (8 + 5 + 9 + 9 + reps) - 3 * 5 - 2)
+    for name, size in (("severity", 8), ("size", 5), ("first", 9), ("last", 9), ("representative", reps)):
+        table.add_column(
+            name, no_wrap=True, min_width=size, max_width=size, justify="right" if name == "size" else "left"
+        )
+    table.add_column("failure", no_wrap=True, overflow="ellipsis", min_width=budget, max_width=budget)
+    for g in groups:
+        label = ("incident " if g.priority == 0 else "") + one_line(
+            g.signature or "(stored before signatures)"
+        )
+        table.add_row(
+            Text(g.severity or "-", style=SEVERITY_STYLE.get(g.severity, "")),
+            str(g.size),
+            _age(g.first_seen),
+            _age(g.last_seen),
+            Text(one_line(g.representative)),
+            Text(label),
+        )
     return table
 
 

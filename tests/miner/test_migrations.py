@@ -147,10 +147,12 @@ def test_the_flag_and_queue_columns_spelled_out(db_url: str) -> None:
         "flag_kinds",
         "priority",
         "reason",
+        "signature",
     ]
     assert schema["conversations"][1] == [
         ("ix_conversations_priority", ("priority",)),
         ("ix_conversations_queue", ("priority", "last_at", "id")),
+        ("ix_conversations_signature", ("signature",)),
         ("ix_conversations_started_at", ("started_at",)),
     ]
 

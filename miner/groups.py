@@ -1,0 +1,101 @@
+"""Failure groups: the conversations that share a failure signature (`miner.signature`), worst first,
+behind `filon traces list --groups`. Mixed into `Store`.
+
+One query groups by the stored signature (an index serves it; nothing is recomputed on a read), then each
+group's representative is read by the same index: its most urgent conversation, the newest among equals.
+Worst first: a group holding an incident, then by its most urgent severity, then the largest, then the
+newest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, func, or_
+from sqlalchemy import select as sa_select
+
+from miner.reviews import GATE
+from miner.severity import Severity, at_least, severity_of_priority
+from miner.tables import ConversationRow, ReviewRow
+
+INCIDENT = 0  # an incident's priority (`miner.severity`)
+
+
+@dataclass
+class FailureGroup:
+    signature: str
+    size: int
+    priority: int  # the most urgent of its members'
+    first_seen: datetime
+    last_seen: datetime
+    representative: str  # its most urgent conversation, the newest among equals
+    reason: str  # the representative's
+
+    @property
+    def severity(self) -> str:
+        level = severity_of_priority(self.priority)
+        return level.value if level else ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "signature": self.signature,
+            "size": self.size,
+            "severity": self.severity or None,
+            "incident": self.priority == INCIDENT,
+            "first_seen": self.first_seen.isoformat(),
+            "last_seen": self.last_seen.isoformat(),
+            "representative": self.representative,
+            "reason": self.reason,
+        }
+
+
+def _production(query: Any, replays: bool) -> Any:
+    """Production's conversations only (or the gate's replays only), as `traces list` has them."""
+    conversations = ConversationRow.__table__  # type: ignore[attr-defined]
+    reviews = ReviewRow.__table__  # type: ignore[attr-defined]
+    query = query.select_from(
+        conversations.outerjoin(reviews, reviews.c.conversation_id == conversations.c.id)
+    )
+    reviewer = reviews.c.reviewer
+    return query.where(reviewer == GATE if replays else or_(reviewer.is_(None), reviewer != GATE))
+
+
+class GroupStore:
+    engine: Engine
+
+    def failure_groups(
+        self, severity: Severity | None = None, limit: int = 50, replays: bool = False
+    ) -> list[FailureGroup]:
+        """The groups, worst first; `severity` keeps the groups whose most urgent member is at that level
+        or above."""
+        conv = ConversationRow.__table__.c  # type: ignore[attr-defined]
+        worst = func.min(conv.priority)
+        size = func.count()
+        latest = func.max(conv.last_at)
+        query = _production(
+            sa_select(conv.signature, size, worst, func.min(conv.started_at), latest), replays
+        ).group_by(conv.signature)
+        if severity is not None:
+            query = query.having(worst <= at_least(severity))
+        query = query.order_by(worst, size.desc(), latest.desc(), conv.signature).limit(limit)
+        out = []
+        with self.engine.connect() as db:
+            for signature, n, priority, first, last in db.execute(query).all():
+                top = db.execute(
+                    _production(sa_select(conv.id, conv.reason), replays)
+                    .where(conv.signature == signature)
+                    .order_by(conv.priority, conv.last_at.desc(), conv.id)
+                    .limit(1)
+                ).first()
+                representative, reason = (top[0], top[1]) if top is not None else ("", "")
+                out.append(
+                    FailureGroup(signature, n, priority, _aware(first), _aware(last), representative, reason)
+                )
+        return out
+
+
+def _aware(when: datetime) -> datetime:
+    """A stored time (SQLite gives it back naive, in UTC)."""
+    return when if when.tzinfo else when.replace(tzinfo=UTC)

@@ -1,0 +1,57 @@
+"""A conversation's failure signature: what makes two conversations one failure, read from what the store
+holds, so that 200 conversations flagged after one bad deploy are one group to review, not 200.
+
+The signature is the cause of its most urgent rule flag (a person's incident mark is not part of it: an
+incident stays in its failure's group, which it puts on top), the channel, and the tools called in order
+with the shape of their arguments (which arguments, never their values: `consulter_commande(numero)`;
+a call repeated in a row is one). A conversation no rule flagged also carries its first customer message,
+folded, its figures, identifiers and addresses masked: near-duplicate questions join, different intents
+stay apart. Computed on ingest with the flags and stored with the conversation (`conversations.signature`),
+never recomputed on a read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from miner.model import Flag, Turn
+from miner.text import fold
+
+OK = "ok"  # the cause part of a conversation no rule flagged
+MAX = 400  # a signature is a key, indexed: long tool chains are cut
+_EMAIL = re.compile(r"\S+@\S+")
+_FIGURE = re.compile(r"\S*\d\S*")  # a word holding a digit: an order number, an amount, a date, a phone
+_WORDS = 8
+
+
+def masked(message: str) -> str:
+    """A customer message as its near-duplicates share it: folded, addresses "@", figures "#", its first
+    eight words."""
+    text = _FIGURE.sub("#", _EMAIL.sub("@", fold(message)))
+    words = re.findall(r"[#@\w']+|\?", text)
+    return " ".join(words[:_WORDS])
+
+
+def tool_shape(turns: list[Turn]) -> str:
+    """The calls in order, each with its argument names; a call repeated in a row counted once."""
+    calls: list[str] = []
+    for turn in turns:
+        for call in turn.tools:
+            args = call.arguments
+            shape = f"{call.name}({','.join(sorted(args))})" if isinstance(args, dict) else call.name
+            if not calls or calls[-1] != shape:
+                calls.append(shape)
+    return " > ".join(calls)
+
+
+def signature(channel: str, turns: list[Turn], flags: list[Flag]) -> str:
+    """`cause · channel · tools` (and `· message` for a conversation no rule flagged)."""
+    top: Flag | None = None
+    for f in flags:
+        if top is None or (f.priority, f.turn) < (top.priority, top.turn):
+            top = f
+    parts = [top.cause if top is not None and top.cause else OK, channel, tool_shape(turns) or "-"]
+    if top is None:
+        first = next((t.user for t in turns if t.user.strip()), "")
+        parts.append(masked(first) or "-")
+    return " · ".join(parts)[:MAX]
