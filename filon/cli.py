@@ -11,6 +11,7 @@ from filon.commands import (
     doctor_cmds,
     eval_cmds,
     goldens_cmds,
+    ingest_cmds,
     judge_cmds,
     model_cmds,
     review_cmds,
@@ -32,7 +33,7 @@ app.command("chat")(agent_cmds.chat)
 app.add_typer(model_cmds.app, name="model")
 app.add_typer(goldens_cmds.app, name="goldens")
 app.command("traffic")(traces_cmds.traffic)
-app.command("ingest")(traces_cmds.ingest)
+app.command("ingest")(ingest_cmds.ingest)
 traces_cmds.traces_app.command("doctor")(doctor_cmds.doctor)
 app.add_typer(traces_cmds.traces_app, name="traces")
 app.add_typer(traces_cmds.incident_app, name="incident")

@@ -16,7 +16,7 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any, Literal
 
-from sqlalchemy import Boolean, Connection, DateTime, Engine, Float, Table, event
+from sqlalchemy import Boolean, Connection, DateTime, Engine, Float, Table
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
 from sqlmodel.sql.sqltypes import UTCDateTime
@@ -29,6 +29,10 @@ def upsert_insert(engine: Engine, table: Any) -> Any:
 
 
 Conflict = Literal["error", "nothing", "update"]
+# psycopg parses a statement's placeholders anew each time it has more than 50 (it caches the others): on a
+# multi-row INSERT of a batch, most of the ingest's time on PostgreSQL. Past this many values, rows go by
+# COPY (`miner.pg_copy`).
+COPY_FROM_PARAMETERS = 50
 MAX_PARAMETERS = 32_000  # SQLite allows 32,766 host parameters per statement (since 3.32), PostgreSQL 65,535
 ROWS_PER_STATEMENT = 256
 
@@ -39,7 +43,7 @@ def _mark(dialect: Dialect) -> str:
 
 
 @lru_cache(maxsize=128)
-def _statement(
+def insert_statement(
     table: Table,
     dialect: Dialect,
     names: tuple[str, ...],
@@ -132,14 +136,16 @@ def insert_rows(
     width = len(names)
     back = keys[0] if returned is not None else None
     if conn.dialect.name == "postgresql" and len(rows) * width > COPY_FROM_PARAMETERS:
-        return _copied(conn, table, names, rows, conflict, tuple(keys), back, returned, converted)
+        from miner.pg_copy import copied
+
+        return copied(conn, table, names, rows, conflict, tuple(keys), back, returned, converted)
     per_statement = max(1, min(ROWS_PER_STATEMENT, MAX_PARAMETERS // width))
     changed = 0
     cursor = conn.connection.cursor()  # the transaction's own connection, without the per-call machinery
     try:
         for start in range(0, len(rows), per_statement):
             part = rows[start : start + per_statement]
-            sql = _statement(table, conn.dialect, names, len(part), conflict, tuple(keys), back)
+            sql = insert_statement(table, conn.dialect, names, len(part), conflict, tuple(keys), back)
             params = list(chain.from_iterable(part))
             for i, convert in converted:  # in place, column by column: no copy of each row
                 for at in range(i, len(params), width):
@@ -155,159 +161,6 @@ def insert_rows(
     finally:
         cursor.close()
     return changed
-
-
-# psycopg parses a statement's placeholders anew each time it has more than 50 (it caches the others): on a
-# multi-row INSERT of a batch, most of the ingest's time on PostgreSQL. Past this many values, rows go
-# through COPY into a session's staging table, then one INSERT … SELECT with the same ON CONFLICT.
-COPY_FROM_PARAMETERS = 50
-
-
-@lru_cache(maxsize=128)
-def _staged(
-    table: Table,
-    dialect: Dialect,
-    names: tuple[str, ...],
-    conflict: Conflict,
-    keys: tuple[str, ...],
-    returning: str | None,
-) -> tuple[str, str, str]:
-    """The three statements of a staged insert: the staging table (temporary, its rows gone at commit),
-    the COPY into it, and the INSERT … SELECT that empties it into the table (in key order: concurrent
-    writers take rows in one order), with the conflict clause of `_statement`."""
-    quote = dialect.identifier_preparer.quote
-    staging = quote(f"filon_staging_{table.name}")
-    columns = ", ".join(quote(n) for n in names)
-    create = (
-        f"CREATE TEMPORARY TABLE IF NOT EXISTS {staging} "
-        f"(LIKE {quote(table.name)} INCLUDING DEFAULTS) ON COMMIT DELETE ROWS"
-    )
-    copy = f"COPY {staging} ({columns}) FROM STDIN"
-    single = _statement(table, dialect, names, 1, conflict, keys, returning)
-    head, values = single.split(" VALUES ", 1)
-    tail = values[values.index(")") + 1 :]  # the ON CONFLICT and RETURNING clauses, if any
-    order = f" ORDER BY {', '.join(quote(k) for k in keys)}" if keys else ""
-    insert = (
-        f"WITH moved AS (DELETE FROM {staging} RETURNING {columns}) "
-        f"{head} SELECT {columns} FROM moved{order}{tail}"
-    )
-    return create, copy, insert
-
-
-def _copied(
-    conn: Connection,
-    table: Table,
-    names: tuple[str, ...],
-    rows: Sequence[tuple[Any, ...]],
-    conflict: Conflict,
-    keys: tuple[str, ...],
-    back: str | None,
-    returned: list[Any] | None,
-    converted: list[tuple[int, Callable[[Any], Any]]],
-) -> int:
-    """`insert_rows` on PostgreSQL for many rows: COPY into the staging table, then one INSERT … SELECT."""
-    create, copy_sql, insert = _staged(table, conn.dialect, names, conflict, keys, back)
-    made = _staging_made(conn)
-    cursor: Any = conn.connection.cursor()
-    if _copied_straight(cursor, table, names, rows, converted):  # all new: the usual case
-        cursor.close()
-        if returned is not None and back is not None:
-            at = names.index(back)
-            returned += [row[at] for row in rows]
-        return len(rows)
-    try:
-        if table.name not in made:
-            cursor.execute(create)
-            made.pending.add(table.name)
-        with cursor.copy(copy_sql) as copy:
-            _write_rows(copy, rows, converted)
-        cursor.execute(insert)
-        if returned is not None:
-            got = [r[0] for r in cursor.fetchall()]
-            returned += got
-            return len(got)
-        return int(max(0, cursor.rowcount))
-    except Exception:
-        made.discard(table.name)  # whatever went wrong, the next batch makes sure the table is there
-        raise
-    finally:
-        cursor.close()
-
-
-def _write_rows(
-    copy: Any, rows: Sequence[tuple[Any, ...]], converted: list[tuple[int, Callable[[Any], Any]]]
-) -> None:
-    if not converted:
-        for row in rows:
-            copy.write_row(row)
-        return
-    for row in rows:
-        values = list(row)
-        for i, convert in converted:
-            if values[i] is not None:
-                values[i] = convert(values[i])
-        copy.write_row(values)
-
-
-def _copied_straight(
-    cursor: Any,
-    table: Table,
-    names: tuple[str, ...],
-    rows: Sequence[tuple[Any, ...]],
-    converted: list[tuple[int, Callable[[Any], Any]]],
-) -> bool:
-    """Rows that are new as a rule (the same span or turn twice is the exception: a replayed request,
-    a late span, another receiver's) COPY'd straight into the table, behind a savepoint: True when they
-    all were; False, the savepoint undone, when one was there already, and the staged insert does what
-    its conflict clause says with it."""
-    import psycopg
-
-    columns = ", ".join(f'"{n}"' for n in names)
-    cursor.execute("SAVEPOINT filon_copy")
-    try:
-        with cursor.copy(f'COPY "{table.name}" ({columns}) FROM STDIN') as copy:
-            _write_rows(copy, rows, converted)
-    except psycopg.errors.UniqueViolation:
-        cursor.execute("ROLLBACK TO SAVEPOINT filon_copy")
-        return False
-    cursor.execute("RELEASE SAVEPOINT filon_copy")
-    return True
-
-
-class _Made(set[str]):
-    """The staging tables a connection's session holds for sure (made in a transaction since committed);
-    `pending`, made in the transaction under way, which a rollback would undo."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.pending: set[str] = set()
-
-
-def _staging_made(conn: Connection) -> _Made:
-    """This session's staging tables (kept in the pooled connection's `info`, which lives as long as the
-    session): the CREATE is sent only until a transaction that made the table has committed."""
-    info = conn.connection.info
-    made = info.get("filon_staging")
-    if made is None:
-        made = info["filon_staging"] = _Made()
-    engine = conn.engine
-    if not event.contains(engine, "commit", _committed):
-        event.listen(engine, "commit", _committed)
-        event.listen(engine, "rollback", _rolled_back)
-    return made
-
-
-def _committed(conn: Connection) -> None:
-    made = conn.connection.info.get("filon_staging")
-    if made is not None:
-        made |= made.pending
-        made.pending.clear()
-
-
-def _rolled_back(conn: Connection) -> None:
-    made = conn.connection.info.get("filon_staging")
-    if made is not None:
-        made.pending.clear()
 
 
 def insert_dicts(

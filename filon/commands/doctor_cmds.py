@@ -22,7 +22,7 @@ def doctor(
 
     Example: filon traces doctor my-agent-export.pb
     """
-    from filon.commands.traces_cmds import read_or_say
+    from filon.commands.ingest_cmds import read_or_say
     from miner.settings import settings
     from tracing.doctor import diagnose, lines
 

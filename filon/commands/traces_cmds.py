@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
@@ -28,7 +27,6 @@ from miner import render
 if TYPE_CHECKING:
     from miner.severity import Severity
     from miner.store import Store
-    from tracing.records import SpanRecord
 
 traces_app = typer.Typer(help="Read the store: conversations, turns, tools, flags.", no_args_is_help=True)
 incident_app = typer.Typer(
@@ -100,123 +98,6 @@ def traffic(
         console.print(text, markup=False)
     if summary.interrupted:
         raise typer.Exit(130)  # ctrl-C: what was kept is stored and said above, but the run is not whole
-
-
-def read_or_say(path: Path, rejected: list[str] | None = None) -> list[SpanRecord]:
-    """The spans of an OTLP file, or [] after one line on stderr naming the file and what it is; with
-    `rejected`, its bad spans and lines are skipped and named there."""
-    from tracing.files import read_otlp_file, what_it_is
-    from tracing.records import DecodeError
-
-    try:
-        records = read_otlp_file(path, rejected)
-    except OSError as exc:
-        err_console.print(f"error: {path}: {exc.strerror}", markup=False)
-        return []
-    except DecodeError as exc:
-        said = what_it_is(path)
-        err_console.print(f"error: {path}: {said if 'not OTLP' in said else exc}", markup=False)
-        return []
-    if not records and not rejected:
-        err_console.print(f"error: {path}: {what_it_is(path)}", markup=False)
-    return records
-
-
-def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="OTLP files: .pb, .json, .jsonl, optionally .gz.")],
-    escalation_tool: EscalationOpt = None,
-    sample_rate: Annotated[
-        float, typer.Option("--sample-rate", help="Share of unflagged conversations kept.")
-    ] = 1.0,
-) -> None:
-    """Mine OTLP files into the store; the same span twice is stored once.
-
-    A file that is not OTLP is refused whole; in one that is, every good span is stored and each bad
-    one (a span that does not decode, a line that is not JSON, a value the store refuses) is named on
-    stderr, and the exit is 1.
-
-    Example: filon ingest traces.pb export.jsonl.gz --escalation-tool handoff_to_human
-    """
-    from functools import partial
-
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    from miner.settings import settings
-    from tracing.ingest import Ingestor, IngestStats, ingest_replaying
-    from tracing.isolate import store_requests
-    from tracing.records import batched
-    from tracing.redact import Redactor, load_secret, redaction_enabled
-    from tracing.summary import notes
-
-    if not 0 <= sample_rate <= 1:
-        fail(f"--sample-rate: {sample_rate} is not between 0 and 1")
-    store = open_store()
-    try:
-        config = settings().flag_config(escalation_tools=escalation_tool)
-    except ValueError as exc:
-        fail(str(exc))
-    redactor = Redactor(load_secret()) if redaction_enabled() else None
-    ingest_one = partial(ingest_replaying, Ingestor(store, config, redactor, sample_rate))
-    total, bad = IngestStats(), 0
-    # on a terminal, spans stored so far (a large export takes a while); gone when done, nothing in a pipe
-    progress = Progress(
-        TextColumn("[bold]ingest"), BarColumn(), MofNCompleteColumn(), console=err_console, transient=True
-    )
-    read: list[str] = []  # said once the bar is gone: standard output and the bar's line never mix
-    refused: list[tuple[Path, list[str]]] = []
-    with progress:
-        for path in paths:
-            rejected: list[str] = []
-            records = read_or_say(path, rejected)
-            if not records and not rejected:  # unreadable, or "0 spans" and exit 0 would hide a wrong file
-                bad += 1
-                continue
-            task = progress.add_task(path.name, total=len(records))
-            kept = len(records)
-            for batch in batched(records, 5000):
-                (outcome,) = store_requests(ingest_one, [batch])
-                if outcome.down is not None:
-                    progress.stop()
-                    _said_so_far(read, refused)
-                    fail(f"{path}: the store cannot take writes: {outcome.down}", Exit.FAILED)
-                total.add(outcome.stats)
-                rejected += outcome.rejected
-                kept -= len(outcome.rejected)
-                for note in outcome.notes[:5]:  # values made safe to be stored: said, nothing lost
-                    err_console.print(f"note: {path}: {note}", markup=False)
-                progress.advance(task, len(batch))
-            progress.remove_task(task)
-            read.append(f"{path}: {kept} spans" + (f", {len(rejected)} rejected" if rejected else ""))
-            if rejected:
-                refused.append((path, rejected))
-    _said_so_far(read, refused)
-    if not read:  # every file failed, each said on stderr: a summary of nothing would read as a result
-        raise typer.Exit(int(Exit.FAILED))
-    console.print(
-        f"spans {total.spans} (new {total.new_spans}) · turns {total.turns} · conversations {total.conversations} · "
-        f"kept {total.kept} turns · flagged {total.flagged} conversations"
-        + (
-            f" ({', '.join(f'{k} {v}' for k, v in sorted(total.flag_kinds.items()))})"
-            if total.flag_kinds
-            else ""
-        ),
-        markup=False,
-    )
-    for line in notes(total):
-        console.print(line, markup=False)
-    if bad or refused:
-        raise typer.Exit(int(Exit.FAILED))
-
-
-def _said_so_far(read: list[str], refused: list[tuple[Path, list[str]]], shown: int = 5) -> None:
-    """Each file read (stdout), and the spans each one had rejected (stderr, the first few by name)."""
-    for line in read:
-        console.print(line, markup=False)
-    for path, reasons in refused:
-        for reason in reasons[:shown]:
-            err_console.print(f"error: {path}: {reason}", markup=False)
-        if len(reasons) > shown:
-            err_console.print(f"error: {path}: … and {len(reasons) - shown} more rejected", markup=False)
 
 
 @traces_app.command("list")

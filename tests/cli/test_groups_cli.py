@@ -37,11 +37,15 @@ def test_a_bad_deploys_conversations_are_a_few_groups_worst_first(db_url: str) -
     assert order == sorted(order)  # worst first, then the largest
     group = leaks[0]
     members = listed("--group", str(group["signature"]), "--limit", "1000")
-    assert len(members) == group["size"] and group["representative"] in {m["conversation_id"] for m in members}
+    assert len(members) == group["size"] and group["representative"] in {
+        m["conversation_id"] for m in members
+    }
     assert all(m["severity"] == "critical" for m in members)
     # an incident marked on a member of a small group puts that group on top, as its failure's, not alone
     smallest = min((g for g in groups if not g["severity"]), key=lambda g: g["size"])
-    marked = runner.invoke(app, ["incident", "add", str(smallest["representative"]), "--note", "a customer called"])
+    marked = runner.invoke(
+        app, ["incident", "add", str(smallest["representative"]), "--note", "a customer called"]
+    )
     assert marked.exit_code == 0, marked.output
     after = listed("--groups", "--limit", "1000")
     assert after[0]["signature"] == smallest["signature"] and after[0]["incident"] is True

@@ -1,0 +1,170 @@
+"""The `security` flag rule: whose record a tool returned, and what of another customer's the answer shows.
+
+The seeds' incident: a tool result or an answer exposing an email, a phone number or a record that is
+not the identity the user gave (an email they wrote, their WhatsApp number, the user id their stack
+gives). Where nobody's identity is known, whose record it is cannot be told, and the flag says only that.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from miner.config import FlagConfig
+from miner.identities import PHONE_MIN, identities
+from miner.matching import has as _has
+from miner.matching import phone_or_text
+from miner.model import Conversation, Flag, ToolCall
+from miner.severity import Cause
+
+
+def _records(value: Any, out: list[set[str]] | None = None) -> list[set[str]]:
+    """The customer records in a tool result: each JSON object holding an email or a phone number,
+    as the set of identifiers it carries directly."""
+    out = [] if out is None else out
+    if isinstance(value, dict):
+        direct: set[str] = set()
+        nested = []
+        for v in value.values():
+            kind = type(v)
+            if kind is str:
+                if "@" in v or len(v) >= PHONE_MIN:  # `identities`' own guards, without the call
+                    direct |= identities(v)
+            elif kind is int:
+                if v >= 10**9 or v <= -(10**8):  # a phone number written as a number has ten digits or more
+                    direct |= identities(str(v))
+            elif kind is dict or kind is list:
+                nested.append(v)
+        if direct:
+            out.append(direct)
+        for v in nested:
+            _records(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            if isinstance(v, dict | list):
+                _records(v, out)
+    return out
+
+
+REPEATED_MIN = 5  # shorter values ("oui", "web", a quantity) say nothing of whose record it is
+
+
+def _strings(value: Any) -> list[str]:
+    """The strings of a JSON value worth comparing, in one pass without recursion."""
+    out: list[str] = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        kind = type(v)
+        if kind is str:
+            if len(v) >= REPEATED_MIN:
+                out.append(v)
+        elif kind is dict:
+            stack.extend(v.values())
+        elif kind is list:
+            stack.extend(v)
+    return out
+
+
+def _plain(text: str) -> str:
+    """Lower case and straight apostrophes: how a model repeats a record's values (it copies them; it
+    may change case or typography, seldom the accents). C routines only: every turn where another's
+    record came back pays for it, where `fold` would cost ten times as much."""
+    text = text.lower()
+    return text.replace("’", "'") if "’" in text else text
+
+
+_PLAINED: dict[str, str] = {}  # a shop's records repeat the same articles, names and statuses
+
+
+def _plain_value(value: str) -> str:
+    done = _PLAINED.get(value)
+    if done is None:
+        if len(_PLAINED) >= 4096:
+            _PLAINED.clear()
+        done = _PLAINED[value] = _plain(value)
+    return done
+
+
+def _repeated(call: ToolCall, answer: str, conv: Conversation, upto: int) -> list[str]:
+    """The values of a tool result (articles, names, statuses…) the answer repeats (`_plain` both),
+    longest first, leaving out the call's own arguments (the order number asked for) and what the user
+    wrote themselves in the turns up to `upto` (read only when something is left)."""
+    asked = _strings(call.arguments)
+    found = [v for v in _strings(call.result) if v not in asked and _plain_value(v) in answer]
+    if found:
+        said = _plain(" ".join(t.user for t in conv.turns[: upto + 1]))
+        found = [v for v in dict.fromkeys(found) if _plain_value(v) not in said]
+    return sorted(found, key=len, reverse=True)
+
+
+def _shown(
+    i: int, trace_id: str, leaked: set[str], repeated: list[str], pattern: str | None, anonymous: bool
+) -> Flag:
+    """The flag of an answer that shows an identifier or a record that is not the user's: a leak (an
+    obeyed injection when the turn carried one); or, where nobody's identity is known (`anonymous`: no
+    user id on the spans, none written, none required), only `unverified_record`."""
+    if anonymous and not pattern:
+        what = "an identifier" if leaked else f"a customer record (« {repeated[0]} »)"
+        why = (
+            f"the answer shows {what} to a user whose identity the spans do not carry "
+            "(set user.id on them to tell a leak from their own order)"
+        )
+        return Flag.of(Cause.UNVERIFIED, i, why, trace_id)
+    what = (
+        f"{len(leaked)} identifier(s) of another customer"
+        if leaked
+        else f"another customer's record (« {repeated[0]} »)"
+    )
+    if pattern:
+        return Flag.of(
+            Cause.INJECTION_OBEYED, i, f"injection « {pattern} » obeyed: the answer exposes {what}", trace_id
+        )
+    return Flag.of(Cause.LEAK, i, f"the answer exposes {what}", trace_id)
+
+
+def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
+    """Injection patterns; and data of a customer other than the user, in a tool result or in the answer.
+
+    The user is who they said they are: the emails and phone numbers they wrote, their WhatsApp number,
+    and the user id their stack gives (`user.id`, `enduser.id`…). A customer record in a tool result is
+    theirs when it shares one of those identifiers; then all of its identifiers are theirs too. An identifier in the answer that is not theirs, or a value of
+    another's record repeated in the answer (its articles, its name, its status) that the user did not
+    write, is a `leak` (`injection_obeyed` when the turn carried an injection); another's record that
+    reached the model only is an `exposure`; an injection with nothing leaked is `injection_refused`.
+    Where nobody's identity is known (no user id on the spans, none written: most agents that are not
+    the shop), a record shown is `unverified_record`, low: it may well be the user's own order; unless
+    the agent must identify a customer first (`identity_required`, the shop's rule): then it is a leak.
+    """
+    out = []
+    known: set[str] = set()
+    for i, turn in enumerate(conv.turns):
+        if turn.sender:  # the WhatsApp number, or the user id the stack gives (often an email)
+            known |= identities(turn.sender) | {phone_or_text(turn.sender)}
+        known |= identities(turn.user)
+        pattern = _has(turn.user, cfg.injection_patterns)
+        foreign: list[ToolCall] = []  # the calls whose result carried another customer's record
+        for call in turn.tools:
+            stranger = False
+            for record in _records(call.result):
+                if record & known:
+                    known |= record
+                else:
+                    stranger = True
+            if stranger:
+                foreign.append(call)
+        repeated: list[str] = []
+        if foreign and turn.agent:  # most turns never pay for this
+            answer = _plain(turn.agent)
+            for call in foreign:
+                repeated += _repeated(call, answer, conv, i)
+        leaked = identities(turn.agent) - known
+        if leaked or repeated:
+            anonymous = not known and not cfg.identity_required
+            out.append(_shown(i, turn.trace_id, leaked, repeated, pattern, anonymous))
+        elif pattern:
+            why = f"injection pattern « {pattern} » in the user's message, nothing exposed"
+            out.append(Flag.of(Cause.INJECTION_REFUSED, i, why, turn.trace_id))
+        if foreign and not (leaked or repeated) and (known or cfg.identity_required):
+            why = f"{foreign[0].name} returned another customer's data to the agent, not shown to the user"
+            out.append(Flag.of(Cause.EXPOSURE, i, why, turn.trace_id))
+    return out
