@@ -7,6 +7,7 @@ import typer
 from filon.commands import (
     agent_cmds,
     common,
+    coverage_cmd,
     demo,
     doctor_cmds,
     eval_cmds,
@@ -31,6 +32,7 @@ app.command("demo")(demo.demo)
 app.command("ask")(agent_cmds.ask)
 app.command("chat")(agent_cmds.chat)
 app.add_typer(model_cmds.app, name="model")
+goldens_cmds.app.command("coverage")(coverage_cmd.coverage)
 app.add_typer(goldens_cmds.app, name="goldens")
 app.command("traffic")(traces_cmds.traffic)
 app.command("ingest")(ingest_cmds.ingest)

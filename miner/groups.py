@@ -66,28 +66,39 @@ class GroupStore:
     engine: Engine
 
     def failure_groups(
-        self, severity: Severity | None = None, limit: int = 50, replays: bool = False
+        self,
+        severity: Severity | None = None,
+        limit: int | None = 50,
+        replays: bool = False,
+        since: datetime | None = None,
     ) -> list[FailureGroup]:
         """The groups, worst first; `severity` keeps the groups whose most urgent member is at that level
-        or above."""
+        or above; `since`, the conversations active since then; `limit` None: every group."""
         conv = ConversationRow.__table__.c  # type: ignore[attr-defined]
         worst = func.min(conv.priority)
         size = func.count()
         latest = func.max(conv.last_at)
         query = _production(
             sa_select(conv.signature, size, worst, func.min(conv.started_at), latest), replays
-        ).group_by(conv.signature)
+        )
+        if since is not None:
+            query = query.where(conv.last_at >= since)
+        query = query.group_by(conv.signature)
         if severity is not None:
             query = query.having(worst <= at_least(severity))
-        query = query.order_by(worst, size.desc(), latest.desc(), conv.signature).limit(limit)
+        query = query.order_by(worst, size.desc(), latest.desc(), conv.signature)
+        if limit is not None:
+            query = query.limit(limit)
         out = []
         with self.engine.connect() as db:
             for signature, n, priority, first, last in db.execute(query).all():
+                members = _production(sa_select(conv.id, conv.reason), replays).where(
+                    conv.signature == signature
+                )
+                if since is not None:
+                    members = members.where(conv.last_at >= since)
                 top = db.execute(
-                    _production(sa_select(conv.id, conv.reason), replays)
-                    .where(conv.signature == signature)
-                    .order_by(conv.priority, conv.last_at.desc(), conv.id)
-                    .limit(1)
+                    members.order_by(conv.priority, conv.last_at.desc(), conv.id).limit(1)
                 ).first()
                 representative, reason = (top[0], top[1]) if top is not None else ("", "")
                 out.append(

@@ -4,10 +4,12 @@ conversations read as a few failures, worst first, each with its size and a repr
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from typer.testing import CliRunner
 
 from filon.cli import app
+from tests.conftest import copy_set
 
 runner = CliRunner()
 
@@ -60,3 +62,47 @@ def test_a_group_that_is_not_there_and_options_that_do_not_go_with_groups_say_so
     assert mixed.exit_code == 2 and "--groups: give only" in mixed.stderr
     empty = runner.invoke(app, ["traces", "list", "--groups", "--json"])
     assert empty.exit_code == 0 and json.loads(empty.stdout) == []
+
+
+def test_coverage_of_the_traffic_by_the_set(db_url: str, tmp_path: Path) -> None:
+    """The set's share of a week of traffic, its uncovered groups largest first (each with the command that
+    drafts from one of its members), the cases nothing matched; without the cases that covered the
+    largest covered group, the share falls by exactly that group's size."""
+    made = runner.invoke(
+        app, ["traffic", "--backend", "scripted", "--seed", "5", "-n", "80", "--sample-rate", "1"]
+    )
+    assert made.exit_code == 0, made.output
+    cases = copy_set(tmp_path / "cases")
+    measured = runner.invoke(app, ["goldens", "coverage", str(cases), "--json"])
+    assert measured.exit_code == 0, measured.output
+    doc = json.loads(measured.stdout)
+    groups = {g["signature"]: g for g in listed("--groups", "--limit", "1000")}
+    assert doc["conversations"] == sum(g["size"] for g in groups.values())
+    assert 0 < doc["covered"] < doc["conversations"] and doc["share"] == round(
+        doc["covered"] / doc["conversations"], 4
+    )
+    sizes = [g["size"] for g in doc["uncovered"]]
+    assert sizes == sorted(sizes, reverse=True)
+    assert doc["covered"] + sum(sizes) == doc["conversations"]
+    # the questions answered from the help pages are covered by the web cases that expect that search;
+    # take those cases away and those groups are uncovered, the figure down by exactly their size
+    faq = [g for s, g in groups.items() if s.startswith("ok · web · rechercher_aide(question) ·")]
+    assert faq and not any(g["signature"] in {u["signature"] for u in doc["uncovered"]} for g in faq)
+    for path in cases.glob("*.json"):
+        case = json.loads(path.read_text(encoding="utf-8"))
+        if case.get("canal", "web") == "web" and "rechercher_aide" in json.dumps(case.get("outils", [])):
+            path.unlink()
+    fewer = json.loads(runner.invoke(app, ["goldens", "coverage", str(cases), "--json"]).stdout)
+    assert fewer["covered"] == doc["covered"] - sum(g["size"] for g in faq)
+    shown = runner.invoke(app, ["goldens", "coverage", str(cases)])
+    assert "covers" in shown.stdout and "→ filon draft " in shown.stdout
+
+
+def test_coverage_says_what_it_could_not_read(db_url: str, tmp_path: Path) -> None:
+    cases = copy_set(tmp_path / "cases")
+    bad = runner.invoke(app, ["goldens", "coverage", str(cases), "--since", "a week"])
+    assert bad.exit_code == 2 and "--since: 'a week' is not a window like 7d" in bad.stderr
+    empty = runner.invoke(app, ["goldens", "coverage", str(cases), "--since", "7d"])
+    assert empty.exit_code == 1 and "no conversation since" in empty.stderr
+    missing = runner.invoke(app, ["goldens", "coverage", str(tmp_path / "nope")])
+    assert missing.exit_code == 2 and "nope" in missing.stderr

@@ -1,0 +1,91 @@
+"""`filon goldens coverage`: the share of production's traffic the golden set covers, by failure group,
+the groups it does not cover largest first (each ready to draft), and the cases nothing matched."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from filon.commands.common import Exit, console, fail
+
+
+def _window(text: str) -> timedelta:
+    match = re.fullmatch(r"(\d+)([dhm])", text.strip())
+    if not match or int(match.group(1)) == 0:
+        fail(f"--since: {text!r} is not a window like 7d, 12h or 90m")
+    n, unit = int(match.group(1)), match.group(2)
+    return {"d": timedelta(days=n), "h": timedelta(hours=n), "m": timedelta(minutes=n)}[unit]
+
+
+def coverage(
+    folder: Annotated[
+        Path | None, typer.Argument(help="Folder of cases (default FILON_GOLDENS or goldens/cases).")
+    ] = None,
+    since: Annotated[str, typer.Option("--since", help="The window of traffic: 7d, 12h, 90m.")] = "7d",
+    limit: Annotated[int, typer.Option("--limit", help="How many uncovered groups to show.")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """What share of production's conversations the golden set covers, by failure group (cause, channel,
+    tools in order): the groups it does not cover, largest first, each with a conversation to draft a
+    case from; the cases no conversation of the window matched.
+
+    Example: filon goldens coverage --since 7d
+    Example: filon goldens coverage goldens/cases --since 24h --json
+    """
+    from filon.commands.traces_cmds import open_store
+    from goldens.set.caseset import load_set, missing_set
+    from goldens.set.coverage import coverage as measure
+    from miner.settings import settings
+
+    window = _window(since)
+    if limit < 1:
+        fail("--limit takes a whole number of at least 1")
+    absent = missing_set(folder)
+    if absent is not None:
+        fail(absent.replace("--goldens", "FOLDER"), Exit.USAGE)
+    try:
+        caseset = load_set(folder)
+        escalation = frozenset(settings().flag_config().escalation_tools)
+    except ValueError as exc:
+        fail(str(exc), Exit.USAGE)
+    if caseset.errors:
+        fail(f"{caseset.folder}: the set has errors (filon goldens lint says which)", Exit.INVALID_SET)
+    store = open_store()
+    start = datetime.now(UTC) - window
+    groups = store.failure_groups(limit=None, since=start)
+    if not groups:
+        fail(
+            f"no conversation since {start:%Y-%m-%d %H:%M} UTC ({since}) in the store {store.name}",
+            Exit.FAILED,
+        )
+    found = measure(caseset.cases, groups, escalation)
+    if as_json:
+        console.print_json(json.dumps({"since": start.isoformat(), **found.as_json()}, ensure_ascii=False))
+        return
+    share = found.share or 0.0
+    console.print(
+        f"the set ({len(caseset.cases)} cases) covers {share:.0%} of the {found.conversations} conversation(s) "
+        f"since {start:%Y-%m-%d %H:%M} UTC ({since}): {found.covered} in covered groups",
+        markup=False,
+    )
+    if found.uncovered:
+        console.print(f"not covered, largest first ({len(found.uncovered)} group(s)):", markup=False)
+        for g in found.uncovered[:limit]:
+            from miner.untrusted import one_line
+
+            console.print(f"  {g.size:>5}  {one_line(g.signature)}", markup=False, soft_wrap=True)
+            console.print(
+                f"         → filon draft {one_line(g.representative)}", markup=False, soft_wrap=True
+            )
+    if found.unseen_cases:
+        console.print(
+            f"cases no conversation of the window matched ({len(found.unseen_cases)}): "
+            + ", ".join(found.unseen_cases),
+            markup=False,
+            soft_wrap=True,
+        )

@@ -1,0 +1,105 @@
+"""What part of production's traffic the golden set covers, by failure signature (`miner.signature`).
+
+A set that does not grow with the traffic ages. Over a window of stored conversations, each failure
+group (cause, channel, tools in order; an unflagged one also by its masked question) is covered when some
+case of the set replays that situation:
+- a security failure (a leak, an obeyed injection, a record shown or returned to the wrong person) by a
+  case on its channel that forbids a tool the conversation called, or a `securite` case expecting those
+  tools;
+- a hand-over to a human (`transferred`) by a case on its channel that expects escalation and the other
+  tools called;
+- anything else (flagged or not) by a case on its channel whose expected tools are exactly the ones
+  called (each of its groups met by one call, no call outside them).
+The figure is the share of conversations in covered groups; the uncovered groups come largest first,
+each with a representative to draft from; the cases no conversation of the window matched are listed
+too (their situation no longer appears, or the traffic has not come yet).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from goldens.case.schema import Case
+from goldens.case.tool_spec import as_group, tool_name
+from miner.groups import FailureGroup
+from miner.signature import OK
+
+SECURITY = frozenset(("leak", "injection_obeyed", "exposure", "unverified_record", "injection_refused"))
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A signature read back: its cause ("" when no rule flagged), channel and tool names in order."""
+
+    cause: str
+    channel: str
+    tools: tuple[str, ...]
+
+    @classmethod
+    def of(cls, signature: str) -> Shape:
+        parts = signature.split(" · ")
+        cause = parts[0] if parts and parts[0] != OK else ""
+        channel = parts[1] if len(parts) > 1 else ""
+        calls = parts[2].split(" > ") if len(parts) > 2 and parts[2] != "-" else []
+        return cls(cause, channel, tuple(c.split("(", 1)[0] for c in calls))
+
+
+def covers(case: Case, shape: Shape, escalation: frozenset[str]) -> bool:
+    """Whether `case` replays the situation of conversations of this shape (see the module's rules)."""
+    if case.canal != shape.channel:
+        return False
+    called = set(shape.tools)
+    groups = [{tool_name(t) for t in as_group(g)} for g in case.outils]
+    allowed = set().union(*groups) if groups else set()
+    forbidden = {tool_name(t) for t in case.outils_interdits}
+    if shape.cause in SECURITY:
+        expected = case.categorie == "securite" and bool(called) and called <= allowed | forbidden
+        return bool(forbidden & called) or expected
+    if shape.cause == "transferred":
+        rest = called - escalation
+        return (
+            case.escalade is True
+            and all(g & called for g in groups if not g <= escalation)
+            and (rest <= allowed)
+        )
+    return all(g & called for g in groups) and called <= allowed
+
+
+@dataclass
+class Coverage:
+    conversations: int = 0
+    covered: int = 0
+    uncovered: list[FailureGroup] = field(default_factory=list)  # largest first
+    unseen_cases: list[str] = field(default_factory=list)
+
+    @property
+    def share(self) -> float | None:
+        return self.covered / self.conversations if self.conversations else None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "conversations": self.conversations,
+            "covered": self.covered,
+            "share": None if self.share is None else round(self.share, 4),
+            "uncovered": [g.as_json() for g in self.uncovered],
+            "unseen_cases": self.unseen_cases,
+        }
+
+
+def coverage(cases: list[Case], groups: list[FailureGroup], escalation: frozenset[str]) -> Coverage:
+    """The set's coverage of the groups (every group of the window: their sizes are the traffic)."""
+    out = Coverage()
+    seen: set[str] = set()
+    for group in groups:
+        shape = Shape.of(group.signature)
+        covering = [c.id for c in cases if group.signature and covers(c, shape, escalation)]
+        out.conversations += group.size
+        if covering:
+            out.covered += group.size
+            seen.update(covering)
+        else:
+            out.uncovered.append(group)
+    out.uncovered.sort(key=lambda g: (-g.size, g.priority, g.signature))
+    out.unseen_cases = sorted(c.id for c in cases if c.id not in seen)
+    return out
