@@ -27,6 +27,7 @@ from goldens.run.runner import Attempt, RunOptions, RunOutput, make_http_client,
 from goldens.run.targets import Target, parse_target
 from goldens.run.transcripts import store_transcripts
 from goldens.set.caseset import BLOCKING_DEFAULT, CaseSet, Problem, load_set, missing_set
+from goldens.set.coverage import WEEK, last_week
 from goldens.set.rule_standing import standings
 from goldens.verdict import compare_view, record
 from goldens.verdict import report as rpt
@@ -35,7 +36,7 @@ from goldens.verdict.files import write_atomic
 from goldens.verdict.gate import BudgetStop, Gate, Interruption, decide
 from goldens.verdict.junit import junit
 from goldens.verdict.report_console import console_lines
-from goldens.verdict.report_model import BudgetRapport, EvalReport, PromptRef
+from goldens.verdict.report_model import BudgetRapport, CouvertureRapport, EvalReport, PromptRef
 from goldens.verdict.worst import worst
 from miner.settings import settings
 from miner.store import Store, StoreError
@@ -325,6 +326,11 @@ def _report(
     document.bloquants = list(config.blocking)
     default = Path(config.report).absolute() == settings().report_path()
     document.pires = worst(document.cas, document.bloquants, None if default else str(config.report))
+    covered = last_week(inputs.caseset.cases, frozenset(inputs.escalation_tools))
+    if covered is not None:
+        document.couverture = CouvertureRapport(
+            jours=WEEK, conversations=covered.conversations, couvertes=covered.covered
+        )
     document.cible = inputs.target
     if inputs.target != "filon":  # its prompt is its own: filon neither knows nor sends it
         document.prompt = PromptRef(chemin=inputs.target, nom="(celui de la cible)", sha256="")

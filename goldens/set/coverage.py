@@ -103,3 +103,25 @@ def coverage(cases: list[Case], groups: list[FailureGroup], escalation: frozense
     out.uncovered.sort(key=lambda g: (-g.size, g.priority, g.signature))
     out.unseen_cases = sorted(c.id for c in cases if c.id not in seen)
     return out
+
+
+WEEK = 7  # days: the window `filon eval` reports the set's coverage of
+
+
+def last_week(cases: list[Case], escalation: frozenset[str]) -> Coverage | None:
+    """The set's coverage of the last week of production's traffic in the store; None when the store
+    holds none (or cannot be opened: the gate never depends on the store)."""
+    from datetime import UTC, datetime, timedelta
+
+    from miner.errors import StoreError
+    from miner.store import Store
+
+    try:
+        store = Store.open()
+        try:
+            groups = store.failure_groups(limit=None, since=datetime.now(UTC) - timedelta(days=WEEK))
+        finally:
+            store.close()
+    except StoreError:
+        return None
+    return coverage(cases, groups, escalation) if groups else None

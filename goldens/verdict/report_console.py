@@ -104,5 +104,11 @@ def console_lines(report: EvalReport) -> list[str]:
             f"Non exécutables par la cible {report.cible} (hors score) : {g.non_executables} ({', '.join(skipped)})"
         )
     lines += worst_lines(report.pires)
+    if report.couverture is not None:
+        cov = report.couverture
+        lines.append(
+            f"Couverture : le jeu couvre {cov.part:.0%} du trafic des {cov.jours} derniers jours "
+            f"({cov.couvertes}/{cov.conversations} conversations ; filon goldens coverage dit ce qui manque)"
+        )
     lines.append(f"Décision : {report.porte.decision} — {report.porte.regle}")
     return lines

@@ -184,6 +184,18 @@ class PireTentative(BaseModel):
     commande: str
 
 
+class CouvertureRapport(BaseModel):
+    """How much of the last week's production traffic the set covers (`goldens.set.coverage`)."""
+
+    jours: int
+    conversations: int
+    couvertes: int
+
+    @property
+    def part(self) -> float:
+        return self.couvertes / self.conversations if self.conversations else 0.0
+
+
 class BudgetRapport(BaseModel):
     limite: float  # in the price table's currency (USD)
     estime: float  # before the run, from nominal figures
@@ -215,6 +227,7 @@ class EvalReport(BaseModel):
     budget: BudgetRapport | None = None
     regles: dict[str, RegleRapport] = Field(default_factory=dict)  # the rulebook and its standing
     pires: list[PireTentative] = Field(default_factory=list)  # the five worst attempts, worst first
+    couverture: CouvertureRapport | None = None  # of the last week's traffic in the store, if it has any
 
     def dumps(self) -> str:
         return json.dumps(self.model_dump(mode="json", by_alias=True), ensure_ascii=False, indent=2) + "\n"

@@ -58,6 +58,7 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
         "budget",
         "regles",
         "pires",
+        "couverture",
     }
     assert doc["version"] == 6 and EvalReport.parse(doc).version == 6  # the file is the typed model
     assert doc["porte"]["decision"] == "réussi" and doc["score"] >= 0.9
@@ -226,3 +227,20 @@ def test_junit_stays_well_formed_xml_whatever_a_trace_held(tmp_path: Path) -> No
     assert failure is not None and failure.text is not None
     assert "\\x1b]0;pwned\\x07" in failure.text and "\\ud800" in failure.text
     assert "\x1b" not in xml and "\x00" not in xml
+
+
+def test_the_report_says_how_much_of_last_weeks_traffic_the_set_covers(tmp_path: Path) -> None:
+    """With production traffic in the store, the report and the console end with the set's coverage of
+    the last week's traffic; with none (the other tests' stores), nothing is said."""
+    made = runner.invoke(
+        app, ["traffic", "--backend", "scripted", "--seed", "4", "-n", "30", "--sample-rate", "1"]
+    )
+    assert made.exit_code == 0, made.output
+    code, doc, out = run(tmp_path, "--ids", "faq-01")
+    assert code == 0, out
+    assert doc is not None and doc["couverture"] is not None
+    cov = doc["couverture"]
+    assert cov["jours"] == 7 and 0 < cov["couvertes"] <= cov["conversations"]
+    assert f"({cov['couvertes']}/{cov['conversations']} conversations" in out
+    code, doc, _ = run(tmp_path, "--ids", "faq-01")  # the gate's own replays are not production's traffic
+    assert doc is not None and doc["couverture"]["conversations"] == cov["conversations"]
