@@ -71,9 +71,11 @@ class GroupStore:
         limit: int | None = 50,
         replays: bool = False,
         since: datetime | None = None,
+        until: datetime | None = None,
     ) -> list[FailureGroup]:
         """The groups, worst first; `severity` keeps the groups whose most urgent member is at that level
-        or above; `since`, the conversations active since then; `limit` None: every group."""
+        or above; `since` and `until`, the conversations last active in that span; `limit` None: every
+        group."""
         conv = ConversationRow.__table__.c  # type: ignore[attr-defined]
         worst = func.min(conv.priority)
         size = func.count()
@@ -81,9 +83,9 @@ class GroupStore:
         query = _production(
             sa_select(conv.signature, size, worst, func.min(conv.started_at), latest), replays
         )
-        if since is not None:
-            query = query.where(conv.last_at >= since)
-        query = query.group_by(conv.signature)
+        window = [conv.last_at >= since] if since is not None else []
+        window += [conv.last_at < until] if until is not None else []
+        query = query.where(*window).group_by(conv.signature)
         if severity is not None:
             query = query.having(worst <= at_least(severity))
         query = query.order_by(worst, size.desc(), latest.desc(), conv.signature)
@@ -93,10 +95,8 @@ class GroupStore:
         with self.engine.connect() as db:
             for signature, n, priority, first, last in db.execute(query).all():
                 members = _production(sa_select(conv.id, conv.reason), replays).where(
-                    conv.signature == signature
+                    conv.signature == signature, *window
                 )
-                if since is not None:
-                    members = members.where(conv.last_at >= since)
                 top = db.execute(
                     members.order_by(conv.priority, conv.last_at.desc(), conv.id).limit(1)
                 ).first()

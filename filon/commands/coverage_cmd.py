@@ -7,11 +7,15 @@ import json
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from filon.commands.common import Exit, console, fail
+
+if TYPE_CHECKING:
+    from goldens.case.schema import Case
+    from miner.store import Store
 
 
 def _window(text: str) -> timedelta:
@@ -29,6 +33,9 @@ def coverage(
     since: Annotated[str, typer.Option("--since", help="The window of traffic: 7d, 12h, 90m.")] = "7d",
     limit: Annotated[int, typer.Option("--limit", help="How many uncovered groups to show.")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    plot: Annotated[
+        bool, typer.Option("--plot/--no-plot", help="Draw the coverage day by day (hour by hour) below.")
+    ] = True,
 ) -> None:
     """What share of production's conversations the golden set covers, by failure group (cause, channel,
     tools in order): the groups it does not cover, largest first, each with a conversation to draft a
@@ -89,3 +96,46 @@ def coverage(
             markup=False,
             soft_wrap=True,
         )
+    if plot:
+        drawn = _over_time(store, caseset.cases, escalation, start, window, console.width)
+        if drawn:
+            console.print(drawn, markup=False, highlight=False, soft_wrap=True)
+
+
+def _over_time(
+    store: Store,
+    cases: list[Case],
+    escalation: frozenset[str],
+    start: datetime,
+    window: timedelta,
+    width: int,
+) -> str | None:
+    """The coverage of each day of the window (each hour when it is under two days), oldest left, as
+    plain text; None under two periods with traffic."""
+    from goldens.set.coverage import coverage as measure
+
+    step = timedelta(days=1) if window >= timedelta(days=2) else timedelta(hours=1)
+    periods = min(int(window / step), 62)
+    end = datetime.now(UTC)
+    points: list[tuple[datetime, float]] = []
+    for i in range(periods, 0, -1):
+        since, until = end - i * step, end - (i - 1) * step
+        found = measure(cases, store.failure_groups(limit=None, since=since, until=until), escalation)
+        if found.share is not None:
+            points.append((until, found.share * 100))
+    if len(points) < 2:
+        return None
+    import plotext as plt
+
+    plt.clear_figure()
+    plt.plotsize(max(40, min(width, 120)), 14)
+    plt.theme("clear")
+    xs = list(range(1, len(points) + 1))
+    plt.plot(xs, [v for _, v in points], marker="dot")
+    label = "%m-%d" if step.days else "%d %Hh"
+    every = max(1, len(xs) // 6)
+    plt.xticks(xs[::every], [when.strftime(label) for when, _ in points][::every])
+    plt.ylim(0, 100)
+    unit = "day" if step.days else "hour"
+    plt.title(f"coverage of each {unit}'s traffic (%), oldest left")
+    return str(plt.uncolorize(plt.build())).rstrip()

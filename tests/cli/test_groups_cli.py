@@ -106,3 +106,58 @@ def test_coverage_says_what_it_could_not_read(db_url: str, tmp_path: Path) -> No
     assert empty.exit_code == 1 and "no conversation since" in empty.stderr
     missing = runner.invoke(app, ["goldens", "coverage", str(tmp_path / "nope")])
     assert missing.exit_code == 2 and "nope" in missing.stderr
+
+
+def test_coverage_is_drawn_day_by_day(db_url: str, tmp_path: Path) -> None:
+    """Traffic over three days, read by `filon ingest`: the first day's questions answered from the help
+    pages (covered), the second day's calling a tool no case expects (not covered), the third half and
+    half: the plot reads 100, then 0, then 50, oldest left."""
+    import time
+
+    from tests.cli.test_ingest_bad_spans import request, span
+
+    now = time.time_ns()
+    day = 86_400 * 10**9
+    spans = []
+    for n, (ago, tool) in enumerate(
+        [(2.5, "rechercher_aide"), (2.5, "rechercher_aide"), (1.5, "outil_inconnu"), (1.5, "outil_inconnu"),
+         (0.5, "rechercher_aide"), (0.5, "outil_inconnu")], start=1
+    ):  # fmt: skip
+        at = now - int(ago * day)
+        turn = {
+            **span(n, f"Question {n} ?"),
+            "startTimeUnixNano": str(at),
+            "endTimeUnixNano": str(at + 10**9),
+        }
+        call = {
+            **span(100 + n, ""),
+            "traceId": turn["traceId"],
+            "parentSpanId": turn["spanId"],
+            "name": "execute_tool",
+        }
+        call["startTimeUnixNano"], call["endTimeUnixNano"] = str(at + 1000), str(at + 2000)
+        call["attributes"] = [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": "execute_tool"}},
+            {"key": "gen_ai.tool.name", "value": {"stringValue": tool}},
+            {"key": "gen_ai.tool.call.arguments", "value": {"stringValue": '{"question": "x"}'}},
+        ]
+        spans += [turn, call]
+    export = tmp_path / "week.jsonl"
+    export.write_text(request(*spans) + "\n", encoding="utf-8")
+    assert runner.invoke(app, ["ingest", str(export)]).exit_code == 0
+    cases = copy_set(tmp_path / "cases")
+    drawn = runner.invoke(app, ["goldens", "coverage", str(cases), "--since", "3d"], env={"COLUMNS": "80"})
+    assert drawn.exit_code == 0, drawn.output
+    assert "covers 50% of the 6 conversation(s)" in drawn.stdout
+    plot = drawn.stdout[drawn.stdout.index("coverage of each day's traffic") :].splitlines()
+    grid = [line for line in plot if "┤" in line]
+    top, bottom = grid[0], grid[-1]
+    assert top.lstrip().startswith("100") and bottom.lstrip().startswith("0")
+    inside = lambda line: line.split("┤", 1)[1]  # noqa: E731
+    assert "•" in inside(top)[:10] and "•" not in inside(top)[-10:]  # the first day: all covered
+    assert "•" not in inside(bottom)[:10] and "•" not in inside(bottom)[-10:]  # the second day, in the middle
+    assert any(
+        "•" in inside(line)[-10:] for line in grid[len(grid) // 3 : 2 * len(grid) // 3 + 1]
+    )  # 50, right
+    quiet = runner.invoke(app, ["goldens", "coverage", str(cases), "--since", "3d", "--no-plot"])
+    assert "coverage of each" not in quiet.stdout
