@@ -19,10 +19,12 @@ from miner.emails import emails
 
 # Each branch begins with a character class and its "not preceded by" test comes just after it: Python's
 # engine then skips ahead to candidate characters instead of trying every position.
+# Each group of an international number is atomic (`(?>…)`): a long run of digits is not tried split in
+# every way into groups of one to four (a second a call on 64 KiB of them), only greedily.
 _LEADING = (  # forms that begin with "+", "0" or "3": the engine skips ahead to those characters
-    r"\+(?<![\w+]\+)\d{1,3}(?:[ .-]?\(\d{1,4}\)|[ .-]?\d{1,4}){2,6}"  # international, E.164
+    r"\+(?<![\w+]\+)\d{1,3}(?:(?>[ .-]?\(\d{1,4}\))|(?>[ .-]?\d{1,4})){2,6}"  # international, E.164
     r"|0(?<![\w+]0)(?:"  # national forms, the lookbehind tried once for all of them:
-    r"0[1-9]\d{0,2}(?:[ .-]?\(\d{1,4}\)|[ .-]?\d{1,4}){2,6}"  # international, "00" for "+": 0033 6 12…
+    r"0[1-9]\d{0,2}(?:(?>[ .-]?\(\d{1,4}\))|(?>[ .-]?\d{1,4})){2,6}"  # international, "00" for "+"
     r"|[1-9](?:[ .-]?\d{2}){4}"  # France: 0X XX XX XX XX
     r"|4\d{2}(?:[ .-]?\d{2}){3}"  # Belgium, mobiles: 04XX XX XX XX
     r"|[1-9]\d[ .-]?\d{3}(?:[ .-]?\d{2}){2}"  # Switzerland: 0XX XXX XX XX

@@ -121,15 +121,19 @@ def _copied_straight(
     import psycopg
 
     columns = ", ".join(f'"{n}"' for n in names)
-    cursor.execute("SAVEPOINT filon_copy")
     try:
-        with cursor.copy(f'COPY "{table.name}" ({columns}) FROM STDIN') as copy:
-            _write_rows(copy, rows, converted)
-    except psycopg.errors.UniqueViolation:
-        cursor.execute("ROLLBACK TO SAVEPOINT filon_copy")
-        return False
-    cursor.execute("RELEASE SAVEPOINT filon_copy")
-    return True
+        cursor.execute("SAVEPOINT filon_copy")
+        try:
+            with cursor.copy(f'COPY "{table.name}" ({columns}) FROM STDIN') as copy:
+                _write_rows(copy, rows, converted)
+        except psycopg.errors.UniqueViolation:
+            cursor.execute("ROLLBACK TO SAVEPOINT filon_copy")
+            return False
+        cursor.execute("RELEASE SAVEPOINT filon_copy")
+        return True
+    except Exception:
+        cursor.close()
+        raise
 
 
 class _Made(set[str]):
@@ -155,14 +159,26 @@ def _staging_made(conn: Connection) -> _Made:
     return made
 
 
+def _info_made(conn: Connection) -> _Made | None:
+    """This session's bookkeeping, or None where the connection is gone: a listener must never raise
+    (it would hide the error that made the transaction end)."""
+    try:
+        if conn.invalidated or conn.closed:
+            return None
+        made = conn.connection.info.get("filon_staging")
+    except Exception:
+        return None
+    return made if isinstance(made, _Made) else None
+
+
 def _committed(conn: Connection) -> None:
-    made = conn.connection.info.get("filon_staging")
+    made = _info_made(conn)
     if made is not None:
         made |= made.pending
         made.pending.clear()
 
 
 def _rolled_back(conn: Connection) -> None:
-    made = conn.connection.info.get("filon_staging")
+    made = _info_made(conn)
     if made is not None:
         made.pending.clear()

@@ -131,10 +131,24 @@ def root_of(spans: Sequence[SpanRecord]) -> SpanRecord:
     return min(roots or spans, key=lambda s: s.start_ns)
 
 
+MAX_ID = 256  # a conversation id is a key: longer ones keep their start and a digest of the whole
+
+
+def bounded(conversation_id: str) -> str:
+    """The id as stored: as given up to `MAX_ID` characters; beyond, its first 200 and a digest of the
+    whole (the same id always gives the same key; an 8 KB id would not fit an index)."""
+    if len(conversation_id) <= MAX_ID:
+        return conversation_id
+    import hashlib
+
+    digest = hashlib.sha256(conversation_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return f"{conversation_id[:200]}…{digest}"
+
+
 def _pick(candidates: list[tuple[int, bool, int, str]], trace_id: str) -> str:
     """The one ranking of conversation ids: by key (`CONVERSATION_KEYS`), an agent span's first, then the
     earliest; else the trace."""
-    return min(candidates)[3] if candidates else f"trace:{trace_id}"
+    return bounded(min(candidates)[3]) if candidates else f"trace:{trace_id}"
 
 
 def _conversation_key(

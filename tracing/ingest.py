@@ -94,11 +94,22 @@ class IngestStats:
 
 
 def redact_record(r: SpanRecord, redactor: Redactor) -> SpanRecord:
-    r.attributes = redactor.value(r.attributes)
-    r.resource = redactor.shared(r.resource)
-    r.status_message = redactor.text(r.status_message)
-    r.name = redactor.name(r.name)
-    return r
+    """A redacted copy: the record itself is left as it came, so that a batch tried again (a deadlock
+    replayed, a failed group stored request by request) is redacted once, from the original."""
+    return SpanRecord(
+        r.trace_id,
+        r.span_id,
+        r.parent_span_id,
+        redactor.name(r.name),
+        r.start_ns,
+        r.end_ns,
+        r.status,
+        redactor.text(r.status_message),
+        r.kind,
+        redactor.value(r.attributes),
+        redactor.shared(r.resource),
+        r.scope,
+    )
 
 
 def to_row(r: SpanRecord, conversation_id: str, resources: dict[int, str]) -> tuple[Any, ...]:
@@ -323,13 +334,13 @@ class Ingestor:
 def ingest_replaying(ingestor: Ingestor, records: list[SpanRecord]) -> IngestStats:
     """`ingest`, where a batch that lost a deadlock or a serialization race to another writer (several
     receivers on one PostgreSQL) is simply replayed."""
-    from sqlalchemy.exc import DBAPIError
+    from tracing.isolate import sqlstate
 
     for attempt in range(3):
         try:
             return ingestor.ingest(records)
-        except DBAPIError as exc:
-            code = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
+        except Exception as exc:  # wrapped by SQLAlchemy, or the driver's own (the COPY path's cursor)
+            code = sqlstate(exc)
             if code not in ("40P01", "40001") or attempt == 2:
                 raise
             log.info("replaying a batch after %s", code)

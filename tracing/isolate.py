@@ -54,14 +54,40 @@ class Outcome:
         return {"rejected": self.rejected, "notes": self.notes}
 
 
-STORE_ERRORS = frozenset({"OperationalError", "InterfaceError", "ProgrammingError", "InternalError"})
+# SQLSTATE classes a span's content causes (PostgreSQL): a data exception (22), an integrity violation
+# (23), a program limit exceeded (54: a key too long for its index). Every other class is the store's
+# (08 connection, 25 read-only, 40 serialization or deadlock, 42 a schema filon did not write, 53
+# resources, 55 a lock not available, 57 shut down, 58 and XX system): retried, never rejected.
+DATA_CLASSES = frozenset(("22", "23", "54"))
+# PEP 249's classes, where no SQLSTATE says (SQLite, the driver's own checks): data and integrity errors
+# are the content's; the others (operational: locked, full, gone; a corrupt file) are the store's
+DATA_ERRORS = frozenset(("DataError", "IntegrityError"))
+STORE_ERRORS = frozenset(
+    (
+        "OperationalError",
+        "InterfaceError",
+        "ProgrammingError",
+        "InternalError",
+        "NotSupportedError",
+        "DatabaseError",
+    )
+)
+
+
+def sqlstate(exc: BaseException) -> str | None:
+    """The SQLSTATE of a database error, raised by the driver or wrapped by SQLAlchemy."""
+    for error in (exc, getattr(exc, "orig", None)):
+        code = getattr(error, "sqlstate", None) or getattr(error, "pgcode", None)
+        if isinstance(code, str) and len(code) == 5:
+            return code
+    return None
 
 
 def store_unavailable(exc: BaseException) -> bool:
-    """Whether a failure is the store's (retry later) rather than some span's content: the database
-    unreachable, locked, out of space, its schema not what filon wrote (PEP 249's operational,
-    interface, programming and internal errors, raised by the driver itself or wrapped by SQLAlchemy;
-    a connection invalidated), or the store not opened."""
+    """Whether a failure is the store's (retry later) rather than some span's content: by its SQLSTATE
+    where there is one, else by its PEP 249 class; a connection invalidated, the store not opened, a
+    timeout are the store's; an error that is no database's (a value no encoder takes, a reader's
+    crash) is the content's."""
     from sqlalchemy import exc as sa
 
     from miner.errors import StoreError
@@ -70,9 +96,18 @@ def store_unavailable(exc: BaseException) -> bool:
         return True
     if isinstance(exc, sa.DBAPIError) and exc.connection_invalidated:
         return True
-    if isinstance(exc, sa.DisconnectionError | sa.TimeoutError):
+    if isinstance(exc, sa.DisconnectionError | sa.TimeoutError | sa.PendingRollbackError):
         return True
-    return any(kind.__name__ in STORE_ERRORS for kind in type(exc).__mro__)
+    code = sqlstate(exc)
+    if code is not None:
+        return code[:2] not in DATA_CLASSES
+    for error in (exc, getattr(exc, "orig", None)):
+        names = {kind.__name__ for kind in type(error).__mro__} if error is not None else set()
+        if names & DATA_ERRORS:
+            return False
+        if names & STORE_ERRORS:
+            return True
+    return False
 
 
 def _reason(exc: BaseException) -> str:
@@ -113,15 +148,19 @@ def safe_record(r: SpanRecord, count: list[int]) -> SpanRecord:
     )
 
 
-def _one_request(ingest: Callable[[list[SpanRecord]], IngestStats], records: list[SpanRecord]) -> Outcome:
-    """One request alone: whole if it can be, else trace by trace (made safe once), the rest rejected."""
+def _one_request(
+    ingest: Callable[[list[SpanRecord]], IngestStats], records: list[SpanRecord], whole: bool = True
+) -> Outcome:
+    """One request alone: whole if it can be (unless it was just tried whole: `whole` False), else trace
+    by trace (made safe once), the rest rejected."""
     out = Outcome()
-    try:
-        out.stats = ingest(records)
-        return out
-    except Exception as exc:
-        if store_unavailable(exc):
-            return Outcome(down=_reason(exc))
+    if whole:
+        try:
+            out.stats = ingest(records)
+            return out
+        except Exception as exc:
+            if store_unavailable(exc):
+                return Outcome(down=_reason(exc))
     for trace_id, spans in by_trace(records).items():
         try:
             out.stats.add(ingest(spans))
@@ -163,4 +202,12 @@ def store_requests(
             len(requests),
             _reason(exc),
         )
-    return [_one_request(ingest, records) for records in requests]
+    if len(requests) == 1:  # tried whole just now: trace by trace at once
+        return [_one_request(ingest, requests[0], whole=False)]
+    outcomes: list[Outcome] = []
+    for records in requests:
+        if outcomes and outcomes[-1].down is not None:  # the store went away: the rest are retried too
+            outcomes.append(Outcome(down=outcomes[-1].down))
+            continue
+        outcomes.append(_one_request(ingest, records))
+    return outcomes

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from google.protobuf.json_format import MessageToDict
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -137,6 +137,10 @@ def _decompress(body: bytes, limit: int) -> bytes:
 
 
 def problem(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    """An error answer, the connection closed after it: many are sent before the body is read, and a
+    connection kept alive would go on reading (and discarding) what a slow sender trickles, past every
+    timeout."""
+    headers = {**(headers or {}), "Connection": "close"}
     return JSONResponse({"code": status, "message": message}, status_code=status, headers=headers)
 
 
@@ -243,6 +247,8 @@ class Receiver:
                     if len(body) > held[0]:
                         self.budget.grow(len(body) - held[0])
                         held[0] = len(body)
+        except ClientDisconnect:  # the sender went away mid-body: nothing to store, nobody to answer
+            return Response(status_code=400)
         except TimeoutError:
             timeout = settings.limits.body_timeout_s
             return problem(408, f"body not received within {timeout:g} s", {"Connection": "close"})

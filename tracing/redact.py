@@ -32,9 +32,13 @@ from miner.settings import settings
 IBAN = re.compile(
     r"[0-9](?<=(?<!\w)[A-Za-z]{2}[0-9])[0-9](?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,4})?\b"
 )
-# on the shape: a small letter, two digits and two groups of four ("fr76 3000 6000", "Fr76…")
-SMALL_IBAN_SHAPE = re.compile(rb"a00(?:s?[0Aa]{4}){2}")
-WORD_SHAPES = frozenset(b"0Aa")
+# on the shape: two letters, two digits and the groups of an IBAN's account ("fr76 3000 …", "GB82 West …")
+SMALL_IBAN_SHAPE = re.compile(rb"[Aa][Aa]00(?:s?[0Aa]{4}){2,7}(?:s?[0Aa]{1,4})?")
+# the shape again, every letter "L" and every other character but a digit "x": an IBAN begins a word,
+# "xLL00" (a hex id or a base64 blob holds letters and digits inside its words, never at their start)
+_FLAT = bytearray(b"x" * 256)
+_FLAT[ord("0")], _FLAT[ord("A")], _FLAT[ord("a")] = ord("0"), ord("L"), ord("L")
+_LETTERS = bytes(_FLAT)
 IBAN_CAPITALS = re.compile(r"[A-Z](?<!\w[A-Z])[A-Z]\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b")
 _COUNTRIES = """AD AE AL AT AZ BA BE BG BH BI BR BY CH CR CY CZ DE DJ DK DO EE EG ES FI FK FO FR GB GE GI GL GR
 GT HR HU IE IL IQ IS IT JO KW KZ LB LC LI LT LU LV LY MC MD ME MK MN MR MT MU NI NL NO OM PK PL PS PT QA
@@ -61,7 +65,7 @@ for _byte in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ":
     _SHAPE[_byte] = ord("A")
 for _byte in b"abcdefghijklmnopqrstuvwxyz":
     _SHAPE[_byte] = ord("a")
-for _byte in b" .-":
+for _byte in b" .-()":  # what separates a number's groups: "+49 (30) 12345" is a phone number too
     _SHAPE[_byte] = ord("s")
 _SHAPE[ord("@")] = ord("@")
 SHAPE = bytes(_SHAPE)
@@ -117,16 +121,28 @@ def _iban_ok(value: str) -> bool:
 
 
 def small_iban_shape(shape: bytes) -> bool:
-    """Whether `shape` has an IBAN's with a small letter in its country, at the start of a word (a hex
-    id's "…4ff04e009dc0b" has the letters and digits, not the word's start). `bytes.find` runs at
-    memory speed; the pattern is tried only where it finds "a00"."""
-    at = shape.find(b"a00", 1)
-    while at != -1:
-        start = shape[at - 1] in b"Aa" and (at < 2 or shape[at - 2] not in WORD_SHAPES)
-        if start and SMALL_IBAN_SHAPE.match(shape, at) is not None:
+    """Whether `shape` has an IBAN's with a small letter in it (country or account: "fr76 …", "NL91abna…",
+    "GB82 West …"), at the start of a word (a hex id's "…4ff04e009dc0b" has the letters and digits, not
+    the word's start). `bytes.find` runs at memory speed; the pattern is tried only where it finds a
+    letter before two digits."""
+    if b"a" not in shape:
+        return False
+    flat = shape.translate(_LETTERS)  # letters one byte, separators and other characters another
+    for start in _word_starts(flat):
+        found = SMALL_IBAN_SHAPE.match(shape, start)
+        if found is not None and b"a" in found.group():
             return True
-        at = shape.find(b"a00", at + 1)
     return False
+
+
+def _word_starts(flat: bytes) -> Iterator[int]:
+    """Where, in a flattened shape, a word begins with two letters and two digits."""
+    if flat.startswith(b"LL00"):
+        yield 0
+    at = flat.find(b"xLL00")
+    while at != -1:
+        yield at + 1
+        at = flat.find(b"xLL00", at + 1)
 
 
 def ibans(text: str, shape: bytes | None = None) -> Iterator[tuple[int, int]]:

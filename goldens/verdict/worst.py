@@ -28,7 +28,7 @@ def _blocking(case: CasRapport, attempt: Attempt, blocking: list[str]) -> list[s
 def command_for(case_id: str, attempt: Attempt, report: str | None) -> str:
     """`filon eval show`, with the report's path when it is not the default one."""
     where = f" --report {shlex.quote(report)}" if report else ""
-    return f"filon eval show {case_id} --tentative {attempt.attempt}{where}"
+    return f"filon eval show {shlex.quote(case_id)} --tentative {attempt.attempt}{where}"
 
 
 def worst(

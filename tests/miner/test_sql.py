@@ -75,3 +75,43 @@ def test_bulk_inserts_say_what_was_new_whichever_way_they_went(db_url: str) -> N
             conn.execute(text("SELECT channel, COUNT(*) FROM conversations GROUP BY channel")).all()
         )
     assert channels == {"web": 90, "whatsapp": 30}
+
+
+def test_a_session_killed_mid_batch_is_the_stores_failure_not_the_datas(postgres_url: str) -> None:
+    """After the COPY path has run on a connection, the session is killed in the middle of a transaction:
+    the error that ends it is still the driver's (the store is unavailable: retried), not a bookkeeping
+    error of filon's hiding it (which would have rejected good spans as bad data)."""
+    import psycopg
+    import pytest
+    from sqlalchemy import text
+
+    from miner.sql import insert_rows
+    from miner.store import Store
+    from miner.tables import ConversationRow
+    from tests.conftest import PG_ADMIN, _fresh_schema
+    from tracing.isolate import store_unavailable
+
+    store = Store.open(_fresh_schema(postgres_url))
+    table = ConversationRow.__table__  # type: ignore[attr-defined]
+    when = datetime(2026, 12, 2, tzinfo=UTC)
+    names = (
+        "id",
+        "channel",
+        "started_at",
+        "last_at",
+        "turn_count",
+        "escalated",
+        "flag_kinds",
+        "priority",
+        "reason",
+    )
+    rows = [(f"web:k{i:03}", "web", when, when, 1, False, "[]", 9, "") for i in range(60)]
+    with store.engine.begin() as conn:
+        insert_rows(conn, table, names, rows, "nothing", ["id"])  # the COPY path: its listeners are set
+    with pytest.raises(Exception) as caught, store.engine.begin() as conn:
+        pid = conn.execute(text("SELECT pg_backend_pid()")).scalar()
+        with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        conn.execute(text("SELECT 1"))
+    assert store_unavailable(caught.value), repr(caught.value)
+    store.close()

@@ -376,3 +376,23 @@ def test_a_nul_in_a_customers_words_is_stored_and_costs_nobody_else(scripted, db
         assert detail[1][0].user.startswith("bonjour, ma commande")
     else:
         assert partial.error_message == "" and detail[1][0].user.startswith("bon\x00jour")
+
+
+def test_an_8_kb_conversation_id_is_bounded_and_costs_nobody_else(db_url: str) -> None:
+    """An id too long for any index (PostgreSQL's btree refuses 8 KB keys, a 'program limit' error): it is
+    stored bounded (its start and a digest of the whole: the same id, the same key), the request beside it
+    too; never a 503 for the group."""
+    long_id = "web:" + "ab" * 4000
+    doc = {"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": [
+        {**SPAN, "attributes": [{"key": "gen_ai.conversation.id", "value": {"stringValue": long_id}}]},
+        {**SPAN, "traceId": "12" * 16, "spanId": "34" * 8,
+         "attributes": [{"key": "gen_ai.conversation.id", "value": {"stringValue": "web:court"}}]},
+    ]}]}]}  # fmt: skip
+    with running(ReceiverSettings(db=db_url)) as url:
+        sent = httpx.post(f"{url}/v1/traces", content=json.dumps(doc), headers=JS)
+        again = httpx.post(f"{url}/v1/traces", content=json.dumps(doc), headers=JS)
+    assert (sent.status_code, again.status_code) == (200, 200), sent.text
+    ids = {c.conversation_id for c in Store.open(db_url).list_conversations()}
+    assert "web:court" in ids and len(ids) == 2
+    bounded = next(i for i in ids if i != "web:court")
+    assert bounded.startswith(long_id[:200]) and len(bounded) <= 256

@@ -152,3 +152,29 @@ def test_bodies_past_the_cap_on_memory_wait_for_a_retry(tmp_path: Path) -> None:
 def test_limits_that_make_no_sense_are_one_line(args: list[str], needle: str) -> None:
     result = CliRunner().invoke(app, ["serve", *args])
     assert result.exit_code == 2 and needle in result.stderr
+
+
+def test_headers_sent_in_one_go_are_counted_and_a_pipelined_body_is_not(tmp_path: Path) -> None:
+    """70 KB of headers in a single send are refused 431 (the count is the parser's, not the reads');
+    a request whose 100 KB body arrives with the next request's first bytes is answered, not refused."""
+    with running(ReceiverSettings(db=f"sqlite:///{tmp_path / 'p.db'}")) as url:
+        big = slow(url, 1, b"POST /v1/traces HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"a" * 70_000 + b"\r\n\r\n")
+        with big as socks:
+            refused = answers(socks)
+        body = b"\x0a\x00" * 50_000  # an empty protobuf field repeated: a valid request, nothing in it
+        first = head(len(body)) + body + b"POST /v1/traces HTTP/1.1\r\nHost: x\r\n"
+        with slow(url, 1, first) as socks:
+            socks[0].settimeout(10)
+            said = socks[0].recv(65536)
+    assert refused[0].startswith(b"HTTP/1.1 431")
+    assert said.startswith(b"HTTP/1.1 200"), said[:80]
+
+
+def test_an_early_refusal_closes_its_connection_whatever_the_sender_trickles(tmp_path: Path) -> None:
+    """A wrong content type answered before the body is read: the connection is closed, not kept alive
+    to swallow a body that trickles in past every timeout."""
+    with running(ReceiverSettings(db=f"sqlite:///{tmp_path / 'e.db'}")) as url:
+        sent = b"POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 1000000\r\n\r\nx"
+        with slow(url, 5, sent) as socks:
+            said = answers(socks)  # each answered, then closed by the server (the wait ends on EOF)
+    assert all(a.startswith(b"HTTP/1.1 415") and b"connection: close" in a.lower() for a in said)

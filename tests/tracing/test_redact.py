@@ -129,3 +129,40 @@ def test_a_long_string_that_keeps_coming_back_is_redacted_once() -> None:
             results.append(fresh.text("".join(list(instructions))))  # equal, another object
     assert "01 23 45 67 89" not in results[0]
     assert all(r is results[0] for r in results)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "NL91abna0417164300",  # a capital country, small letters after it
+        "GB82 West 1234 5698 7654 32",
+        "MT84 malt 0110 0001 2345 mtlc ast0 01s",
+        "+49 (7531) 12345",  # digits split by parentheses
+        "0049 (30) 12345",
+    ],
+)
+def test_forms_a_review_found_past_the_shape_tests_are_redacted(raw: str) -> None:
+    assert raw not in R.text(f"mon identifiant : {raw} merci")
+    assert R.text(raw) == R.patterns(raw, definition=True)  # the shape tests skip nothing the patterns take
+
+
+def test_a_batch_stored_twice_is_redacted_once(tmp_path: Path) -> None:
+    """Ingest redacts copies: the records a caller hands over are left as they came, so a batch tried again
+    (a deadlock replayed, a failed group stored request by request) is redacted from the original, not
+    redacted twice (which turned a phone pseudonym into a card's)."""
+    from miner.store import Store
+    from tracing.ingest import Ingestor
+    from tracing.records import SpanRecord
+
+    record = SpanRecord(
+        "ab" * 16, "cd" * 8, None, "invoke_agent", 1, 2,
+        attributes={"gen_ai.conversation.id": "web:twice", "note": "46-045540435 et bob@x.com.+42867884"},
+    )  # fmt: skip
+    before = dict(record.attributes)
+    ingestor = Ingestor(Store.open(f"sqlite:///{tmp_path / 'twice.db'}"), redactor=R)
+    ingestor.ingest([record])
+    assert record.attributes == before  # the caller's record is untouched
+    ingestor.ingest([record])  # the same batch again, as a retry sends it
+    with ingestor.store.engine.connect() as conn:
+        [(stored,)] = conn.exec_driver_sql("SELECT attributes FROM spans").all()
+    assert R.value(before)["note"] in stored
