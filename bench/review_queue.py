@@ -1,6 +1,8 @@
 """The review queue's query on a large store: `Store.review_queue` (the first page, and a page deep in the
 queue by its keyset cursor) with 1,000 and with 1,000,000 flagged conversations, side by side in one run.
 Goal: the 1M figure at most twice the 1k one (the queue index makes a page cost the same at any size).
+The same for the failure groups (`filon traces list --groups`) and a week's window of them (what
+`filon goldens coverage` reads), kept up to date on ingest: 300 failures in both stores.
 
 What is timed is the query alone, on an open store (median of many calls after a warm-up), not the app
 or Python's start-up. Beside it: `Store.conversation_detail` of a 20-turn conversation (what opening one
@@ -24,11 +26,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _spans import agent_trace
 
+from miner.regroup import recount
 from miner.store import Store
 from tracing.ingest import Ingestor
 
 CALLS = 200
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
+SIGNATURES = 300
+SPAN = timedelta(days=12)
 
 
 def filled(folder: Path, count: int) -> Store:
@@ -39,18 +44,33 @@ def filled(folder: Path, count: int) -> Store:
 
     def rows():  # type: ignore[no-untyped-def]
         for i in range(count):
-            at = (start + timedelta(seconds=i)).isoformat(sep=" ")
+            at = (start + SPAN * i / count).isoformat(sep=" ")  # both stores over the same twelve days
             kind = "security" if i % 3 == 0 else "escalation"
-            yield (f"web:c{i:07d}", "web", at, at, 1, i % 7 == 0, json.dumps([kind]), 1 + i % 4, "why")
+            signature = f"{kind} · web · tool_{i % SIGNATURES}(a)"  # a few hundred failures, as a fleet has
+            yield (
+                f"web:c{i:07d}",
+                "web",
+                at,
+                at,
+                1,
+                i % 7 == 0,
+                json.dumps([kind]),
+                1 + i % 4,
+                "why",
+                signature,
+            )
 
     conn.executemany(
         "INSERT INTO conversations (id, channel, started_at, last_at, turn_count, escalated, flag_kinds,"
-        " priority, reason) VALUES (?,?,?,?,?,?,?,?,?)",
+        " priority, reason, signature) VALUES (?,?,?,?,?,?,?,?,?,?)",
         rows(),
     )
     conn.commit()
     conn.close()
-    return Store.open(f"sqlite:///{db}")
+    store = Store.open(f"sqlite:///{db}")
+    with store.engine.begin() as db_conn:  # the groups as ingest would have kept them (not timed)
+        recount(db_conn)
+    return store
 
 
 def timed(call: Callable[[], object]) -> float:
@@ -102,6 +122,12 @@ def main() -> None:
             figures[f"page_16_ms_{name}"] = (
                 timed(lambda s=store, c=cursor: s.review_queue(c, 50, now=NOW)) * 1e3
             )
+            # the failure groups (`traces list --groups`) and a week's window of them (what coverage reads)
+            figures[f"groups_ms_{name}"] = timed(lambda s=store: s.failure_groups(limit=None)) * 1e3
+            week = datetime(2026, 11, 6, tzinfo=UTC)  # the last seven of the twelve days
+            figures[f"groups_week_ms_{name}"] = (
+                timed(lambda s=store, w=week: s.failure_groups(limit=None, since=w)) * 1e3
+            )
         long_store = Store.open(f"sqlite:///{folder / 'long.db'}")
         Ingestor(long_store).ingest([r for n in range(20) for r in agent_trace(n, "web:long")])
         open_ms = timed(lambda: long_store.conversation_detail("web:long")) * 1e3
@@ -114,6 +140,10 @@ def main() -> None:
                     figures["first_page_ms_1m"] / figures["first_page_ms_1k"], 3
                 ),
                 "ratio_page_16_1m_to_1k": round(figures["page_16_ms_1m"] / figures["page_16_ms_1k"], 3),
+                "ratio_groups_1m_to_1k": round(figures["groups_ms_1m"] / figures["groups_ms_1k"], 3),
+                "ratio_groups_week_1m_to_1k": round(
+                    figures["groups_week_ms_1m"] / figures["groups_week_ms_1k"], 3
+                ),
                 "goal_ratio_at_most": 2,
                 "conversation_detail_ms_20_turns": round(open_ms, 3),
                 "tui_start_to_first_row_s_1m": round(tui_s, 3),

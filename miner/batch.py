@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, delete, func, select
 
 from miner.model import Flag, Turn
+from miner.regroup import day_of, members, regroup
 from miner.rows import (
     CONVERSATION_COLUMNS,
     FLAG_FIELDS,
@@ -154,6 +155,19 @@ class TraceBatch:
         stored = [cid for cid in flags if cid not in new]
         delete_in(self.conn, FLAGS, "source = 'rule' AND conversation_id IN ({})", stored)
         insert_dicts(self.conn, FLAGS, [r for cid, fs in flags.items() for r in flag_rows(cid, fs, now)])
+
+    def group_keys(self, conversation_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """Stored conversations' failure signature and start day, before a batch changes them."""
+        out: dict[str, tuple[str, str]] = {}
+        for chunk in chunks(sorted(conversation_ids)):
+            query = select(CONVERSATIONS.c.id, CONVERSATIONS.c.signature, CONVERSATIONS.c.started_at)
+            for cid, signature, started in self.conn.execute(query.where(CONVERSATIONS.c.id.in_(chunk))):
+                out[cid] = (signature, day_of(started))
+        return out
+
+    def regroup(self, rows: dict[str, dict[str, Any]], before: dict[str, tuple[str, str]]) -> None:
+        """The failure groups after this batch (`miner.regroup`): each conversation written, by its row."""
+        regroup(self.conn, members(rows, before))
 
     def update_conversations(self, rows: list[dict[str, Any]], columns: Sequence[str] | None = None) -> None:
         """Conversation rows (by column name), recomputed: all their columns, or only `columns`."""

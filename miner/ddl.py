@@ -175,6 +175,19 @@ SIGNATURES = (  # conversations grouped by failure (`miner.signature`); rows sto
 )
 
 
+FAILURE_GROUPS = (  # the groups kept up to date on ingest (`miner.groups`), filled from what is stored
+    """CREATE TABLE failure_groups (
+    signature VARCHAR NOT NULL, size INTEGER NOT NULL, priority INTEGER NOT NULL, first_seen {ts} NOT NULL,
+    last_seen {ts} NOT NULL, representative VARCHAR NOT NULL, reason VARCHAR NOT NULL, PRIMARY KEY (signature)
+)""",
+    "CREATE INDEX ix_failure_groups_priority ON failure_groups (priority)",
+    """CREATE TABLE failure_group_days (
+    signature VARCHAR NOT NULL, day VARCHAR NOT NULL, size INTEGER NOT NULL, PRIMARY KEY (signature, day)
+)""",
+    "CREATE INDEX ix_failure_group_days_day ON failure_group_days (day)",
+)
+
+
 def move_verdicts(conn: Connection) -> None:
     """Verdicts were stored as case links without a conversation, their fields in the provenance JSON:
     they move to their own table (read with `json` here, the same on both databases)."""

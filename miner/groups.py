@@ -1,8 +1,9 @@
 """Failure groups: the conversations that share a failure signature (`miner.signature`), worst first,
 behind `filon traces list --groups`. Mixed into `Store`.
 
-One query groups by the stored signature (an index serves it; nothing is recomputed on a read), then each
-group's representative is read by the same index: its most urgent conversation, the newest among equals.
+The groups are kept up to date on ingest (`miner.regroup`): a read takes them as they are, in time
+proportional to the number of groups, not of conversations; a window sums their conversations by the day
+they started. Each group's representative is its most urgent conversation, the newest among equals.
 Worst first: a group holding an incident, then by its most urgent severity, then the largest, then the
 newest.
 """
@@ -16,9 +17,10 @@ from typing import Any
 from sqlalchemy import Engine, func, or_
 from sqlalchemy import select as sa_select
 
+from miner.regroup import day_of
 from miner.reviews import GATE
 from miner.severity import Severity, at_least, severity_of_priority
-from miner.tables import ConversationRow, ReviewRow
+from miner.tables import ConversationRow, FailureGroupDayRow, FailureGroupRow, ReviewRow
 
 INCIDENT = 0  # an incident's priority (`miner.severity`)
 
@@ -72,20 +74,67 @@ class GroupStore:
         replays: bool = False,
         since: datetime | None = None,
         until: datetime | None = None,
+        exact: bool = False,
     ) -> list[FailureGroup]:
         """The groups, worst first; `severity` keeps the groups whose most urgent member is at that level
-        or above; `since` and `until`, the conversations last active in that span; `limit` None: every
-        group."""
+        or above; `since` and `until`, the conversations that started on those days (`until` excluded);
+        `limit` None: every group. Read from the groups kept up to date on ingest (`miner.regroup`), in
+        time proportional to the number of groups, whatever the store holds. `exact` (and the gate's
+        `replays`, which are kept apart) count the conversations themselves, last active in that span."""
+        if exact or replays:
+            return self._counted(severity, limit, replays, since, until)
+        g = FailureGroupRow.__table__.c  # type: ignore[attr-defined]
+        key: Any = g.signature
+        if since is None and until is None:
+            size: Any = g.size
+            query = sa_select(
+                g.signature, g.size, g.priority, g.first_seen, g.last_seen, g.representative, g.reason
+            )
+            query = query.where(g.size > 0)
+        else:
+            d = FailureGroupDayRow.__table__.c  # type: ignore[attr-defined]
+            size, key = func.sum(d.size), d.signature
+            days = [d.day >= day_of(since)] if since is not None else []
+            days += [d.day < day_of(until)] if until is not None else []
+            query = (
+                sa_select(
+                    d.signature, size, g.priority, g.first_seen, g.last_seen, g.representative, g.reason
+                )
+                .join(FailureGroupRow.__table__, g.signature == d.signature)  # type: ignore[attr-defined]
+                .where(*days)
+                .group_by(d.signature, g.priority, g.first_seen, g.last_seen, g.representative, g.reason)
+                .having(size > 0)
+            )
+        if severity is not None:
+            query = query.where(g.priority <= at_least(severity))
+        query = query.order_by(g.priority, size.desc(), g.last_seen.desc(), key)
+        if limit is not None:
+            query = query.limit(limit)
+        with self.engine.connect() as db:
+            return [
+                FailureGroup(sig, int(n), p, _aware(first), _aware(last), rep, why)
+                for sig, n, p, first, last, rep, why in db.execute(query).all()
+            ]
+
+    def _counted(
+        self,
+        severity: Severity | None,
+        limit: int | None,
+        replays: bool,
+        since: datetime | None,
+        until: datetime | None,
+    ) -> list[FailureGroup]:
+        """The groups counted from the conversations themselves (last active in the span)."""
         conv = ConversationRow.__table__.c  # type: ignore[attr-defined]
         worst = func.min(conv.priority)
         size = func.count()
         latest = func.max(conv.last_at)
-        query = _production(
-            sa_select(conv.signature, size, worst, func.min(conv.started_at), latest), replays
-        )
         window = [conv.last_at >= since] if since is not None else []
         window += [conv.last_at < until] if until is not None else []
-        query = query.where(*window).group_by(conv.signature)
+        query = _production(
+            sa_select(conv.signature, size, worst, func.min(conv.started_at), latest), replays
+        ).where(*window)
+        query = query.group_by(conv.signature)
         if severity is not None:
             query = query.having(worst <= at_least(severity))
         query = query.order_by(worst, size.desc(), latest.desc(), conv.signature)

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
+from miner.regroup import recount
 from miner.rows import flag_of_row
 from miner.severity import CAUSES, INCIDENT_PRIORITY, NO_FLAG, Cause, FlagKind
 from miner.tables import ConversationRow, FlagRow
@@ -54,7 +55,8 @@ class IncidentStore:
             conv.reason = note
             s.add(conv)
             s.commit()
-            return True
+        self._regroup(conv.signature)
+        return True
 
     def remove_incident(self, conversation_id: str) -> bool | None:
         """Unmark it; None if the conversation is unknown, False if it was not marked."""
@@ -79,4 +81,10 @@ class IncidentStore:
             conv.reason = top.reason if top else ""
             s.add(conv)
             s.commit()
-            return True
+        self._regroup(conv.signature)
+        return True
+
+    def _regroup(self, signature: str) -> None:
+        """Its failure group counted again: an incident puts the group on top, its removal may not."""
+        with self.engine.begin() as conn:
+            recount(conn, [signature])

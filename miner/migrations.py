@@ -15,6 +15,7 @@ from sqlalchemy import Connection, Engine, inspect
 
 from miner import ddl, tables
 from miner.ddl import statements, steps
+from miner.regroup import recount_all
 
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "migrations ledger", statements(ddl.LEDGER)),
@@ -26,6 +27,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (7, "case verdicts in their own table", steps(statements(*ddl.VERDICTS), ddl.move_verdicts)),
     (8, "eval runs and results in English", statements(*ddl.ENGLISH_STORE)),
     (9, "conversations' failure signatures", statements(*ddl.SIGNATURES)),
+    (10, "failure groups kept up to date", steps(statements(*ddl.FAILURE_GROUPS), recount_all)),
 ]
 
 

@@ -12,6 +12,7 @@ from sqlalchemy import Engine, delete, func, select
 from sqlmodel import SQLModel
 
 from miner import tables as _tables  # noqa: F401  (registers the tables in the metadata)
+from miner.regroup import recount
 
 T = SQLModel.metadata.tables
 
@@ -30,6 +31,10 @@ class RetentionStore:
                 conv.c.last_at < cutoff, conv.c.flag_kinds == "[]", conv.c.id.not_in(linked)
             )
             doomed = [r[0] for r in conn.execute(query)]
+            signatures = sorted(
+                {r[0] for i in range(0, len(doomed), 500)
+                 for r in conn.execute(select(conv.c.signature).where(conv.c.id.in_(doomed[i : i + 500])))}
+            )  # fmt: skip
             counts = {"conversations": len(doomed), "turns": 0, "spans": 0}
             for i in range(0, len(doomed), 500):
                 chunk = doomed[i : i + 500]
@@ -43,4 +48,6 @@ class RetentionStore:
                 for table in (spans, turns, T["reviews"], T["flags"]):
                     conn.execute(delete(table).where(table.c.conversation_id.in_(chunk)))
                 conn.execute(delete(conv).where(conv.c.id.in_(chunk)))
+            if not dry_run:
+                recount(conn, signatures)  # the groups they left, counted again
         return counts

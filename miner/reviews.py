@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Engine, Select, and_, or_, select, update
 
+from miner.regroup import recount
 from miner.severity import NO_FLAG, ReviewStatus, Severity, at_least, severity_of_priority
 from miner.sql import upsert_insert
 from miner.tables import CaseLink, CaseVerdict, ConversationRow, ReviewRow
@@ -174,8 +175,16 @@ class ReviewStore:
             return done.rowcount == 1
 
     def dismiss(self, conversation_id: str, reviewer: str, reason: str) -> bool:
-        """Not worth a case: recorded with the reason. False when another reviewer holds it."""
-        return self._finish(conversation_id, reviewer, ReviewStatus.DISMISSED, reason)
+        """Not worth a case: recorded with the reason. False when another reviewer holds it. The gate's
+        own replays, dismissed as they are stored, leave the failure groups (production's only)."""
+        done = self._finish(conversation_id, reviewer, ReviewStatus.DISMISSED, reason)
+        if done and reviewer == GATE:
+            conv = ConversationRow.__table__  # type: ignore[attr-defined]
+            with self.engine.begin() as conn:
+                found = conn.execute(select(conv.c.signature).where(conv.c.id == conversation_id)).first()
+                if found is not None:
+                    recount(conn, [found[0]])
+        return done
 
     def complete(self, conversation_id: str, reviewer: str, case_id: str, provenance: dict[str, Any]) -> bool:
         """A case was made from it: link the case (always: a written case's source is never pruned), and

@@ -162,3 +162,26 @@ class CaseVerdict(SQLModel, table=True):
     note: str
     reviewer: str
     created_at: datetime
+
+
+class FailureGroupRow(SQLModel, table=True):
+    """A failure group, kept up to date on ingest (`miner.groups`): its size, its most urgent member's
+    priority and the member that shows it, first and last seen (migration 10)."""
+
+    __tablename__ = "failure_groups"
+    signature: str = Field(primary_key=True)
+    size: int = 0
+    priority: int = Field(default=9, index=True)
+    first_seen: datetime
+    last_seen: datetime
+    representative: str = ""
+    reason: str = ""
+
+
+class FailureGroupDayRow(SQLModel, table=True):
+    """A failure group's conversations by the day they started: windows and trends without a scan."""
+
+    __tablename__ = "failure_group_days"
+    signature: str = Field(primary_key=True)
+    day: str = Field(primary_key=True, index=True)  # YYYY-MM-DD, UTC
+    size: int = 0

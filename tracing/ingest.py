@@ -223,6 +223,7 @@ class Ingestor:
                     if whole[cid]
                 }
             )
+            before = batch.group_keys([cid for cid in conversations if cid not in new_ids])
             flags = {cid: self.flags(conv) for cid, conv in conversations.items()}
             batch.replace_flags(flags, new_ids)
             rows = {
@@ -232,6 +233,7 @@ class Ingestor:
             # a new conversation was written whole: only a flagged one changes (its kinds, priority, reason)
             batch.update_conversations([rows[cid] for cid in new_ids if flags.get(cid)], FLAG_COLUMNS)
             batch.update_conversations([row for cid, row in rows.items() if cid not in new_ids])
+            batch.regroup(rows, before)  # the failure groups kept up to date, never recounted on a read
         self._tally(stats, kept, joined)
         stats.flagged_pairs = {(f.kind, cid) for cid, fs in flags.items() for f in fs}
         return stats

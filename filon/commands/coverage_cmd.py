@@ -3,6 +3,7 @@ the groups it does not cover largest first (each ready to draft), and the cases 
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from datetime import UTC, datetime, timedelta
@@ -110,19 +111,22 @@ def _over_time(
     window: timedelta,
     width: int,
 ) -> str | None:
-    """The coverage of each day of the window (each hour when it is under two days), oldest left, as
-    plain text; None under two periods with traffic."""
+    """The coverage of each day of the window, by the day conversations started (each hour, when it is
+    under two days), oldest left, as plain text; None under two periods with traffic."""
     from goldens.set.coverage import coverage as measure
 
-    step = timedelta(days=1) if window >= timedelta(days=2) else timedelta(hours=1)
-    periods = min(int(window / step), 62)
-    end = datetime.now(UTC)
+    daily = window >= timedelta(days=2)
     points: list[tuple[datetime, float]] = []
-    for i in range(periods, 0, -1):
-        since, until = end - i * step, end - (i - 1) * step
-        found = measure(cases, store.failure_groups(limit=None, since=since, until=until), escalation)
+    if daily:  # calendar days, read from the groups' counts by day: no scan of the conversations
+        first = datetime.combine(start.date(), datetime.min.time(), UTC)
+        bounds = [first + timedelta(days=i) for i in range(min((datetime.now(UTC) - first).days + 2, 63))]
+    else:  # hours: counted from the conversations of each hour
+        bounds = [start + timedelta(hours=i) for i in range(int(window / timedelta(hours=1)) + 1)]
+    for since, until in itertools.pairwise(bounds):
+        groups = store.failure_groups(limit=None, since=since, until=until, exact=not daily)
+        found = measure(cases, groups, escalation)
         if found.share is not None:
-            points.append((until, found.share * 100))
+            points.append((since, found.share * 100))
     if len(points) < 2:
         return None
     import plotext as plt
@@ -132,10 +136,10 @@ def _over_time(
     plt.theme("clear")
     xs = list(range(1, len(points) + 1))
     plt.plot(xs, [v for _, v in points], marker="dot")
-    label = "%m-%d" if step.days else "%d %Hh"
+    label = "%m-%d" if daily else "%d %Hh"
     every = max(1, len(xs) // 6)
     plt.xticks(xs[::every], [when.strftime(label) for when, _ in points][::every])
     plt.ylim(0, 100)
-    unit = "day" if step.days else "hour"
+    unit = "day" if daily else "hour"
     plt.title(f"coverage of each {unit}'s traffic (%), oldest left")
     return str(plt.uncolorize(plt.build())).rstrip()

@@ -161,3 +161,38 @@ def test_coverage_is_drawn_day_by_day(db_url: str, tmp_path: Path) -> None:
     )  # 50, right
     quiet = runner.invoke(app, ["goldens", "coverage", str(cases), "--since", "3d", "--no-plot"])
     assert "coverage of each" not in quiet.stdout
+
+
+def _counted_now(db_url: str) -> dict[str, tuple[int, int]]:
+    from miner.store import Store
+
+    return {
+        g.signature: (g.size, g.priority) for g in Store.open(db_url).failure_groups(limit=None, exact=True)
+    }
+
+
+def test_the_groups_kept_on_ingest_are_what_counting_the_conversations_gives(db_url: str) -> None:
+    """The groups are kept up to date as conversations are written, marked and pruned, never counted on a
+    read: at each step they equal a count of the conversations themselves."""
+    from datetime import UTC, datetime, timedelta
+
+    from miner.store import Store
+
+    def kept() -> dict[str, tuple[int, int]]:
+        return {g["signature"]: (g["size"], {"critical": 1, "high": 2, "medium": 3, "low": 4}.get(g["severity"], 9)
+                if not g["incident"] else 0) for g in listed("--groups", "--limit", "1000")}  # fmt: skip
+
+    for seed, prompt in ((6, "agent/prompts/system.md"), (7, "agent/prompts/court.md")):
+        made = runner.invoke(
+            app, ["traffic", "--backend", "scripted", "--seed", str(seed), "-n", "40", "--prompt", prompt,
+                  "--sample-rate", "1"],
+        )  # fmt: skip
+        assert made.exit_code == 0, made.output
+        assert kept() == _counted_now(db_url)
+    member = listed("--limit", "1")[0]["conversation_id"]
+    assert runner.invoke(app, ["incident", "add", str(member), "--note", "seen by a customer"]).exit_code == 0
+    assert kept() == _counted_now(db_url) and next(iter(kept().values()))[1] == 0
+    assert runner.invoke(app, ["incident", "remove", str(member)]).exit_code == 0
+    assert kept() == _counted_now(db_url)
+    Store.open(db_url).prune(timedelta(days=1), now=datetime.now(UTC) + timedelta(days=2))  # the unflagged go
+    assert kept() == _counted_now(db_url) and all(s[1] < 9 for s in kept().values())
