@@ -108,6 +108,19 @@ def demo(
             Text(one_line(row.reason)),
         )
     console.print(table, soft_wrap=False)
+    worst = next((g for g in store.failure_groups(limit=5) if g.severity), None)
+    if worst is not None:  # the deploy as failures: many conversations, one to review, one case to write
+        console.print(
+            f"one failure, not {worst.size} conversations to open: {one_line(worst.signature)} "
+            f"({worst.severity}; {me} traces list --groups)",
+            markup=False,
+            soft_wrap=True,
+        )
+        console.print(
+            f"one case for all of them: {me} draft {one_line(worst.representative)} --write",
+            markup=False,
+            soft_wrap=True,
+        )
     if top:
         console.print(f"next: {me} traces show {top[0].conversation_id}", markup=False, soft_wrap=True)
     console.print(

@@ -142,6 +142,12 @@ def test_demo_tells_the_story_and_says_it_is_scripted() -> None:
     assert "court.md" in result.stdout and "security" in result.stdout
     assert "next: filon traces show" in result.stdout
     assert Store.open().stats().flagged_by_kind.get("security", 0) >= 1
+    # the deploy's conversations read as one failure, with the one case to write for them
+    said = re.search(r"one failure, not (\d+) conversations to open: (.+?) \(", result.stdout)
+    assert said is not None and int(said.group(1)) >= 2
+    groups = json.loads(runner.invoke(app, ["traces", "list", "--groups", "--json"]).stdout)
+    assert groups[0]["signature"] == said.group(2) and groups[0]["size"] == int(said.group(1))
+    assert f"one case for all of them: filon draft {groups[0]['representative']} --write" in result.stdout
 
 
 def test_the_demo_is_seeded_and_a_second_run_says_what_it_adds(tmp_path: Path) -> None:
