@@ -10,6 +10,7 @@ newest.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -36,12 +37,18 @@ class FailureGroup:
     reason: str  # the representative's
 
     @property
+    def id(self) -> str:
+        """A short handle for the group, stable as its signature: what `--group` takes."""
+        return group_id(self.signature)
+
+    @property
     def severity(self) -> str:
         level = severity_of_priority(self.priority)
         return level.value if level else ""
 
     def as_json(self) -> dict[str, Any]:
         return {
+            "id": self.id,
             "signature": self.signature,
             "size": self.size,
             "severity": self.severity or None,
@@ -51,6 +58,10 @@ class FailureGroup:
             "representative": self.representative,
             "reason": self.reason,
         }
+
+
+def group_id(signature: str) -> str:
+    return hashlib.sha256(signature.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
 def _production(query: Any, replays: bool) -> Any:

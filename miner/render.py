@@ -12,12 +12,15 @@ from typing import Any
 from rich.text import Text
 
 from miner.model import ToolCall
-from miner.untrusted import clean, line, literal
+from miner.untrusted import clean, line, literal, one_line
 
 
 def title(conversation_id: str, channel: str, turns: int, note: str = "") -> Text:
     return line(
-        ("conversation ", "bold"), conversation_id, f" · {channel} · {turns} turn(s)", (note, "bold yellow")
+        ("conversation ", "bold"),
+        one_line(conversation_id),  # an id's newline would start a line of its own
+        f" · {channel} · {turns} turn(s)",
+        (note, "bold yellow"),
     )
 
 
@@ -30,12 +33,21 @@ def turn_head(number: int, latency_ms: float, input_tokens: int, output_tokens: 
     return f"turn {number} · {latency_ms:.0f} ms · {input_tokens}+{output_tokens} tokens"
 
 
+SPEAKER = 9  # "client > ", "agent  > "
+
+
+def _continued(text: str) -> str:
+    """A message's own lines indented under its speaker: a newline in what a customer typed never starts a
+    line that reads as the agent's (or anyone's)."""
+    return text.replace("\r\n", "\n").replace("\n", "\n" + " " * SPEAKER)
+
+
 def client(text: str) -> Text:
-    return line(("client > ", "cyan"), text)
+    return line(("client > ", "cyan"), _continued(text))
 
 
 def agent(text: str) -> Text:
-    return line(("agent  > ", "green"), text)
+    return line(("agent  > ", "green"), _continued(text))
 
 
 def tool_title(call: ToolCall) -> str:

@@ -4,7 +4,7 @@ holds, so that 200 conversations flagged after one bad deploy are one group to r
 The signature is the cause of its most urgent rule flag (a person's incident mark is not part of it: an
 incident stays in its failure's group, which it puts on top), the channel, and the tools called in order
 with the shape of their arguments (which arguments, never their values: `consulter_commande(numero)`;
-a call repeated in a row is one). A conversation no rule flagged also carries its first customer message,
+a call made again is counted once). A conversation no rule flagged also carries its first customer message,
 folded, its figures, identifiers and addresses masked: near-duplicate questions join, different intents
 stay apart. Computed on ingest with the flags and stored with the conversation (`conversations.signature`),
 never recomputed on a read.
@@ -33,14 +33,14 @@ def masked(message: str) -> str:
 
 
 def tool_shape(turns: list[Turn]) -> str:
-    """The calls in order, each with its argument names; a call repeated in a row counted once."""
-    calls: list[str] = []
-    for turn in turns:
-        for call in turn.tools:
-            args = call.arguments
-            shape = f"{call.name}({','.join(sorted(args))})" if isinstance(args, dict) else call.name
-            if not calls or calls[-1] != shape:
-                calls.append(shape)
+    """The calls in the order they first came, each with its argument names; a call made again (in the
+    same turn or a later one: a customer who writes again) counted once, so that a long conversation
+    joins the short ones of its failure."""
+    calls = dict.fromkeys(
+        f"{call.name}({','.join(sorted(call.arguments))})" if isinstance(call.arguments, dict) else call.name
+        for turn in turns
+        for call in turn.tools
+    )
     return " > ".join(calls)
 
 
@@ -54,4 +54,5 @@ def signature(channel: str, turns: list[Turn], flags: list[Flag]) -> str:
     if top is None:
         first = next((t.user for t in turns if t.user.strip()), "")
         parts.append(masked(first) or "-")
-    return " · ".join(parts)[:MAX]
+    whole = " · ".join(parts)
+    return whole if len(whole) <= MAX else whole[: whole.rfind(" ", 0, MAX)]  # cut between words

@@ -146,8 +146,11 @@ def problem(status: int, message: str, headers: dict[str, str] | None = None) ->
 
 def _refused(request: Request, settings: ReceiverSettings) -> Response | None:
     """The checks made before reading the body: the token (in constant time), the type, the size."""
-    given = request.headers.get("authorization", "").encode()
-    if settings.token and not hmac.compare_digest(given, f"Bearer {settings.token}".encode()):
+    scheme, _, given = request.headers.get("authorization", "").partition(" ")
+    expected = settings.token.encode() if settings.token else b""
+    if settings.token and not (  # the scheme in any case (RFC 9110), the token compared in constant time
+        scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), expected)
+    ):
         return problem(401, "missing or wrong bearer token", {"WWW-Authenticate": "Bearer"})
     kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if kind not in (PROTOBUF, JSON):

@@ -101,6 +101,9 @@ def coverage(
         drawn = _over_time(store, caseset.cases, escalation, start, window, console.width)
         if drawn:
             console.print(drawn, markup=False, highlight=False, soft_wrap=True)
+        else:
+            unit = "day" if window >= timedelta(days=2) else "hour"
+            console.print(f"(no plot: the window's traffic falls within one {unit})", markup=False)
 
 
 def _over_time(

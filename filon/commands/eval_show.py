@@ -72,7 +72,12 @@ def show(
                 else json.dumps(call.args, ensure_ascii=False)
             )
             outcome = f"erreur : {call.error}" if call.failed else json.dumps(call.result, ensure_ascii=False)
-            say(f"  outil {call.tool} {args} → {outcome[:300]}")
+            said = (
+                outcome
+                if len(outcome) <= 300
+                else outcome[:300] + f"… ({len(outcome) - 300} more characters)"
+            )
+            say(f"  outil {call.tool} {args} → {said}")
         say(f"agent  > {turn.answer}" + (" [transfert à un conseiller]" if turn.escalated else ""))
     if not chosen.turns:  # a report written before transcripts were kept: its answers, at least
         for answer in chosen.answers:

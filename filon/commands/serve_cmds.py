@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from filon.commands.common import EscalationOpt, Exit, console, fail
+from filon.commands.common import EscalationOpt, Exit, console, err_console, fail
 
 db_app = typer.Typer(help="The store: its size, and retention.", no_args_is_help=True)
 
@@ -84,6 +84,11 @@ def serve(
         if not seconds > 0:
             fail(f"{name}: a number of seconds above 0")
     limits = Limits(max_connections, max_bodies, max_buffered, header_timeout, body_timeout)
+    if token is not None:  # accepted, and said: every local user's `ps` shows it
+        err_console.print(
+            "warning: --token is visible to every user of this machine (ps); prefer FILON_TOKEN or --token-file",
+            markup=False,
+        )
     if token is None:
         try:
             token = settings().token

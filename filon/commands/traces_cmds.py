@@ -23,6 +23,7 @@ from filon.commands.common import (
 )
 from filon.commands.traces_view import EXPORTS, groups_table, queue_table
 from miner import render
+from miner.untrusted import one_line
 
 if TYPE_CHECKING:
     from miner.severity import Severity
@@ -130,7 +131,10 @@ def traces_list(
         ),
     ] = False,
     group: Annotated[
-        str | None, typer.Option("--group", help="The conversations of one failure group (its signature).")
+        str | None,
+        typer.Option(
+            "--group", help="The conversations of one failure group: its id (or its whole signature)."
+        ),
     ] = None,
 ) -> None:
     """Conversations in review order (incidents, then severity), newest first, with why each is there.
@@ -160,6 +164,8 @@ def traces_list(
     if groups:
         _groups(store, Severity(severity) if severity else None, limit, replays, as_json)
         return
+    if group is not None:
+        group = _signature_of(store, group, replays)
     rows = store.list_conversations(
         flag, status, limit, Severity(severity) if severity else None, replays, group
     )
@@ -174,13 +180,27 @@ def traces_list(
         console.print_json(json.dumps([r.as_json() for r in rows], ensure_ascii=False))
         return
     if not rows:
-        said = f"in the failure group {group!r} " if group is not None else ""
+        said = f"in the failure group {one_line(group)!r} " if group is not None else ""
         console.print(f"no conversation matches {said}in the store {store.name}", markup=False)
         raise typer.Exit(int(Exit.FAILED) if group is not None else 0)
     table = queue_table(rows, console.width)
     if len(rows) == limit:
         table.title = f"the first {limit} conversation(s) (more with --limit)"
     console.print(table)
+
+
+def _signature_of(store: Store, given: str, replays: bool) -> str:
+    """A group's signature from its id (as `--groups` shows it) or from the signature itself; one line and
+    exit 1 when the store has no such group."""
+    found = store.failure_groups(limit=None, replays=replays)
+    for g in found:
+        if given in (g.id, g.signature):
+            return g.signature
+    fail(
+        f"--group: no failure group {one_line(given)!r} in the store {store.name} "
+        "(filon traces list --groups shows each group's id)",
+        Exit.FAILED,
+    )
 
 
 def _groups(store: Store, severity: Severity | None, limit: int, replays: bool, as_json: bool) -> None:
@@ -193,7 +213,7 @@ def _groups(store: Store, severity: Severity | None, limit: int, replays: bool, 
         return
     console.print(groups_table(found, console.width))
     console.print(
-        "the members of a group: filon traces list --group 'SIGNATURE'; one of them: filon traces show ID",
+        "the members of a group: filon traces list --group GROUP; one of them: filon traces show ID",
         markup=False,
     )
 

@@ -95,21 +95,30 @@ def queue_table(rows: list[ConversationSummary], width: int) -> Table:
 
 
 def groups_table(groups: list[FailureGroup], width: int) -> Table:
-    """One line per failure group: its worst severity, its size, when it was first and last seen, its
-    representative conversation (whole: people copy it) and its signature (what is left)."""
+    """One line per failure group: its id (what `--group` takes), worst severity, size, when it was first
+    and last seen, its representative conversation (whole: people copy it), then its signature, whole,
+    folded over the lines it needs."""
     table = Table(title=f"{len(groups)} failure group(s), worst first", box=box.SIMPLE_HEAD, pad_edge=False)
     reps = max([14, *(len(one_line(g.representative)) for g in groups)])
-    budget = max(16, width - (8 + 5 + 9 + 9 + reps) - 3 * 5 - 2)
-    for name, size in (("severity", 8), ("size", 5), ("first", 9), ("last", 9), ("representative", reps)):
+    budget = max(20, width - (8 + 8 + 5 + 9 + 9 + reps) - 3 * 6 - 2)
+    for name, size in (
+        ("group", 8),
+        ("severity", 8),
+        ("size", 5),
+        ("first", 9),
+        ("last", 9),
+        ("representative", reps),
+    ):
         table.add_column(
             name, no_wrap=True, min_width=size, max_width=size, justify="right" if name == "size" else "left"
         )
-    table.add_column("failure", no_wrap=True, overflow="ellipsis", min_width=budget, max_width=budget)
+    table.add_column("failure", overflow="fold", min_width=budget, max_width=budget)
     for g in groups:
-        label = ("incident " if g.priority == 0 else "") + one_line(
+        label = ("incident · " if g.priority == 0 else "") + one_line(
             g.signature or "(stored before signatures)"
         )
         table.add_row(
+            g.id,
             Text(g.severity or "-", style=SEVERITY_STYLE.get(g.severity, "")),
             str(g.size),
             _age(g.first_seen),

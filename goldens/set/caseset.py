@@ -288,23 +288,47 @@ def _reserved(value: str) -> bool:
 
 
 PERSONAL = {"email": "an email", "phone": "a phone number", "card": "a card number", "iban": "an IBAN"}
+REMEDY = {  # what to write instead, by kind
+    "email": "write a reserved address (…@example.com), a fixture customer's, or a pseudonym (…@redacted.invalid)",
+    "phone": "write a fixture customer's number, or a pseudonym (33999 and six digits)",
+    "card": "leave it out, or write [carte-…]",
+    "iban": "leave it out, or write [iban-…]",
+}
+
+
+def _config_file(folder: Path) -> str:
+    """Where the set's settings are read from (the nearest filon.toml, or the pyproject.toml with
+    [tool.filon], up to the repository's root), or the filon.toml to create beside the set."""
+    from miner.places import project_folder
+
+    project = project_folder(folder)
+    if project is not None and (project / "filon.toml").is_file():
+        return str(project / "filon.toml")
+    if project is not None:
+        return f"{project / 'pyproject.toml'} [tool.filon]"
+    return str(folder / "filon.toml")
 
 
 def _declared(kind: str, found: str, declared: list[str]) -> bool:
     """Whether `found` is one of the agent's own test identities `test_identities` names (globs allowed:
-    "*@example.fr"; a phone by its digits or its key)."""
+    "*@example.fr"; a phone however it is written, "06 12 34 56 78" as "+33612345678")."""
     if not declared:
         return False
-    values = {found.lower()}
     if kind == "phone":
-        values |= {re.sub(r"\D", "", found), phone_key(found) or ""}
+        key = phone_key(found)
+        keys = {phone_key(p) for p in declared}
+        if key is not None and key in keys:
+            return True
+        values = {found.lower(), re.sub(r"\D", "", found), key or ""}
+    else:
+        values = {found.lower()}
     return any(fnmatch.fnmatchcase(v, pattern.lower()) for v in values for pattern in declared)
 
 
 def _identity_problems(name: str, case: Case) -> list[Problem]:
     """Personal data that is neither a pseudonym, a fixture customer's, nor a declared test identity (the
     agent's own, `test_identities` in filon.toml): a case lands in git."""
-    declared = settings().flag_config().test_identities
+    declared = settings().flag_config(Path(name).parent).test_identities  # the set's own project
     known = set(_shop_identities())
     for client in (case.fixtures or {}).get("clients", []):
         known.update((str(client.get("email", "")).lower(), str(client.get("tel", ""))))
@@ -330,9 +354,8 @@ def _identity_problems(name: str, case: Case) -> list[Problem]:
                     name,
                     where,
                     f"{found!r} is personal data ({PERSONAL[kind]}) that is neither a pseudonym nor a fixture "
-                    "customer's: write a pseudonym, a reserved address (@example.com) or the fixtures' own; "
-                    "if it is one of your agent's test identities, declare it in filon.toml: "
-                    f"test_identities = [{json.dumps(found)}] (globs allowed)",
+                    f"customer's: {REMEDY[kind]}; if it is one of your agent's test identities, declare it in "
+                    f"{_config_file(Path(name).parent)}: test_identities = [{json.dumps(found)}] (globs allowed)",
                     "error",
                 )
             )

@@ -43,6 +43,9 @@ def test_a_bad_deploys_conversations_are_a_few_groups_worst_first(db_url: str) -
         m["conversation_id"] for m in members
     }
     assert all(m["severity"] == "critical" for m in members)
+    assert listed("--group", str(group["id"]), "--limit", "1000") == members  # by its short id, as shown
+    shown = runner.invoke(app, ["traces", "list", "--groups"], env={"COLUMNS": "80"})
+    assert str(group["id"]) in shown.stdout  # the handle to copy is on the screen, whole
     # an incident marked on a member of a small group puts that group on top, as its failure's, not alone
     smallest = min((g for g in groups if not g["severity"]), key=lambda g: g["size"])
     marked = runner.invoke(
@@ -57,7 +60,8 @@ def test_a_bad_deploys_conversations_are_a_few_groups_worst_first(db_url: str) -
 
 def test_a_group_that_is_not_there_and_options_that_do_not_go_with_groups_say_so(db_url: str) -> None:
     missing = runner.invoke(app, ["traces", "list", "--group", "leak · web · nothing"])
-    assert missing.exit_code == 1 and "no conversation matches in the failure group" in missing.stdout
+    assert missing.exit_code == 1 and "--group: no failure group 'leak · web · nothing'" in missing.stderr
+    assert "shows each group's id" in missing.stderr
     mixed = runner.invoke(app, ["traces", "list", "--groups", "--flag", "security"])
     assert mixed.exit_code == 2 and "--groups: give only" in mixed.stderr
     empty = runner.invoke(app, ["traces", "list", "--groups", "--json"])
@@ -160,7 +164,9 @@ def test_coverage_is_drawn_day_by_day(db_url: str, tmp_path: Path) -> None:
         "•" in inside(line)[-10:] for line in grid[len(grid) // 3 : 2 * len(grid) // 3 + 1]
     )  # 50, right
     quiet = runner.invoke(app, ["goldens", "coverage", str(cases), "--since", "3d", "--no-plot"])
-    assert "coverage of each" not in quiet.stdout
+    assert "coverage of each" not in quiet.stdout and "no plot" not in quiet.stdout
+    one_day = runner.invoke(app, ["goldens", "coverage", str(cases), "--since", "12h"])
+    assert "(no plot: the window's traffic falls within one hour)" in one_day.stdout
 
 
 def _counted_now(db_url: str) -> dict[str, tuple[int, int]]:

@@ -61,3 +61,17 @@ def test_a_file_with_bad_spans_stores_the_good_ones_and_names_the_bad(tmp_path: 
     again = runner.invoke(app, ["ingest", str(path)])  # the same file again: nothing twice
     assert again.exit_code == 1 and "(new 0)" in again.stdout
     assert store.stats().counts()["spans"] == 4
+
+
+def test_a_newline_in_a_customers_message_cannot_fake_the_agents_line(tmp_path: Path, db_url: str) -> None:
+    path = tmp_path / "fake.jsonl"
+    path.write_text(
+        request(span(7, "Bonjour\nagent  > Je vous rembourse 500 €, c'est fait.")) + "\n", "utf-8"
+    )
+    assert runner.invoke(app, ["ingest", str(path)]).exit_code == 0
+    shown = runner.invoke(app, ["traces", "show", "web:file-7"])
+    assert shown.exit_code == 0, shown.output
+    lines = shown.stdout.splitlines()
+    assert not any(line.startswith("agent  > Je vous rembourse") for line in lines)
+    assert any(line.startswith("client > Bonjour") for line in lines)
+    assert any(line.startswith(" " * 9 + "agent  > Je vous rembourse") for line in lines)  # indented under it

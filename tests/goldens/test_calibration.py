@@ -248,7 +248,8 @@ def test_an_agents_own_test_identities_are_declared_in_filon_toml(
     refused = lint(cases)
     assert refused.exit_code == 1
     assert 'test_identities = ["client.test@example.fr"]' in refused.output
-    (tmp_path / "filon.toml").write_text('test_identities = ["*@example.fr", "0611223344"]\n')
+    assert str(cases / "filon.toml") in refused.output.replace("\n", "")  # where it would be read, said
+    (tmp_path / "filon.toml").write_text('test_identities = ["*@example.fr", "+33611223344"]\n')  # any form
     accepted = lint(cases)
     assert accepted.exit_code == 0, accepted.output
     (tmp_path / "filon.toml").write_text("test_identities = [3]\n")

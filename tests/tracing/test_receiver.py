@@ -105,6 +105,8 @@ def test_statuses_for_bad_requests_and_nothing_stored(spans, tmp_path: Path) -> 
         post = lambda body, headers: httpx.post(f"{url}/v1/traces", content=body, headers=headers)  # noqa: E731
         assert post(good, PB).status_code == 401
         assert post(good, {**PB, "Authorization": "Bearer wrong"}).status_code == 401
+        assert post(good, {**PB, "Authorization": "s3cret"}).status_code == 401  # no scheme
+        assert post(b"", {**PB, "Authorization": "bearer s3cret"}).status_code == 200  # any case (RFC 9110)
         assert post(b"x", {"Content-Type": "text/plain", **auth}).status_code == 415
         assert post(b"x" * (65 * 1024), {**PB, **auth}).status_code == 413
         bomb = gzip.compress(b"\0" * (10 * 1024 * 1024))  # small on the wire, huge inside
