@@ -7,13 +7,11 @@ from a single word, a security case that forbids nothing).
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
 import re
 from dataclasses import dataclass, field
 from datetime import date
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +29,9 @@ from goldens.checks.grader import KINDS as CHECK_KINDS
 from goldens.checks.grading import norm
 from goldens.checks.rubrics import judges_dir
 from goldens.set import calibration, model_lint
-from miner.identities import phone_key
+from goldens.set.personal import identity_problems
 from miner.places import default_goldens
 from miner.settings import settings
-from tracing.redact import personal_data
 
 ABSOLUTE_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
 DECIMAL = re.compile(r"\d+([.,])\d+")
@@ -140,7 +137,7 @@ def lint_case(name: str, case: Case, strict: bool = False) -> list[Problem]:
         out.append(Problem(name, "outils_interdits", why, "warning"))
     out.extend(_example_problems(name, case, strict))
     out.extend(model_lint.guard_problems(name, case))
-    out.extend(_identity_problems(name, case))
+    out.extend(identity_problems(name, case))
     if Path(name).stem != case.id:
         out.append(Problem(name, "id", f"file name does not match id {case.id!r}", "warning"))
     return out
@@ -269,96 +266,6 @@ def _example_problems(name: str, case: Case, strict: bool) -> list[Problem]:
     if mauvais < need_mauvais:
         why = f"{mauvais} 'mauvais' example(s), at least {need_mauvais} needed"
         out.append(Problem(name, "exemples", why, level, refused_by_ci=True))
-    return out
-
-
-@cache
-def _shop_identities() -> frozenset[str]:
-    return frozenset(
-        v for c in default_fixtures()["clients"] for v in (str(c["email"]).lower(), str(c["tel"]))
-    )
-
-
-# domains reserved for examples and tests (RFC 2606, RFC 6761): nobody's address
-RESERVED = re.compile(r"@(?:[\w-]+\.)*(?:example\.(?:org|com|net)|example|invalid|test)$")
-
-
-def _reserved(value: str) -> bool:
-    return "@" in value and RESERVED.search(value) is not None
-
-
-PERSONAL = {"email": "an email", "phone": "a phone number", "card": "a card number", "iban": "an IBAN"}
-REMEDY = {  # what to write instead, by kind
-    "email": "write a reserved address (…@example.com), a fixture customer's, or a pseudonym (…@redacted.invalid)",
-    "phone": "write a fixture customer's number, or a pseudonym (33999 and six digits)",
-    "card": "leave it out, or write [carte-…]",
-    "iban": "leave it out, or write [iban-…]",
-}
-
-
-def _config_file(folder: Path) -> str:
-    """Where the set's settings are read from (the nearest filon.toml, or the pyproject.toml with
-    [tool.filon], up to the repository's root), or the filon.toml to create beside the set."""
-    from miner.places import project_folder
-
-    project = project_folder(folder)
-    if project is not None and (project / "filon.toml").is_file():
-        return str(project / "filon.toml")
-    if project is not None:
-        return f"{project / 'pyproject.toml'} [tool.filon]"
-    return str(folder / "filon.toml")
-
-
-def _declared(kind: str, found: str, declared: list[str]) -> bool:
-    """Whether `found` is one of the agent's own test identities `test_identities` names (globs allowed:
-    "*@example.fr"; a phone however it is written, "06 12 34 56 78" as "+33612345678")."""
-    if not declared:
-        return False
-    if kind == "phone":
-        key = phone_key(found)
-        keys = {phone_key(p) for p in declared}
-        if key is not None and key in keys:
-            return True
-        values = {found.lower(), re.sub(r"\D", "", found), key or ""}
-    else:
-        values = {found.lower()}
-    return any(fnmatch.fnmatchcase(v, pattern.lower()) for v in values for pattern in declared)
-
-
-def _identity_problems(name: str, case: Case) -> list[Problem]:
-    """Personal data that is neither a pseudonym, a fixture customer's, nor a declared test identity (the
-    agent's own, `test_identities` in filon.toml): a case lands in git."""
-    declared = settings().flag_config(Path(name).parent).test_identities  # the set's own project
-    known = set(_shop_identities())
-    for client in (case.fixtures or {}).get("clients", []):
-        known.update((str(client.get("email", "")).lower(), str(client.get("tel", ""))))
-    texts: list[tuple[str, str]] = [(f"tours[{i}]", t) for i, t in enumerate(case.tours)]
-    texts += [(f"exemples[{i}]", a) for i, ex in enumerate(case.exemples) for a in ex.answers()]
-    texts += [(f"contient[{i}]", " ".join(g)) for i, g in enumerate(case.text_groups())]
-    texts += [(f"ne_contient_pas[{i}]", t) for i, t in enumerate(case.ne_contient_pas)]
-    out: list[Problem] = []
-    for where, text in texts:
-        for kind, found in personal_data(text):
-            value = found.lower()
-            digits = re.sub(r"\D", "", value)
-            if digits.startswith("0") and len(digits) == 10:
-                digits = "33" + digits[1:]
-            if kind == "email" and (_reserved(value) or value in known):
-                continue
-            if kind == "phone" and (digits in known or phone_key(found) in known):
-                continue
-            if _declared(kind, found, declared):
-                continue
-            out.append(
-                Problem(
-                    name,
-                    where,
-                    f"{found!r} is personal data ({PERSONAL[kind]}) that is neither a pseudonym nor a fixture "
-                    f"customer's: {REMEDY[kind]}; if it is one of your agent's test identities, declare it in "
-                    f"{_config_file(Path(name).parent)}: test_identities = [{json.dumps(found)}] (globs allowed)",
-                    "error",
-                )
-            )
     return out
 
 
