@@ -41,7 +41,7 @@ from tracing.redact import Redactor
 TURNS = 3000
 BATCH = 512
 ROUNDS = 5
-TABLES = ("spans", "turns", "conversations", "flags")
+TABLES = ("spans", "turns", "conversations", "flags", "failure_groups", "failure_group_days")
 Source = Callable[[int], list[SpanRecord]]
 
 

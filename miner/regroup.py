@@ -13,13 +13,13 @@ tables were made. Both leave the gate's own replays out, as `filon traces list` 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Connection, func, text
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Connection, text
 
 GATE = "filon eval"  # `miner.reviews.GATE`, spelled out: a migration runs this, and must not change with code
 
@@ -124,8 +124,6 @@ def recount_all(conn: Connection) -> None:
 def regroup(conn: Connection, members: list[Member]) -> None:
     """A batch's changes to the groups: joins and leaves, by signature and by day, in signature order
     (two writers lock group rows in one order, after the conversations they touched)."""
-    from miner.tables import FailureGroupDayRow, FailureGroupRow
-
     joined: dict[str, dict[str, Any]] = {}
     days: dict[tuple[str, str], int] = {}
     left: dict[str, int] = {}
@@ -160,10 +158,10 @@ def regroup(conn: Connection, members: list[Member]) -> None:
                 left[m.before[0]] = left.get(m.before[0], 0) + 1
                 left_days[m.before] = left_days.get(m.before, 0) + 1
     if joined:
-        _upsert_groups(conn, FailureGroupRow.__table__, [joined[s] for s in sorted(joined)])  # type: ignore[attr-defined]
+        rows = [tuple(joined[s][c] for c in GROUP_COLUMNS) for s in sorted(joined)]
+        _upsert(conn, _groups_upsert, rows, (3, 4))
     if days:
-        rows = [{"signature": s, "day": d, "size": n} for (s, d), n in sorted(days.items())]
-        _upsert_days(conn, FailureGroupDayRow.__table__, rows)  # type: ignore[attr-defined]
+        _upsert(conn, _days_upsert, [(s, d, n) for (s, d), n in sorted(days.items())], ())
     for signature, n in sorted(left.items()):
         conn.execute(
             text("UPDATE failure_groups SET size = size - :n WHERE signature = :s"), {"n": n, "s": signature}
@@ -178,37 +176,64 @@ def regroup(conn: Connection, members: list[Member]) -> None:
         conn.execute(text("DELETE FROM failure_group_days WHERE size <= 0"))
 
 
-def _dialect(conn: Connection) -> Any:
-    return postgresql if conn.dialect.name == "postgresql" else sqlite
+GROUP_COLUMNS = ("signature", "size", "priority", "first_seen", "last_seen", "representative", "reason")
+DAY_COLUMNS = ("signature", "day", "size")
 
 
-def _upsert_groups(conn: Connection, table: Any, rows: list[dict[str, Any]]) -> None:
+@lru_cache(maxsize=64)
+def _groups_upsert(postgres: bool, rows: int) -> str:
+    """The multi-row upsert of the groups, spelled out once per dialect and size (SQLAlchemy would compile
+    it anew for every batch): sizes add up, the most urgent priority stays, first and last seen widen, and
+    a joining member more urgent (or as urgent and newer) becomes the representative."""
+    mark = "%s" if postgres else "?"
+    least, greatest = ("LEAST", "GREATEST") if postgres else ("MIN", "MAX")
+    one = f"({', '.join([mark] * len(GROUP_COLUMNS))})"
+    old, new = "failure_groups", "excluded"
+    better = f"{new}.priority < {old}.priority OR ({new}.priority = {old}.priority AND {new}.last_seen >= {old}.last_seen)"
+    return (
+        f"INSERT INTO failure_groups ({', '.join(GROUP_COLUMNS)}) VALUES {', '.join([one] * rows)} "
+        f"ON CONFLICT (signature) DO UPDATE SET size = {old}.size + {new}.size, "
+        f"priority = {least}({old}.priority, {new}.priority), "
+        f"first_seen = {least}({old}.first_seen, {new}.first_seen), "
+        f"last_seen = {greatest}({old}.last_seen, {new}.last_seen), "
+        f"representative = CASE WHEN {better} THEN {new}.representative ELSE {old}.representative END, "
+        f"reason = CASE WHEN {better} THEN {new}.reason ELSE {old}.reason END"
+    )
+
+
+@lru_cache(maxsize=64)
+def _days_upsert(postgres: bool, rows: int) -> str:
+    mark = "%s" if postgres else "?"
+    one = f"({mark}, {mark}, {mark})"
+    return (
+        f"INSERT INTO failure_group_days (signature, day, size) VALUES {', '.join([one] * rows)} "
+        "ON CONFLICT (signature, day) DO UPDATE SET size = failure_group_days.size + excluded.size"
+    )
+
+
+def _upsert(
+    conn: Connection, sql: Callable[[bool, int], str], rows: list[tuple[Any, ...]], dates: Sequence[int]
+) -> None:
+    """Rows through the driver, in statements of at most 200 rows, dates as the column type stores them."""
+    from miner.sql import _processors
+    from miner.tables import FailureGroupRow
+
     postgres = conn.dialect.name == "postgresql"
-    least, greatest = (func.least, func.greatest) if postgres else (func.min, func.max)
-    stmt = _dialect(conn).insert(table).values(rows)
-    new, old = stmt.excluded, table.c
-    better = (new.priority < old.priority) | (
-        (new.priority == old.priority) & (new.last_seen >= old.last_seen)
+    converted = (
+        [c for i, c in _processors(FailureGroupRow.__table__, conn.dialect, GROUP_COLUMNS) if i in dates]  # type: ignore[attr-defined]
+        if dates
+        else []
     )
-    from sqlalchemy import case
-
-    stmt = stmt.on_conflict_do_update(
-        index_elements=[old.signature],
-        set_={
-            "size": old.size + new.size,
-            "priority": least(old.priority, new.priority),
-            "first_seen": least(old.first_seen, new.first_seen),
-            "last_seen": greatest(old.last_seen, new.last_seen),
-            "representative": case((better, new.representative), else_=old.representative),
-            "reason": case((better, new.reason), else_=old.reason),
-        },
-    )
-    conn.execute(stmt)
-
-
-def _upsert_days(conn: Connection, table: Any, rows: list[dict[str, Any]]) -> None:
-    stmt = _dialect(conn).insert(table).values(rows)
-    stmt = stmt.on_conflict_do_update(
-        index_elements=[table.c.signature, table.c.day], set_={"size": table.c.size + stmt.excluded.size}
-    )
-    conn.execute(stmt)
+    cursor = conn.connection.cursor()
+    try:
+        for start in range(0, len(rows), 200):
+            part = rows[start : start + 200]
+            params: list[Any] = []
+            for row in part:
+                values = list(row)
+                for i, convert in zip(dates, converted, strict=False):
+                    values[i] = convert(values[i])
+                params += values
+            cursor.execute(sql(postgres, len(part)), params)
+    finally:
+        cursor.close()

@@ -66,7 +66,7 @@ CONVERSATION_COLUMNS = tuple(ConversationRow.model_fields)
 
 
 def conversation_row(
-    cid: str, channel: str, turns: list[Turn], flags: list[Flag], human: list[Flag]
+    cid: str, channel: str, turns: list[Turn], flags: list[Flag], human: list[Flag], known: str | None = None
 ) -> tuple[Any, ...]:
     """A conversation's row, in `CONVERSATION_COLUMNS` order, from its turns (in order) and flags, rule
     and human: its kinds by their most urgent flag, its priority and the reason of its top flag."""
@@ -95,15 +95,17 @@ def conversation_row(
         dumps(kinds) if kinds else "[]",
         top.priority if top else NO_FLAG,
         top.reason if top else "",
-        signature(channel, turns, flags),  # the rule flags': a person's incident mark stays in its group
+        # the rule flags': a person's incident mark stays in its group (`known`: computed already)
+        signature(channel, turns, flags) if known is None else known,
     )
 
 
 def conversation_values(
-    cid: str, channel: str, turns: list[Turn], flags: list[Flag], human: list[Flag]
+    cid: str, channel: str, turns: list[Turn], flags: list[Flag], human: list[Flag], known: str | None = None
 ) -> dict[str, Any]:
     """`conversation_row`, by column name."""
-    return dict(zip(CONVERSATION_COLUMNS, conversation_row(cid, channel, turns, flags, human), strict=True))
+    row = conversation_row(cid, channel, turns, flags, human, known)
+    return dict(zip(CONVERSATION_COLUMNS, row, strict=True))
 
 
 def flag_rows(cid: str, flags: list[Flag], now: datetime) -> list[dict[str, Any]]:

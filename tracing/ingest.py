@@ -200,9 +200,8 @@ class Ingestor:
             kept, span_conv, joined = self._turns(traces, set(stored), stats)
             if not kept:
                 return stats
-            new_ids = batch.insert_conversations(
-                [conversation_row(cid, kept[cid][0], joined[cid], [], []) for cid in sorted(kept)]
-            )
+            inserted = {cid: conversation_row(cid, kept[cid][0], joined[cid], [], []) for cid in sorted(kept)}
+            new_ids = batch.insert_conversations(list(inserted.values()))
             batch.lock(list(kept))
             resources: dict[int, str] = {}  # within this call only: ids are reused once objects are freed
             span_rows = [
@@ -226,10 +225,7 @@ class Ingestor:
             before = batch.group_keys([cid for cid in conversations if cid not in new_ids])
             flags = {cid: self.flags(conv) for cid, conv in conversations.items()}
             batch.replace_flags(flags, new_ids)
-            rows = {
-                cid: conversation_values(cid, conv.channel, conv.turns, flags[cid], human.get(cid, []))
-                for cid, conv in conversations.items()
-            }
+            rows = _rows(conversations, flags, human, inserted, new_ids)
             # a new conversation was written whole: only a flagged one changes (its kinds, priority, reason)
             batch.update_conversations([rows[cid] for cid in new_ids if flags.get(cid)], FLAG_COLUMNS)
             batch.update_conversations([row for cid, row in rows.items() if cid not in new_ids])
@@ -331,6 +327,28 @@ class Ingestor:
         remaining, emptied = batch.channels_of_remaining(left)
         batch.drop_conversations(emptied)
         return remaining
+
+
+def _rows(
+    conversations: dict[str, Conversation],
+    flags: dict[str, list[Flag]],
+    human: dict[str, list[Flag]],
+    inserted: dict[str, tuple[Any, ...]],
+    new_ids: set[str],
+) -> dict[str, dict[str, Any]]:
+    """Each conversation's row by column name; a new one no rule flagged keeps the signature it was
+    written with (computed once)."""
+    return {
+        cid: conversation_values(
+            cid,
+            conv.channel,
+            conv.turns,
+            flags[cid],
+            human.get(cid, []),
+            inserted[cid][-1] if cid in new_ids and not flags[cid] else None,
+        )
+        for cid, conv in conversations.items()
+    }
 
 
 def ingest_replaying(ingestor: Ingestor, records: list[SpanRecord]) -> IngestStats:
