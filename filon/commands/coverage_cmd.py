@@ -132,17 +132,12 @@ def _over_time(
             points.append((since, found.share * 100))
     if len(points) < 2:
         return None
-    import plotext as plt
+    from filon.commands.plots import percent_line
 
-    plt.clear_figure()
-    plt.plotsize(max(40, min(width, 120)), 14)
-    plt.theme("clear")
-    xs = list(range(1, len(points) + 1))
-    plt.plot(xs, [v for _, v in points], marker="dot")
-    label = "%m-%d" if daily else "%d %Hh"
-    every = max(1, len(xs) // 6)
-    plt.xticks(xs[::every], [when.strftime(label) for when, _ in points][::every])
-    plt.ylim(0, 100)
-    unit = "day" if daily else "hour"
-    plt.title(f"coverage of each {unit}'s traffic (%), oldest left")
-    return str(plt.uncolorize(plt.build())).rstrip()
+    label, unit = ("%m-%d", "day") if daily else ("%d %Hh", "hour")
+    return percent_line(
+        [v for _, v in points],
+        [when.strftime(label) for when, _ in points],
+        f"coverage of each {unit}'s traffic (%), oldest left",
+        width,
+    )

@@ -87,23 +87,18 @@ def history(
 def trend(rows: list[HistoryRow], case_id: str | None, width: int) -> str | None:
     """The score (or the case's pass rate) of each run, oldest left, as plain text: no colour codes, so
     that it reads the same in a pipe or a CI log. None under two runs with a figure."""
-    points = [(r, _rate(r, case_id)) for r in reversed(rows)]
-    points = [(r, v) for r, v in points if v is not None]
+    points = [(r, v) for r in reversed(rows) if (v := _rate(r, case_id)) is not None]
     if len(points) < 2:
         return None
-    import plotext as plt
+    from filon.commands.plots import percent_line
 
-    plt.clear_figure()
-    plt.plotsize(max(40, min(width, 120)), 14)
-    plt.theme("clear")
-    xs = list(range(1, len(points) + 1))
-    plt.plot(xs, [v for _, v in points], marker="dot")
-    step = max(1, len(xs) // 6)  # a few dates, never one on another
-    plt.xticks(xs[::step], [r.started_at.strftime("%m-%d %H:%M") for r, _ in points][::step])
-    plt.ylim(0, 100)
     what = f"{case_id}: pass rate" if case_id else "score"
-    plt.title(f"{what} over the last {len(points)} runs (%), oldest left")
-    return str(plt.uncolorize(plt.build())).rstrip()
+    return percent_line(
+        [v for _, v in points],
+        [r.started_at.strftime("%m-%d %H:%M") for r, _ in points],
+        f"{what} over the last {len(points)} runs (%), oldest left",
+        width,
+    )
 
 
 def _rate(row: HistoryRow, case_id: str | None) -> float | None:
