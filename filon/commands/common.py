@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -107,3 +108,15 @@ def invocation() -> str:
     if found and os.path.realpath(found) == os.path.realpath(called):
         return "filon"
     return os.path.relpath(called) if not os.path.isabs(called) or called.startswith(os.getcwd()) else called
+
+
+def duration(text: str, option: str, what: str = "a duration", zero: bool = True) -> timedelta:
+    """`30d`, `12h`, `90m` as a span of time (`0d` too, unless `zero` is False); one line naming the
+    option otherwise (exit 2)."""
+    import re
+
+    match = re.fullmatch(r"(\d+)([dhm])", text.strip())
+    if not match or (not zero and int(match.group(1)) == 0):
+        fail(f"{option}: {text!r} is not {what} like 7d, 12h or 90m")
+    n, unit = int(match.group(1)), match.group(2)
+    return {"d": timedelta(days=n), "h": timedelta(hours=n), "m": timedelta(minutes=n)}[unit]

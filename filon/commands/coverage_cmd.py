@@ -5,26 +5,17 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from filon.commands.common import Exit, console, fail
+from filon.commands.common import Exit, console, duration, fail
 
 if TYPE_CHECKING:
     from goldens.case.schema import Case
     from miner.store import Store
-
-
-def _window(text: str) -> timedelta:
-    match = re.fullmatch(r"(\d+)([dhm])", text.strip())
-    if not match or int(match.group(1)) == 0:
-        fail(f"--since: {text!r} is not a window like 7d, 12h or 90m")
-    n, unit = int(match.group(1)), match.group(2)
-    return {"d": timedelta(days=n), "h": timedelta(hours=n), "m": timedelta(minutes=n)}[unit]
 
 
 def coverage(
@@ -50,7 +41,7 @@ def coverage(
     from goldens.set.coverage import coverage as measure
     from miner.settings import settings
 
-    window = _window(since)
+    window = duration(since, "--since", "a window", zero=False)
     if limit < 1:
         fail("--limit takes a whole number of at least 1")
     absent = missing_set(folder)

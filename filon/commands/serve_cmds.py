@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import logging
-import re
 import socket
-from datetime import timedelta
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from filon.commands.common import EscalationOpt, Exit, console, err_console, fail
+from filon.commands.common import EscalationOpt, Exit, console, duration, err_console, fail
 
 db_app = typer.Typer(help="The store: its size, and retention.", no_args_is_help=True)
 
@@ -137,14 +135,6 @@ def serve(
     server.run(sockets=[sock])
 
 
-def _duration(text: str) -> timedelta:
-    match = re.fullmatch(r"(\d+)([dhm])", text.strip())
-    if not match:
-        fail(f"--older-than: {text!r} is not a duration like 30d, 12h or 90m")
-    n, unit = int(match.group(1)), match.group(2)
-    return {"d": timedelta(days=n), "h": timedelta(hours=n), "m": timedelta(minutes=n)}[unit]
-
-
 @db_app.command("stats")
 def stats() -> None:
     """Counts of conversations, turns, spans, flags, cases made, eval runs; flags by kind.
@@ -168,7 +158,7 @@ def prune(
     """
     from filon.commands.traces_cmds import open_store
 
-    age = _duration(older_than)
+    age = duration(older_than, "--older-than")
     removed = open_store().prune(age, dry_run)
     verb = "would delete" if dry_run else "deleted"
     console.print(
