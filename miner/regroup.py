@@ -177,7 +177,6 @@ def regroup(conn: Connection, members: list[Member]) -> None:
 
 
 GROUP_COLUMNS = ("signature", "size", "priority", "first_seen", "last_seen", "representative", "reason")
-DAY_COLUMNS = ("signature", "day", "size")
 
 
 @lru_cache(maxsize=64)

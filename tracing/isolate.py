@@ -36,10 +36,6 @@ ESCAPED = re.compile(
 )
 
 
-class StoreDown(RuntimeError):
-    """The store cannot take writes now: every request of the batch is to be retried."""
-
-
 @dataclass
 class Outcome:
     """What became of one request: stored (its `stats`, shared with the others of its group), with the
@@ -92,7 +88,7 @@ def store_unavailable(exc: BaseException) -> bool:
 
     from miner.errors import StoreError
 
-    if isinstance(exc, StoreError | StoreDown | ConnectionError | TimeoutError):
+    if isinstance(exc, StoreError | ConnectionError | TimeoutError):
         return True
     if isinstance(exc, sa.DBAPIError) and exc.connection_invalidated:
         return True
@@ -129,6 +125,11 @@ def made_safe(value: Any, count: list[int]) -> Any:
     if isinstance(value, list | tuple):
         return [made_safe(v, count) for v in value]
     return value
+
+
+def made_safe_note(count: int) -> str:
+    """What a sender is told of values made safe before storing."""
+    return f"NUL or lone surrogate removed from {count} value(s)"
 
 
 def safe_record(r: SpanRecord, count: list[int]) -> SpanRecord:
@@ -174,7 +175,7 @@ def _one_request(
         if count[0]:
             try:
                 out.stats.add(ingest(safe))
-                out.notes.append(f"trace {trace_id}: NUL or lone surrogate removed from {count[0]} value(s)")
+                out.notes.append(f"trace {trace_id}: {made_safe_note(count[0])}")
                 continue
             except Exception as exc:
                 if store_unavailable(exc):

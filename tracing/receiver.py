@@ -254,9 +254,9 @@ class Receiver:
             return Response(status_code=400)
         except TimeoutError:
             timeout = settings.limits.body_timeout_s
-            return problem(408, f"body not received within {timeout:g} s", {"Connection": "close"})
+            return problem(408, f"body not received within {timeout:g} s")
         except OverBudget as exc:
-            retry = {"Retry-After": str(settings.retry_after_s), "Connection": "close"}
+            retry = {"Retry-After": str(settings.retry_after_s)}
             return problem(503, f"the receiver is busy: {exc}; retry", retry)
         encoding = request.headers.get("content-encoding", "").lower()
         if encoding not in ("", "identity", "gzip"):

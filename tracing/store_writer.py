@@ -20,7 +20,7 @@ from typing import Any
 
 from miner.jsontext import dumps_bytes, loads
 from tracing.ingest import IngestStats
-from tracing.isolate import Outcome, safe_record
+from tracing.isolate import Outcome, made_safe_note, safe_record
 from tracing.records import SpanRecord, fields_of
 from tracing.wire import WireError, read_frame, start_helper, write_frame
 
@@ -74,7 +74,7 @@ class HelperCommitter:
             safe = [safe_record(r, count) for r in records]
             payload = dumps_bytes(["ingest", n, [fields_of(r) for r in safe]])
             with self._lock:
-                self._notes[n] = f"lone surrogate or NUL removed from {count[0]} value(s)"
+                self._notes[n] = made_safe_note(count[0])
             return payload
 
     def _helper(self) -> subprocess.Popen[bytes]:

@@ -40,6 +40,7 @@ def coverage(
     from goldens.set.caseset import load_set, missing_set
     from goldens.set.coverage import coverage as measure
     from miner.settings import settings
+    from miner.untrusted import one_line
 
     window = duration(since, "--since", "a window", zero=False)
     if limit < 1:
@@ -75,8 +76,6 @@ def coverage(
     if found.uncovered:
         console.print(f"not covered, largest first ({len(found.uncovered)} group(s)):", markup=False)
         for g in found.uncovered[:limit]:
-            from miner.untrusted import one_line
-
             console.print(f"  {g.size:>5}  {one_line(g.signature)}", markup=False, soft_wrap=True)
             console.print(
                 f"         → filon draft {one_line(g.representative)}", markup=False, soft_wrap=True

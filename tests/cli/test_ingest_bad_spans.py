@@ -14,7 +14,9 @@ from miner.store import Store
 runner = CliRunner()
 
 
-def span(n: int, customer: str, **extra: Any) -> dict[str, Any]:
+def span(n: int, customer: str, conversation: str | None = None, **extra: Any) -> dict[str, Any]:
+    """An OTLP JSON agent span of trace and span id `n`: the customer's words, in `web:file-N` (or
+    `conversation`)."""
     messages = [{"role": "user", "parts": [{"type": "text", "content": customer}]}]
     return {
         "traceId": f"{n:032x}",
@@ -24,7 +26,7 @@ def span(n: int, customer: str, **extra: Any) -> dict[str, Any]:
         "endTimeUnixNano": "1700000001000000000",
         "attributes": [
             {"key": "gen_ai.operation.name", "value": {"stringValue": "invoke_agent"}},
-            {"key": "gen_ai.conversation.id", "value": {"stringValue": f"web:file-{n}"}},
+            {"key": "gen_ai.conversation.id", "value": {"stringValue": conversation or f"web:file-{n}"}},
             {"key": "gen_ai.input.messages", "value": {"stringValue": json.dumps(messages)}},
             {"key": "note", "value": {"stringValue": customer}},
         ],

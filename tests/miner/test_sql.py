@@ -7,6 +7,8 @@ from datetime import UTC, datetime, timedelta, timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from miner.rows import CONVERSATION_COLUMNS
+
 
 @settings(max_examples=300, deadline=None)
 @given(
@@ -27,6 +29,12 @@ def test_dates_written_by_the_ingest_path_are_the_orms_text(value: datetime) -> 
     assert fast(value) == column.type.dialect_impl(dialect).bind_processor(dialect)(value)
 
 
+def conversation_rows(prefix: str, ids: range, channel: str = "web") -> list[tuple[object, ...]]:
+    """Conversation rows in `CONVERSATION_COLUMNS` order, of ids `web:PREFIX000`…"""
+    when = datetime(2026, 12, 2, tzinfo=UTC)
+    return [(f"web:{prefix}{i:03}", channel, when, when, 1, False, "[]", 9, "", "") for i in ids]
+
+
 def test_bulk_inserts_say_what_was_new_whichever_way_they_went(db_url: str) -> None:
     """On PostgreSQL a batch goes by COPY: straight into the table when every row is new, else through
     the staging table with the conflict clause; on SQLite, multi-row INSERTs. Either way: each row once,
@@ -42,21 +50,10 @@ def test_bulk_inserts_say_what_was_new_whichever_way_they_went(db_url: str) -> N
 
     store = Store.open(db_url)
     table = ConversationRow.__table__  # type: ignore[attr-defined]
-    when = datetime(2026, 12, 2, tzinfo=UTC)
-    names = (
-        "id",
-        "channel",
-        "started_at",
-        "last_at",
-        "turn_count",
-        "escalated",
-        "flag_kinds",
-        "priority",
-        "reason",
-    )
+    names = CONVERSATION_COLUMNS
 
     def rows(ids: range, channel: str = "web") -> list[tuple[object, ...]]:
-        return [(f"web:c{i:03}", channel, when, when, 1, False, "[]", 9, "") for i in ids]
+        return conversation_rows("c", ids, channel)
 
     with store.engine.begin() as conn:
         new: list[str] = []
@@ -93,19 +90,7 @@ def test_a_session_killed_mid_batch_is_the_stores_failure_not_the_datas(postgres
 
     store = Store.open(_fresh_schema(postgres_url))
     table = ConversationRow.__table__  # type: ignore[attr-defined]
-    when = datetime(2026, 12, 2, tzinfo=UTC)
-    names = (
-        "id",
-        "channel",
-        "started_at",
-        "last_at",
-        "turn_count",
-        "escalated",
-        "flag_kinds",
-        "priority",
-        "reason",
-    )
-    rows = [(f"web:k{i:03}", "web", when, when, 1, False, "[]", 9, "") for i in range(60)]
+    names, rows = CONVERSATION_COLUMNS, conversation_rows("k", range(60))
     with store.engine.begin() as conn:
         insert_rows(conn, table, names, rows, "nothing", ["id"])  # the COPY path: its listeners are set
     with pytest.raises(Exception) as caught, store.engine.begin() as conn:

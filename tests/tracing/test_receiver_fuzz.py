@@ -24,6 +24,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from sqlalchemy import text
 
 from miner.store import Store
+from tests.cli.test_ingest_bad_spans import span
 from tests.conftest import _fresh_schema
 from tests.tracing.server import running
 from tracing.receiver import ReceiverSettings
@@ -43,20 +44,7 @@ _ids = itertools.count(1)
 
 
 def _span(customer: str, conversation: str) -> dict[str, Any]:
-    n = next(_ids)
-    messages = [{"role": "user", "parts": [{"type": "text", "content": customer}]}]
-    return {
-        "traceId": f"{n:032x}",
-        "spanId": f"{n:016x}",
-        "name": "invoke_agent support",
-        "startTimeUnixNano": "1700000000000000000",
-        "endTimeUnixNano": "1700000000500000000",
-        "attributes": [
-            {"key": "gen_ai.operation.name", "value": {"stringValue": "invoke_agent"}},
-            {"key": "gen_ai.conversation.id", "value": {"stringValue": conversation}},
-            {"key": "gen_ai.input.messages", "value": {"stringValue": json.dumps(messages)}},
-        ],
-    }
+    return span(next(_ids), customer, conversation)
 
 
 def _body(spans: list[dict[str, Any]]) -> bytes:
