@@ -230,11 +230,14 @@ class ReviewStore:
         status: str | None = None,
         now: datetime | None = None,
         severity: Severity | None = None,
+        group: str | None = None,
     ) -> list[QueueRow]:
         """Flagged conversations by priority (incidents, then severity), newest first; keyset pages.
-        `severity` keeps that level and above."""
+        `severity` keeps that level and above; `group`, the members of one failure signature."""
         now = now or datetime.now(UTC)
         query = _queue_query(flag, status, now, severity)
+        if group is not None:
+            query = query.where(CONVERSATIONS.c.signature == group)
         with self.engine.connect() as conn:
             rows = _keyset_page(conn, query, after, limit)
             ids = [r.id for r in rows]

@@ -20,12 +20,12 @@ from sqlmodel import Session, col, create_engine, select
 
 from miner.batch import BatchStore
 from miner.errors import StoreError as StoreError
+from miner.group_review import GroupReviewStore
 from miner.groups import GroupStore
 from miner.incidents import IncidentStore
 from miner.migrations import migrate
 from miner.places import shown, store_opened, where
 from miner.retention import RetentionStore
-from miner.reviews import ReviewStore
 from miner.settings import settings
 from miner.stats import StatsStore
 from miner.tables import EvalAttemptRow, EvalComparison, EvalRun
@@ -96,7 +96,7 @@ class HistoryRow:
         }
 
 
-class Store(TraceStore, GroupStore, BatchStore, ReviewStore, RetentionStore, IncidentStore, StatsStore):
+class Store(TraceStore, GroupStore, BatchStore, GroupReviewStore, RetentionStore, IncidentStore, StatsStore):
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 

@@ -11,6 +11,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from goldens.set.caseset import goldens_dir
+from miner.group_review import GroupVerdict
 from miner.settings import settings
 from miner.store import Store
 from tui.queue import QueueScreen
@@ -54,6 +55,7 @@ class ReviewApp(App[None]):
             f" · prompt {prompt}" if prompt else ""
         )
         self.held: set[str] = set()  # conversations this app claimed: released on every way out
+        self.last_group: GroupVerdict | None = None  # the last verdict applied to a group, for its undo
 
     def release_all(self) -> None:
         """Give back every claim this app holds (quit, ctrl+c, a crash): another reviewer can take them."""

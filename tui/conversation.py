@@ -53,9 +53,10 @@ class ConversationScreen(ReviewScreen):
         ok: bool
         text: str
 
-    def __init__(self, conversation_id: str) -> None:
+    def __init__(self, conversation_id: str, draft: bool = False) -> None:
         super().__init__()
         self.conversation_id = conversation_id
+        self.draft_on_open = draft  # drafting in one key from a group or the coverage screen
         self.claim: ClaimResult | None = None
         self.load_error: str | None = None  # why the conversation could not be loaded, when it could not
 
@@ -123,6 +124,9 @@ class ConversationScreen(ReviewScreen):
             if turn.escalated:
                 widgets.append(Static(render.escalated()))
         body.mount_all(widgets)
+        if self.draft_on_open:  # asked from a group or the coverage screen: held by another, it says so
+            self.draft_on_open = False
+            self.action_draft()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Drafting and dismissing are not offered for a conversation the store does not hold."""

@@ -42,9 +42,11 @@ class QueueScreen(ReviewScreen):
         # the footer at 80×24 holds what a reviewer needs first, short; `?` says each in full (tooltip).
         # enter is the screen's (priority): the table's own enter binding, hidden, would hide it
         Binding("enter", "open", "Open", tooltip="Open the highlighted conversation", priority=True),
-        Binding("c", "claim_next", "Claim next", tooltip="Claim the next open one"),
-        Binding("slash", "filter_flag", "Flag", tooltip="Filter by flag"),
+        Binding("c", "claim_next", "Claim", tooltip="Claim the next open one"),
+        Binding("slash", "filter_flag", "Flag", tooltip="Filter by flag", show=False),  # room for g
         Binding("f", "cycle_status", "Status", tooltip="Filter by status"),
+        Binding("g", "groups", "Groups", tooltip="The conversations gathered by failure, worst first"),
+        Binding("v", "coverage", "Coverage", tooltip="What share of the traffic the set covers", show=False),
         Binding("s", "cycle_severity", "Filter by severity", show=False),  # in the help, like n and p
         Binding(
             "n", "next_page", "Next page", show=False
@@ -66,8 +68,9 @@ class QueueScreen(ReviewScreen):
     class Claimed(Message):
         conversation_id: str | None
 
-    def __init__(self) -> None:
+    def __init__(self, group: str | None = None) -> None:
         super().__init__()
+        self.group = group  # a failure signature: its members only (`tui.group`)
         self.flag: str | None = None
         self.status_index = 1  # open by default
         self.severity_index = 0  # every severity
@@ -116,7 +119,13 @@ class QueueScreen(ReviewScreen):
     def load(self) -> None:
         try:
             rows = self.review.store.review_queue(
-                self.cursors[-1], PAGE + 1, self.flag, self.status, self.review.now(), self.severity
+                self.cursors[-1],
+                PAGE + 1,
+                self.flag,
+                self.status,
+                self.review.now(),
+                self.severity,
+                self.group,
             )
         except Exception as exc:  # shown, never a crash
             self.post_message(self.Failed(str(exc)))
@@ -226,3 +235,13 @@ class QueueScreen(ReviewScreen):
 
     def action_refresh(self) -> None:
         self.load()
+
+    def action_groups(self) -> None:
+        from tui.groups import GroupsScreen
+
+        self.app.push_screen(GroupsScreen())
+
+    def action_coverage(self) -> None:
+        from tui.coverage import CoverageScreen
+
+        self.app.push_screen(CoverageScreen())

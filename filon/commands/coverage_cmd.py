@@ -3,7 +3,6 @@ the groups it does not cover largest first (each ready to draft), and the cases 
 
 from __future__ import annotations
 
-import itertools
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -104,22 +103,11 @@ def _over_time(
     window: timedelta,
     width: int,
 ) -> str | None:
-    """The coverage of each day of the window, by the day conversations started (each hour, when it is
-    under two days), oldest left, as plain text; None under two periods with traffic."""
-    from goldens.set.coverage import coverage as measure
+    """The coverage of each day (or hour) of the window as plain text, oldest left; None under two
+    periods with traffic."""
+    from goldens.set.coverage import over_time
 
-    daily = window >= timedelta(days=2)
-    points: list[tuple[datetime, float]] = []
-    if daily:  # calendar days, read from the groups' counts by day: no scan of the conversations
-        first = datetime.combine(start.date(), datetime.min.time(), UTC)
-        bounds = [first + timedelta(days=i) for i in range(min((datetime.now(UTC) - first).days + 2, 63))]
-    else:  # hours: counted from the conversations of each hour
-        bounds = [start + timedelta(hours=i) for i in range(int(window / timedelta(hours=1)) + 1)]
-    for since, until in itertools.pairwise(bounds):
-        groups = store.failure_groups(limit=None, since=since, until=until, exact=not daily)
-        found = measure(cases, groups, escalation)
-        if found.share is not None:
-            points.append((since, found.share * 100))
+    points, daily = over_time(store, cases, escalation, start, window)
     if len(points) < 2:
         return None
     from filon.commands.plots import percent_line

@@ -17,6 +17,7 @@ from rich.text import Text
 from filon.commands.common import console, err_console, invocation
 
 if TYPE_CHECKING:
+    from miner.groups import FailureGroup
     from miner.store import Store
 
 
@@ -116,8 +117,14 @@ def demo(
             markup=False,
             soft_wrap=True,
         )
+        written = _one_case_for_the_group(store, worst)
         console.print(
-            f"one case for all of them: {me} draft {one_line(worst.representative)} --write",
+            written or f"one case for all of them: {me} draft {one_line(worst.representative)} --write",
+            markup=False,
+            soft_wrap=True,
+        )
+        console.print(
+            f"(in the review TUI: {me} review, then g: the groups, x dismisses one, d drafts one case for all)",
             markup=False,
             soft_wrap=True,
         )
@@ -129,6 +136,34 @@ def demo(
     )
     if me != "filon":
         console.print("(or put filon on your PATH: source .venv/bin/activate)", markup=False)
+
+
+def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:
+    """The deploy's worst group becomes one case, drafted from its representative and written apart from
+    the set (the demo's `demo-cases/` in filon's home, never the set CI gates on), the group's other open
+    conversations marked covered by it. What to print, or None when the draft cannot be written."""
+    from goldens.drafting.review import SaveError, make_draft, save_case
+    from goldens.set.caseset import goldens_dir
+    from miner.settings import settings
+    from miner.untrusted import one_line
+
+    folder = settings().home_folder() / "demo-cases"
+    folder.mkdir(parents=True, exist_ok=True)
+    draft = make_draft(store, group.representative, "demo", folder=goldens_dir(None))
+    if draft is None:
+        return None
+    case = draft.case()
+    try:
+        path = save_case(store, case, "demo", folder)
+    except (SaveError, OSError):
+        return None
+    others = store.open_members(group.signature, "demo")
+    done = store.cover_group(group.signature, "demo", case["id"], others, group.representative)
+    left = f"; {done.incidents} incident(s) left to review alone" if done.incidents else ""
+    return (
+        f"one case for all of them, drafted from {one_line(group.representative)}: {path} "
+        f"({len(done.changed)} other conversation(s) of the group marked covered by it{left})"
+    )
 
 
 def _unused_label(store: Store, seed: int) -> str:

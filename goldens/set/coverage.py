@@ -17,13 +17,18 @@ too (their situation no longer appears, or the traffic has not come yet).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from goldens.case.schema import Case
 from goldens.case.tool_spec import as_group, tool_name
 from miner.groups import FailureGroup
 from miner.signature import OK
+
+if TYPE_CHECKING:
+    from miner.store import Store
 
 SECURITY = frozenset(("leak", "injection_obeyed", "exposure", "unverified_record", "injection_refused"))
 
@@ -111,8 +116,6 @@ WEEK = 7  # days: the window `filon eval` reports the set's coverage of
 def last_week(cases: list[Case], escalation: frozenset[str]) -> Coverage | None:
     """The set's coverage of the last week of production's traffic in the store; None when the store
     holds none (or cannot be opened: the gate never depends on the store)."""
-    from datetime import UTC, datetime, timedelta
-
     from miner.errors import StoreError
     from miner.store import Store
 
@@ -125,3 +128,31 @@ def last_week(cases: list[Case], escalation: frozenset[str]) -> Coverage | None:
     except StoreError:
         return None
     return coverage(cases, groups, escalation) if groups else None
+
+
+def over_time(
+    store: Store,
+    cases: list[Case],
+    escalation: frozenset[str],
+    start: datetime,
+    window: timedelta,
+    now: datetime | None = None,
+) -> tuple[list[tuple[datetime, float]], bool]:
+    """The coverage (%) of each day of the window, by the day conversations started (each hour, when the
+    window is under two days), oldest first; and whether the periods are days. Days are read from the
+    groups' counts by day, with no scan of the conversations; hours are counted from the conversations."""
+    daily = window >= timedelta(days=2)
+    if daily:
+        first = datetime.combine(start.date(), datetime.min.time(), UTC)
+        bounds = [
+            first + timedelta(days=i) for i in range(min(((now or datetime.now(UTC)) - first).days + 2, 63))
+        ]
+    else:
+        bounds = [start + timedelta(hours=i) for i in range(int(window / timedelta(hours=1)) + 1)]
+    points: list[tuple[datetime, float]] = []
+    for since, until in itertools.pairwise(bounds):
+        groups = store.failure_groups(limit=None, since=since, until=until, exact=not daily)
+        found = coverage(cases, groups, escalation)
+        if found.share is not None:
+            points.append((since, found.share * 100))
+    return points, daily

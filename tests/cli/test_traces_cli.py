@@ -147,7 +147,17 @@ def test_demo_tells_the_story_and_says_it_is_scripted() -> None:
     assert said is not None and int(said.group(1)) >= 2
     groups = json.loads(runner.invoke(app, ["traces", "list", "--groups", "--json"]).stdout)
     assert groups[0]["signature"] == said.group(2) and groups[0]["size"] == int(said.group(1))
-    assert f"one case for all of them: filon draft {groups[0]['representative']} --write" in result.stdout
+    # and the one case written for them, apart from the set, the others marked covered by it
+    rep = groups[0]["representative"]
+    written = re.search(
+        rf"one case for all of them, drafted from {re.escape(rep)}: (\S+) \((\d+) other", result.stdout
+    )
+    assert written is not None, result.stdout
+    case = json.loads(Path(written.group(1)).read_text(encoding="utf-8"))
+    assert Path(written.group(1)).parent.name == "demo-cases" and case["source"]["conversation_id"] == rep
+    done = Store.open().review_queue(status="done", limit=100)
+    covered = [r for r in done if r.case_id == case["id"]]
+    assert len(covered) == int(written.group(2)) + 1 == groups[0]["size"]
 
 
 def test_the_demo_is_seeded_and_a_second_run_says_what_it_adds(tmp_path: Path) -> None:

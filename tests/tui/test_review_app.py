@@ -63,7 +63,7 @@ async def test_the_queue_footer_at_80x24_offers_open_and_claim(make_app) -> None
         assert active["enter"].binding.action == "open"  # not the table's hidden select
         footer = app.screen.query_one(Footer)
         shown = " ".join(str(k.render()) for k in footer.children)
-        assert "Open" in shown and "Claim next" in shown
+        assert "Open" in shown and "Claim" in shown and "Groups" in shown and "Failures" in shown
         assert sum(k.region.right <= 80 and k.region.width > 0 for k in footer.children) == len(
             footer.children
         )

@@ -13,7 +13,7 @@ import pytest
 from miner.store import Store
 from tests.conftest import copy_set
 from tests.tui.conftest import court_eval, settle
-from tests.tui.data import NOW, fill
+from tests.tui.data import NOW, deploy, fill, novel
 from tui.app import ReviewApp
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
@@ -87,3 +87,34 @@ def test_failures(snap_compare, app_at, size: tuple[int, int]) -> None:  # type:
         await settle(pilot)
 
     assert snap_compare(app_at(report=Path("rapport.json")), terminal_size=size, run_before=failures)
+
+
+def keys(*pressed: str):  # type: ignore[no-untyped-def]
+    async def run(pilot) -> None:  # type: ignore[no-untyped-def]
+        await settle(pilot)
+        for key in pressed:
+            await pilot.press(key)
+            await settle(pilot)
+
+    return run
+
+
+@SIZES
+def test_groups(snap_compare, app_at, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    app = app_at()
+    deploy(app.store, 12)
+    assert snap_compare(app, terminal_size=size, run_before=keys("g"))
+
+
+@SIZES
+def test_group_members(snap_compare, app_at, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    app = app_at()
+    deploy(app.store, 12)
+    assert snap_compare(app, terminal_size=size, run_before=keys("g", "enter"))
+
+
+@SIZES
+def test_coverage(snap_compare, app_at, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    app = app_at()
+    novel(app.store, 5)
+    assert snap_compare(app, terminal_size=size, run_before=keys("v"))

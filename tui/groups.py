@@ -1,0 +1,132 @@
+"""`g` from the queue: the flagged conversations gathered by failure signature, worst first.
+
+After a bad deploy the queue holds two hundred conversations that are one failure; here they are one row
+(a group holding an incident first, then by severity, then by size), with how many are still open, when
+the failure was first and last seen, and its signature. Enter opens the group's members, where one
+verdict applies to all of them. The groups are read as ingest keeps them (`Store.failure_groups`), the
+open counts for the page shown only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import DataTable, Footer, Header, Static
+
+from miner.groups import INCIDENT, FailureGroup
+from miner.severity import Severity
+from tui.base import ReviewScreen
+from tui.queue import SEVERITY_STYLE, age
+from tui.safe import literal
+
+SHOWN = 200  # groups on screen: past the worst two hundred, a reviewer filters by severity (traces list)
+
+
+class GroupsScreen(ReviewScreen):
+    BINDINGS = [
+        Binding("enter", "open", "Open group", tooltip="Show the group's conversations", priority=True),
+        Binding("escape", "back", "Back", tooltip="Back to the queue of conversations"),
+        Binding("r", "refresh", "Refresh", show=False),
+    ]
+
+    @dataclass
+    class Loaded(Message):
+        groups: list[FailureGroup]
+        open: dict[str, int]
+
+    @dataclass
+    class Failed(Message):
+        error: str
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.groups: list[FailureGroup] = []
+        self.open: dict[str, int] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("failure groups, worst first", id="filters")
+        yield DataTable(id="groups", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table: DataTable[object] = self.query_one(DataTable)
+        width = self.app.size.width
+        wide = width >= 120
+        columns = [("severity", 8), ("size", 5), ("open", 5), ("last", 4)]
+        columns += [("first", 5), ("representative", 26)] if wide else []
+        signature = max(12, width - sum(w for _, w in columns) - 2 * (len(columns) + 1) - 2)
+        columns.append(("signature", signature))
+        self.wide = wide
+        for label, size in columns:
+            table.add_column(label, width=size)
+        self.load()
+
+    def on_screen_resume(self) -> None:
+        self.load()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="groups")
+    def load(self) -> None:
+        store = self.review.store
+        try:
+            groups = store.failure_groups(Severity.LOW, SHOWN)
+            counts = store.open_counts([g.signature for g in groups], self.review.now())
+        except Exception as exc:  # shown, never a crash
+            self.post_message(self.Failed(str(exc)))
+            return
+        self.post_message(self.Loaded(groups, counts))
+
+    @on(Loaded)
+    def _loaded(self, message: Loaded) -> None:
+        self.groups, self.open = message.groups, message.open
+        table: DataTable[object] = self.query_one(DataTable)
+        table.clear()
+        now = self.review.now()
+        for g in message.groups:
+            level = "incident" if g.priority == INCIDENT else g.severity
+            table.add_row(
+                Text(level, style=SEVERITY_STYLE.get(g.severity, "")),
+                str(g.size),
+                str(message.open.get(g.signature, 0)),
+                age(g.last_seen, now),
+                *((age(g.first_seen, now), literal(g.representative)) if self.wide else ()),
+                literal(g.signature),
+                key=g.signature,
+            )
+        waiting = sum(message.open.values())
+        self.query_one("#filters", Static).update(
+            f"failure groups, worst first · {len(message.groups)} shown · {waiting} conversation(s) open"
+            " · enter: the group's conversations"
+        )
+
+    @on(Failed)
+    def _failed(self, message: Failed) -> None:
+        self.notify(f"cannot read the store: {message.error}", severity="error", markup=False)
+
+    def selected(self) -> FailureGroup | None:
+        table: DataTable[object] = self.query_one(DataTable)
+        if not self.groups or table.cursor_row >= len(self.groups):
+            return None
+        return self.groups[table.cursor_row]
+
+    @on(DataTable.RowSelected)
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_open()
+
+    def action_open(self) -> None:
+        group = self.selected()
+        if group is not None:
+            from tui.group import GroupScreen
+
+            self.app.push_screen(GroupScreen(group))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_refresh(self) -> None:
+        self.load()
