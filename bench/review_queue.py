@@ -30,10 +30,11 @@ from miner.regroup import recount
 from miner.store import Store
 from tracing.ingest import Ingestor
 
-CALLS = 200
+CALLS = int(__import__("os").environ.get("BENCH_CALLS", "200"))
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 SIGNATURES = 300
 SPAN = timedelta(days=12)
+DEPLOY = "escalation · web · tool_deploy(a)"
 
 
 def filled(folder: Path, count: int) -> Store:
@@ -47,6 +48,8 @@ def filled(folder: Path, count: int) -> Store:
             at = (start + SPAN * i / count).isoformat(sep=" ")  # both stores over the same twelve days
             kind = "security" if i % 3 == 0 else "escalation"
             signature = f"{kind} · web · tool_{i % SIGNATURES}(a)"  # a few hundred failures, as a fleet has
+            if i % 10 == 1:  # and one bad deploy, a tenth of the traffic: its page is full in both stores
+                signature = DEPLOY
             yield (
                 f"web:c{i:07d}",
                 "web",
@@ -124,6 +127,15 @@ def main() -> None:
             )
             # the failure groups (`traces list --groups`) and a week's window of them (what coverage reads)
             figures[f"groups_ms_{name}"] = timed(lambda s=store: s.failure_groups(limit=None)) * 1e3
+            # one group's members, the first page in queue order (the TUI's group screen); and the ids
+            # of its open members, what a verdict for the whole group reads (in proportion to its size)
+            group = DEPLOY
+            figures[f"group_page_ms_{name}"] = (
+                timed(lambda s=store, g=group: s.review_queue(None, 50, now=NOW, group=g)) * 1e3
+            )
+            figures[f"group_open_ids_ms_{name}"] = (
+                timed(lambda s=store, g=group: s.open_members(g, "bench", NOW)) * 1e3
+            )
             week = datetime(2026, 11, 6, tzinfo=UTC)  # the last seven of the twelve days
             figures[f"groups_week_ms_{name}"] = (
                 timed(lambda s=store, w=week: s.failure_groups(limit=None, since=w)) * 1e3
@@ -144,7 +156,12 @@ def main() -> None:
                 "ratio_groups_week_1m_to_1k": round(
                     figures["groups_week_ms_1m"] / figures["groups_week_ms_1k"], 3
                 ),
+                "ratio_group_page_1m_to_1k": round(
+                    figures["group_page_ms_1m"] / figures["group_page_ms_1k"], 3
+                ),
                 "goal_ratio_at_most": 2,
+                "group_open_ids_per_member_us_1k": round(figures["group_open_ids_ms_1k"] * 1e3 / 100, 3),
+                "group_open_ids_per_member_us_1m": round(figures["group_open_ids_ms_1m"] * 1e3 / 100_000, 3),
                 "conversation_detail_ms_20_turns": round(open_ms, 3),
                 "tui_start_to_first_row_s_1m": round(tui_s, 3),
             }

@@ -169,6 +169,11 @@ ENGLISH_STORE = (
 )
 
 
+GROUP_INDEX = (  # a group's members in queue order: its first page read as the queue's, at any size
+    "DROP INDEX IF EXISTS ix_conversations_signature",
+    "CREATE INDEX IF NOT EXISTS ix_conversations_group ON conversations (signature, priority, last_at DESC, id)",
+)
+
 SIGNATURES = (  # conversations grouped by failure (`miner.signature`); rows stored before it have none yet
     "ALTER TABLE conversations ADD COLUMN signature VARCHAR NOT NULL DEFAULT ''",
     "CREATE INDEX ix_conversations_signature ON conversations (signature)",

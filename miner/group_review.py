@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy import Engine, delete, select, update
 
 from miner.reviews import CONVERSATIONS, GATE, LINKS, REVIEWS, ReviewStore, claimable
 from miner.severity import INCIDENT_PRIORITY, NO_FLAG, ReviewStatus
@@ -52,22 +52,6 @@ class GroupReviewStore(ReviewStore):
         """The group's flagged conversations in production that `reviewer` may act on (open, or theirs),
         incidents included, in queue order."""
         return [conv_id for conv_id, _ in self._members(signature, reviewer, now or datetime.now(UTC))]
-
-    def open_counts(self, signatures: Collection[str], now: datetime | None = None) -> dict[str, int]:
-        """How many flagged conversations of each group are open, for the groups shown."""
-        now = now or datetime.now(UTC)
-        conv, rev = CONVERSATIONS.c, REVIEWS.c
-        out: dict[str, int] = {}
-        with self.engine.connect() as conn:
-            for part in chunks(sorted(signatures)):
-                query = (
-                    select(conv.signature, func.count())
-                    .select_from(CONVERSATIONS.outerjoin(REVIEWS, rev.conversation_id == conv.id))
-                    .where(conv.signature.in_(part), conv.priority < NO_FLAG, claimable(now))
-                    .group_by(conv.signature)
-                )
-                out.update({sig: int(n) for sig, n in conn.execute(query)})
-        return out
 
     def _members(self, signature: str, reviewer: str, now: datetime) -> list[tuple[str, int]]:
         conv, rev = CONVERSATIONS.c, REVIEWS.c

@@ -79,7 +79,8 @@ class ConversationRow(SQLModel, table=True):
     flag_kinds: str = "[]"  # JSON list of kinds, in review priority order
     priority: int = Field(default=9, index=True)  # 0 incident, 1 critical … 4 low, 9 none (`severity.py`)
     reason: str = ""  # the reason of the flag that sets the priority
-    signature: str = Field(default="", index=True)  # its failure's (`miner.signature`): one group per failure
+    # its failure's (`miner.signature`): one group per failure; indexed with the queue's order (DDL only)
+    signature: str = Field(default="")
 
 
 class TurnRow(SQLModel, table=True):

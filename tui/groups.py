@@ -1,10 +1,11 @@
 """`g` from the queue: the flagged conversations gathered by failure signature, worst first.
 
 After a bad deploy the queue holds two hundred conversations that are one failure; here they are one row
-(a group holding an incident first, then by severity, then by size), with how many are still open, when
-the failure was first and last seen, and its signature. Enter opens the group's members, where one
-verdict applies to all of them. The groups are read as ingest keeps them (`Store.failure_groups`), the
-open counts for the page shown only.
+(a group holding an incident first, then by severity, then by size), with its size, when the failure was
+first and last seen, and its signature. Enter opens the group's members (how many are still open is said
+there), where one verdict applies to all of them. The groups are read as ingest keeps them
+(`Store.failure_groups`): the screen costs the same on a store of a thousand conversations or a million;
+counting each group's open members here would not.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ class GroupsScreen(ReviewScreen):
     @dataclass
     class Loaded(Message):
         groups: list[FailureGroup]
-        open: dict[str, int]
 
     @dataclass
     class Failed(Message):
@@ -46,7 +46,6 @@ class GroupsScreen(ReviewScreen):
     def __init__(self) -> None:
         super().__init__()
         self.groups: list[FailureGroup] = []
-        self.open: dict[str, int] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -58,7 +57,7 @@ class GroupsScreen(ReviewScreen):
         table: DataTable[object] = self.query_one(DataTable)
         width = self.app.size.width
         wide = width >= 120
-        columns = [("severity", 8), ("size", 5), ("open", 5), ("last", 4)]
+        columns = [("severity", 8), ("size", 6), ("last", 4)]
         columns += [("first", 5), ("representative", 26)] if wide else []
         signature = max(12, width - sum(w for _, w in columns) - 2 * (len(columns) + 1) - 2)
         columns.append(("signature", signature))
@@ -72,18 +71,16 @@ class GroupsScreen(ReviewScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="groups")
     def load(self) -> None:
-        store = self.review.store
         try:
-            groups = store.failure_groups(Severity.LOW, SHOWN)
-            counts = store.open_counts([g.signature for g in groups], self.review.now())
+            groups = self.review.store.failure_groups(Severity.LOW, SHOWN)
         except Exception as exc:  # shown, never a crash
             self.post_message(self.Failed(str(exc)))
             return
-        self.post_message(self.Loaded(groups, counts))
+        self.post_message(self.Loaded(groups))
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
-        self.groups, self.open = message.groups, message.open
+        self.groups = message.groups
         table: DataTable[object] = self.query_one(DataTable)
         table.clear()
         now = self.review.now()
@@ -92,16 +89,13 @@ class GroupsScreen(ReviewScreen):
             table.add_row(
                 Text(level, style=SEVERITY_STYLE.get(g.severity, "")),
                 str(g.size),
-                str(message.open.get(g.signature, 0)),
                 age(g.last_seen, now),
                 *((age(g.first_seen, now), literal(g.representative)) if self.wide else ()),
                 literal(g.signature),
                 key=g.signature,
             )
-        waiting = sum(message.open.values())
         self.query_one("#filters", Static).update(
-            f"failure groups, worst first · {len(message.groups)} shown · {waiting} conversation(s) open"
-            " · enter: the group's conversations"
+            f"failure groups, worst first · {len(message.groups)} shown · enter: the group's conversations"
         )
 
     @on(Failed)
