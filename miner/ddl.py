@@ -13,6 +13,8 @@ from collections.abc import Callable
 
 from sqlalchemy import Connection, text
 
+from miner.severity import NO_FLAG
+
 TYPES = {
     "sqlite": {"ts": "DATETIME", "serial": "INTEGER"},
     "postgresql": {"ts": "TIMESTAMP WITH TIME ZONE", "serial": "SERIAL"},
@@ -169,9 +171,11 @@ ENGLISH_STORE = (
 )
 
 
-GROUP_INDEX = (  # a group's members in queue order: its first page read as the queue's, at any size
-    "DROP INDEX IF EXISTS ix_conversations_signature",
-    "CREATE INDEX IF NOT EXISTS ix_conversations_group ON conversations (signature, priority, last_at DESC, id)",
+# a failure group's flagged members in queue order: its first page read as the queue's, at any size. Partial:
+# the unflagged majority of traffic does not pay for it on ingest (the signature's own index serves them)
+GROUP_INDEX = (
+    "CREATE INDEX IF NOT EXISTS ix_conversations_group ON conversations (signature, priority, last_at DESC, id)"
+    f" WHERE priority < {NO_FLAG}",
 )
 
 SIGNATURES = (  # conversations grouped by failure (`miner.signature`); rows stored before it have none yet

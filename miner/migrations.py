@@ -28,7 +28,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (8, "eval runs and results in English", statements(*ddl.ENGLISH_STORE)),
     (9, "conversations' failure signatures", statements(*ddl.SIGNATURES)),
     (10, "failure groups kept up to date", steps(statements(*ddl.FAILURE_GROUPS), recount_all)),
-    (11, "a failure group's members in queue order", statements(*ddl.GROUP_INDEX)),
+    (11, "a failure group's flagged members in queue order", statements(*ddl.GROUP_INDEX)),
 ]
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Engine, Select, and_, or_, select, update
+from sqlalchemy import ColumnElement, Engine, Select, and_, or_, select, text, update
 
 from miner.regroup import recount
 from miner.severity import NO_FLAG, ReviewStatus, Severity, at_least, severity_of_priority
@@ -236,8 +236,10 @@ class ReviewStore:
         `severity` keeps that level and above; `group`, the members of one failure signature."""
         now = now or datetime.now(UTC)
         query = _queue_query(flag, status, now, severity)
-        if group is not None:
-            query = query.where(CONVERSATIONS.c.signature == group)
+        if group is not None:  # spelled out: the planner proves the group index's own condition from it
+            query = query.where(
+                CONVERSATIONS.c.signature == group, text(f"conversations.priority < {NO_FLAG}")
+            )
         with self.engine.connect() as conn:
             rows = _keyset_page(conn, query, after, limit)
             ids = [r.id for r in rows]

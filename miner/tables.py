@@ -79,8 +79,7 @@ class ConversationRow(SQLModel, table=True):
     flag_kinds: str = "[]"  # JSON list of kinds, in review priority order
     priority: int = Field(default=9, index=True)  # 0 incident, 1 critical … 4 low, 9 none (`severity.py`)
     reason: str = ""  # the reason of the flag that sets the priority
-    # its failure's (`miner.signature`): one group per failure; indexed with the queue's order (DDL only)
-    signature: str = Field(default="")
+    signature: str = Field(default="", index=True)  # its failure's (`miner.signature`): one group per failure
 
 
 class TurnRow(SQLModel, table=True):

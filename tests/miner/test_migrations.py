@@ -154,6 +154,7 @@ def test_the_flag_and_queue_columns_spelled_out(db_url: str) -> None:
         ("ix_conversations_group", ("signature", "priority", "last_at", "id")),
         ("ix_conversations_priority", ("priority",)),
         ("ix_conversations_queue", ("priority", "last_at", "id")),
+        ("ix_conversations_signature", ("signature",)),
         ("ix_conversations_started_at", ("started_at",)),
     ]
 
