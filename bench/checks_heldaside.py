@@ -11,6 +11,11 @@ while the checks were built.
   its wrong answers mostly wrong in words whose actions look right (a fact the agent saw nowhere, an
   action claimed that no call did, a gesture promised), written while the rulebook was built and read
   by nobody; scored by the case checks alone (`set_c_`) and by the whole gate (`gate_set_c_`);
+- `heldaside_set_d.json` (232 answers, 93 `bon`, 139 `mauvais`) and `heldaside_set_e.json`: two more
+  tables by two more reviewer sessions (2026-12-03), written turn by turn with each search's question,
+  from the cases' customer turns, the shop's help texts, instructions and data alone; D was scored once
+  as it came (whole gate 0.879, crying wolf 4/93, lying 24/139), then used to decide the rulebook's
+  changes that day; E was written meanwhile and scored once, after them, read by nobody;
 - every table also through the whole gate (`gate_…`): the case's checks, then the rulebook's rules that
   gate (`rules_gating`, proven on the set's examples), then the checks that ask a model;
 - `heldaside_trajectory.json`: answers written turn by turn, each with the tool calls it made (arguments
@@ -55,6 +60,11 @@ from goldens.set.rule_standing import example_transcript, standings
 HERE = Path(__file__).resolve().parent
 CASES = HERE.parent / "goldens" / "cases"
 SET_TABLES = (("heldaside_set.json", "set_"), ("heldaside_set_b.json", "set_b_"))
+TURN_TABLES = (
+    ("heldaside_set_c.json", "set_c_"),
+    ("heldaside_set_d.json", "set_d_"),
+    ("heldaside_set_e.json", "set_e_"),
+)
 
 
 def example(row: dict[str, Any]) -> Example:
@@ -130,10 +140,12 @@ def main() -> None:
         rules = Rules()
         gate = RuleGate(rules, standings(list(cases.values()), rules))
         out["rules_gating"] = sorted(name for name in gate.standings if gate.gates(name))
-        tables = (*SET_TABLES, ("heldaside_trajectory.json", "traj_"), ("heldaside_set_c.json", "set_c_"))
+        tables = (*SET_TABLES, ("heldaside_trajectory.json", "traj_"), *TURN_TABLES)
         for name, prefix in tables:
+            if not (HERE / name).exists():
+                continue
             table = json.loads((HERE / name).read_text(encoding="utf-8"))
-            read = turn_example if prefix in ("traj_", "set_c_") else example
+            read = turn_example if prefix != "set_" and prefix != "set_b_" else example
             if prefix == "set_c_":  # the checks alone too: this table informed no decision before
                 alone = [
                     (cases[r["case"]].categorie, r["verdict"], accepted(cases[r["case"]], read(r), checks))

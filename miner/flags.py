@@ -8,6 +8,7 @@ or phone number that is not the identity the user gave (an email they wrote, or 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -82,11 +83,16 @@ def loop(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     return out
 
 
+# a discount code the answer hands out (« avec le code BIENVENUE »): a gesture whatever the words around it
+_CODE = re.compile(r"\bcode\s+(?:promo\s+|de reduction\s+)?«?\s*([A-Z][A-Z0-9]{3,})\b")
+
+
 def promise(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     out = []
     patterns = cfg.rules.rules["geste_promis"].patterns or cfg.promise_patterns
     for i, t in enumerate(conv.turns):
-        pattern = _has(t.agent, patterns)
+        code = _CODE.search(t.agent)
+        pattern = _has(t.agent, patterns) or (f"code {code.group(1)}" if code else None)
         if pattern and not any(cfg.escalates(c.name) for c in t.tools):
             why = f"promises « {pattern} » with no escalation behind it"
             out.append(Flag.of(Cause.UNBACKED_PROMISE, i, why, t.trace_id))

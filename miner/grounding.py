@@ -33,6 +33,12 @@ AMOUNT = re.compile(rf"{_NUM}\s?(?:€|eur\b|euros?\b)(?:\s?(\d{{2}})\b)?")  # �
 PERCENT = re.compile(rf"{_NUM}\s?(?:%|pour ?cent\b)")
 DURATION = re.compile(r"(\d+)\s?(jours?|semaines?|mois|ans?|heures?|minutes?)\b")
 DAY_MONTH = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
+MONTHS = (
+    "janvier", "fevrier", "mars", "avril", "mai", "juin",
+    "juillet", "aout", "septembre", "octobre", "novembre", "decembre",
+)  # fmt: skip
+# « le 6 décembre », « le 1er décembre 2026 » (folded: no accents)
+NAMED_DAY = re.compile(r"\b(1er|\d{1,2}) (" + "|".join(MONTHS) + r")(?: (\d{4}))?\b")
 DAYS_IN = {"jour": 1, "semaine": 7, "mois": 30, "an": 365}
 RELATIVE = {"avant-hier": -2, "hier": -1, "demain": 1, "apres-demain": 2}
 _RELATIVE = re.compile(r"\b(apres-demain|avant-hier|demain|hier)\b")
@@ -113,7 +119,7 @@ class Seen:
             plain = comparable(s)
             for n in _BARE.findall(_ISO.sub(" ", plain)):
                 numbers.add(float(n.replace(",", ".")))
-            for day, month, year in DAY_MONTH.findall(plain):
+            for day, month, year in _day_months(plain):
                 found = _day(day, month, year, today)
                 if found is not None:
                     dates.add(found)
@@ -156,12 +162,30 @@ def _walk(value: Any, strings: list[str], numbers: set[float], seen: Seen) -> No
             stack.extend(v)
 
 
+def _dates_said(plain: str) -> list[tuple[str, tuple[str, str, str]]]:
+    """The absolute dates of a folded text, as written and as (day, month, year) digits: « 19/11 »,
+    « le 6 decembre », « 1er decembre 2026 »."""
+    out = [(m.group(0), (m.group(1), m.group(2), m.group(3) or "")) for m in DAY_MONTH.finditer(plain)]
+    for m in NAMED_DAY.finditer(plain):
+        day = "1" if m.group(1) == "1er" else m.group(1)
+        out.append((m.group(0), (day, str(MONTHS.index(m.group(2)) + 1), m.group(3) or "")))
+    return out
+
+
+def _day_months(plain: str) -> list[tuple[str, str, str]]:
+    return [d for _, d in _dates_said(plain)]
+
+
 def _day(day: str, month: str, year: str, today: date) -> date | None:
+    """A day and month with their year, or, without one, in the year that puts it nearest the turn's day
+    (« le 6 janvier » said on 3 December is next month's)."""
     try:
-        y = int(year) + (2000 if year and len(year) == 2 else 0) if year else today.year
-        return date(y, int(month), int(day))
+        if year:
+            return date(int(year) + (2000 if len(year) == 2 else 0), int(month), int(day))
+        near = [date(today.year + k, int(month), int(day)) for k in (-1, 0, 1)]
     except ValueError:
         return None
+    return min(near, key=lambda d: abs((d - today).days))
 
 
 def facts(answer: str, today: date) -> list[Fact]:
@@ -177,11 +201,10 @@ def facts(answer: str, today: date) -> list[Fact]:
         out.append(Fact("pourcentage", m.group(0), float(m.group(1).replace(",", "."))))
     for m in DURATION.finditer(plain):
         out.append(Fact("durée", m.group(0), (int(m.group(1)), m.group(2).rstrip("s"))))
-    for m in DAY_MONTH.finditer(plain):
-        day, month, year = m.group(1), m.group(2), m.group(3) or ""
+    for said, (day, month, year) in _dates_said(plain):
         found = _day(day, month, year, today)
         if found is not None:
-            out.append(Fact("date", m.group(0), found))
+            out.append(Fact("date", said, found))
     for m in _RELATIVE.finditer(plain):
         out.append(Fact("date", m.group(0), today + timedelta(days=RELATIVE[m.group(1)])))
     for m in _IN_DAYS.finditer(plain):
@@ -319,12 +342,19 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "j'enregistre votre",
             "j'ai lance",
             "c'est fait",
+            "j'ai ouvert",
+            "j'ouvre une enquete",
+            "je lance une enquete",
+            "j'ai signale",
+            "j'ai contacte",
+            "j'ai fait le necessaire",
+            "j'ai demande au transporteur",
         ),
     ),
 )
 
 
-_SENTENCE = re.compile(r"[.!?\n;]")
+_SENTENCE = re.compile(r"[.!?\n;]|\bmais\b")  # « je ne peux pas…, mais je transmets » claims the second
 # an offer or a condition, not a claim: « en cas de défaut, je vous mets en relation », « si vous voulez »
 _CONDITIONAL = re.compile(
     r"\b(?:si|s'il|en cas|souhaitez|voulez|voulez-vous|pouvez|peux|pourrai|lorsque|quand|des que)\b"

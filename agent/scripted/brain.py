@@ -324,6 +324,10 @@ class Brain:
             )
         retard = int(colis.get("retard_jours", 0))
         if retard > 0:
+            if turn.result("rechercher_aide") is None:  # the rule on late parcels is cited, not recalled
+                return Decision(
+                    call=("rechercher_aide", {"question": "colis en retard enquête transporteur"})
+                )
             return Decision(
                 text=(
                     f"Le colis de la commande {numero} ({colis.get('transporteur')}, suivi {colis.get('suivi')}) "

@@ -66,14 +66,33 @@ class Rules:
                 if call.result is not None or call.error is not None:
                     calls.append(call)
                     continue
-                args = call.args if call.args is not None else _defaults(call.tool, data, turn.customer)
-                key = json.dumps([call.tool, args], sort_keys=True, ensure_ascii=False)
-                if key not in replayed:  # each call once on a fresh shop: a return registered twice is not
-                    replayed[key] = _replay(case, call.tool, args)
+                if call.args is None and call.tool == SEARCH:
+                    # searched for what, the example does not say: any passage of the help texts may be
+                    # what it read (an example that gives the question is held to what that question finds)
+                    key = SEARCH
+                    if key not in replayed:
+                        replayed[key] = (_every_passage(), None)
+                else:
+                    args = call.args if call.args is not None else _defaults(call.tool, data, turn.customer)
+                    key = json.dumps([call.tool, args], sort_keys=True, ensure_ascii=False)
+                    if (
+                        key not in replayed
+                    ):  # each call once on a fresh shop: a return registered twice is not
+                        replayed[key] = _replay(case, call.tool, args)
                 result, error = replayed[key]
                 calls.append(call.model_copy(update={"result": result, "error": error}))
             turns.append(turn.model_copy(update={"calls": calls}))
         return transcript.model_copy(update={"turns": turns})
+
+
+SEARCH = "rechercher_aide"  # the reference agent's retrieval
+
+
+def _every_passage() -> dict[str, Any]:
+    """The result of a search whose question is unknown: every passage of the reference agent's help texts."""
+    from agent.knowledge import passages
+
+    return {"passages": [{"source": p.source, "titre": p.titre, "texte": p.texte} for p in passages()]}
 
 
 def _replay(case: Case, tool: str, args: dict[str, Any]) -> tuple[Any, str | None]:

@@ -30,7 +30,10 @@ def test_whatsapp_memory_carries_the_context_across_turns(make_service) -> None:
     first = service.repondre(conv, "bjr mon colit n'est tjrs pas arrivé")
     second = service.repondre(conv, "c'est la LL-10563")
     assert first.outils == [] and "numéro de commande" in first.texte
-    assert second.outils == ["consulter_commande", "suivre_colis"] and "retard" in second.texte
+    assert (
+        second.outils == ["consulter_commande", "suivre_colis", "rechercher_aide"]
+        and "retard" in second.texte
+    )
     other = service.repondre(Conversation.whatsapp("33600000108"), "c'est la LL-10563")
     assert other.outils == ["consulter_commande"]  # another number: no shared memory
 

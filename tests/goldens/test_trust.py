@@ -73,3 +73,29 @@ def test_a_bad_table_is_one_line_naming_the_row(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "row 0: verdict" in result.output
     result = runner.invoke(app, ["goldens", "trust", "--table", str(tmp_path / "absent.json"), str(CASES)])
     assert result.exit_code == 2 and "absent.json" in result.output
+
+
+def test_a_figure_counts_only_if_the_search_made_returned_it(tmp_path: Path) -> None:
+    """The reference agent's help texts reach it through a traced search: a figure of the FAQ is grounded
+    when a search of the conversation returned it, not because the FAQ holds it somewhere. A search given
+    by name alone (its question unknown) may have returned any passage."""
+
+    def row(verdict: str, calls: list[object]) -> dict[str, object]:
+        # the Belgian rate is right, but the question asked found the metropolitan one only
+        return {
+            "case": "faq-01",
+            "verdict": verdict,
+            "reponse": ["La livraison coûte 3,90 €, offerte dès 60 € ; 9,90 € pour la Belgique."],
+            "outils": [calls],
+            "escalade": False,
+        }
+
+    asked = {"outil": "rechercher_aide", "args": {"question": "frais de livraison"}}
+    both = {"outil": "rechercher_aide", "args": {"question": "livraison Belgique Suisse"}}
+    table = tmp_path / "table.json"
+    rows = [row("mauvais", [asked]), row("bon", [asked, both]), row("bon", ["rechercher_aide"])]
+    table.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+    code, doc, out = trust("--table", str(table))
+    assert code == 0, out
+    assert doc["ensemble"] == {"bons": 2, "mauvais": 1, "accord": 1.0, "crie_au_loup": 0, "ment": 0}
+    assert doc["rejets_par_controle"] == {"regles.fait_non_fonde": 1}

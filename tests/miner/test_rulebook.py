@@ -63,6 +63,15 @@ def test_dates_places_carriers_and_tracking_against_the_parcel() -> None:
     assert missing("Le colis est en retard.", PARCEL) == ["est en retard"]
 
 
+def test_dates_with_the_month_in_words_are_read_and_looked_up() -> None:
+    due = (TODAY + timedelta(days=1)).strftime("%d").lstrip("0")  # the parcel is due tomorrow: 2 December
+    assert missing(f"Livraison prévue le {due} décembre.", PARCEL) == []
+    assert missing("Livraison prévue le 6 décembre.", PARCEL) == ["6 decembre"]
+    assert missing("Elle devait arriver le 1er décembre.", PARCEL) == ["1er decembre"]
+    # without its year, the date nearest the turn's day: « le 2 janvier » said on 1 December is next month's
+    assert [f.value for f in facts("Reçu le 2 janvier.", TODAY)] == [date(2027, 1, 2)]
+
+
 def test_actions_claimed_need_a_call_that_did_them() -> None:
     escalation = ("transferer_a_un_conseiller",)
     said = "C'est fait : votre retour est enregistré."
@@ -73,6 +82,21 @@ def test_actions_claimed_need_a_call_that_did_them() -> None:
     offer = "En cas de défaut, dites-le-moi et je vous mets en relation avec un conseiller."
     assert claimed(offer, [], escalation) is None  # an offer, not a claim
     assert claimed("J'ai modifié l'adresse de livraison.", [("consulter_commande", {}, None)], escalation)
+    # a refusal before a claim does not make the claim an offer
+    refusal = "Je ne peux pas vous donner cette information, mais je transmets votre demande à un conseiller."
+    assert claimed(refusal, [], escalation) == "je transmets votre"
+    assert claimed(refusal, [("transferer_a_un_conseiller", {"ticket": "T-1"}, None)], escalation) is None
+    looked = [("suivre_colis", PARCEL, None)]
+    assert claimed("Le colis a 3 jours de retard. J'ai ouvert une enquête.", looked, escalation) == "j'ai ouvert"
+
+
+def test_a_discount_code_handed_out_is_a_gesture_promised() -> None:
+    coded = conversation("La livraison coûte 3,90 €. Avec le code BIENVENUE, elle est offerte !")
+    [flag] = [f for f in flag_conversation(coded) if f.kind == "promise"]
+    assert "code BIENVENUE" in flag.reason
+    tracked = [ToolCall("suivre_colis", {"numero": "LL-10562"}, PARCEL)]
+    plain = conversation("Votre code de suivi est 6A10562006FR.", tracked)  # a tracking number is no gift
+    assert [f for f in flag_conversation(plain) if f.kind == "promise"] == []
 
 
 def conversation(answer: str, tools: list[ToolCall] | None = None) -> Conversation:
