@@ -87,7 +87,9 @@ def test_actions_claimed_need_a_call_that_did_them() -> None:
     assert claimed(refusal, [], escalation) == "je transmets votre"
     assert claimed(refusal, [("transferer_a_un_conseiller", {"ticket": "T-1"}, None)], escalation) is None
     looked = [("suivre_colis", PARCEL, None)]
-    assert claimed("Le colis a 3 jours de retard. J'ai ouvert une enquête.", looked, escalation) == "j'ai ouvert"
+    assert (
+        claimed("Le colis a 3 jours de retard. J'ai ouvert une enquête.", looked, escalation) == "j'ai ouvert"
+    )
 
 
 def test_a_discount_code_handed_out_is_a_gesture_promised() -> None:
