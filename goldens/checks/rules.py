@@ -16,6 +16,7 @@ gives (`resultat`) is taken as it is; for another agent, only what the example g
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -48,7 +49,12 @@ class Rules:
             rule = self.config.rules.of_cause(flag.cause)
             assert rule is not None
             out.append(
-                Gap("regle", f"regles.{rule.name}", f"règle {rule.name} : {flag.reason}", flag.turn + 1)
+                Gap(
+                    "regle",
+                    f"regles.{rule.name}",
+                    said(rule.name, rule.description, flag.reason),
+                    flag.turn + 1,
+                )
             )
         return out
 
@@ -86,6 +92,15 @@ class Rules:
 
 
 SEARCH = "rechercher_aide"  # the reference agent's retrieval
+_QUOTED = re.compile(r"« [^»]{1,80} »(?: \([^)]{1,20}\))?")
+
+
+def said(name: str, description: str, reason: str) -> str:
+    """A breach as the gate's French report says it: the rule, its French description, and what the flag
+    quoted (the facts with their kind, the words of the claim or the injection); the flag's own reason is
+    the store's, in English."""
+    quoted = _QUOTED.findall(reason)
+    return f"règle {name} : {description}" + (f" — {', '.join(quoted)}" if quoted else "")
 
 
 def _every_passage() -> dict[str, Any]:
