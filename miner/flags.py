@@ -83,16 +83,29 @@ def loop(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     return out
 
 
-# a discount code the answer hands out (« avec le code BIENVENUE »): a gesture whatever the words around it
-_CODE = re.compile(r"\bcode\s+(?:promo\s+|de reduction\s+)?«?\s*([A-Z][A-Z0-9]{3,})\b")
+# a discount code the answer hands out (« avec le code BIENVENUE », « utilisez le code NOEL20 »): a gesture
+# whatever the words around it; not one refused (« n'est plus valable », « réservé à… »), nor the customer's
+_CODE = re.compile(
+    r"\b(?i:avec|utilisez|utilise|saisissez|entrez|voici|profitez)\b[^.!?\n]{0,30}?\b(?i:code)\s+"
+    r"(?i:promo\s+|de\s+r[ée]duction\s+)?«?\s*([A-Z][A-Z0-9]{3,})\b"
+)
+_NOT_GIVEN = re.compile(r"\b(?:n'|ne |plus valable|expir|r[ée]serv[ée])", re.IGNORECASE)
+
+
+def _code_given(answer: str, asked: str) -> str | None:
+    """The discount code the answer hands out, if it hands one out."""
+    for sentence in re.split(r"[.!?\n]", answer):
+        found = _CODE.search(sentence)
+        if found and not _NOT_GIVEN.search(sentence) and found.group(1) not in asked:
+            return f"code {found.group(1)}"
+    return None
 
 
 def promise(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     out = []
     patterns = cfg.rules.rules["geste_promis"].patterns or cfg.promise_patterns
     for i, t in enumerate(conv.turns):
-        code = _CODE.search(t.agent)
-        pattern = _has(t.agent, patterns) or (f"code {code.group(1)}" if code else None)
+        pattern = _has(t.agent, patterns) or _code_given(t.agent, t.user)
         if pattern and not any(cfg.escalates(c.name) for c in t.tools):
             why = f"promises « {pattern} » with no escalation behind it"
             out.append(Flag.of(Cause.UNBACKED_PROMISE, i, why, t.trace_id))

@@ -178,14 +178,23 @@ def _day_months(plain: str) -> list[tuple[str, str, str]]:
 
 def _day(day: str, month: str, year: str, today: date) -> date | None:
     """A day and month with their year, or, without one, in the year that puts it nearest the turn's day
-    (« le 6 janvier » said on 3 December is next month's)."""
-    try:
-        if year:
+    (« le 6 janvier » said on 3 December is next month's); `grounded` also tries the years either side."""
+    if year:
+        with suppress(ValueError):
             return date(int(year) + (2000 if len(year) == 2 else 0), int(month), int(day))
-        near = [date(today.year + k, int(month), int(day)) for k in (-1, 0, 1)]
+        return None
+    near = [found for found in (_on(today.year + k, month, day) for k in (-1, 0, 1)) if found is not None]
+    return min(near, key=lambda d: abs((d - today).days)) if near else None
+
+
+def _on(year: int, month: str, day: str) -> date | None:
+    try:
+        return date(year, int(month), int(day))
     except ValueError:
         return None
-    return min(near, key=lambda d: abs((d - today).days))
+
+
+_YEAR = re.compile(r"\d{4}\b|\d/\d{1,2}/\d{2}\b")  # « 2026 », « 19/11/26 »
 
 
 def facts(answer: str, today: date) -> list[Fact]:
@@ -255,6 +264,10 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
             return any(d.weekday() == fact.value and abs((d - today).days) <= 7 for d in dates)
         if fact.value in dates:
             return True
+        if not _YEAR.search(fact.said):  # said without its year: a date seen that year or either side
+            value = fact.value
+            if any(_on(value.year + k, str(value.month), str(value.day)) in dates for k in (-1, 1)):
+                return True
         # a date computed from one the agent saw and a delay it read (« le délai a expiré hier »: the
         # delivery 31 days ago and the 30 days of the policy), a day either way
         spans = seen.day_spans or set()
@@ -342,11 +355,16 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "j'enregistre votre",
             "j'ai lance",
             "c'est fait",
-            "j'ai ouvert",
+            "j'ai ouvert une enquete",
+            "j'ai ouvert un dossier",
+            "j'ai ouvert une reclamation",
             "j'ouvre une enquete",
             "je lance une enquete",
-            "j'ai signale",
-            "j'ai contacte",
+            "j'ai signale le retard",
+            "j'ai signale le probleme",
+            "j'ai signale la perte",
+            "j'ai signale votre",
+            "j'ai contacte le transporteur",
             "j'ai fait le necessaire",
             "j'ai demande au transporteur",
         ),
@@ -354,7 +372,9 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-_SENTENCE = re.compile(r"[.!?\n;]|\bmais\b")  # « je ne peux pas…, mais je transmets » claims the second
+_SENTENCE = re.compile(r"[.!?\n;]")
+# a refusal is no condition: « je ne peux pas vous le dire, mais je transmets votre demande » claims it
+_REFUSAL = re.compile(r"\b(?:ne|n') ?(?:peux|pouvons|pourrai|pourrons) (?:pas|plus)\b")
 # an offer or a condition, not a claim: « en cas de défaut, je vous mets en relation », « si vous voulez »
 _CONDITIONAL = re.compile(
     r"\b(?:si|s'il|en cas|souhaitez|voulez|voulez-vous|pouvez|peux|pourrai|lorsque|quand|des que)\b"
@@ -379,7 +399,7 @@ def claimed(
     conversation so far does; None when every claim is backed."""
     said = norm(answer)
     done = [name for name, result, error in calls if _done(result, error)]
-    stated = [s for s in _SENTENCE.split(said) if not _CONDITIONAL.search(s)]
+    stated = [s for s in _SENTENCE.split(said) if not _CONDITIONAL.search(_REFUSAL.sub(" ", s))]
     for kind, phrases in CLAIMS:
         phrase = next((p for p in phrases if any(p in s for s in stated)), None)
         if phrase is None:

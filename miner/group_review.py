@@ -24,12 +24,26 @@ CHUNK = 500  # ids per statement: under every driver's limit on bound parameters
 
 
 @dataclass
+class OpenMembers:
+    """A group's open members in queue order, and which of them are incidents (a verdict leaves those)."""
+
+    ids: list[str] = field(default_factory=list)
+    incidents: set[str] = field(default_factory=set)
+
+    @property
+    def swept(self) -> int:
+        """How many a verdict for the whole group would change."""
+        return len(self.ids) - len(self.incidents)
+
+
+@dataclass
 class GroupVerdict:
     """What a group verdict did: the conversations it changed (an undo gives them back), the incidents it
     left to be reviewed alone, and, when the group changed since it was shown, the new open members (then
     nothing was applied)."""
 
     status: str  # dismissed or done
+    signature: str = ""  # the group's
     changed: list[str] = field(default_factory=list)
     incidents: int = 0
     new: list[str] = field(default_factory=list)
@@ -48,10 +62,11 @@ def chunks(ids: Sequence[str]) -> Iterator[Sequence[str]]:
 class GroupReviewStore(ReviewStore):
     engine: Engine
 
-    def open_members(self, signature: str, reviewer: str, now: datetime | None = None) -> list[str]:
+    def open_members(self, signature: str, reviewer: str, now: datetime | None = None) -> OpenMembers:
         """The group's flagged conversations in production that `reviewer` may act on (open, or theirs),
-        incidents included, in queue order."""
-        return [conv_id for conv_id, _ in self._members(signature, reviewer, now or datetime.now(UTC))]
+        incidents included and named, in queue order."""
+        members = self._members(signature, reviewer, now or datetime.now(UTC))
+        return OpenMembers([i for i, _ in members], {i for i, p in members if p == INCIDENT_PRIORITY})
 
     def _members(self, signature: str, reviewer: str, now: datetime) -> list[tuple[str, int]]:
         conv, rev = CONVERSATIONS.c, REVIEWS.c
@@ -91,7 +106,7 @@ class GroupReviewStore(ReviewStore):
     ) -> GroupVerdict:
         now = datetime.now(UTC)
         members = [(i, p) for i, p in self._members(signature, reviewer, now) if i not in apart]
-        out = GroupVerdict(status.value, case_id=case_id)
+        out = GroupVerdict(status.value, signature, case_id=case_id)
         seen = set(shown)
         out.new = [i for i, _ in members if i not in seen]
         if out.new:
@@ -103,9 +118,13 @@ class GroupReviewStore(ReviewStore):
             for part in chunks(ids):
                 for conversation_id in part:
                     self._ensure_review(conn, conversation_id)
+                # an incident declared since the members were read stays out too
+                swept = select(CONVERSATIONS.c.id).where(
+                    CONVERSATIONS.c.id.in_(part), CONVERSATIONS.c.priority != INCIDENT_PRIORITY
+                )
                 done = conn.execute(
                     update(REVIEWS)
-                    .where(REVIEWS.c.conversation_id.in_(part), claimable(now, reviewer))
+                    .where(REVIEWS.c.conversation_id.in_(swept), claimable(now, reviewer))
                     .values(
                         status=status.value, reviewer=reviewer, note=note, expires_at=None, updated_at=now
                     )

@@ -38,6 +38,7 @@ class CoverageScreen(ReviewScreen):
 
     @dataclass
     class Measured(Message):
+        window: int  # which window it measured: a result for another (w pressed meanwhile) is not shown
         found: Coverage | None
         points: list[float]
         cases: int
@@ -73,7 +74,8 @@ class CoverageScreen(ReviewScreen):
         from goldens.set.coverage import coverage, over_time
         from miner.settings import settings
 
-        _, window = WINDOWS[self.window]
+        which = self.window
+        _, window = WINDOWS[which]
         now = self.review.now()
         try:
             caseset = load_set(self.review.goldens)
@@ -82,17 +84,23 @@ class CoverageScreen(ReviewScreen):
             found = coverage(caseset.cases, groups, escalation) if groups else None
             points, _ = over_time(self.review.store, caseset.cases, escalation, now - window, window, now)
         except Exception as exc:  # a set that does not load, a store that does not answer: said
-            self.post_message(self.Measured(None, [], 0, str(exc)))
+            self.post_message(self.Measured(which, None, [], 0, str(exc)))
             return
-        self.post_message(self.Measured(found, [v for _, v in points], len(caseset.cases)))
+        self.post_message(self.Measured(which, found, [v for _, v in points], len(caseset.cases)))
 
     @on(Measured)
     def _measured(self, message: Measured) -> None:
+        if message.window != self.window:
+            return  # measured for the window before `w` was pressed
         name, _ = WINDOWS[self.window]
         figure = self.query_one("#figure", Static)
         table: DataTable[object] = self.query_one(DataTable)
         table.clear()
         self.uncovered = []
+        spark = self.query_one(Sparkline)
+        spark.display = False  # shown again below when this window has a curve
+        self.query_one("#trend", Static).update("")
+        self.query_one("#unseen", Static).update("")
         if message.error is not None:
             figure.update(line("cannot measure the coverage: ", message.error))
             return
@@ -105,7 +113,6 @@ class CoverageScreen(ReviewScreen):
             f"the set ({message.cases} cases) covers {share:.0%} of the {found.conversations} conversation(s)"
             f" of the last {name} · {len(found.uncovered)} group(s) not covered, largest first"
         )
-        spark = self.query_one(Sparkline)
         spark.data = message.points
         spark.display = len(message.points) >= 2
         unit = "hour" if name == "24h" else "day"

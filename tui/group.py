@@ -4,8 +4,10 @@ The members are the queue's rows for one signature (`QueueScreen` filtered), the
 `x` dismisses every open member with one reason; `d` drafts a case from the highlighted member (the
 representative, unless another is chosen) and, once the case is saved, offers to mark the other open
 members covered by it. Either says how many it changed, and `u` gives them back. The verdict touches the
-members the reviewer was shown: if the group gained open members meanwhile, nothing is applied and the
-question is asked again with the new count. Incidents are left open, to be reviewed one by one.
+members the question counted: if the group gained open members meanwhile, nothing is applied and the
+question is asked again with the new count. Incidents are left open, to be reviewed one by one, and the
+questions count them apart. While a verdict is being applied the screen stays (escape and `u` wait), so
+its outcome is always said and its undo always kept.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
-from miner.group_review import GroupVerdict
-from miner.groups import FailureGroup
+from miner.group_review import GroupVerdict, OpenMembers
+from miner.groups import FailureGroup, group_id
 from tui.confirm import ConfirmScreen
 from tui.prompt import PromptScreen
 from tui.queue import QueueScreen
@@ -37,7 +39,7 @@ class GroupScreen(QueueScreen):
             "Draft for all",
             tooltip="Draft one case from the highlighted conversation; the others are then marked covered",
         ),
-        Binding("u", "undo", "Undo", tooltip="Give back what the last group verdict changed"),
+        Binding("u", "undo", "Undo", tooltip="Give back what the last verdict on this group changed"),
         # the queue's filters and escape stay (in the help); the footer's room goes to the verdicts
         Binding("escape", "back", "Back", tooltip="Back to the groups", show=False),
         Binding("slash", "filter_flag", "Flag", tooltip="Filter by flag", show=False),
@@ -47,13 +49,14 @@ class GroupScreen(QueueScreen):
 
     @dataclass
     class Members(Message):
-        ids: list[str]
+        members: OpenMembers
+        generation: int
 
     @dataclass
     class Applied(Message):
         verdict: GroupVerdict
         detail: str  # the dismissal's reason, or the conversation the covering case was drafted from
-        shown: list[str]  # the members the question counted
+        shown: OpenMembers  # the members the question counted
 
     @dataclass
     class CaseWritten(Message):
@@ -64,11 +67,17 @@ class GroupScreen(QueueScreen):
     class Undone(Message):
         count: int
 
+    @dataclass
+    class StoreFailed(Message):
+        what: str
+        error: str
+
     def __init__(self, group: FailureGroup) -> None:
         super().__init__(group.signature)
         self.failure = group
-        self.shown: list[str] = []  # the open members the reviewer was shown: what a verdict may touch
+        self.shown = OpenMembers()  # the open members the reviewer was shown: what a verdict may touch
         self.drafting: tuple[str, datetime] | None = None  # the member a case is drafted from, and since
+        self.pending = False  # a verdict is being applied
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -85,69 +94,102 @@ class GroupScreen(QueueScreen):
         if self.drafting is not None:
             self.written(*self.drafting)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="members")
-    def members(self) -> None:
-        """The open members this reviewer may act on, read when the page is: what the verdict is for."""
-        ids = self.review.store.open_members(self.failure.signature, self.review.reviewer, self.review.now())
-        self.post_message(self.Members(ids))
-
     def load(self) -> Worker[None]:
-        self.members()
-        return super().load()
+        loading = super().load()
+        self.members(self.generation)
+        return loading
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="members")
+    def members(self, generation: int) -> None:
+        """The open members this reviewer may act on, read when the page is: what a verdict is for."""
+        try:
+            found = self.review.store.open_members(
+                self.failure.signature, self.review.reviewer, self.review.now()
+            )
+        except Exception as exc:  # said, never a crash
+            self.post_message(self.StoreFailed("read the group", str(exc)))
+            return
+        self.post_message(self.Members(found, generation))
 
     @on(Members)
     def _members(self, message: Members) -> None:
-        self.shown = message.ids
+        if message.generation != self.generation:
+            return  # a later read is on its way
+        self.shown = message.members
+        incidents = f" ({len(message.members.incidents)} incident(s))" if message.members.incidents else ""
         self.query_one("#group", Static).update(
             line(
                 ("group ", "bold"),
                 self.failure.id,
-                f" · {len(message.ids)} open of {self.failure.size} · ",
+                f" · {len(message.members.ids)} open{incidents} of {self.failure.size} · ",
                 self.failure.signature,
             )
         )
 
+    @on(StoreFailed)
+    def _store_failed(self, message: StoreFailed) -> None:
+        self.pending = False
+        self.notify(f"could not {message.what}: {message.error}", severity="error", markup=False)
+
+    def busy(self) -> bool:
+        if self.pending:
+            self.notify("a verdict on this group is being applied: a moment", severity="warning")
+        return self.pending
+
     def action_dismiss_group(self) -> None:
-        if not self.shown:
-            self.notify("nothing open in this group", severity="warning")
+        if self.busy():
             return
-        shown = list(self.shown)  # what the question counts is what the verdict touches
+        shown = self.shown  # what the question counts is what the verdict touches
+        if not shown.swept:
+            self.notify("nothing open in this group but incidents", severity="warning")
+            return
 
         def reason(value: str | None) -> None:
             if value and value.strip():
                 self.ask(
-                    f"Dismiss the {len(shown)} open conversation(s) of this group?",
+                    f"Dismiss the {shown.swept} open conversation(s) of this group?",
                     value.strip(),
                     None,
                     shown,
                 )
 
         self.app.push_screen(
-            PromptScreen(f"Why are these {len(shown)} conversations not worth a case?"), reason
+            PromptScreen(f"Why are these {shown.swept} conversations not worth a case?"), reason
         )
 
-    def ask(self, question: str, detail: str, case_id: str | None, shown: list[str]) -> None:
+    def ask(self, question: str, detail: str, case_id: str | None, shown: OpenMembers) -> None:
         def answered(yes: bool | None) -> None:
-            if yes:
+            if yes and not self.busy():
+                self.pending = True
                 self.apply(detail, case_id, shown)
 
-        self.app.push_screen(ConfirmScreen(f"{question} Incidents stay open. (y / n)"), answered)
+        stay = f" {len(shown.incidents)} incident(s) stay open." if shown.incidents else ""
+        self.app.push_screen(ConfirmScreen(f"{question}{stay} (y / n)"), answered)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="verdict")
-    def apply(self, detail: str, case_id: str | None, shown: list[str]) -> None:
+    def apply(self, detail: str, case_id: str | None, shown: OpenMembers) -> None:
         store, who = self.review.store, self.review.reviewer
-        if case_id is None:
-            verdict = store.dismiss_group(self.failure.signature, who, detail, shown)
-        else:
-            verdict = store.cover_group(self.failure.signature, who, case_id, shown, detail)
+        try:
+            if case_id is None:
+                verdict = store.dismiss_group(self.failure.signature, who, detail, shown.ids)
+            else:
+                verdict = store.cover_group(self.failure.signature, who, case_id, shown.ids, detail)
+        except Exception as exc:  # said, never a crash; nothing applied (one transaction)
+            self.post_message(self.StoreFailed("apply the verdict", str(exc)))
+            return
         self.post_message(self.Applied(verdict, detail, shown))
 
     @on(Applied)
     def _applied(self, message: Applied) -> None:
+        self.pending = False
         verdict = message.verdict
         if verdict.stale:  # new members since it was shown: nothing was applied; asked again, all counted
-            shown = [*message.shown, *verdict.new]
-            count = sum(1 for i in shown if verdict.case_id is None or i != message.detail)
+            shown = OpenMembers([*message.shown.ids, *verdict.new], set(message.shown.incidents))
+            count = sum(
+                1
+                for i in shown.ids
+                if i not in shown.incidents and (verdict.case_id is None or i != message.detail)
+            )
             self.ask(
                 f"The group changed since it was shown: {len(verdict.new)} new open conversation(s). "
                 f"Apply to all {count} now?",
@@ -164,6 +206,8 @@ class GroupScreen(QueueScreen):
         self.load()
 
     def action_draft_group(self) -> None:
+        if self.busy():
+            return
         source = self.selected()
         if source is None:
             self.notify("no conversation to draft from", severity="warning")
@@ -173,21 +217,29 @@ class GroupScreen(QueueScreen):
         self.drafting = (source, datetime.now(UTC))  # the store's clock: a link written after this
         self.app.push_screen(ConversationScreen(source, draft=True))
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="verdict")
+    @work(thread=True, exclusive=True, exit_on_error=False, group="written")
     def written(self, source: str, since: datetime) -> None:
-        self.post_message(self.CaseWritten(source, self.review.store.case_of(source, since)))
+        try:
+            case_id = self.review.store.case_of(source, since)
+        except Exception as exc:  # said, never a crash
+            self.post_message(self.StoreFailed("read the case written", str(exc)))
+            return
+        self.post_message(self.CaseWritten(source, case_id))
 
     @on(CaseWritten)
     def _case_written(self, message: CaseWritten) -> None:
         self.drafting = None
         if message.case_id is None:
             return  # the draft was left: nothing to apply
-        others = [i for i in self.shown if i != message.source]
-        if not others:
-            self.notify(f"case {message.case_id} written; no other open conversation in the group")
+        shown = self.shown
+        others = OpenMembers(
+            [i for i in shown.ids if i != message.source], shown.incidents - {message.source}
+        )
+        if not others.swept:
+            self.notify(f"case {message.case_id} written; no other open conversation in the group to cover")
             return
         self.ask(
-            f"Case {message.case_id} was written from {message.source}. Mark the {len(others)} other open "
+            f"Case {message.case_id} was written from {message.source}. Mark the {others.swept} other open "
             "conversation(s) of the group covered by it?",
             message.source,
             message.case_id,
@@ -195,21 +247,38 @@ class GroupScreen(QueueScreen):
         )
 
     def action_undo(self) -> None:
-        if self.review.last_group is None:
+        if self.busy():
+            return
+        last = self.review.last_group
+        if last is None:
             self.notify("no group verdict to undo", severity="warning")
             return
-        self.undo(self.review.last_group)
+        if last.signature != self.failure.signature:
+            self.notify(
+                f"the last group verdict was on group {group_id(last.signature)}: undo it from there",
+                severity="warning",
+            )
+            return
+        self.pending = True
+        self.undo(last)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="verdict")
     def undo(self, verdict: GroupVerdict) -> None:
-        self.post_message(self.Undone(self.review.store.undo_group(verdict, self.review.reviewer)))
+        try:
+            count = self.review.store.undo_group(verdict, self.review.reviewer)
+        except Exception as exc:  # said, never a crash
+            self.post_message(self.StoreFailed("undo the verdict", str(exc)))
+            return
+        self.post_message(self.Undone(count))
 
     @on(Undone)
     def _undone(self, message: Undone) -> None:
+        self.pending = False
         self.review.last_group = None
-        self.notify(f"{message.count} conversation(s) open again")
+        self.notify(f"{message.count} conversation(s) of group {self.failure.id} open again")
         self.cursors = [None]
         self.load()
 
     def action_back(self) -> None:
-        self.app.pop_screen()
+        if not self.busy():
+            self.app.pop_screen()

@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
+from textual.worker import Worker
 
 from miner.flags import KINDS
 from miner.reviews import QueueRow
@@ -59,6 +60,7 @@ class QueueScreen(ReviewScreen):
     class Loaded(Message):
         rows: list[QueueRow]
         has_more: bool
+        generation: int = 0  # which load: a thread worker cancelled late still posts, and is not shown
 
     @dataclass
     class Failed(Message):
@@ -78,6 +80,7 @@ class QueueScreen(ReviewScreen):
         self.rows: list[QueueRow] = []
         self.has_more = False
         self.wide = True
+        self.generation = 0  # of the last load asked for
 
     @property
     def status(self) -> str | None:
@@ -115,8 +118,12 @@ class QueueScreen(ReviewScreen):
     def on_screen_resume(self) -> None:
         self.load()
 
+    def load(self) -> Worker[None]:
+        self.generation += 1
+        return self.read_page(self.generation)
+
     @work(thread=True, exclusive=True, exit_on_error=False, group="queue")
-    def load(self) -> None:
+    def read_page(self, generation: int) -> None:
         try:
             rows = self.review.store.review_queue(
                 self.cursors[-1],
@@ -130,10 +137,12 @@ class QueueScreen(ReviewScreen):
         except Exception as exc:  # shown, never a crash
             self.post_message(self.Failed(str(exc)))
             return
-        self.post_message(self.Loaded(rows[:PAGE], len(rows) > PAGE))
+        self.post_message(self.Loaded(rows[:PAGE], len(rows) > PAGE, generation))
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
+        if message.generation != self.generation:
+            return  # a later load is on its way: these rows may predate a change the reviewer made
         self.rows, self.has_more = message.rows, message.has_more
         table = self.query_one(DataTable)
         table.clear()

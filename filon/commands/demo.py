@@ -142,6 +142,7 @@ def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:
     """The deploy's worst group becomes one case, drafted from its representative and written apart from
     the set (the demo's `demo-cases/` in filon's home, never the set CI gates on), the group's other open
     conversations marked covered by it. What to print, or None when the draft cannot be written."""
+    from goldens.drafting.naming import free_id
     from goldens.drafting.review import SaveError, make_draft, save_case
     from goldens.set.caseset import goldens_dir
     from miner.settings import settings
@@ -153,11 +154,14 @@ def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:
     if draft is None:
         return None
     case = draft.case()
+    if (folder / f"{case['id']}.json").exists():  # an earlier demo's: an id free in both folders
+        taken = {p.stem for p in folder.glob("*.json")} | {p.stem for p in goldens_dir(None).glob("*.json")}
+        case["id"] = free_id(case["categorie"], taken)
     try:
         path = save_case(store, case, "demo", folder)
-    except (SaveError, OSError):
-        return None
-    others = store.open_members(group.signature, "demo")
+    except (SaveError, OSError) as exc:
+        return f"one case for all of them: not written ({one_line(str(exc))})"
+    others = store.open_members(group.signature, "demo").ids
     done = store.cover_group(group.signature, "demo", case["id"], others, group.representative)
     left = f"; {done.incidents} incident(s) left to review alone" if done.incidents else ""
     return (

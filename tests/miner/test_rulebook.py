@@ -72,6 +72,41 @@ def test_dates_with_the_month_in_words_are_read_and_looked_up() -> None:
     assert [f.value for f in facts("Reçu le 2 janvier.", TODAY)] == [date(2027, 1, 2)]
 
 
+def test_a_date_without_its_year_months_back_is_the_one_seen() -> None:
+    order = {"date_commande": "2026-04-10", "date_livraison": "2026-05-02"}  # TODAY is 1 December 2026
+    assert missing("Votre commande du 10/04 a été livrée le 02/05.", order) == []
+    assert missing("Livrée le 2 mai.", order) == []
+    assert missing("Livrée le 3 mai.", order) == ["3 mai"]
+
+
+def test_ordinary_answers_claim_nothing() -> None:
+    escalation = ("transferer_a_un_conseiller",)
+    looked = [("consulter_commande", {"statut": "en transit"}, None)]
+    for answer in (
+        "J'ai ouvert votre commande LL-10562 : elle est en transit.",
+        "Comme j'ai signalé plus haut, le délai est de 30 jours.",
+        "Si le colis n'arrive pas lundi, mais que le suivi indique livré, je vous mets en relation avec un conseiller.",
+        "Quand nous aurons reçu l'article, mais pas avant, je procède au remboursement.",
+    ):
+        assert claimed(answer, looked, escalation) is None, answer
+
+
+def test_a_code_refused_or_the_customer_s_own_is_no_gesture() -> None:
+    for answer in (
+        "Le code NOEL20 n'est plus valable.",
+        "Le code BIENVENUE10 est réservé à la première commande, je ne peux pas l'appliquer.",
+        "Vérifiez votre code IBAN.",
+        "Voici votre code de suivi 6A10562006FR.",
+    ):
+        assert [f for f in flag_conversation(conversation(answer)) if f.kind == "promise"] == [], answer
+    given = Conversation(
+        "web:y", "web", [Turn("t1", NOW, user="J'ai le code NOEL20", agent="Avec le code NOEL20 ? Voyons.")]
+    )
+    assert [f for f in flag_conversation(given) if f.kind == "promise"] == []  # the customer's own code
+    coded = conversation("Utilisez le code de réduction NOEL20 !")
+    assert [f.kind for f in flag_conversation(coded) if f.kind == "promise"] == ["promise"]
+
+
 def test_actions_claimed_need_a_call_that_did_them() -> None:
     escalation = ("transferer_a_un_conseiller",)
     said = "C'est fait : votre retour est enregistré."
@@ -87,9 +122,8 @@ def test_actions_claimed_need_a_call_that_did_them() -> None:
     assert claimed(refusal, [], escalation) == "je transmets votre"
     assert claimed(refusal, [("transferer_a_un_conseiller", {"ticket": "T-1"}, None)], escalation) is None
     looked = [("suivre_colis", PARCEL, None)]
-    assert (
-        claimed("Le colis a 3 jours de retard. J'ai ouvert une enquête.", looked, escalation) == "j'ai ouvert"
-    )
+    opened = "Le colis a 3 jours de retard. J'ai ouvert une enquête."
+    assert claimed(opened, looked, escalation) == "j'ai ouvert une enquete"
 
 
 def test_a_discount_code_handed_out_is_a_gesture_promised() -> None:

@@ -104,10 +104,10 @@ def test_late_span_joins_its_stored_turn(scripted, db_url: str) -> None:  # type
     store = Store.open(db_url)
     Ingestor(store).ingest([r for r in records if r is not tool])
     _, turns, _ = store.conversation_detail("whatsapp:33600000107")  # type: ignore[misc]
-    assert [t.name for t in turns[1].tools] == ["consulter_commande"]
+    assert [t.name for t in turns[1].tools] == ["consulter_commande", "rechercher_aide"]
     Ingestor(store).ingest([tool])
     _, turns, _ = store.conversation_detail("whatsapp:33600000107")  # type: ignore[misc]
-    assert [t.name for t in turns[1].tools] == ["consulter_commande", "suivre_colis"]
+    assert [t.name for t in turns[1].tools] == ["consulter_commande", "suivre_colis", "rechercher_aide"]
 
 
 def test_a_late_span_of_a_kept_trace_is_kept_whatever_the_rate(  # type: ignore[no-untyped-def]

@@ -51,7 +51,8 @@ async def test_the_figure_is_the_cli_s_and_the_largest_uncovered_group_drafts_in
         await pilot.press("w")  # 30 days: the same traffic here
         await settle(pilot)
         assert "of the last 30d" in str(screen.query_one("#figure", Static).render())
-    # the CLI's own figure over the same store and set, for the same window, is the one the screen said
+    # the CLI's own figure over the same store and set is the one the screen said: the CLI's window ends
+    # now, the screen's at the app's fixed clock, and both hold all of the fixture's traffic
     monkeypatch.setenv("FILON_DB", str(store.engine.url.render_as_string(hide_password=False)))
     shown = figure.split("covers ")[1].split(" ")[0]
     result = CliRunner().invoke(cli, ["goldens", "coverage", str(cases), "--since", "60d", "--json"])

@@ -63,7 +63,7 @@ async def test_a_bad_deploy_is_one_group_on_top_with_its_count(make_app, store: 
         await settle(pilot)
         group = app.screen
         assert isinstance(group, GroupScreen)
-        assert len(group.rows) == 31 and len(group.shown) == 31
+        assert len(group.rows) == 31 and len(group.shown.ids) == 31
         assert group.rows[0].conversation_id == top.representative  # the representative first
         assert "31 open of 31" in str(group.query_one("#group", Static).render())
 
@@ -84,10 +84,10 @@ async def test_dismiss_all_says_the_number_and_undo_gives_them_back(make_app, st
         await settle(pilot)
         assert "31 conversation(s) dismissed · u: undo" in notes(app)
         assert set(statuses(store, ids).values()) == {"dismissed"}
-        assert group.rows == [] and group.shown == []  # the open queue of the group is empty
+        assert group.rows == [] and group.shown.ids == []  # the open queue of the group is empty
         await pilot.press("u")
         await settle(pilot)
-        assert "31 conversation(s) open again" in notes(app)
+        assert f"31 conversation(s) of group {group.failure.id} open again" in notes(app)
         assert set(statuses(store, ids).values()) == {"open"}
         assert len(group.rows) == 31
 
@@ -97,7 +97,7 @@ async def test_a_group_that_grew_since_it_was_shown_asks_again(make_app, store: 
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         group = await open_worst_group(app, pilot)
-        assert len(group.shown) == 11
+        assert len(group.shown.ids) == 11
         late = deploy(store, 3, first=10, minute=200)  # the deploy goes on while the reviewer reads
         await pilot.press("x")
         await settle(pilot)
@@ -122,7 +122,11 @@ async def test_an_incident_stays_open_when_its_group_is_dismissed(make_app, stor
         assert group.rows[0].conversation_id == ids[2]  # the incident first, in its group
         await pilot.press("x")
         await settle(pilot)
-        await pilot.press(*"deploy 4.2", "enter", "y")
+        await pilot.press(*"deploy 4.2", "enter")
+        await settle(pilot)
+        asked = str(app.screen.query_one(Label).render())  # the incident is counted apart
+        assert "Dismiss the 5 open conversation(s) of this group? 1 incident(s) stay open." in asked
+        await pilot.press("y")
         await settle(pilot)
         assert "5 conversation(s) dismissed; 1 incident(s) left to review alone · u: undo" in notes(app)
         assert statuses(store, ids)[ids[2]] == "open"
@@ -181,3 +185,43 @@ async def test_leaving_the_draft_applies_nothing_to_the_group(make_app, store: S
         assert app.screen is group and not isinstance(app.screen, ConfirmScreen)
         assert set(statuses(store, ids).values()) == {"open"}
     assert json.dumps(notes(app)).count("covered") == 0
+
+
+async def test_an_incident_declared_after_the_group_was_shown_is_not_swept_along(
+    make_app, store: Store
+) -> None:  # type: ignore[no-untyped-def]
+    ids = deploy(store, 4)
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        group = await open_worst_group(app, pilot)
+        assert group.shown.incidents == set()
+        await pilot.press("x")
+        await settle(pilot)
+        await pilot.press(*"deploy 4.2", "enter")
+        await settle(pilot)
+        assert store.add_incident(ids[1], "INC-78")  # on call, while the question is on screen
+        await pilot.press("y")
+        await settle(pilot)
+        assert "4 conversation(s) dismissed; 1 incident(s) left to review alone · u: undo" in notes(app)
+        assert statuses(store, ids)[ids[1]] == "open"
+
+
+async def test_undo_belongs_to_the_group_its_verdict_was_on(make_app, store: Store) -> None:  # type: ignore[no-untyped-def]
+    deploy(store, 3)
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        group = await open_worst_group(app, pilot)
+        await pilot.press("x")
+        await settle(pilot)
+        await pilot.press(*"deploy 4.2", "enter", "y")
+        await settle(pilot)
+        await pilot.press("escape")  # back to the groups, into another one
+        await settle(pilot)
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        other = app.screen
+        assert isinstance(other, GroupScreen) and other.failure.signature != group.failure.signature
+        await pilot.press("u")
+        await settle(pilot)
+        assert f"the last group verdict was on group {group.failure.id}: undo it from there" in notes(app)
+        assert app.last_group is not None  # nothing undone from here
