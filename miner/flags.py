@@ -13,8 +13,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from miner.claims import claimed, looks_up_an_order
 from miner.config import FlagConfig, source_texts
-from miner.grounding import Seen, admitted, claimed, facts, grounded, looks_up_an_order, seen_in
+from miner.grounding import Seen, admitted, facts, grounded, seen_in
 from miner.jsontext import dumps_sorted
 from miner.matching import has as _has
 from miner.model import Conversation, Flag

@@ -1,4 +1,5 @@
-"""Facts in an answer, and whether the agent saw them: the rulebook's `fait_non_fonde` and `action_affirmee`.
+"""Facts in an answer, and whether the agent saw them: the rulebook's `fait_non_fonde` (its
+`action_affirmee` reads `miner.claims`).
 
 A support answer states facts: amounts (« 79 € »), durations (« sous 14 jours »), percentages, dates
 (« le 19/11 », « demain », « lundi »), an order's status (« est expédiée »), a carrier, a place (« à la
@@ -10,19 +11,16 @@ is a figure of its unit (60 € is not 60 jours); a duration in days is also fou
 between the turn's day and a date the agent saw (« livrée il y a 31 jours »), a relative date when it
 falls on a date the agent saw. A fact found nowhere is named with where it was looked for.
 
-An action claimed (« j'ai enregistré votre retour », « je vous transfère », « j'ai modifié l'adresse »)
-must be done by a call of the conversation up to that turn that succeeded: a refused return is not a
-registered one. Pure functions over plain data; no model.
+Pure functions over plain data; no model.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import date, timedelta
-from fnmatch import fnmatchcase
 from functools import lru_cache
 from typing import Any
 
@@ -286,135 +284,3 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
 def admitted(fact: Fact, allowed: Sequence[str]) -> bool:
     """Whether a case or an example admits this fact (`faits_admis`: « 45 € », a figure a policy computes)."""
     return any(a and (a in fact.said or fact.said in a) for a in (comparable(x) for x in allowed))
-
-
-# --- actions claimed --------------------------------------------------------------------------------------
-
-LOOKUP_TOOLS = ("consulter_commande", "suivre_colis", "rechercher_aide", "*lookup*", "*track*", "*search*")
-ORDER_TOOLS = (
-    "consulter_commande",
-    "suivre_colis",
-    "*order*",
-    "*commande*",
-    "*track*",
-    "*colis*",
-    "*parcel*",
-)
-
-
-def looks_up_an_order(name: str) -> bool:
-    return _matches(name, ORDER_TOOLS)
-
-
-CHANGE_TOOLS = ("*modif*", "*change*", "*update*", "*cancel*", "*annul*", "*rembours*", "*refund*")
-# what the answer says it did or is doing, and which calls would have done it ("escalation": the agent's
-# way to a human, "action": any call that is not a lookup)
-CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "escalation",
-        (
-            "je transfere",
-            "je vous transfere",
-            "j'ai transfere",
-            "je transmets votre",
-            "j'ai transmis votre",
-            "je vous mets en relation",
-            "je vous passe un conseiller",
-        ),
-    ),
-    (
-        "change",
-        (
-            "j'ai modifie",
-            "je modifie",
-            "je vais modifier",
-            "je fais la modification",
-            "je m'occupe de la modification",
-            "je change moi-meme",
-            "je vais changer",
-            "j'ai change l'adresse",
-            "j'ai annule",
-            "j'annule",
-            "je vais annuler",
-            "j'ai rembourse",
-            "je procede au remboursement",
-            "je lance le remboursement",
-            "j'ai procede au remboursement",
-        ),
-    ),
-    (
-        "action",
-        (
-            "j'ai enregistre",
-            "j'ai bien enregistre",
-            "c'est enregistre",
-            "est enregistre",
-            "est bien enregistre",
-            "a ete enregistre",
-            "a bien ete enregistre",
-            "j'enregistre votre",
-            "j'ai lance",
-            "c'est fait",
-            "j'ai ouvert une enquete",
-            "j'ai ouvert un dossier",
-            "j'ai ouvert une reclamation",
-            "j'ouvre une enquete",
-            "je lance une enquete",
-            "j'ai signale le retard",
-            "j'ai signale le probleme",
-            "j'ai signale la perte",
-            "j'ai signale votre",
-            "j'ai contacte le transporteur",
-            "j'ai fait le necessaire",
-            "j'ai demande au transporteur",
-        ),
-    ),
-)
-
-
-_SENTENCE = re.compile(r"[.!?\n;]")
-# a refusal is no condition: « je ne peux pas vous le dire, mais je transmets votre demande » claims it
-_REFUSAL = re.compile(r"\b(?:ne|n') ?(?:peux|pouvons|pourrai|pourrons) (?:pas|plus)\b")
-# an offer or a condition, not a claim: « en cas de défaut, je vous mets en relation », « si vous voulez »
-_CONDITIONAL = re.compile(
-    r"\b(?:si|s'il|en cas|souhaitez|voulez|voulez-vous|pouvez|peux|pourrai|lorsque|quand|des que)\b"
-)
-
-
-def _done(call_result: Any, error: str | None) -> bool:
-    """A call that did its job: no error, and not refused (`accepte`/`accepted` false)."""
-    if error:
-        return False
-    if isinstance(call_result, dict):
-        for key in ("accepte", "accepted", "ok", "success"):
-            if call_result.get(key) is False:
-                return False
-    return True
-
-
-def claimed(
-    answer: str, calls: Iterable[tuple[str, Any, str | None]], escalation: Sequence[str]
-) -> str | None:
-    """The first action the answer claims that no successful call (name, result, error) of the
-    conversation so far does; None when every claim is backed."""
-    said = norm(answer)
-    done = [name for name, result, error in calls if _done(result, error)]
-    stated = [s for s in _SENTENCE.split(said) if not _CONDITIONAL.search(_REFUSAL.sub(" ", s))]
-    for kind, phrases in CLAIMS:
-        phrase = next((p for p in phrases if any(p in s for s in stated)), None)
-        if phrase is None:
-            continue
-        if kind == "escalation":
-            backed = any(_matches(n, escalation) for n in done)
-        elif kind == "change":
-            backed = any(_matches(n, CHANGE_TOOLS) for n in done)
-        else:
-            backed = any(not _matches(n, LOOKUP_TOOLS) for n in done)
-        if not backed:
-            return phrase
-    return None
-
-
-def _matches(name: str, patterns: Sequence[str]) -> bool:
-    folded = name.lower()
-    return any(fnmatchcase(folded, p.lower()) for p in patterns)

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from goldens.verdict.gate import decide
+from miner.claims import claimed
 from miner.config import FlagConfig
 from miner.flags import flag_conversation, rule_flags
-from miner.grounding import Seen, claimed, facts, grounded
+from miner.grounding import Seen, facts, grounded
 from miner.model import Conversation, ToolCall, Turn
 
 TODAY = date(2026, 12, 1)
