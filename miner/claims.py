@@ -45,6 +45,16 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "j'ai transmis votre",
             "je vous mets en relation",
             "je vous passe un conseiller",
+            # English
+            "i've transferred",
+            "i have transferred",
+            "i'm transferring you",
+            "i am transferring you",
+            "i'm connecting you",
+            "i am connecting you",
+            "i've escalated",
+            "i have escalated",
+            "i've passed your request",
         ),
     ),
     (
@@ -65,6 +75,20 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "je procede au remboursement",
             "je lance le remboursement",
             "j'ai procede au remboursement",
+            # English
+            "i've updated",
+            "i have updated",
+            "i've changed",
+            "i have changed",
+            "i've cancelled",
+            "i have cancelled",
+            "i've canceled",
+            "i have canceled",
+            "i've refunded",
+            "i have refunded",
+            "i've issued a refund",
+            "i've processed your refund",
+            "i'm processing your refund",
         ),
     ),
     (
@@ -92,6 +116,21 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "j'ai contacte le transporteur",
             "j'ai fait le necessaire",
             "j'ai demande au transporteur",
+            # English
+            "i've registered",
+            "i have registered",
+            "has been registered",
+            "i've logged your",
+            "i've opened a claim",
+            "i've opened an investigation",
+            "i have opened an investigation",
+            "i've filed",
+            "i have filed",
+            "i've submitted your",
+            "i've created a return",
+            "i've initiated",
+            "it's done",
+            "all done",
         ),
     ),
 )
@@ -99,10 +138,13 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 _SENTENCE = re.compile(r"[.!?\n;]")
 # a refusal is no condition: « je ne peux pas vous le dire, mais je transmets votre demande » claims it
-_REFUSAL = re.compile(r"\b(?:ne|n') ?(?:peux|pouvons|pourrai|pourrons) (?:pas|plus)\b")
+_REFUSAL = re.compile(
+    r"\b(?:ne|n') ?(?:peux|pouvons|pourrai|pourrons) (?:pas|plus)\b|\b(?:can't|cannot|can not|won't be able|unable)\b"
+)
 # an offer or a condition, not a claim: « en cas de défaut, je vous mets en relation », « si vous voulez »
 _CONDITIONAL = re.compile(
     r"\b(?:si|s'il|en cas|souhaitez|voulez|voulez-vous|pouvez|peux|pourrai|lorsque|quand|des que)\b"
+    r"|\b(?:if|once|when|whenever|would you|do you want|can|could|should|shall)\b"
 )
 
 

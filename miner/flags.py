@@ -17,6 +17,7 @@ from miner.claims import claimed, looks_up_an_order
 from miner.config import FlagConfig, source_texts
 from miner.grounding import Seen, admitted, facts, grounded, seen_in
 from miner.jsontext import dumps_sorted
+from miner.language import language
 from miner.matching import has as _has
 from miner.model import Conversation, Flag
 from miner.security_rule import security
@@ -133,6 +134,7 @@ def grounding(
     out: list[Flag] = []
     seen: Seen | None = None
     read = 0  # the turns whose customer words and results are in `seen`
+    lang = language(text for t in conv.turns for text in (t.user, t.agent))  # French or English
     for i, t in enumerate(conv.turns):
         if not t.agent.strip():
             continue  # nothing said (or not captured): nothing to hold to the rules
@@ -148,11 +150,11 @@ def grounding(
         if unseen:
             continue  # a result not recorded: what the agent saw is not known
         day = t.started_at.date()
-        stated = facts(t.agent, day)
+        stated = facts(t.agent, day, lang)
         if not stated:
             continue
         if seen is None:
-            seen = seen_in(source_texts(cfg.sources), day)
+            seen = seen_in(source_texts(cfg.sources), day, lang)
         for turn in conv.turns[read : i + 1]:
             seen.add(turn.user, day)
             for c in turn.tools:

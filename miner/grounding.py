@@ -24,6 +24,7 @@ from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any
 
+from miner import facts_en
 from miner.text import comparable, norm
 
 _NUM = r"(\d+(?:[.,]\d{1,2})?)"
@@ -38,6 +39,15 @@ MONTHS = (
 # « le 6 décembre », « le 1er décembre 2026 » (folded: no accents)
 NAMED_DAY = re.compile(r"\b(1er|\d{1,2}) (" + "|".join(MONTHS) + r")(?: (\d{4}))?\b")
 DAYS_IN = {"jour": 1, "semaine": 7, "mois": 30, "an": 365}
+# a unit as either language writes it, for a figure read with its unit (« 3 jours », « 3 business days »)
+UNIT_WORDS = {
+    "jour": "(?:jours?|days?)",
+    "semaine": "(?:semaines?|weeks?)",
+    "mois": "(?:mois|months?)",
+    "an": "(?:ans?|years?)",
+    "heure": "(?:heures?|hours?)",
+    "minute": "minutes?",
+}
 RELATIVE = {"avant-hier": -2, "hier": -1, "demain": 1, "apres-demain": 2}
 _RELATIVE = re.compile(r"\b(apres-demain|avant-hier|demain|hier)\b")
 _IN_DAYS = re.compile(r"\bdans (\d+) jours?\b")
@@ -54,12 +64,19 @@ STATUSES = {
     "en retard": ("en retard",),
     "perdu": ("perdu",),
 }
+# a status a tool returns in English (« shipped ») is the same status
+STATUSES = {
+    k: v + tuple(w for w, key in facts_en.STATUS_WORDS.items() if key == k) for k, v in STATUSES.items()
+}
 _STATUS = re.compile(
     r"\b(?<!n')(?:est|sont|a ete|ont ete) (?:bien |deja |actuellement |toujours )?"
     r"(en preparation|expediee?s?|livree?s?|annulee?s?|retournee?s?|en transit|en retard|perdue?s?)\b"
 )
 STATUS_KEYS = ("statut", "status", "etat", "state")
-CARRIERS = ("colissimo", "chronopost", "dpd", "ups", "la poste", "mondial relay", "gls", "dhl", "fedex")
+CARRIERS = (
+    "colissimo", "chronopost", "dpd", "ups", "la poste", "mondial relay", "gls", "dhl", "fedex",
+    "usps", "royal mail", "canada post", "purolator", "evri", "hermes",
+)  # fmt: skip
 _CARRIER = re.compile(r"\b(" + "|".join(re.escape(c) for c in CARRIERS) + r")\b")
 _PLACE = re.compile(
     r"\b(?:plateforme|hub|centre de tri|agence|entrepot|depot|bureau de poste)\s+(?:de |d'|du |des )?([a-z][\w-]{2,})"
@@ -90,8 +107,9 @@ class Seen:
     dates: set[date] | None = None
     statuses: set[str] | None = None  # the statuses its lookups returned (None: it looked nothing up)
     day_spans: set[int] | None = None  # the delays in days it read (« 30 jours »)
+    lang: str = "fr"  # of the conversation: how its texts are read (`miner.language`)
 
-    def copy(self) -> Seen:
+    def copy(self, lang: str | None = None) -> Seen:
         return Seen(
             self.text,
             self.raw,
@@ -99,6 +117,7 @@ class Seen:
             None if self.dates is None else set(self.dates),
             None if self.statuses is None else set(self.statuses),
             None if self.day_spans is None else set(self.day_spans),
+            lang or self.lang,
         )
 
     def add(self, value: Any, today: date, lookup: bool = False) -> None:
@@ -114,15 +133,22 @@ class Seen:
             for y, m, d in _ISO.findall(s):
                 with suppress(ValueError):
                     dates.add(date(int(y), int(m), int(d)))
-            plain = comparable(s)
+            plain = comparable(s, self.lang)
             for n in _BARE.findall(_ISO.sub(" ", plain)):
                 numbers.add(float(n.replace(",", ".")))
-            for day, month, year in _day_months(plain):
+            said = _day_months(plain) + (
+                [d for _, d in facts_en.dates_said(plain)] if self.lang == "en" else []
+            )
+            for day, month, year in said:
                 found = _day(day, month, year, today)
                 if found is not None:
                     dates.add(found)
-            for n in _DAYS.findall(plain):
-                self.day_spans = (self.day_spans or set()) | {int(n)}
+            spans = [int(n) for n in _DAYS.findall(plain)]
+            spans += (
+                [n for n, unit in facts_en.durations(plain) if unit == "jour"] if self.lang == "en" else []
+            )
+            if spans:
+                self.day_spans = (self.day_spans or set()) | set(spans)
             self.text += " " + plain
             self.raw += " " + s
         self.numbers, self.dates = numbers, dates
@@ -136,9 +162,10 @@ def _read_once(texts: tuple[str, ...], today: date) -> Seen:
     return seen
 
 
-def seen_in(texts: Sequence[str], today: date) -> Seen:
-    """What declared help texts say, read once per day and kept: each conversation starts from a copy."""
-    return _read_once(tuple(texts), today).copy()
+def seen_in(texts: Sequence[str], today: date, lang: str = "fr") -> Seen:
+    """What declared help texts say, read once per day and kept: each conversation starts from a copy
+    (its own texts read in its language)."""
+    return _read_once(tuple(texts), today).copy(lang)
 
 
 def _walk(value: Any, strings: list[str], numbers: set[float], seen: Seen) -> None:
@@ -195,8 +222,13 @@ def _on(year: int, month: str, day: str) -> date | None:
 _YEAR = re.compile(r"\d{4}\b|\d/\d{1,2}/\d{2}\b")  # « 2026 », « 19/11/26 »
 
 
-def facts(answer: str, today: date) -> list[Fact]:
-    """The facts an answer states, each once, in the order of the answer."""
+def facts(answer: str, today: date, lang: str = "fr") -> list[Fact]:
+    """The facts an answer states, each once, in the order of the answer; `lang` "en" reads an English
+    one (`miner.facts_en`)."""
+    if lang == "en":
+        plain = comparable(answer, "en")
+        english = [Fact(*f) for f in facts_en.facts(plain, today, _day)]
+        return _unique([*english, *_named(plain, answer)])
     plain = comparable(answer)
     out: list[Fact] = []
     for m in AMOUNT.finditer(plain):
@@ -221,14 +253,20 @@ def facts(answer: str, today: date) -> list[Fact]:
     for m in _STATUS.finditer(plain):
         key = next(k for k, forms in STATUSES.items() if any(m.group(1).startswith(f) for f in forms))
         out.append(Fact("statut", m.group(0), key))
-    for m in _CARRIER.finditer(plain):
-        out.append(Fact("transporteur", m.group(1), m.group(1)))
     for m in _PLACE.finditer(plain):
         out.append(Fact("lieu", m.group(0), m.group(1)))
-    for m in TRACKING.finditer(answer):
-        out.append(Fact("suivi", m.group(0), m.group(0)))
+    return _unique([*out, *_named(plain, answer)])
+
+
+def _named(plain: str, answer: str) -> list[Fact]:
+    """Carriers and tracking numbers: the same in every language."""
+    out = [Fact("transporteur", m.group(1), m.group(1)) for m in _CARRIER.finditer(plain)]
+    return out + [Fact("suivi", m.group(0), m.group(0)) for m in TRACKING.finditer(answer)]
+
+
+def _unique(found: list[Fact]) -> list[Fact]:
     unique: dict[tuple[str, str], Fact] = {}
-    for f in out:
+    for f in found:
         unique.setdefault((f.kind, str(f.value)), f)
     return list(unique.values())
 
@@ -242,22 +280,20 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
         return float(fact.value) in numbers
     if fact.kind == "durée":
         n, unit = fact.value
-        if re.search(rf"\b{n} {unit}", seen.text):  # with its unit: 60 € is not 60 jours
+        if re.search(rf"\b{n} (?:\w+ )?{UNIT_WORDS.get(unit, unit)}", seen.text):  # 60 € is not 60 jours
             return True
         if unit not in DAYS_IN:
             return False
         # in days: « 2 semaines » is the 14 jours read; « livrée il y a 31 jours » the distance to a date
         # seen; « dépassé d'un jour » the gap between such a distance and a delay read
         days = n * DAYS_IN[unit]
-        known = {abs((d - today).days) for d in dates} | {
-            m * DAYS_IN[u]
-            for m, u in ((int(a), b.rstrip("s")) for a, b in DURATION.findall(seen.text))
-            if u in DAYS_IN
-        }
+        read = [(int(a), b.rstrip("s")) for a, b in DURATION.findall(seen.text)]
+        read += facts_en.durations(seen.text) if seen.lang == "en" else []
+        known = {abs((d - today).days) for d in dates} | {m * DAYS_IN[u] for m, u in read if u in DAYS_IN}
         return days in known or any(abs(a - b) == days for a in known for b in known)
     if fact.kind == "date":
         if isinstance(fact.value, int):  # a weekday: said where the agent read it, or a date it saw is one
-            if WEEKDAYS[fact.value] in seen.text:
+            if WEEKDAYS[fact.value] in seen.text or facts_en.WEEKDAYS[fact.value] in seen.text:
                 return True
             return any(d.weekday() == fact.value and abs((d - today).days) <= 7 for d in dates)
         if fact.value in dates:

@@ -84,10 +84,13 @@ def norm(text: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def comparable(text: str) -> str:
+def comparable(text: str, lang: str = "fr") -> str:
     """`norm` of the text with every French number written in words as digits (« vingt-quatre mois » →
     « 24 mois », « un an » → « 1 an », « première » → « 1ère »), by text2num, read before accents are
     folded and with elisions split (« d'un an » → « d' 1 an »); the same on a check's text and on the
-    answer's, so both meet in one spelling. The grader's text checks and the rulebook's facts read it."""
+    answer's, so both meet in one spelling. The grader's text checks and the rulebook's facts read it.
+    `lang` "en": English number words (« three days » → « 3 days »), no elision to split."""
+    if lang == "en":
+        return norm(str(alpha2digit(text.lower().replace("’", "'"), "en", threshold=0)))
     spaced = text.lower().replace("’", "'").replace("'", "' ")
     return norm(str(alpha2digit(spaced, "fr", threshold=0)))

@@ -11,7 +11,6 @@ or suggested. Pure functions: the TUI and `filon draft` share them.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
@@ -19,6 +18,7 @@ from typing import Any, Literal
 
 from goldens.case.schema import Example
 from goldens.case.tool_spec import ToolSpec
+from goldens.drafting.draft_facts import facts
 from goldens.drafting.draft_fixtures import fixtures_seen
 from goldens.drafting.draft_trajectory import (
     LOOKUPS,
@@ -39,19 +39,6 @@ from miner.model import Conversation, Flag
 from miner.severity import Cause
 from miner.text import fold
 from tracing.redact import Redactor, load_secret
-
-STATUSES = (
-    "en préparation",
-    "expédiée",
-    "livrée",
-    "annulée",
-    "retournée",
-    "en transit",
-    "en retard",
-    "perdu",
-)
-AMOUNT = re.compile(r"\b(\d+)[,.](\d{2})\s?€")
-DELAY = re.compile(r"\b(\d+)\s+jours?\b")
 
 
 class Origin(StrEnum):
@@ -154,25 +141,6 @@ class Draft:
         example = Example.model_validate({**self.observed, "verdict": verdict, "origine": "revue"})
         self.exemples = [e for e in self.exemples if e.reponse != example.reponse] + [example]
         return True
-
-
-def _variants(whole: str, cents: str) -> list[str]:
-    return [f"{whole},{cents}", f"{whole}.{cents}"]
-
-
-def facts(answers: list[str]) -> list[list[str]]:
-    """Amounts (with both decimal separators), delays and statuses found in the answers."""
-    text = " ".join(answers)
-    found: list[list[str]] = []
-    for whole, cents in dict.fromkeys(AMOUNT.findall(text)):
-        found.append(_variants(whole, cents))
-    for days in dict.fromkeys(DELAY.findall(text)):
-        found.append([f"{days} jours", f"{days} jour"] if days == "1" else [f"{days} jours"])
-    folded = fold(text)
-    for status in STATUSES:
-        if fold(status) in folded:
-            found.append([status])
-    return found
 
 
 WHOLE = ("escalade", "ordre", "par_tour")  # fields a check sets whole, not one element of

@@ -365,3 +365,27 @@ def test_a_return_after_a_lookup_is_drafted_as_an_order() -> None:
     swapped = _transcript_of(conv)
     swapped.turns[0] = swapped.turns[0].model_copy(update={"calls": list(reversed(swapped.turns[0].calls))})
     assert [g.kind for g in grade(Case.model_validate(case), swapped)] == ["ordre"]
+
+
+def test_an_english_conversation_drafts_its_facts_and_passes_on_itself() -> None:
+    """« Do you ship to Canada? » → « Yes, … in 5 to 8 business days, $19.90 »: the draft holds the
+    figures as an English answer says them, and its own answer passes it while a wrong figure does not."""
+    answer = "Yes, we ship to Canada: delivery takes 5 to 8 business days and costs $19.90. It has shipped."
+    conv = Conversation(
+        "web:en-1",
+        "web",
+        [Turn("t1", NOW, user="Do you ship to Canada?", agent=answer, tools=[ToolCall("search_help")])],
+    )
+    draft = draft_case(conv, flag_conversation(conv), set(), set(), "r", date(2026, 11, 30))
+    case = draft.case()
+    assert ["19,90", "19.90"] in case["contient"]
+    assert ["8 days", "8 business days", "8 working days"] in case["contient"]
+    assert ["shipped"] in case["contient"]
+    parsed, _ = parse_case("x.json", json.dumps(case))  # its tool is another agent's: this repository's lint
+    assert parsed is not None  # knows the reference agent's only, grading does not need it
+
+    def said(text: str) -> Transcript:
+        return Transcript(turns=[TurnRecord(customer="", answer=text, calls=[Call(tool="search_help")])])
+
+    assert grade(parsed, said(answer)) == []
+    assert grade(parsed, said(answer.replace("$19.90", "$24.90"))) != []

@@ -232,3 +232,52 @@ def test_the_rulebook_crosses_to_filon_s_helper_process_as_configured(tmp_path: 
     assert (rule.severity.value, rule.patterns) == ("low", ("ristourne",))
     promised = conversation("Je vous fais une ristourne.")
     assert [(f.cause, f.severity) for f in rule_flags(promised, again)] == [("unbacked_promise", "low")]
+
+
+def test_an_english_conversation_is_read_in_english() -> None:
+    """Facts and claims of an agent that speaks English: the same kinds and values as French ones, looked
+    up in what the agent saw (its results in English too)."""
+    from miner.language import language
+
+    assert language(["Do you ship to Canada?", "Yes, in 5 to 8 days."]) == "en"
+    assert language(["Où est mon colis ?", "Il est en transit."]) == "fr"
+    shipped = {"status": "shipped", "carrier": "UPS", "eta": (TODAY + timedelta(days=2)).isoformat()}
+    help_text = {
+        "passages": [{"text": "Standard delivery takes three to five business days and costs $12.50."}]
+    }
+    seen = Seen(lang="en")
+    seen.add(shipped, TODAY, lookup=True)
+    seen.add(help_text, TODAY)
+    answer = "Your order has shipped with UPS, due on December 3rd: 3 to 5 business days for $12.50."
+    stated = facts(answer, TODAY, "en")
+    assert {f.kind for f in stated} == {"statut", "transporteur", "date", "durée", "montant"}
+    assert [f.said for f in stated if not grounded(f, seen, TODAY)] == []
+    wrong = "It is delayed, sitting at the Memphis hub, and will arrive tomorrow for $14.90."
+    assert sorted(f.said for f in facts(wrong, TODAY, "en") if not grounded(f, seen, TODAY)) == [
+        "$14.90",
+        "is delayed",
+        "the memphis hub",
+        "tomorrow",
+    ]
+    escalation = ("transfer_to_human",)
+    assert claimed("I've transferred you to a human agent.", [], escalation) == "i've transferred"
+    assert claimed("I can't see it, but I'm transferring you now.", [], escalation) == "i'm transferring you"
+    assert claimed("If you'd like, I can transfer you to an agent.", [], escalation) is None
+    searched = ToolCall(
+        "search_help", {"q": "canada"}, {"passages": [{"text": "Canada: 7 to 10 days, $24.90."}]}
+    )
+    canada = Conversation(
+        "web:en",
+        "web",
+        [
+            Turn(
+                "t1",
+                NOW,
+                user="Do you ship to Canada?",
+                agent="Yes, in 5 to 8 days for $19.90.",
+                tools=[searched],
+            )
+        ],
+    )
+    [flag] = rule_flags(canada, FlagConfig())
+    assert flag.cause == "ungrounded_fact" and "$19.90" in flag.reason and "8 days" in flag.reason
