@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from miner.groups import INCIDENT, FailureGroup
 from miner.severity import Severity
-from tui.base import ReviewScreen
+from tui.base import ReviewScreen, remaining
 from tui.queue import SEVERITY_STYLE, age
 from tui.safe import literal
 
@@ -59,8 +59,7 @@ class GroupsScreen(ReviewScreen):
         wide = width >= 120
         columns = [("severity", 8), ("size", 6), ("last", 4)]
         columns += [("first", 5), ("representative", 26)] if wide else []
-        signature = max(12, width - sum(w for _, w in columns) - 2 * (len(columns) + 1) - 2)
-        columns.append(("signature", signature))
+        columns.append(("signature", remaining(width, columns)))
         self.wide = wide
         for label, size in columns:
             table.add_column(label, width=size)

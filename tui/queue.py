@@ -20,7 +20,7 @@ from textual.worker import Worker
 from miner.flags import KINDS
 from miner.reviews import QueueRow
 from miner.severity import ReviewStatus, Severity
-from tui.base import ReviewScreen
+from tui.base import ReviewScreen, remaining
 from tui.prompt import PromptScreen
 from tui.safe import literal
 
@@ -108,8 +108,7 @@ class QueueScreen(ReviewScreen):
         columns += [("age", 4), ("status", 9), ("holder", 10 if wide else 6)]
         columns += [("case", 8)] if wide else []
         # the reason takes what is left of the screen (cell padding and the scroll bar included)
-        why = max(12, width - sum(w for _, w in columns) - 2 * (len(columns) + 1) - 2)
-        columns.insert(2, ("why", why))
+        columns.insert(2, ("why", remaining(width, columns)))
         self.wide = wide
         for label, size in columns:
             table.add_column(label, width=size)
