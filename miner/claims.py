@@ -129,8 +129,12 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "i've submitted your",
             "i've created a return",
             "i've initiated",
-            "it's done",
-            "all done",
+            "i've contacted the carrier",
+            "i have contacted the carrier",
+            "i've reported",
+            "i have reported",
+            "i've sent you a",
+            "i have sent you a",
         ),
     ),
 )
@@ -141,11 +145,23 @@ _SENTENCE = re.compile(r"[.!?\n;]")
 _REFUSAL = re.compile(
     r"\b(?:ne|n') ?(?:peux|pouvons|pourrai|pourrons) (?:pas|plus)\b|\b(?:can't|cannot|can not|won't be able|unable)\b"
 )
-# an offer or a condition, not a claim: « en cas de défaut, je vous mets en relation », « si vous voulez »
+# an offer or a condition, not a claim: « en cas de défaut, je vous mets en relation », « si vous voulez »,
+# « if you'd like, I'll… »; English modals only before the claim (« I've cancelled it and you can expect… »
+# claims the cancellation)
 _CONDITIONAL = re.compile(
     r"\b(?:si|s'il|en cas|souhaitez|voulez|voulez-vous|pouvez|peux|pourrai|lorsque|quand|des que)\b"
-    r"|\b(?:if|once|when|whenever|would you|do you want|can|could|should|shall)\b"
+    r"|\b(?:if|would you|do you want|shall)\b"
 )
+_BEFORE = re.compile(r"\b(?:can|could|should|when|once|whenever)\b")
+
+
+def _stated(sentence: str, phrase: str) -> bool:
+    """Whether the sentence states the phrase as done, not as an offer or under a condition."""
+    at = sentence.find(phrase)
+    if at < 0:
+        return False
+    plain = _REFUSAL.sub(" ", sentence)
+    return not _CONDITIONAL.search(plain) and not _BEFORE.search(_REFUSAL.sub(" ", sentence[:at]))
 
 
 def _done(call_result: Any, error: str | None) -> bool:
@@ -166,9 +182,9 @@ def claimed(
     conversation so far does; None when every claim is backed."""
     said = norm(answer)
     done = [name for name, result, error in calls if _done(result, error)]
-    stated = [s for s in _SENTENCE.split(said) if not _CONDITIONAL.search(_REFUSAL.sub(" ", s))]
+    sentences = _SENTENCE.split(said)
     for kind, phrases in CLAIMS:
-        phrase = next((p for p in phrases if any(p in s for s in stated)), None)
+        phrase = next((p for p in phrases if any(_stated(s, p) for s in sentences)), None)
         if phrase is None:
             continue
         if kind == "escalation":

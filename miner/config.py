@@ -48,6 +48,14 @@ PROMISE = [
     "livraison offerte pour votre prochaine",
     "un avoir de",
     "geste commercial de",
+    # English
+    "promo code",
+    "discount code",
+    "i'll refund",
+    "i will refund",
+    "i'm refunding",
+    "as a goodwill gesture",
+    "a voucher",
 ]
 
 

@@ -15,7 +15,9 @@ from typing import Any
 
 _NUM = r"(\d+(?:[.,]\d{1,2})?)"
 # « $12.50 », « €9.90 », « £5 », « 12.50 USD », « 100 dollars »
-AMOUNT = re.compile(rf"(?:[$£€]\s?{_NUM}|{_NUM}\s?(?:usd|eur|gbp|dollars?|euros?|pounds?)\b)")
+# « $1,299.00 »: a thousands separator, then the cents
+_MONEY = r"(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
+AMOUNT = re.compile(rf"(?:[$£€]\s?{_MONEY}|{_MONEY}\s?(?:usd|eur|gbp|dollars?|euros?|pounds?)\b)")
 PERCENT = re.compile(rf"{_NUM}\s?(?:%|percent\b|per cent\b)")
 UNITS = {"day": "jour", "week": "semaine", "month": "mois", "year": "an", "hour": "heure", "minute": "minute"}
 DURATION = re.compile(
@@ -25,7 +27,11 @@ MONTHS = (
     "january", "february", "march", "april", "may", "june",
     "july", "august", "september", "october", "november", "december",
 )  # fmt: skip
-_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# a month's whole name or its usual abbreviation, nothing that merely starts like one (« maybe », « decorative »)
+_MONTH = (
+    r"(january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?"
+)
 # « December 6th », « Dec. 6, 2026 », « 6 December », « the 6th of December »
 MONTH_DAY = re.compile(rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?(?:,? (\d{{4}}))?\b")
 DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH}(?:,? (\d{{4}}))?\b")
@@ -45,20 +51,29 @@ STATUS_WORDS = {
     "canceled": "annule",
     "returned": "retourne",
     "in transit": "en transit",
-    "on its way": "en transit",
     "delayed": "en retard",
     "late": "en retard",
     "lost": "perdu",
 }
 _STATUS = re.compile(
-    r"\b(?<!not )(?:is|are|was|were|has been|have been|has|have|got)(?: already| now| currently| still| just)? ("
-    + "|".join(re.escape(w) for w in STATUS_WORDS)
-    + r")\b"
+    r"(?:\b(?<!not )(?:is|are|was|were|has been|have been|has|have|got)|'s been|'s|'re)"
+    r"(?: already| now| currently| still| just)? (" + "|".join(re.escape(w) for w in STATUS_WORDS) + r")\b"
+)
+# words that say where without naming a place: « the local depot », « the post office in your area »
+_NOT_PLACES = frozenset(
+    ("local", "regional", "nearest", "main", "central", "your", "our", "the", "a", "nearby")
 )
 _PLACE = re.compile(
     r"\b(?:hub|sorting (?:center|centre|facility)|warehouse|depot|distribution (?:center|centre)|post office)"
     r"\s+(?:in |at |of )([a-z][\w-]{2,})|\bthe ([a-z][\w-]{2,}) (?:hub|depot|warehouse|sorting (?:center|centre))\b"
 )
+
+
+def money(figure: str) -> float:
+    """« 1,299.00 » is 1299.0, « 12,50 » 12.5."""
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?", figure):
+        return float(figure.replace(",", ""))
+    return float(figure.replace(",", "."))
 
 
 def _month(name: str) -> int:
@@ -88,7 +103,7 @@ def facts(plain: str, today: date, day_of: Any) -> list[tuple[str, str, Any]]:
     reads a date as `miner.grounding` does (the year nearest the turn when none is said)."""
     out: list[tuple[str, str, Any]] = []
     for m in AMOUNT.finditer(plain):
-        out.append(("montant", m.group(0), float((m.group(1) or m.group(2)).replace(",", "."))))
+        out.append(("montant", m.group(0), money(m.group(1) or m.group(2))))
     for m in PERCENT.finditer(plain):
         out.append(("pourcentage", m.group(0), float(m.group(1).replace(",", "."))))
     for m in DURATION.finditer(plain):
@@ -106,5 +121,6 @@ def facts(plain: str, today: date, day_of: Any) -> list[tuple[str, str, Any]]:
     for m in _STATUS.finditer(plain):
         out.append(("statut", m.group(0), STATUS_WORDS[m.group(1)]))
     for m in _PLACE.finditer(plain):
-        out.append(("lieu", m.group(0), m.group(1) or m.group(2)))
+        if (m.group(1) or m.group(2)) not in _NOT_PLACES:
+            out.append(("lieu", m.group(0), m.group(1) or m.group(2)))
     return out

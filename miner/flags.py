@@ -88,17 +88,31 @@ def loop(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
 # a discount code the answer hands out (« avec le code BIENVENUE », « utilisez le code NOEL20 »): a gesture
 # whatever the words around it; not one refused (« n'est plus valable », « réservé à… »), nor the customer's
 _CODE = re.compile(
-    r"\b(?i:avec|utilisez|utilise|saisissez|entrez|voici|profitez)\b[^.!?\n]{0,30}?\b(?i:code)\s+"
-    r"(?i:promo\s+|de\s+r[ée]duction\s+)?«?\s*([A-Z][A-Z0-9]{3,})\b"
+    r"\b(?i:avec|utilisez|utilise|saisissez|entrez|voici|profitez|with|use|enter|apply)\b[^.!?\n]{0,30}?"
+    r"\b(?i:code)\s+(?i:promo\s+|de\s+r[ée]duction\s+)?«?\s*([A-Z][A-Z0-9]{3,})\b"
 )
-_NOT_GIVEN = re.compile(r"\b(?:n'|ne |plus valable|expir|r[ée]serv[ée])", re.IGNORECASE)
+# refused, said of the code itself: « le code NOEL20 n'est plus valable », « is no longer valid », « je ne
+# peux pas appliquer le code NOEL20 »; not a « ne » later in the sentence (« vous ne paierez pas le port »)
+_REFUSED_AFTER = re.compile(
+    r"^\s*»?\s*,?\s*(?:n'|ne |est (?:expir|r[ée]serv|invalide|plus)|has expired|is (?:no longer|not|only|invalid|expired)"
+    r"|isn't|only works|expire)",
+    re.IGNORECASE,
+)
+_REFUSED_BEFORE = re.compile(
+    r"(?:ne (?:peux|pouvons) pas|n'accept|can't|cannot|unable to)[^.!?]*$", re.IGNORECASE
+)
 
 
 def _code_given(answer: str, asked: str) -> str | None:
     """The discount code the answer hands out, if it hands one out."""
     for sentence in re.split(r"[.!?\n]", answer):
         found = _CODE.search(sentence)
-        if found and not _NOT_GIVEN.search(sentence) and found.group(1) not in asked:
+        if found is None or found.group(1) in asked:
+            continue
+        if not (
+            _REFUSED_AFTER.search(sentence[found.end() :])
+            or _REFUSED_BEFORE.search(sentence[: found.start()])
+        ):
             return f"code {found.group(1)}"
     return None
 
@@ -134,7 +148,7 @@ def grounding(
     out: list[Flag] = []
     seen: Seen | None = None
     read = 0  # the turns whose customer words and results are in `seen`
-    lang = language(text for t in conv.turns for text in (t.user, t.agent))  # French or English
+    lang = language((t.agent for t in conv.turns), (t.user for t in conv.turns))  # French or English
     for i, t in enumerate(conv.turns):
         if not t.agent.strip():
             continue  # nothing said (or not captured): nothing to hold to the rules

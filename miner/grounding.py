@@ -75,9 +75,11 @@ _STATUS = re.compile(
 STATUS_KEYS = ("statut", "status", "etat", "state")
 CARRIERS = (
     "colissimo", "chronopost", "dpd", "ups", "la poste", "mondial relay", "gls", "dhl", "fedex",
-    "usps", "royal mail", "canada post", "purolator", "evri", "hermes",
+    "usps", "royal mail", "canada post", "purolator", "evri",
 )  # fmt: skip
-_CARRIER = re.compile(r"\b(" + "|".join(re.escape(c) for c in CARRIERS) + r")\b")
+_CARRIER = re.compile(
+    r"(?<![\w-])(" + "|".join(re.escape(c) for c in CARRIERS) + r")(?![\w-])"
+)  # not « mix-ups »
 _PLACE = re.compile(
     r"\b(?:plateforme|hub|centre de tri|agence|entrepot|depot|bureau de poste)\s+(?:de |d'|du |des )?([a-z][\w-]{2,})"
 )
@@ -155,8 +157,8 @@ class Seen:
 
 
 @lru_cache(maxsize=16)
-def _read_once(texts: tuple[str, ...], today: date) -> Seen:
-    seen = Seen()
+def _read_once(texts: tuple[str, ...], today: date, lang: str) -> Seen:
+    seen = Seen(lang=lang)
     for text in texts:
         seen.add(text, today)
     return seen
@@ -165,7 +167,7 @@ def _read_once(texts: tuple[str, ...], today: date) -> Seen:
 def seen_in(texts: Sequence[str], today: date, lang: str = "fr") -> Seen:
     """What declared help texts say, read once per day and kept: each conversation starts from a copy
     (its own texts read in its language)."""
-    return _read_once(tuple(texts), today).copy(lang)
+    return _read_once(tuple(texts), today, lang).copy()
 
 
 def _walk(value: Any, strings: list[str], numbers: set[float], seen: Seen) -> None:
@@ -288,7 +290,7 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
         # seen; « dépassé d'un jour » the gap between such a distance and a delay read
         days = n * DAYS_IN[unit]
         read = [(int(a), b.rstrip("s")) for a, b in DURATION.findall(seen.text)]
-        read += facts_en.durations(seen.text) if seen.lang == "en" else []
+        read += facts_en.durations(seen.text)
         known = {abs((d - today).days) for d in dates} | {m * DAYS_IN[u] for m, u in read if u in DAYS_IN}
         return days in known or any(abs(a - b) == days for a in known for b in known)
     if fact.kind == "date":
@@ -304,8 +306,12 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
                 return True
         # a date computed from one the agent saw and a delay it read (« le délai a expiré hier »: the
         # delivery 31 days ago and the 30 days of the policy), a day either way
-        spans = seen.day_spans or set()
-        return any(abs((fact.value - (d + timedelta(days=n))).days) <= 1 for d in dates for n in spans)
+        spans = (
+            seen.day_spans or set()
+        )  # from a date seen, or from the turn's own day (« refunded in 5 days »)
+        return any(
+            abs((fact.value - (d + timedelta(days=n))).days) <= 1 for d in dates | {today} for n in spans
+        )
     if fact.kind == "statut":
         if seen.statuses is None:
             return True  # it looked nothing up: a general statement of the policy, not a report

@@ -1,8 +1,9 @@
 """Which language a conversation is in, to read its facts and claims: French (the default) or English.
 
-Counted on the conversation's own words (the customer's and the agent's), by the small words each language
-cannot do without; a tie, or no word known, is French. Per conversation, not per turn: a customer who
-writes « ok » or an order number in a turn does not switch the reading of the agent's answer.
+Counted on the agent's answers (the customer's words break a tie: a customer writing English to a French
+agent does not make its answers English), by the small words each language cannot do without; a tie, or
+no word known, is French. Per conversation, not per turn: a turn of « ok » or an order number does not
+switch the reading of the agent's answer.
 """
 
 from __future__ import annotations
@@ -96,11 +97,19 @@ _FR = frozenset(
 )
 
 
-def language(texts: Iterable[str]) -> str:
-    """ "en" when the texts hold more English small words than French ones, else "fr"."""
+def language(texts: Iterable[str], tie: Iterable[str] = ()) -> str:
+    """ "en" when the texts hold more English small words than French ones, else "fr"; on a tie, the
+    `tie` texts decide (the agent's answers first, the customer's words only to break a tie)."""
+    en, fr = _counts(texts)
+    if en == fr:
+        en, fr = _counts(tie)
+    return "en" if en > fr else "fr"
+
+
+def _counts(texts: Iterable[str]) -> tuple[int, int]:
     en = fr = 0
     for text in texts:
         for word in _WORD.findall(text.lower()):
             en += word in _EN
             fr += word in _FR
-    return "en" if en > fr else "fr"
+    return en, fr

@@ -71,6 +71,7 @@ class GroupScreen(QueueScreen):
     class StoreFailed(Message):
         what: str
         error: str
+        verdict: bool = False  # the verdict's own write (or its undo) failed: it is no longer under way
 
     def __init__(self, group: FailureGroup) -> None:
         super().__init__(group.signature)
@@ -128,7 +129,8 @@ class GroupScreen(QueueScreen):
 
     @on(StoreFailed)
     def _store_failed(self, message: StoreFailed) -> None:
-        self.pending = False
+        if message.verdict:  # a read failing meanwhile leaves a verdict under way as it is
+            self.pending = False
         self.notify(f"could not {message.what}: {message.error}", severity="error", markup=False)
 
     def busy(self) -> bool:
@@ -175,7 +177,7 @@ class GroupScreen(QueueScreen):
             else:
                 verdict = store.cover_group(self.failure.signature, who, case_id, shown.ids, detail)
         except Exception as exc:  # said, never a crash; nothing applied (one transaction)
-            self.post_message(self.StoreFailed("apply the verdict", str(exc)))
+            self.post_message(self.StoreFailed("apply the verdict", str(exc), verdict=True))
             return
         self.post_message(self.Applied(verdict, detail, shown))
 
@@ -267,7 +269,7 @@ class GroupScreen(QueueScreen):
         try:
             count = self.review.store.undo_group(verdict, self.review.reviewer)
         except Exception as exc:  # said, never a crash
-            self.post_message(self.StoreFailed("undo the verdict", str(exc)))
+            self.post_message(self.StoreFailed("undo the verdict", str(exc), verdict=True))
             return
         self.post_message(self.Undone(count))
 

@@ -6,7 +6,8 @@ Text is compared without case or accents, with typographic apostrophes and non-b
 if either reading holds. A model that writes « trois euros quatre-vingt-dix » or « soixante euros » says
 what « 3 euros 90 » and « 60 euros » say, a `ne_contient_pas` of « 1 an » catches « un an », and nothing
 the plain reading matched is lost to the number reading (text2num leaves « d'un » alone where a check
-« un avoir » would read « 1 avoir »).
+« un avoir » would read « 1 avoir »). An answer in English has its English number words read
+(« five to eight business days » holds a check « 8 days »), its language told by `miner.language`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from functools import lru_cache
 
 from goldens.case.schema import Case
 from goldens.checks.base import Cost, Gap
+from miner.language import language
 from miner.text import comparable, norm
 from miner.transcript import Transcript
 
@@ -25,8 +27,8 @@ def folded(needle: str) -> str:
     return norm(needle)
 
 
-def found(needle: str, plain: str, numbers: str) -> bool:
-    return folded(needle) in plain or comparable(needle) in numbers
+def found(needle: str, plain: str, numbers: str, lang: str = "fr") -> bool:
+    return folded(needle) in plain or comparable(needle, lang) in numbers
 
 
 def text_gaps(
@@ -36,15 +38,16 @@ def text_gaps(
     prefix: str = "",
     turn: int | None = None,
 ) -> list[Gap]:
-    plain, numbers = norm(said), comparable(said)
+    lang = language([said])
+    plain, numbers = norm(said), comparable(said, lang)
     out: list[Gap] = []
     for i, group in enumerate(contient):
         variants = group if isinstance(group, list) else [group]
-        if not any(found(v, plain, numbers) for v in variants):
+        if not any(found(v, plain, numbers, lang) for v in variants):
             message = "texte manquant : " + " ou ".join(f"« {v} »" for v in variants)
             out.append(Gap("texte_manquant", f"{prefix}contient[{i}]", message, turn))
     for i, text in enumerate(ne_contient_pas):
-        if found(text, plain, numbers):
+        if found(text, plain, numbers, lang):
             out.append(
                 Gap(
                     "texte_interdit",

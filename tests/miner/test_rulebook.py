@@ -281,3 +281,44 @@ def test_an_english_conversation_is_read_in_english() -> None:
     )
     [flag] = rule_flags(canada, FlagConfig())
     assert flag.cause == "ungrounded_fact" and "$19.90" in flag.reason and "8 days" in flag.reason
+
+
+def test_english_answers_a_reviewer_tried_are_read_right() -> None:
+    """What a review found misread, each now read right: words that start like a month, thousands
+    separators, places that name nothing, contractions, a brand that is no carrier, a claim with a modal
+    after it, help texts in words."""
+    from miner.language import language
+
+    def said(answer: str) -> list[tuple[str, object]]:
+        return [(f.kind, f.value) for f in facts(answer, TODAY, "en")]
+
+    for answer in (
+        "It could take maybe 3 or 4 more days.",
+        "Split into 2 separate parcels: 2 aprons and 4 decorative cushions.",
+    ):
+        assert [k for k, _ in said(answer) if k == "date"] == [], answer
+    assert ("montant", 1299.0) in said("The total is $1,299.00.")
+    assert [
+        k for k, _ in said("It is at the local depot, then the post office in your area.") if k == "lieu"
+    ] == []
+    assert ("statut", "en retard") in said("It's delayed, sorry.")
+    assert [k for k, _ in said("It is on its way to you.") if k == "statut"] == []
+    assert [k for k, _ in said("Sorry for the mix-ups with UPS.") if k == "transporteur"] == [
+        ("transporteur")
+    ]
+    french = [(f.kind, f.value) for f in facts("Votre foulard Hermès a été expédié via Colissimo.", TODAY)]
+    assert ("transporteur", "hermes") not in french
+    escalation = ("transfer_to_human",)
+    assert claimed("Drop it at any UPS point, and you're all done!", [], escalation) is None
+    cancelled = "I've cancelled your order and you can expect the refund within 5 days."
+    assert claimed(cancelled, [("lookup_order", {}, None)], escalation) == "i've cancelled"
+    help_text = {
+        "passages": [{"text": "Returns within thirty days; refunds take five days; next sale December 18."}]
+    }
+    seen = Seen(lang="en")
+    seen.add(help_text, TODAY)
+    answer = "You have 30 days to return it, you'll be refunded in 5 days, and the sale starts December 18."
+    assert [f.said for f in facts(answer, TODAY, "en") if not grounded(f, seen, TODAY)] == []
+    # the agent's answers decide the language; the customer's words only break a tie
+    agent = ["Votre commande est en retard, livraison le 9 décembre."]
+    assert language(agent, ["Hello, where is my order? Can you check it please?"]) == "fr"
