@@ -144,9 +144,16 @@ class ReviewStore:
         return None
 
     def _finish(self, conversation_id: str, reviewer: str, status: ReviewStatus, note: str = "") -> bool:
+        """False when another reviewer holds it, or when the store has no such conversation (a review row
+        of none would break the reviews' foreign key)."""
         table = REVIEWS
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
+            if (
+                conn.execute(select(CONVERSATIONS.c.id).where(CONVERSATIONS.c.id == conversation_id)).first()
+                is None
+            ):
+                return False
             self._ensure_review(conn, conversation_id)
             done = conn.execute(
                 update(table)

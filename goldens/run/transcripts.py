@@ -8,6 +8,8 @@ them from the report, the queue never hands them out as work.
 
 from __future__ import annotations
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from goldens.run.runner import RunOutput
 from miner.reviews import GATE
 from miner.settings import settings
@@ -33,6 +35,11 @@ def store_transcripts(run: RunOutput) -> str:
                 store.dismiss(conversation, GATE, f"conversation simulée (run {run.run_id})")
         finally:
             store.close()
-    except (StoreError, ValueError, OSError) as exc:
+    except (
+        StoreError,
+        ValueError,
+        OSError,
+        SQLAlchemyError,
+    ) as exc:  # the gate's verdict never depends on it
         return f"simulated conversations not stored: {exc}"
     return ""

@@ -159,3 +159,19 @@ def test_a_batch_larger_than_one_statement_is_stored_whole_and_read_back_alike(d
     conv, turns, _ = detail
     assert [t.user for t in turns] == ["question 0", "question 1", "question 2"]
     assert turns[0].started_at == start and conv.turn_count == 3
+
+
+def test_finishing_a_conversation_the_store_does_not_hold_is_false_not_a_broken_key(db_url: str) -> None:
+    """The gate dismisses its replays as it stores them; one whose spans were not all stored (its root
+    came late) has no conversation row: dismissing it says no, and leaves no review row behind."""
+    store = Store.open(db_url)
+    fill(store)
+    assert store.dismiss("web:eval-absent-1", "filon eval", "replay") is False
+    assert store.dismiss("web:leak", "alice", "test") is True
+    with store.engine.connect() as conn:
+        assert (
+            conn.execute(
+                text("SELECT count(*) FROM reviews WHERE conversation_id = 'web:eval-absent-1'")
+            ).scalar()
+            == 0
+        )
