@@ -111,7 +111,7 @@ class Seen:
     day_spans: set[int] | None = None  # the delays in days it read (« 30 jours »)
     lang: str = "fr"  # of the conversation: how its texts are read (`miner.language`)
 
-    def copy(self, lang: str | None = None) -> Seen:
+    def copy(self) -> Seen:
         return Seen(
             self.text,
             self.raw,
@@ -119,7 +119,7 @@ class Seen:
             None if self.dates is None else set(self.dates),
             None if self.statuses is None else set(self.statuses),
             None if self.day_spans is None else set(self.day_spans),
-            lang or self.lang,
+            self.lang,
         )
 
     def add(self, value: Any, today: date, lookup: bool = False) -> None:

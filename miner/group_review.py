@@ -11,16 +11,15 @@ declared each, and each is reviewed on its own. A member another reviewer holds 
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from sqlalchemy import Engine, delete, select, update
 
+from miner.batch import chunks  # ids per statement, under every driver's limit
 from miner.reviews import CONVERSATIONS, GATE, LINKS, REVIEWS, ReviewStore, claimable
 from miner.severity import INCIDENT_PRIORITY, NO_FLAG, ReviewStatus
-
-CHUNK = 500  # ids per statement: under every driver's limit on bound parameters
 
 
 @dataclass
@@ -52,11 +51,6 @@ class GroupVerdict:
     @property
     def stale(self) -> bool:
         return bool(self.new)
-
-
-def chunks(ids: Sequence[str]) -> Iterator[Sequence[str]]:
-    for start in range(0, len(ids), CHUNK):
-        yield ids[start : start + CHUNK]
 
 
 class GroupReviewStore(ReviewStore):
@@ -116,8 +110,7 @@ class GroupReviewStore(ReviewStore):
         provenance = json.dumps({"couvert_par_groupe": signature}, ensure_ascii=False)
         with self.engine.begin() as conn:
             for part in chunks(ids):
-                for conversation_id in part:
-                    self._ensure_review(conn, conversation_id)
+                self._ensure_review(conn, *part)
                 # an incident declared since the members were read stays out too
                 swept = select(CONVERSATIONS.c.id).where(
                     CONVERSATIONS.c.id.in_(part), CONVERSATIONS.c.priority != INCIDENT_PRIORITY

@@ -67,6 +67,14 @@ REVIEWS = ReviewRow.__table__  # type: ignore[attr-defined]
 VERDICTS = CaseVerdict.__table__  # type: ignore[attr-defined]
 
 
+def _held(conn: Any, conversation_id: str) -> bool:
+    """Whether the store holds the conversation (a review row of one it lacks would break the key)."""
+    return (
+        conn.execute(select(CONVERSATIONS.c.id).where(CONVERSATIONS.c.id == conversation_id)).first()
+        is not None
+    )
+
+
 def claimable(now: datetime, reviewer: str | None = None) -> ColumnElement[bool]:
     """The one definition of a conversation a reviewer may take: no review row yet (an outer join), open,
     or claimed by a claim that expired, or (with `reviewer`) already theirs. Every claim, finish, and
@@ -81,12 +89,12 @@ def claimable(now: datetime, reviewer: str | None = None) -> ColumnElement[bool]
 class ReviewStore:
     engine: Engine
 
-    def _ensure_review(self, conn: Any, conversation_id: str) -> None:
-        table = ReviewRow.__table__  # type: ignore[attr-defined]
-        stmt = upsert_insert(self.engine, table).values(
-            conversation_id=conversation_id, status=ReviewStatus.OPEN.value
+    def _ensure_review(self, conn: Any, *conversation_ids: str) -> None:
+        """A review row, open, for each conversation that has none yet (one statement for them all)."""
+        stmt = upsert_insert(self.engine, REVIEWS).on_conflict_do_nothing(index_elements=["conversation_id"])
+        conn.execute(
+            stmt, [{"conversation_id": c, "status": ReviewStatus.OPEN.value} for c in conversation_ids]
         )
-        conn.execute(stmt.on_conflict_do_nothing(index_elements=["conversation_id"]))
 
     def _claim_in(self, conn: Any, conversation_id: str, reviewer: str, now: datetime) -> ClaimResult:
         """The compare-and-set itself, inside the caller's transaction."""
@@ -111,10 +119,7 @@ class ReviewStore:
     def claim(self, conversation_id: str, reviewer: str, now: datetime | None = None) -> ClaimResult:
         now = now or datetime.now(UTC)
         with self.engine.begin() as conn:
-            if (
-                conn.execute(select(CONVERSATIONS.c.id).where(CONVERSATIONS.c.id == conversation_id)).first()
-                is None
-            ):
+            if not _held(conn, conversation_id):
                 return ClaimResult(False, None, "missing")
             return self._claim_in(conn, conversation_id, reviewer, now)
 
@@ -149,10 +154,7 @@ class ReviewStore:
         table = REVIEWS
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
-            if (
-                conn.execute(select(CONVERSATIONS.c.id).where(CONVERSATIONS.c.id == conversation_id)).first()
-                is None
-            ):
+            if not _held(conn, conversation_id):
                 return False
             self._ensure_review(conn, conversation_id)
             done = conn.execute(

@@ -141,7 +141,8 @@ def demo(
 def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:
     """The deploy's worst group becomes one case, drafted from its representative and written apart from
     the set (the demo's `demo-cases/` in filon's home, never the set CI gates on), the group's other open
-    conversations marked covered by it. What to print, or None when the draft cannot be written."""
+    conversations marked covered by it. What to print (why, when the case could not be written), or None
+    when the store has no conversation to draft from."""
     from goldens.drafting.naming import free_id
     from goldens.drafting.review import SaveError, make_draft, save_case
     from goldens.set.caseset import goldens_dir

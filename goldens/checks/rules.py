@@ -81,9 +81,7 @@ class Rules:
                 else:
                     args = call.args if call.args is not None else _defaults(call.tool, data, turn.customer)
                     key = json.dumps([call.tool, args], sort_keys=True, ensure_ascii=False)
-                    if (
-                        key not in replayed
-                    ):  # each call once on a fresh shop: a return registered twice is not
+                    if key not in replayed:  # each call once on a fresh shop: no return registered twice
                         replayed[key] = _replay(case, call.tool, args)
                 result, error = replayed[key]
                 calls.append(call.model_copy(update={"result": result, "error": error}))
