@@ -2,7 +2,7 @@
 
 A turn is a trace. Its conversation is `gen_ai.conversation.id` (else the trace itself). Tools come from
 `execute_tool` spans, or, for agents that have none, from `tool_call` parts of the model's output
-messages. The user's text is the agent span's input, or the newest user message in the input of the
+messages, their arguments and results out of framework envelopes (`tracing.tool_calls`). The user's text is the agent span's input, or the newest user message in the input of the
 turn's first model call (earlier ones are history); the answer is the agent span's output, or the last
 model text of the turn.
 """
@@ -21,10 +21,10 @@ from opentelemetry.semconv.attributes import error_attributes
 
 from miner.config import CONVERSATION_KEYS as DEFAULT_KEYS
 from miner.config import is_escalation
-from miner.jsontext import loads, parsed
 from miner.model import ToolCall, Turn
 from tracing.conventions import JUST_GENAI, read, readable
 from tracing.records import SpanRecord
+from tracing.tool_calls import messages, tool_calls
 
 MODEL_OPS = frozenset(("generate_content", "chat", "text_completion"))
 _start = attrgetter("start_ns")
@@ -54,6 +54,7 @@ USER_KEYS = (
     "enduser.id",
     "traceloop.association.properties.user_id",
     "ai.telemetry.metadata.userId",
+    "user_id",  # a plain attribute on the app's own span (`logfire.span("turn", user_id=…)`)
 )
 _USER_KEYS = frozenset(USER_KEYS)
 CHANNEL = "support.channel"  # filon's own: the reference agent's channel (web, whatsapp)
@@ -84,20 +85,9 @@ def op(span: SpanRecord) -> str:
     return str(span.attributes.get(OPERATION) or span.name.split(" ", 1)[0])
 
 
-def _messages(value: Any) -> list[Any]:
-    """The messages in an attribute (JSON text or already parsed); entries that are not objects are left
-    for the readers to skip."""
-    if type(value) is str:
-        try:
-            value = loads(value)
-        except ValueError:
-            return []
-    return value if type(value) is list else []
-
-
 def _last_text(value: Any, role: str | None = None) -> str:
     """The last text part of the messages in `value` (of the given role, when one is given), or ""."""
-    for message in reversed(_messages(value)):
+    for message in reversed(messages(value)):
         if type(message) is not dict or (role is not None and message.get("role") != role):
             continue
         parts = message.get("parts")
@@ -131,6 +121,9 @@ def root_of(spans: Sequence[SpanRecord]) -> SpanRecord:
     return min(roots or spans, key=lambda s: s.start_ns)
 
 
+# what Logfire writes in place of a value whose name looks secret ("session", "auth"…): every conversation
+# would have this one id; the trace is the conversation instead, and `traces doctor` says why
+SCRUBBED = "[Scrubbed due to "
 MAX_ID = 256  # a conversation id is a key: longer ones keep their start and a digest of the whole
 
 
@@ -157,7 +150,7 @@ def _conversation_key(
     attrs = span.attributes
     for rank, key in enumerate(keys):
         value = attrs.get(key)
-        if value:
+        if value and not str(value).startswith(SCRUBBED):
             return (rank, kind != "invoke_agent", span.start_ns, str(value))
     return None
 
@@ -207,11 +200,14 @@ def _channel(head: SpanRecord, conversation_id: str) -> str:
 
 def _said(spans: _Spans) -> tuple[str, str]:
     """The user's text and the answer: the agent span's, else the model calls' (the newest user message
-    of the first call: earlier ones are history; the last text of the last call that has one)."""
+    of the first call that has one: earlier ones are history; the last text of the last call that has
+    one)."""
     agent, models = spans.agent, spans.models
     user = _last_text(agent.attributes.get(INPUT), "user") if agent else ""
-    if not user and models:
-        user = _last_text(models[0].attributes.get(INPUT), "user")
+    for model in models if not user else ():  # the first call that has the message (LlamaIndex's first
+        user = _last_text(model.attributes.get(INPUT), "user")  # "LLM" span only prepares the tools)
+        if user:
+            break
     answer = _last_text(agent.attributes.get(OUTPUT)) if agent else ""
     if not answer:
         for source in reversed(models):
@@ -219,37 +215,6 @@ def _said(spans: _Spans) -> tuple[str, str]:
             if answer:
                 break
     return user, answer
-
-
-def _tool_calls(spans: _Spans) -> list[ToolCall]:
-    """From `execute_tool` spans with their real arguments and results; for agents without them, from
-    the `tool_call` parts of the model's output."""
-    tools: list[ToolCall] = []
-    for s in spans.tools:
-        attrs = s.attributes
-        raw = attrs.get(TOOL_ARGUMENTS)
-        args = parsed(raw)
-        error = str(attrs.get(ERROR_TYPE) or s.status_message or "error") if s.status == "ERROR" else None
-        name = str(attrs.get(TOOL_NAME) or s.name.removeprefix("execute_tool "))
-        result = parsed(attrs.get(TOOL_RESULT))
-        tools.append(ToolCall(name, args if isinstance(args, dict) else {}, result, error, raw is not None))
-    if spans.tools:
-        return tools
-    for s in spans.models:
-        for message in _messages(s.attributes.get(OUTPUT)):
-            if type(message) is not dict:
-                continue
-            for part in message.get("parts") or []:
-                if isinstance(part, dict) and part.get("type") == "tool_call" and part.get("name"):
-                    raw = part.get("arguments")
-                    args = parsed(raw)
-                    recorded = raw is not None
-                    tools.append(
-                        ToolCall(
-                            str(part["name"]), args if isinstance(args, dict) else {}, None, None, recorded
-                        )
-                    )
-    return tools
 
 
 def _usage(spans: _Spans) -> tuple[int, int, set[str]]:
@@ -331,7 +296,7 @@ def turn_of(
     conversation_id = conversation_id or _pick(sorted_spans.candidates, sorted_spans.ordered[0].trace_id)
     channel = _channel(head, conversation_id)
     user, answer = _said(sorted_spans)
-    tools = _tool_calls(sorted_spans)
+    tools = tool_calls(sorted_spans.tools, sorted_spans.models)
     input_tokens, output_tokens, versions = _usage(sorted_spans)
     failed = sorted_spans.failed
     turn = Turn(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tracing.conventions import adk, openinference, pydantic_ai, traceloop, vercel_ai
+from tracing.conventions import adk, logfire_agents, openinference, pydantic_ai, traceloop, vercel_ai
 from tracing.records import SpanRecord
 
 
@@ -30,7 +30,7 @@ class Convention:
 
 READERS = tuple(
     Convention(m.NAME, m.LABEL, m.MARKS, m.CAPTURE, m.SESSION, m.to_genai)
-    for m in (openinference, vercel_ai, adk, traceloop, pydantic_ai)
+    for m in (openinference, vercel_ai, adk, traceloop, pydantic_ai, logfire_agents)
 )
 GENAI = Convention(
     "otel_genai",
@@ -45,7 +45,9 @@ _MARKS = tuple((mark, reader) for reader in READERS for mark in reader.marks)
 _FOREIGN = frozenset(mark for mark, _ in _MARKS)  # `isdisjoint` tests a span's keys against all at C speed
 _GENAI = frozenset(GENAI.marks)
 JUST_GENAI = frozenset((GENAI.name,))
-SCOPES = {scope: CONVENTIONS[pydantic_ai.NAME] for scope in pydantic_ai.SCOPES}  # stacks known by their scope
+SCOPES = {  # stacks known by their instrumentation scope
+    scope: CONVENTIONS[m.NAME] for m in (pydantic_ai, logfire_agents) for scope in m.SCOPES
+}
 
 
 def stack_of(span: SpanRecord) -> Convention | None:
@@ -92,6 +94,8 @@ def read(spans: Sequence[SpanRecord]) -> tuple[Sequence[SpanRecord], frozenset[s
             convention = stack_of(span)
             if convention is not None:
                 found.add(convention.name)
+                if convention.translate is not None and span.scope in SCOPES:
+                    span = convention.translate(span)
             out.append(span)
             continue
         for mark, reader in _MARKS:
@@ -104,14 +108,4 @@ def read(spans: Sequence[SpanRecord]) -> tuple[Sequence[SpanRecord], frozenset[s
 
 def readable(spans: Sequence[SpanRecord]) -> Sequence[SpanRecord]:
     """The spans in the GenAI convention: each one another convention marks, translated."""
-    for span in spans:
-        if not _FOREIGN.isdisjoint(span.attributes):
-            return [_read(s) for s in spans]
-    return spans
-
-
-def _read(span: SpanRecord) -> SpanRecord:
-    for mark, reader in _MARKS:
-        if mark in span.attributes:
-            return reader.translate(span) if reader.translate else span
-    return span
+    return read(spans)[0]

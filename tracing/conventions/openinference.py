@@ -3,13 +3,18 @@
 A span is OpenInference's when it carries `openinference.span.kind`. Its flattened attributes
 (`llm.input_messages.N.message.role`…) become the GenAI ones: the operation from the span kind, the
 conversation from `session.id`, messages with their text and tool calls, tokens, the model; a TOOL span
-gives the tool's name and its real arguments and result (`input.value`, `output.value`), never the JSON
-schema in `tool.parameters`. Recorded from `openinference-instrumentation-google-genai` 1.4 against the
-scripted model: `tests/tracing/fixtures/record_openinference.py`.
+gives the tool's name and its real arguments and result (`input.value`, `output.value`, out of their
+envelopes in `tracing.tool_calls`), never the JSON schema in `tool.parameters`; a `tool` message in a
+model call's input is the result read back (`tool_call_response`, by `tool_call_id`). Messages may
+start at index 1 (the Agents SDK) and carry their text in `contents.N` (LlamaIndex). Recorded from
+`openinference-instrumentation-google-genai` 1.4, `-openai-agents`, `-langchain`, `-llama-index` and
+`-openai` against scripted models: `tests/tracing/fixtures/record_openinference.py`,
+`record_openai_agents.py`, `record_langgraph.py`, `record_llamaindex.py`, `record_openai_client.py`.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tracing.conventions import indexed
@@ -31,11 +36,32 @@ TABLE = {  # OpenInference attribute → GenAI attribute, copied as they are
     "output.value": "gen_ai.tool.call.result",  # TOOL spans only
 }
 ROLES = {"model": "assistant", "ai": "assistant"}
+# a Python object's repr, as LlamaIndex's workflow steps give their output (`StopEvent(result=AgentOutput(…`):
+# never an answer; the model's own text is read instead
+REPR = re.compile(r"[A-Z]\w*\((?:\w+=|\)|\[)")
 
 
 def _count(attrs: dict[str, Any], side: str) -> int:
-    """How many messages a side has (each has a role)."""
-    return indexed.count(lambda i: f"llm.{side}.{i}.message.role" in attrs)
+    """How many messages a side has (each has a role). The Agents SDK's instrumentor leaves index 0 to
+    the instructions, and writes none when the agent's are not in the input: its messages start at 1."""
+    count = indexed.count(lambda i: f"llm.{side}.{i}.message.role" in attrs)
+    if count == 0 and f"llm.{side}.1.message.role" in attrs:
+        count = 1 + indexed.count(lambda i: f"llm.{side}.{i + 1}.message.role" in attrs)
+    return count
+
+
+def _content(attrs: dict[str, Any], base: str) -> str:
+    """A message's text: `content`, else its text `contents` (the multi-part form) joined."""
+    content = attrs.get(base + "content")
+    if content not in (None, ""):
+        return str(content)
+    texts = []
+    n = 0
+    while (kind := attrs.get(f"{base}contents.{n}.message_content.type")) is not None:
+        if kind == "text":
+            texts.append(str(attrs.get(f"{base}contents.{n}.message_content.text") or ""))
+        n += 1
+    return "".join(texts)
 
 
 def _message(attrs: dict[str, Any], side: str, i: int) -> dict[str, Any]:
@@ -43,13 +69,19 @@ def _message(attrs: dict[str, Any], side: str, i: int) -> dict[str, Any]:
     base = f"llm.{side}.{i}.message."
     role = str(attrs.get(base + "role", ""))
     parts: list[dict[str, Any]] = []
-    content = attrs.get(base + "content")
-    if content not in (None, ""):
-        parts.append({"type": "text", "content": str(content)})
+    content = _content(attrs, base)
+    if role == "tool":  # a tool's result, as the model read it back: paired with its call by id
+        call_id = attrs.get(base + "tool_call_id")
+        return {"role": role, "parts": [{"type": "tool_call_response", "id": call_id, "response": content}]}
+    if content:
+        parts.append({"type": "text", "content": content})
     n = 0
     while (name := attrs.get(f"{base}tool_calls.{n}.tool_call.function.name")) is not None:
-        arguments = attrs.get(f"{base}tool_calls.{n}.tool_call.function.arguments", "{}")
-        parts.append({"type": "tool_call", "name": str(name), "arguments": arguments})
+        call = f"{base}tool_calls.{n}.tool_call."
+        arguments = attrs.get(call + "function.arguments", "{}")
+        parts.append(
+            {"type": "tool_call", "id": attrs.get(call + "id"), "name": str(name), "arguments": arguments}
+        )
         n += 1
     return {"role": ROLES.get(role, role), "parts": parts}
 
@@ -61,7 +93,7 @@ def _both(attrs: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, A
     start = count - 1
     while start > 0 and not (
         attrs.get(f"llm.input_messages.{start}.message.role") == "user"
-        and attrs.get(f"llm.input_messages.{start}.message.content")
+        and _content(attrs, f"llm.input_messages.{start}.message.")
     ):
         start -= 1
     inputs = [_message(attrs, "input_messages", i) for i in range(max(start, 0), count)]
@@ -83,6 +115,7 @@ def to_genai(span: SpanRecord) -> SpanRecord:
         kind in ("AGENT", "CHAIN")
         and attrs.get("output.mime_type") == "text/plain"
         and attrs.get("output.value")
+        and not REPR.match(str(attrs["output.value"]))
     ):
         answer = [{"role": "assistant", "parts": [{"type": "text", "content": str(attrs["output.value"])}]}]
         added["gen_ai.output.messages"] = answer

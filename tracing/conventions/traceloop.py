@@ -118,9 +118,10 @@ def to_genai(span: SpanRecord) -> SpanRecord:
     elif kind == "tool":
         added["gen_ai.operation.name"] = "execute_tool"
         added["gen_ai.tool.name"] = attrs.get("traceloop.entity.name") or span.name.removesuffix(".tool")
-        _, kwargs = _entity_input(attrs.get("traceloop.entity.input"))
-        added["gen_ai.tool.call.arguments"] = kwargs
-        if attrs.get("traceloop.entity.output") is not None:
+        if "gen_ai.tool.call.arguments" not in attrs:  # current instrumentors write it (`tracing.tool_calls`
+            _, kwargs = _entity_input(attrs.get("traceloop.entity.input"))  # opens their envelope)
+            added["gen_ai.tool.call.arguments"] = kwargs
+        if "gen_ai.tool.call.result" not in attrs and attrs.get("traceloop.entity.output") is not None:
             added["gen_ai.tool.call.result"] = attrs["traceloop.entity.output"]
     elif kind:
         added["gen_ai.operation.name"] = f"traceloop.{kind}"  # a task: context

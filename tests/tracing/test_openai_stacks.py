@@ -1,0 +1,148 @@
+"""Payloads recorded from real installs of the OpenAI-world stacks (the OpenAI Agents SDK with
+OpenInference and with Logfire; LangGraph with OpenInference and with OpenLLMetry, invoked and streamed;
+a LlamaIndex FunctionAgent with OpenInference; a hand-written loop on the `openai` client with
+OpenInference and with Logfire), each running one English support agent against a scripted
+OpenAI-compatible model (`fixtures/openai_world.py`, `scripted_openai.py` and the `record_*.py`
+scripts). The expectations below come from those scripts (what each customer said, which tool the
+scripted model calls with which arguments, what each tool returns, how the model answers), not from
+what filon made of the payloads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from filon.cli import app
+from miner.model import Turn
+from miner.store import Store
+
+FIXTURES = Path(__file__).parent / "fixtures"
+runner = CliRunner()
+
+GREETING, FAQ = "Hello!", "How much is shipping?"
+TRACKING, HUMAN = (
+    "Where is my parcel for order A-300?",
+    "I want to talk to a human, my parcel arrived damaged.",
+)
+THREE = ("Hi", "What's the status of my order A-301?", "Thanks!")
+QUOTA = "What's the status of my order A-300?"
+HELLO, WELCOME = "Hello! How can I help you today?", "You're welcome! Have a nice day."
+SHIPPING = "Shipping costs $4.90 and is free from $60."
+A300 = {"order_id": "A-300", "status": "in transit", "carrier": "UPS", "tracking": "1Z999AA10123456784",
+        "expected": "tomorrow", "customer_id": "u-3"}  # fmt: skip
+A301 = {
+    "order_id": "A-301",
+    "status": "shipped",
+    "shipped_on": "December 1",
+    "total": "$42.00",
+    "customer_id": "u-5",
+}
+# the customer's messages → per turn: the tools called (name, arguments, result) and the answer
+SCENARIOS: dict[tuple[str, ...], list[tuple[list[tuple[str, dict[str, Any], Any]], str]]] = {
+    (GREETING,): [([], HELLO)],
+    (FAQ,): [
+        ([("search_help", {"query": FAQ}, {"passages": [{"title": "Shipping", "text": SHIPPING}]})], SHIPPING)
+    ],
+    (TRACKING,): [
+        (
+            [("track_parcel", {"order_id": "A-300"}, A300)],
+            "Your parcel for order A-300 is in transit with UPS (tracking 1Z999AA10123456784), expected tomorrow.",
+        )
+    ],
+    (HUMAN,): [
+        (
+            [("transfer_to_human", {"reason": HUMAN}, {"ticket": "T-42", "reason": HUMAN})],
+            "I've transferred you to an advisor, who will get back to you (ticket T-42).",
+        )
+    ],
+    THREE: [
+        ([], HELLO),
+        ([("lookup_order", {"order_id": "A-301"}, A301)], "Your order A-301 shipped on December 1."),
+        ([], WELCOME),
+    ],
+}
+# fixture → the prefix of its conversation ids, and whether its failed model call records its input
+STACKS = {
+    "openai-agents-openinference.pb": ("oa", False),
+    "openai-agents-logfire.pb": ("lf", False),
+    "langgraph-openinference.pb": ("lgoi", True),
+    "langgraph-openinference-stream.pb": ("lgoi", True),
+    "langgraph-openllmetry.pb": ("lgtl", True),
+    "langgraph-openllmetry-stream.pb": ("lgtl", True),
+    "llamaindex-openinference.pb": ("li", True),
+    "openai-client-openinference.pb": ("oo", True),
+    "openai-client-logfire.pb": ("ol", True),
+}
+
+
+def ingest(fixture: str) -> tuple[str, dict[str, tuple[list[Turn], list[str]]]]:
+    result = runner.invoke(app, ["ingest", str(FIXTURES / fixture), "--sample-rate", "1"])
+    assert result.exit_code == 0, result.output
+    return result.stdout, stored()
+
+
+def stored() -> dict[str, tuple[list[Turn], list[str]]]:
+    store = Store.open()
+    out = {}
+    for row in json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout):
+        found = store.conversation_detail(row["conversation_id"])
+        assert found is not None
+        out[row["conversation_id"]] = (found[1], sorted({f.cause for f in found[2]}))
+    return out
+
+
+def check(conversations: dict[str, tuple[list[Turn], list[str]]], fixture: str) -> None:
+    prefix, quota_input = STACKS[fixture]
+    names = ("greet", "faq", "track", "human", "three", "429")
+    assert set(conversations) == {f"{prefix}-{name}" for name in names}
+    read = {tuple(t.user for t in turns): (turns, causes) for turns, causes in conversations.values()}
+    for users, expected in SCENARIOS.items():
+        turns, causes = read[users]
+        assert [[(c.name, c.arguments, c.result) for c in t.tools] for t in turns] == [e[0] for e in expected]
+        assert [t.agent for t in turns] == [e[1] for e in expected]
+        assert [t.escalated for t in turns] == [users == (HUMAN,)] * len(turns)
+        assert causes == (["transferred"] if users == (HUMAN,) else [])
+    turns, causes = conversations[f"{prefix}-429"]
+    assert [t.user for t in turns] == [QUOTA if quota_input else ""]
+    assert "quota" in causes and "empty_answer" not in causes
+
+
+@pytest.mark.parametrize("fixture", sorted(STACKS))
+def test_each_conversation_turn_text_and_tool_call_with_arguments_and_result(fixture: str) -> None:
+    _, conversations = ingest(fixture)
+    check(conversations, fixture)
+
+
+@pytest.mark.parametrize("fixture", ["openai-agents-logfire.pb", "langgraph-openllmetry-stream.pb"])
+def test_the_same_through_filon_serve(fixture: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import httpx
+
+    from tests.tracing.server import running
+    from tracing.receiver import ReceiverSettings
+
+    db = tmp_path / "served.db"
+    headers = {"Content-Type": "application/x-protobuf"}
+    monkeypatch.setenv("FILON_SAMPLE_RATE", "1")
+    with running(ReceiverSettings(db=f"sqlite:///{db}")) as url:
+        answer = httpx.post(f"{url}/v1/traces", content=(FIXTURES / fixture).read_bytes(), headers=headers)
+        assert answer.status_code == 200, answer.text
+    monkeypatch.setenv("FILON_DB", f"sqlite:///{db}")
+    check(stored(), fixture)
+
+
+def test_the_stack_s_user_id_is_the_customer_s() -> None:
+    """Where each stack puts it: OpenInference's `using_user`, LangGraph's run metadata through
+    OpenLLMetry, the Agents SDK's trace metadata through Logfire, Logfire's span attribute."""
+    for fixture, prefix in (
+        ("openai-agents-logfire.pb", "lf"),
+        ("langgraph-openllmetry.pb", "lgtl"),
+        ("llamaindex-openinference.pb", "li"),
+        ("openai-client-logfire.pb", "ol"),
+    ):
+        _, conversations = ingest(fixture)
+        turns, _ = conversations[f"{prefix}-three"]
+        assert {t.sender for t in turns} == {"u-5"}, fixture

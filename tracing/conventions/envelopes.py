@@ -1,0 +1,91 @@
+"""What a tool really took and returned, out of the envelopes frameworks record around it.
+
+Instrumentations record a tool run as the framework sees it, not as the tool does: LangChain's
+`ToolMessage` (serialised `{"type": "tool", "data": {"content": …}}` by OpenInference, or as a LangChain
+constructor `{"lc": 1, "id": [… "ToolMessage"], "kwargs": {"content": …}}` inside OpenLLMetry's
+`{"output": …, "kwargs": …}`), OpenLLMetry's callback record `{"input_str", "inputs", "kwargs",
+"metadata", "tags"}` for the arguments, LlamaIndex's `{"kwargs": {…}}` call and its `ToolOutput`
+(`{"blocks": [{"text"}], "raw_output", "tool_name", "is_error"}`). Each shape is told by keys that a
+tool's own data would not hold all together; a value that matches none is returned as it is. A text
+that is JSON is decoded (tools commonly return JSON text). The call id an envelope carries
+(`tool_call_id`) is returned beside the value, to pair it with the model's request.
+
+Recorded shapes: `tests/tracing/fixtures/record_langgraph.py`, `record_llamaindex.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from miner.jsontext import parsed
+
+_CALLBACK = frozenset(("input_str", "inputs"))  # OpenLLMetry's LangChain callback: both are always there
+_CALLBACK_OUTPUT = frozenset(("output", "kwargs"))  # OpenLLMetry's LangChain callback, the result side
+_TOOL_OUTPUT = frozenset(("blocks", "raw_output", "tool_name"))  # LlamaIndex's ToolOutput
+_LLAMA_CALL = frozenset(("kwargs",))  # LlamaIndex's FunctionTool.acall input: the keyword arguments only
+_LLAMA_CALL_ARGS = frozenset(("args", "kwargs"))
+
+
+def _tool_message(value: dict[str, Any]) -> tuple[Any, str | None] | None:
+    """A LangChain ToolMessage in either serialised form: its content and call id."""
+    data = value.get("data")
+    if value.get("type") == "tool" and type(data) is dict and "content" in data:
+        return data["content"], _id(data.get("tool_call_id"))
+    ids = value.get("id")
+    kwargs = value.get("kwargs")
+    if (
+        value.get("lc") == 1
+        and type(ids) is list
+        and ids
+        and ids[-1] == "ToolMessage"
+        and type(kwargs) is dict
+    ):
+        return kwargs.get("content"), _id(kwargs.get("tool_call_id"))
+    return None
+
+
+def _id(value: Any) -> str | None:
+    return str(value) if value else None
+
+
+def result(value: Any) -> tuple[Any, str | None]:
+    """A tool's result out of its envelope, and the call id the envelope names (None when it names
+    none). Envelopes nested in one another are opened one after the other."""
+    call_id: str | None = None
+    for _ in range(4):  # OpenLLMetry: {"output": ToolMessage}, whose content is JSON text
+        value = parsed(value)
+        if type(value) is not dict:
+            return value, call_id
+        message = _tool_message(value)
+        if message is not None:
+            value, call_id = message[0], message[1] or call_id
+            continue
+        if value.keys() == _CALLBACK_OUTPUT:
+            value = value["output"]
+            continue
+        if value.keys() >= _TOOL_OUTPUT:
+            raw = value.get("raw_output")
+            if raw is None:
+                blocks = value.get("blocks") or []
+                raw = "".join(str(b.get("text", "")) for b in blocks if type(b) is dict)
+            value = raw
+            continue
+        return value, call_id
+    return value, call_id
+
+
+def arguments(value: Any) -> tuple[Any, str | None]:
+    """A tool's arguments out of the framework's record of the call, and the call id it names."""
+    value = parsed(value)
+    if type(value) is not dict:
+        return value, None
+    if value.keys() >= _CALLBACK:
+        kwargs = value.get("kwargs")
+        call_id = _id(kwargs.get("tool_call_id")) if type(kwargs) is dict else None
+        inputs = value["inputs"]
+        return (inputs if type(inputs) is dict else parsed(value["input_str"])), call_id
+    if value.keys() == _LLAMA_CALL or (value.keys() == _LLAMA_CALL_ARGS and not value.get("args")):
+        kwargs = value["kwargs"]
+        if type(kwargs) is dict:
+            return kwargs, None
+    return value, None
