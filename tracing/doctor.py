@@ -5,8 +5,9 @@ It reads the spans exactly as ingest does (`tracing.grouping.turn_of` over the r
 `tracing.conventions`), stores nothing, and says: the stacks detected, how many traces were no
 conversation, and for the turns (as lived and as ingest counts them: where a stack makes a trace per
 model call, a tool-call step is joined to the trace that answers), the share with a conversation id,
-the customer's text, an answer, tool arguments (of the turns that called a tool) and token counts; for
-each share short of whole, the setting or line of code that adds it for the stacks detected.
+the customer's text, an answer, tool arguments and results (of the turns that called a tool; a value
+still in a framework's wrapper counts as missing) and token counts; for each share short of whole, the
+setting or line of code that adds it for the stacks detected; the attributes Logfire scrubbed.
 """
 
 from __future__ import annotations
@@ -18,9 +19,18 @@ from typing import Any
 from miner.config import ESCALATION, is_escalation
 from miner.model import Turn, join_steps
 from tracing.conventions import GENAI, Convention, stack_of
-from tracing.grouping import CONVERSATION_KEYS, by_trace, turn_of
+from tracing.conventions.envelopes import wrapped
+from tracing.grouping import CONVERSATION_KEYS, SCRUBBED, by_trace, turn_of
 from tracing.records import SpanRecord
 
+TOOL_ADVICE = (
+    "each tool's own arguments and return value, on its span (gen_ai.tool.call.arguments / result) or in "
+    "the model's next input; a framework's wrapper around them that filon does not open is counted missing"
+)
+SCRUB = (
+    "Logfire scrubbed {names}: an attribute named like 'session' (a default scrub pattern) carries no "
+    "conversation id; name it gen_ai.conversation.id, or pass logfire.configure(scrubbing=ScrubbingOptions(callback=…))"
+)
 TOKENS = "the instrumentation records usage on model spans (gen_ai.usage.input_tokens / output_tokens)"
 
 
@@ -47,6 +57,7 @@ class Diagnosis:
     stacks: dict[str, int] = field(default_factory=dict)  # label → spans
     shares: list[Share] = field(default_factory=list)
     tools: dict[str, bool] = field(default_factory=dict)  # tool name → an escalation by default
+    scrubbed: list[str] = field(default_factory=list)  # attributes Logfire replaced by "[Scrubbed due to …]"
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -64,8 +75,11 @@ def diagnose(
     found = Diagnosis(spans=len(records))
     conventions: dict[str, Convention] = {}
     read: dict[str, list[Turn]] = {}  # conversation id → the turn each of its traces reads as
+    scrubbed: set[str] = set()
     for spans in by_trace(records).values():
         found.traces += 1
+        for s in spans:
+            scrubbed.update(k for k, v in s.attributes.items() if type(v) is str and v.startswith(SCRUBBED))
         marked = [c for s in spans if (c := stack_of(s)) is not None]
         if not marked:
             found.skipped += 1
@@ -76,6 +90,7 @@ def diagnose(
         one = turn_of(spans, escalation, conversation_keys=conversation_keys)
         read.setdefault(one.conversation_id, []).append(one.turn)
     found.conversations = len(read)
+    found.scrubbed = sorted(scrubbed)
     # the turns as lived, as ingest counts them: a tool-call step (a trace per model call) joined to its answer
     lived = [
         (cid, turn)
@@ -98,7 +113,7 @@ def _shares(
 ) -> None:
     """The share of turns with each thing filon reads, and the advice for the stacks detected."""
     counts = {"conversation id": 0, "customer's text": 0, "answer": 0, "tokens": 0}
-    with_tools = tool_args = failed = identified = 0
+    with_tools = tool_args = results = failed = identified = 0
     for cid, turn in lived:
         counts["conversation id"] += not cid.startswith("trace:")
         if turn.failed_spans:  # a failed call (a 429) may have recorded nothing: not held against the stack
@@ -109,7 +124,8 @@ def _shares(
             counts["tokens"] += bool(turn.input_tokens or turn.output_tokens)
         if turn.tools:
             with_tools += 1
-            tool_args += all(c.arguments for c in turn.tools)
+            tool_args += all(c.arguments and not wrapped(c.arguments) for c in turn.tools)
+            results += all(c.result is not None and not wrapped(c.result) for c in turn.tools if not c.error)
             identified += bool(turn.sender)
         for call in turn.tools:
             found.tools[call.name] = is_escalation(call.name, escalation)
@@ -122,11 +138,14 @@ def _shares(
         Share(what, have, found.turns - (failed if what != "conversation id" else 0), advice[what])
         for what, have in counts.items()
     ]
-    found.shares.append(Share("tool arguments", tool_args, with_tools, capture))
+    found.shares.append(Share("tool arguments", tool_args, with_tools, f"{capture} ({TOOL_ADVICE})"))
+    found.shares.append(Share("tool results", results, with_tools, f"{capture} ({TOOL_ADVICE})"))
     found.shares.append(Share("user id (turns with tools)", identified, with_tools, USER_ID))
     for share in found.shares:
         if share.whole:
             share.advice = ""
+    if found.scrubbed and not found.shares[0].whole:
+        found.shares[0].advice = SCRUB.format(names=", ".join(found.scrubbed))
 
 
 def lines(diagnosis: Diagnosis) -> list[str]:
@@ -147,6 +166,8 @@ def lines(diagnosis: Diagnosis) -> list[str]:
             out.append(f"{mark:7} {share.what}: {share.have}/{share.of} turns")
             if share.advice:
                 out.append(f"        → {share.advice}")
+    if d.scrubbed:
+        out.append(f"scrubbed by Logfire (values lost): {', '.join(d.scrubbed)}")
     if d.tools:
         escalations = sorted(n for n, e in d.tools.items() if e) or ["none"]
         out.append(f"tools: {', '.join(sorted(d.tools))}; escalation: {', '.join(escalations)}")

@@ -17,8 +17,9 @@ def doctor(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list, one object per file.")] = False,
 ) -> None:
     """Say what filon reads in an export: the stacks detected; the share of turns with a conversation id,
-    the customer's text, an answer, tool arguments, tokens; and, for what is missing, the setting or the
-    line of code that adds it for that stack. Stores nothing. Exit 1 when a file cannot be read.
+    the customer's text, an answer, tool arguments and results (the tool's own, not a framework's
+    wrapper), tokens; and, for what is missing, the setting or the line of code that adds it for that
+    stack. Stores nothing. Exit 1 when a file cannot be read.
 
     Example: filon traces doctor my-agent-export.pb
     """

@@ -25,7 +25,7 @@ def test_a_payload_without_content_says_what_is_missing_and_the_setting_for_its_
     [found] = doctor_json(FIXTURES / "adk-1-nocontent.pb")
     assert "ADK" in found["stacks"]  # type: ignore[operator]
     missing = {m["what"]: m for m in found["missing"]}  # type: ignore[union-attr, index]
-    assert set(missing) == {"customer's text", "answer", "tool arguments"}
+    assert set(missing) == {"customer's text", "answer", "tool arguments", "tool results"}
     assert all("ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true" in m["advice"] for m in missing.values())
     assert (found["turns"], found["conversations"], found["failed"]) == (8, 6, 1)
     assert found["tools"]["transfer_to_human"] is True  # type: ignore[index]
@@ -120,3 +120,76 @@ def test_an_agent_without_user_id_is_told_the_leak_rule_cannot_tell_whose_record
     path.write_text(request(with_user, tool) + "\n", encoding="utf-8")
     again = runner.invoke(app, ["traces", "doctor", str(path)])
     assert "ok      user id (turns with tools): 1/1 turns" in again.stdout
+
+
+@pytest.mark.parametrize(
+    ("fixture", "stack"),
+    [
+        ("openai-agents-openinference.pb", "OpenInference"),
+        ("openai-agents-logfire.pb", "Logfire (OpenAI Agents SDK)"),
+        ("langgraph-openinference.pb", "OpenInference"),
+        ("langgraph-openllmetry.pb", "OpenLLMetry / Traceloop"),
+        ("llamaindex-openinference.pb", "OpenInference"),
+        ("openai-client-openinference.pb", "OpenInference"),
+        ("openai-client-logfire.pb", "OpenTelemetry GenAI"),
+    ],
+)
+def test_the_openai_world_stacks_give_their_tools_own_arguments_and_results(fixture: str, stack: str) -> None:
+    [found] = doctor_json(FIXTURES / fixture)
+    assert stack in found["stacks"]  # type: ignore[operator]
+    shares = {s["what"]: s for s in found["shares"]}  # type: ignore[union-attr, index]
+    for what in ("conversation id", "customer's text", "answer", "tool arguments", "tool results"):
+        assert shares[what]["have"] == shares[what]["of"] > 0, what
+
+
+def _tool_trace(tmp_path: Path, result: str, **extra: str) -> Path:
+    from tests.cli.test_ingest_bad_spans import request, span
+
+    asked = span(1, "Where is my order A-300?")
+    asked["attributes"] += [{"key": k, "value": {"stringValue": v}} for k, v in extra.items()]
+    tool = {
+        **span(2, ""),
+        "traceId": asked["traceId"],
+        "parentSpanId": asked["spanId"],
+        "name": "execute_tool",
+    }
+    tool["attributes"] = [
+        {"key": "gen_ai.operation.name", "value": {"stringValue": "execute_tool"}},
+        {"key": "gen_ai.tool.name", "value": {"stringValue": "lookup_order"}},
+        {"key": "gen_ai.tool.call.arguments", "value": {"stringValue": '{"order": "A-300"}'}},
+        {"key": "gen_ai.tool.call.result", "value": {"stringValue": result}},
+    ]
+    path = tmp_path / "plain.jsonl"
+    path.write_text(request(asked, tool) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("result", "whole"),
+    [
+        ('{"status": "shipped"}', True),
+        ('{"type": "tool", "data": {"content": "{\\"status\\": \\"shipped\\"}"}}', True),  # opened
+        ('{"lc": 2, "kwargs": {"content": "shipped"}}', False),  # a wrapper filon does not know
+        ("ToolMessage(content='shipped', tool_call_id='call_1')", False),  # a Python repr
+    ],
+)
+def test_a_result_still_in_a_framework_s_wrapper_counts_as_missing(
+    tmp_path: Path, result: str, whole: bool
+) -> None:
+    said = runner.invoke(app, ["traces", "doctor", str(_tool_trace(tmp_path, result))])
+    assert said.exit_code == 0, said.output
+    assert ("ok      tool results: 1/1 turns" in said.stdout) is whole
+    assert ("MISSING tool results: 0/1 turns" in said.stdout) is not whole
+
+
+def test_a_conversation_id_logfire_scrubbed_is_no_conversation_and_doctor_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "filon.toml").write_text('conversation_keys = ["session_id"]\n')  # the app's own key
+    path = _tool_trace(tmp_path, "{}", session_id="[Scrubbed due to 'session']")
+    said = runner.invoke(app, ["traces", "doctor", str(path)])
+    assert said.exit_code == 0, said.output
+    assert "MISSING conversation id: 0/1 turns" in said.stdout
+    assert "Logfire scrubbed session_id" in said.stdout and "gen_ai.conversation.id" in said.stdout
+    assert "scrubbed by Logfire (values lost): session_id" in said.stdout

@@ -15,6 +15,7 @@ Recorded shapes: `tests/tracing/fixtures/record_langgraph.py`, `record_llamainde
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from miner.jsontext import parsed
@@ -89,3 +90,20 @@ def arguments(value: Any) -> tuple[Any, str | None]:
         if type(kwargs) is dict:
             return kwargs, None
     return value, None
+
+
+# keys only a framework's record of a call holds, never a tool's own arguments or data
+_FRAMEWORK_KEYS = frozenset(
+    ("tool_call_id", "run_manager", "callbacks", "input_str", "lc", "raw_input", "raw_output")
+)
+_OBJECT_REPR = re.compile(r"[A-Z]\w*\((?:\w+=|\)|\[)")  # `ToolMessage(content=…`, `ToolOutput(blocks=[…`
+
+
+def wrapped(value: Any) -> bool:
+    """Whether a value read as a tool's arguments or result still looks like a framework's envelope
+    (a shape this module does not know yet): what `traces doctor` reports instead of "ok"."""
+    if isinstance(value, str):
+        return bool(_OBJECT_REPR.match(value))
+    if not isinstance(value, dict):
+        return False
+    return not _FRAMEWORK_KEYS.isdisjoint(value) or _tool_message(value) is not None
