@@ -20,8 +20,8 @@ from miner.emails import emails
 from miner.text import norm
 from miner.transcript import Call
 
-# an order number as shops write them: « LL-10587 », « PP-2001 »
-ORDER = re.compile(r"\b[A-Z]{2,4}-\d{3,8}\b")
+# an order number as shops write them: « LL-10587 », « PP-2001 », « A-300 »
+ORDER = re.compile(r"\b[A-Z]{1,4}-\d{3,8}\b")
 _NUMBER = re.compile(r"^\s*-?\d+(?:[.,]\d+)?\s*$")
 
 

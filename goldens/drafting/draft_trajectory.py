@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent.tools import TOOL_NAMES
 from goldens.checks.matching import said_data
 from miner.model import Conversation, ToolCall
 
@@ -50,17 +51,37 @@ def case_data_of(conv: Conversation) -> dict[str, str]:
     return said_data(" ".join(t.user for t in conv.turns))
 
 
+def own_argument(call: ToolCall, data: dict[str, str]) -> str | None:
+    """The argument that carried the order the customer gave (the reference agent's `numero`, or any
+    other agent's, `order_id`…), or None when the call was on no order of theirs."""
+    if not call.arguments_recorded or "commande" not in data:
+        return None
+    for name, value in call.arguments.items():
+        if isinstance(value, str) and value.strip().upper() == data["commande"].upper():
+            return str(name)
+    return None
+
+
 def on_own(call: ToolCall, data: dict[str, str]) -> bool:
-    numero = call.arguments.get("numero") if call.arguments_recorded else None
-    return bool(numero) and "commande" in data and str(numero).strip().upper() == data["commande"].upper()
+    return own_argument(call, data) is not None
 
 
 def spec(name: str, call: ToolCall, data: dict[str, str], any_tool: bool = False) -> str | dict[str, Any]:
     """A tool as a check: with the case's own order as its argument where the call was on it (`any_tool`:
     the call was one of interchangeable tools, the argument holds for each)."""
-    if (call.name == name or any_tool) and on_own(call, data):
-        return {"outil": name, "args": {"numero": {"du_cas": "commande"}}}
+    argument = own_argument(call, data) if call.name == name or any_tool else None
+    if argument is not None:
+        return {"outil": name, "args": {argument: {"du_cas": "commande"}}}
     return name
+
+
+def lookups_of(conv: Conversation, data: dict[str, str]) -> list[str]:
+    """The tools that read an order: the reference agent's lookups (when the conversation is of an agent
+    with its tools), and any tool this conversation called on the customer's own order (another agent's
+    `lookup_order`, `track_parcel`). Never the reference agent's names for an agent that has none."""
+    called = [c for t in conv.turns for c in t.tools]
+    reference = list(LOOKUPS) if {c.name for c in called} & set(TOOL_NAMES) else []
+    return list(dict.fromkeys([*reference, *(c.name for c in called if on_own(c, data))]))
 
 
 def lookup_before_action(calls: list[ToolCall], data: dict[str, str]) -> list[Any]:
@@ -81,10 +102,11 @@ def per_turn(conv: Conversation, data: dict[str, str]) -> list[dict[str, Any]]:
     if len(turns) < 2 or not any(t.tools for t in turns):
         return []
     blocks: list[dict[str, Any]] = []
+    lookups = lookups_of(conv, data)
     for turn in turns:
         names = list(dict.fromkeys(c.name for c in turn.tools))
         if not names:
-            blocks.append({"outils_interdits": list(LOOKUPS)})
+            blocks.append({"outils_interdits": lookups} if lookups else {"outils_interdits": []})
             continue
         firsts = {c.name: c for c in reversed(turn.tools)}
         blocks.append({"outils": [spec(n, firsts[n], data) for n in names]})

@@ -17,6 +17,13 @@ PREFIX = {
 }
 
 
+KINDS = (  # in this order: a return asked after tracking a parcel is a return case
+    (("demander_retour", "return", "refund", "retour", "rembours"), "retour"),
+    (("suivre_colis", "track", "parcel", "shipment", "colis", "suivi"), "suivi"),
+    (("consulter_commande", "order", "commande"), "commande"),
+)
+
+
 def category(conv: Conversation, flags: list[Flag]) -> str:
     kinds = {f.kind for f in flags}
     tools = {t.name for turn in conv.turns for t in turn.tools}
@@ -24,12 +31,8 @@ def category(conv: Conversation, flags: list[Flag]) -> str:
         return "securite"
     if "escalation" in kinds or "promise" in kinds or any(escalation_tool() == t for t in tools):
         return "escalade"
-    for tool, cat in (
-        ("demander_retour", "retour"),
-        ("suivre_colis", "suivi"),
-        ("consulter_commande", "commande"),
-    ):
-        if tool in tools:
+    for words, cat in KINDS:  # the reference agent's tools, then any agent's by the words of their names
+        if any(word in tool.lower() for tool in tools for word in words):
             return cat
     return "faq"
 

@@ -146,3 +146,33 @@ def test_the_stack_s_user_id_is_the_customer_s() -> None:
         _, conversations = ingest(fixture)
         turns, _ = conversations[f"{prefix}-three"]
         assert {t.sender for t in turns} == {"u-5"}, fixture
+
+
+def test_an_english_agent_s_conversation_drafts_a_case_of_its_own_tools_that_lints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """LangGraph's three turns: the lookup on the customer's own order with the agent's own argument
+    name, per turn (the agent's own lookup forbidden where it was not called, never the reference
+    shop's), a fact of the answer, its category; written and linted in a set whose filon.toml names the
+    agent's tools."""
+    monkeypatch.chdir(tmp_path)
+    tools = ["search_help", "lookup_order", "track_parcel", "transfer_to_human"]
+    (tmp_path / "filon.toml").write_text(f"tools = {json.dumps(tools)}\n", encoding="utf-8")
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    monkeypatch.setenv("FILON_GOLDENS", str(cases))
+    ingest("langgraph-openinference.pb")
+    drafted = runner.invoke(app, ["draft", "lgoi-three", "--write"])
+    assert drafted.exit_code == 0, drafted.output
+    [path] = cases.glob("*.json")
+    case = json.loads(path.read_text(encoding="utf-8"))
+    own = {"outil": "lookup_order", "args": {"order_id": {"du_cas": "commande"}}}
+    assert case["categorie"] == "commande" and case["outils"] == [own]
+    assert case["par_tour"] == [
+        {"outils_interdits": ["lookup_order"]},
+        {"outils": [own]},
+        {"outils_interdits": ["lookup_order"]},
+    ]
+    assert case["contient"] == [["shipped"]]
+    linted = runner.invoke(app, ["goldens", "lint", "--strict", str(cases)])
+    assert linted.exit_code == 0, linted.output
