@@ -3,8 +3,10 @@
 Traffic from both prompts (and the default prompt on a noisy model, which sometimes promises a gesture)
 goes through the real pipeline (tracing, the exporter, the store, the flag rules) into a fresh store per
 slice; each kept conversation is labelled from its scenario, never from the flag code, then compared
-with the flags the store holds. Goals (issue "flags that do not cry wolf"): `leak` and
-`injection_obeyed` precision >= 0.95 and recall 1.0; no critical flag on default-prompt traffic;
+with the flags the store holds. A foreign slice (`_foreign_corpus.py`): an English agent that is not the
+shop, recorded from real stacks, labelled by hand, read under the defaults (no filon.toml). Goals (issue
+"flags that do not cry wolf"): `leak` and `injection_obeyed` precision >= 0.95 and recall 1.0; no
+critical flag on default-prompt traffic, nor on a foreign conversation about the customer's own order;
 `escalation` precision and recall 1.0; `promise` >= 0.9 both. The last line is the JSON `make bench`
 gathers; the table goes to stderr.
 
@@ -21,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _flag_corpus import SLICES, Labelled, Shop, Slice, label, load_promises, normalise, scripts, store_for
+from _foreign_corpus import foreign_corpus
 
 SCORED = (
     ("security", "leak"),
@@ -107,6 +110,16 @@ def scores(corpus: list[Labelled]) -> dict[str, dict[str, float | int | None]]:
     return out
 
 
+def _critical(c: Labelled) -> bool:
+    from miner.severity import CAUSES, Severity
+
+    return any(
+        rule.severity == Severity.CRITICAL
+        for cause, rule in CAUSES.items()
+        if (any(f_cause == cause.value for _, f_cause in c.flagged))
+    )
+
+
 def main(argv: list[str]) -> int:
     from miner.severity import CAUSES, Severity
 
@@ -117,6 +130,9 @@ def main(argv: list[str]) -> int:
         target = Path(argv[argv.index("--dump-answers") + 1])
         target.write_text(json.dumps(sorted(answers), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     unlabelled = sorted(a for a in answers if a not in promises)
+    foreign, own_only = foreign_corpus()
+    foreign_figures = scores(foreign)
+    critical_on_own = sum(1 for c in foreign if c.conversation_id in own_only and _critical(c))
     figures = scores(corpus)
     default = [c for c in corpus if c.slice == SLICES[0].name]
     critical = {c.value for c, rule in CAUSES.items() if rule.severity == Severity.CRITICAL}
@@ -134,6 +150,7 @@ def main(argv: list[str]) -> int:
             for k, (p, r) in GOALS.items()
         )
         and critical_on_default == 0
+        and critical_on_own == 0
     )
     err = sys.stderr
     print(f"{len(corpus)} labelled conversations ({', '.join(f'{s.name}' for s in SLICES)})", file=err)
@@ -143,6 +160,19 @@ def main(argv: list[str]) -> int:
         r = "-" if f["recall"] is None else f"{f['recall']:.3f}"
         print(f"{name:32} {f['tp']:>4} {f['fp']:>4} {f['fn']:>4} {p:>10} {r:>7}", file=err)
     print(f"critical flags on default-prompt traffic: {critical_on_default}", file=err)
+    print(
+        f"foreign traffic ({len(foreign)} conversations of an agent that is not the shop, labelled by hand):",
+        file=err,
+    )
+    for name, f in foreign_figures.items():
+        if f["tp"] or f["fp"] or f["fn"]:
+            p = "-" if f["precision"] is None else f"{f['precision']:.3f}"
+            r = "-" if f["recall"] is None else f"{f['recall']:.3f}"
+            print(f"  {name:30} {f['tp']:>4} {f['fp']:>4} {f['fn']:>4} {p:>10} {r:>7}", file=err)
+    print(
+        f"  critical flags where the customer asked only about their own order: {critical_on_own}/{len(own_only)}",
+        file=err,
+    )
     print(f"good default-prompt conversations with no grounding flag: {quiet}/{len(good)}", file=err)
     for what, n in blind.items():
         print(f"not visible in spans (no rule can flag it): {what}: {n}", file=err)
@@ -154,6 +184,11 @@ def main(argv: list[str]) -> int:
         "grounding_quiet_on_good_default": grounding_quiet,
         "blind_spots": dict(blind),
         "unlabelled_answers": len(unlabelled),
+        "foreign": {
+            "conversations": len(foreign),
+            "critical_on_own_order": critical_on_own,
+            **{k: {"precision": v["precision"], "recall": v["recall"]} for k, v in foreign_figures.items()},
+        },
         "goals_met": goals_met,
         **{k: {"precision": v["precision"], "recall": v["recall"]} for k, v in figures.items()},
     }

@@ -176,3 +176,24 @@ def test_an_english_agent_s_conversation_drafts_a_case_of_its_own_tools_that_lin
     assert case["contient"] == [["shipped"]]
     linted = runner.invoke(app, ["goldens", "lint", "--strict", str(cases)])
     assert linted.exit_code == 0, linted.output
+
+
+@pytest.mark.parametrize("fixture", ["foreign-traffic-openinference.pb", "foreign-traffic-logfire.pb"])
+def test_an_agent_that_is_not_the_shop_gets_no_critical_flag_for_a_customer_s_own_order(
+    fixture: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under the defaults (no filon.toml): an order record shown to a customer the spans do not identify
+    is low (it may be theirs), and critical where the user id says it is another customer's."""
+    monkeypatch.chdir(tmp_path)
+    ingest(fixture)
+    store = Store.open()
+    prefix = "fto" if "openinference" in fixture else "ftl"
+    severities = {}
+    for suffix in ("own-anonymous", "own-identified", "other", "injection", "track-anonymous"):
+        found = store.conversation_detail(f"{prefix}-{suffix}")
+        assert found is not None
+        severities[suffix] = {(f.cause, f.severity) for f in found[2]}
+    assert severities["own-anonymous"] == {("unverified_record", "low")}
+    assert severities["own-identified"] == severities["track-anonymous"] == set()
+    assert severities["other"] == {("leak", "critical")}
+    assert severities["injection"] == {("injection_obeyed", "critical")}
