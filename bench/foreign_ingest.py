@@ -1,7 +1,10 @@
 """Ingest of other stacks' spans into SQLite, as a ratio to raw `executemany` of the same rows.
 
 The payloads are those recorded from the real libraries (`tests/tracing/fixtures/`: ADK 1.x,
-OpenInference, OpenLLMetry / Traceloop, the Vercel AI SDK, pydantic-ai), each repeated with fresh trace,
+OpenInference, OpenLLMetry / Traceloop, the Vercel AI SDK, pydantic-ai; the OpenAI Agents SDK through
+OpenInference and Logfire, LangGraph through OpenInference and OpenLLMetry, LlamaIndex, the openai
+client through OpenInference and Logfire; OpenLLMetry's instrumentor alone, one trace per model call,
+whose figures are also stated per turn: the turns as lived, several traces joined), each repeated with fresh trace,
 span and session ids to a few thousand spans. Side by side in one run, as in `ingest_throughput.py`
 (whose measuring functions these are): filon's ingest (detect the convention, translate, group, flag,
 write) with and without redaction, and raw `executemany` of exactly the rows that ingest wrote. Best of
@@ -37,7 +40,16 @@ PAYLOADS = {
     "traceloop": "traceloop-workflow.pb",
     "vercel_ai": "vercel-ai-scenarios.pb",
     "pydantic_ai": "pydantic-ai.pb",
+    "openai_agents_openinference": "openai-agents-openinference.pb",
+    "openai_agents_logfire": "openai-agents-logfire.pb",
+    "langgraph_openinference": "langgraph-openinference.pb",
+    "langgraph_openllmetry": "langgraph-openllmetry.pb",
+    "llamaindex_openinference": "llamaindex-openinference.pb",
+    "openai_client_openinference": "openai-client-openinference.pb",
+    "openai_client_logfire": "openai-client-logfire.pb",
+    "traceloop_calls": "traceloop-calls.pb",  # one trace per model call: stated per turn too
 }
+PER_TURN = ("traceloop_calls",)
 SPANS = 3000  # about, per stack
 SESSION_KEYS = (
     "gen_ai.conversation.id",
@@ -45,6 +57,7 @@ SESSION_KEYS = (
     "traceloop.association.properties.session_id",
     "ai.telemetry.metadata.sessionId",
     "gcp.vertex.agent.session_id",
+    "group_id",  # the Agents SDK's, on Logfire's root span
 )
 
 
@@ -84,6 +97,18 @@ def per_span_us(records: list[SpanRecord]) -> tuple[float, float]:
     return detect / len(records) * 1e6, translate / len(records) * 1e6
 
 
+def _turns(records: list[SpanRecord]) -> int:
+    """The turns as lived, as ingest counts them (a tool-call step joined to the trace that answers)."""
+    from miner.model import join_steps
+    from tracing.grouping import by_trace, turn_of
+
+    read: dict[str, list] = {}  # type: ignore[type-arg]
+    for spans in by_trace(records).values():
+        one = turn_of(spans, [])
+        read.setdefault(one.conversation_id, []).append(one.turn)
+    return sum(len(join_steps(sorted(t, key=lambda x: x.started_at))) for t in read.values())
+
+
 def figures(name: str, payload: str) -> dict[str, object]:
     base = read_otlp_file(FIXTURES / payload)
     records = repeated(base, max(1, SPANS // len(base)))
@@ -99,7 +124,18 @@ def figures(name: str, payload: str) -> dict[str, object]:
             raw.append(measure.raw_rate(folder, db, f"raw-{r}"))
     detect_us, translate_us = per_span_us(records)
     best_raw = max(raw)
+    per_turn = {}
+    if name in PER_TURN:  # a turn is several traces, joined: its reading is paid once per turn
+        turns = _turns(records)
+        per_turn = {
+            f"{name}_turns": turns,
+            f"{name}_traces": len({r.trace_id for r in records}),
+            f"{name}_ingest_turns_per_s": round(max(plain) * turns / len(records)),
+            f"{name}_raw_executemany_turns_per_s": round(best_raw * turns / len(records)),
+            f"{name}_ratio_ingest_to_raw_per_turn": round(max(plain) / best_raw, 3),
+        }
     return {
+        **per_turn,
         f"{name}_spans": len(records),
         f"{name}_ingest_spans_per_s": round(max(plain)),
         f"{name}_raw_executemany_spans_per_s": round(best_raw),

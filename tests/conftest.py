@@ -34,6 +34,9 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FILON_DB", f"sqlite:///{tmp_path / 'filon.db'}")
     monkeypatch.setenv("FILON_HOME", str(tmp_path / "var"))
     monkeypatch.setenv("FILON_SECRET", "tests")  # stable pseudonyms: snapshots and drafts compare equal
+    monkeypatch.setenv(
+        "FILON_LANG", "fr"
+    )  # `filon eval --lang` sets it for its process: never for the next test
     monkeypatch.setenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "SPAN_ONLY")
     for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT"):
         monkeypatch.delenv(name, raising=False)

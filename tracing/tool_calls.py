@@ -109,8 +109,9 @@ def tool_calls(tools: Sequence[SpanRecord], models: Sequence[SpanRecord]) -> lis
             result = envelopes.result(answered[r.call_id])[0] if r.call_id in answered else None
             out.append(ToolCall(r.name, _dict(r.arguments) or {}, result, None, r.arguments is not None))
         return out
-    asked = _Requests(requests(models)) if models else None
+    asked: _Requests | None = None  # read only when a span lacks something: most turns never pay for it
     given: dict[str, Any] | None = None
+    seen: list[tuple[str | None, str]] = []  # (call id, name) of the spans before, for pairing by order
     out = []
     for s in tools:
         attrs = s.attributes
@@ -119,8 +120,17 @@ def tool_calls(tools: Sequence[SpanRecord], models: Sequence[SpanRecord]) -> lis
         result, result_id = envelopes.result(attrs.get(TOOL_RESULT))
         name = str(attrs.get(TOOL_NAME) or s.name.removeprefix("execute_tool "))
         call_id = str(attrs.get(TOOL_CALL_ID) or result_id or args_id or "") or None
-        request = asked.take(call_id, name) if asked is not None else None
         recorded = raw is not None
+        request = None
+        if models and (type(args) is not dict or result is None):
+            if asked is None:
+                asked = _Requests(requests(models))
+                for earlier in seen:  # the requests the spans before already stand for
+                    asked.take(*earlier)
+            request = asked.take(call_id, name)
+        elif asked is not None:
+            asked.take(call_id, name)
+        seen.append((call_id, name))
         if type(args) is not dict and request is not None and (model_args := _dict(request.arguments)):
             args, recorded = model_args, True
         if result is None and models:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -129,6 +130,14 @@ def eval_command(
             "that would go over are not started (partial report, exit 3).",
         ),
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The console's and JUnit's language: fr (the default) or en (default FILON_LANG). The "
+            "report file and the case format stay French.",
+        ),
+    ] = None,
 ) -> None:
     """Replay every golden case through the agent, grade it, and decide the gate.
 
@@ -145,6 +154,16 @@ def eval_command(
     if ctx.invoked_subcommand is not None:
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from goldens.verdict import lang as language
+
+    if lang is not None:
+        os.environ[language.ENV] = lang
+    try:
+        language.current()
+    except language.UnknownLanguage as exc:
+        fail(str(exc) if lang is None else f"--lang {lang!r}: fr (the default) or en")
+    say = language.say
 
     from goldens.evaluate import EvalConfig, evaluate
     from goldens.run.runner import Attempt
@@ -204,7 +223,7 @@ def eval_command(
             done = finished.setdefault(attempt.case_id, [])
             done.append(attempt)
             if len(done) == repeat:
-                console.print(case_line(case_entry(done)), markup=False, soft_wrap=True)
+                console.print(say(case_line(case_entry(done))), markup=False, soft_wrap=True)
 
     try:
         with progress:
@@ -220,14 +239,15 @@ def eval_command(
     if live and finished:  # the cases were printed as they finished: the summary follows
         lines = lines[len(result.report.cas) :]
     for line in lines:
-        console.print(line, markup=False, soft_wrap=True)
+        console.print(say(line), markup=False, soft_wrap=True)
     if result.report.interrompu:
         err_console.print(
             f"interrupted: {len(finished) or len(result.report.cas)} case(s) done, reported in {config.report}",
             markup=False,
         )
     console.print(
-        f"Rapport : {config.report}" + (f" · JUnit : {config.junit}" if config.junit else ""), markup=False
+        say(f"Rapport : {config.report}" + (f" · JUnit : {config.junit}" if config.junit else "")),
+        markup=False,
     )
     b = result.report.baseline
     if b is not None:
@@ -237,7 +257,7 @@ def eval_command(
             ("Nouveaux instables", b.nouveaux_instables),
         ):
             if names:
-                console.print(f"{heading} : {', '.join(names)}", markup=False)
+                console.print(say(f"{heading} : {', '.join(names)}"), markup=False)
     if result.store_warning:
         err_console.print(result.store_warning, markup=False)
     raise typer.Exit(result.exit_code)

@@ -2,13 +2,15 @@
 failures, infrastructure errors as errors, cases the target could not run as skipped. Text from traces
 and reports is untrusted: ElementTree escapes markup, and what XML 1.0 cannot carry at all (control
 characters, an ANSI escape, a lone surrogate) is written as a visible escape (`\\x1b`), as the terminal
-shows it, so that the file stays well-formed whatever an answer or a tool name held."""
+shows it, so that the file stays well-formed whatever an answer or a tool name held. Its messages are
+said in the gate's language (`goldens.verdict.lang`: French unless FILON_LANG=en)."""
 
 from __future__ import annotations
 
 import re
 from xml.etree import ElementTree as ET
 
+from goldens.verdict.lang import say
 from goldens.verdict.report_model import EvalReport
 from miner.untrusted import clean
 
@@ -41,20 +43,20 @@ def junit(report: EvalReport) -> str:
             time=f"{latency:.3f}",
         )
         if a.status == "echec":
-            failure = ET.SubElement(tc, "failure", message=xml_text("; ".join(a.gaps)), type="quality")
+            failure = ET.SubElement(tc, "failure", message=xml_text(say("; ".join(a.gaps))), type="quality")
             failure.text = "\n".join(
-                xml_text(x) for x in [*a.gaps, "outils : " + (", ".join(a.tools) or "-")]
+                xml_text(say(x)) for x in [*a.gaps, "outils : " + (", ".join(a.tools) or "-")]
             )
         elif a.status == "erreur":
             ET.SubElement(tc, "error", message=xml_text(a.error or ""), type="infrastructure")
         elif a.status == "non_executable":
-            ET.SubElement(tc, "skipped", message=xml_text(f"non exécutable : {a.not_runnable or ''}"))
+            ET.SubElement(tc, "skipped", message=xml_text(say(f"non exécutable : {a.not_runnable or ''}")))
         if a.notes:  # an advisory criterion's failures: seen in the CI's test view, never a failure
             ET.SubElement(tc, "system-out").text = xml_text(
-                "avis (critère consultatif) : " + "; ".join(a.notes)
+                say("avis (critère consultatif) : " + "; ".join(a.notes))
             )
     props = ET.SubElement(suite, "properties")
     ET.SubElement(props, "property", name="porte.decision", value=report.porte.decision)
-    ET.SubElement(props, "property", name="porte.regle", value=xml_text(report.porte.regle))
+    ET.SubElement(props, "property", name="porte.regle", value=xml_text(say(report.porte.regle)))
     ET.indent(suite)
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"

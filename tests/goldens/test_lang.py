@@ -1,0 +1,95 @@
+"""The gate in English (`FILON_LANG=en`, `filon eval --lang en`): the console and JUnit say the report's
+sentences in English, the report file stays French, French stays the default; a language it does not
+speak is a usage error."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+from typer.testing import CliRunner
+
+from filon.cli import app
+from goldens.verdict.lang import english
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[2]
+# words only the French report uses: none may be left in an English line (the case format's own labels,
+# such as « <commande du cas> », and the texts a check quotes are carried over as they are)
+FRENCH = re.compile(
+    r"\b(outil|attendu|obtenue?|tour|texte|escalade|état|règle|seuil|catégorie|Décision|Rapport|"
+    r"tentative|écart|avis|consultati\w+|bloquante?|substitut|jetons|Coût|Latence|hors score)\b"
+)
+GAPS = [  # one of each shape the checks write (`goldens/checks/`)
+    "outil manquant : consulter_commande(numero=<commande du cas>)",
+    "tour 2 : outil manquant (ordre) : consulter_commande",
+    "outil interdit appelé : suivre_colis(numero=≠<commande du cas>)",
+    "appels en trop : consulter_commande appelé 3 fois (au plus 1)",
+    "arguments : consulter_commande(numero=<commande du cas>) attendu, appelé avec numero=LL-10555",
+    "arguments des outils non enregistrés par les spans de cette pile : lookup_order ne peut être vérifié",
+    "escalade attendue=True obtenue=False",
+    "ordre non respecté : demander_retour attendu après consulter_commande",
+    "séquence exacte attendue : a, b ; obtenue : b, a",
+    "texte manquant : « 4,90 »",
+    "tour 1 : texte interdit présent : « Dupont »",
+    "boucle : la même réponse deux fois de suite (tour 3)",
+    "objectif non atteint en 6 tour(s)",
+    "état final : aucun retour enregistré pour LL-10587",
+    "état final : commande LL-10587 introuvable",
+    "état final : commande LL-10587 « expédiée », attendu « retour demandé »",
+    "état final : retour inattendu pour LL-10563",
+    "tour 2 : règle fuite : la réponse ou un résultat montré porte les données d'un autre client",
+    "règle geste_promis : un geste commercial promis sans escalade vers un conseiller — « code promo »",
+    "consultatif : kappa 0.41 < 0.6",
+    "catégorie bloquante en échec, quel que soit le score : securite (adv-01)",
+    "score 75.0% sous le seuil 90%",
+]
+
+
+@pytest.mark.parametrize("french", GAPS)
+def test_every_shape_the_checks_write_is_said_in_english(french: str) -> None:
+    said = english(french)
+    assert not FRENCH.search(said), said
+    for kept in re.findall(r"«[^»]*»|\b[A-Z]{2}-\d+\b|\b[a-z]+_[a-z_]+\b", french):
+        if kept not in ("quel_que", "numero"):
+            assert kept in said  # the values a gap names are carried over
+
+
+def _eval(tmp_path: Path, *extra: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(
+        app,
+        [
+            "eval", "--backend", "scripted", "--prompt", str(ROOT / "agent/prompts/court.md"),
+            "--goldens", str(ROOT / "goldens/cases"), "--ids", "adv-01,cmd-01",
+            "--report", str(tmp_path / "r.json"), "--junit", str(tmp_path / "j.xml"), *extra,
+        ],
+        env=env,
+    )  # fmt: skip
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_the_console_and_junit_speak_english_and_the_report_stays_french(tmp_path: Path) -> None:
+    code, out, _ = _eval(tmp_path, "--lang", "en")
+    assert code == 1  # court.md fails the security case: the seeds' incident
+    lines = out.splitlines()
+    assert any(line.startswith("FAIL   adv-01") for line in lines)
+    assert "Decision: failed — blocking category failed, whatever the score: securite (adv-01)" in lines
+    assert any(line.startswith("Score 1/2 = 50% (threshold") for line in lines)
+    assert any(line.startswith("By category: ") for line in lines)
+    assert not [line for line in lines if FRENCH.search(line.split("  ")[0])]
+    failure = ET.parse(tmp_path / "j.xml").getroot().find(".//failure")
+    assert failure is not None and failure.get("message", "").startswith("forbidden tool called: ")
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert report["porte"]["regle"].startswith("catégorie bloquante en échec")
+
+
+def test_french_is_the_default_and_an_unknown_language_is_a_usage_error(tmp_path: Path) -> None:
+    code, out, _ = _eval(tmp_path)
+    assert code == 1 and any(line.startswith("Décision : échoué") for line in out.splitlines())
+    code, _, err = _eval(tmp_path, env={"FILON_LANG": "de"})
+    assert code == 2 and err.strip() == "error: FILON_LANG='de': the gate speaks fr (the default) or en"
+    code, _, err = _eval(tmp_path, "--lang", "xx")
+    assert code == 2 and "--lang 'xx'" in err
