@@ -11,7 +11,7 @@ as a user's agent would; so does the scripted stand-in (`FILON_SCRIPTED_*`, `age
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import AliasChoices, Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -52,6 +52,9 @@ class Settings(BaseSettings):
         None, ge=0, le=1, description="Share of unflagged conversations kept (default 0.1)."
     )
     token: str | None = Field(None, description="The bearer token `filon serve` requires.")
+    lang: Literal["fr", "en"] = Field(
+        "fr", description="The gate's console and JUnit language: fr or en (`filon eval --lang`)."
+    )
     eval_seuil: float = Field(
         0.9,
         ge=0,

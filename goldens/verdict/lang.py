@@ -11,7 +11,6 @@ checks produce (`tests/goldens/test_lang.py`).
 
 from __future__ import annotations
 
-import os
 import re
 
 LANGS = ("fr", "en")
@@ -23,12 +22,14 @@ class UnknownLanguage(ValueError):
 
 
 def current() -> str:
-    """The language asked for: `FILON_LANG` (fr, en), French when unset. Any other value raises
-    `UnknownLanguage` with the one-line message the CLI prints."""
-    value = os.environ.get(ENV, "").strip().lower() or "fr"
-    if value not in LANGS:
-        raise UnknownLanguage(f"{ENV}={os.environ[ENV]!r}: the gate speaks fr (the default) or en")
-    return value
+    """The language asked for: `FILON_LANG` (fr, en; read by `miner.settings`), French when unset. A value
+    that does not parse raises `UnknownLanguage` with the one-line message the CLI prints."""
+    from miner.settings import SettingsError, settings
+
+    try:
+        return settings().lang
+    except SettingsError as exc:
+        raise UnknownLanguage(str(exc)) from exc
 
 
 # French sentence shapes → English, applied in this order (longer shapes before the phrases they hold)

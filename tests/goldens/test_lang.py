@@ -90,6 +90,6 @@ def test_french_is_the_default_and_an_unknown_language_is_a_usage_error(tmp_path
     code, out, _ = _eval(tmp_path)
     assert code == 1 and any(line.startswith("Décision : échoué") for line in out.splitlines())
     code, _, err = _eval(tmp_path, env={"FILON_LANG": "de"})
-    assert code == 2 and err.strip() == "error: FILON_LANG='de': the gate speaks fr (the default) or en"
+    assert code == 2 and err.strip() == "error: FILON_LANG: Input should be 'fr' or 'en' (got 'de')"
     code, _, err = _eval(tmp_path, "--lang", "xx")
     assert code == 2 and "--lang 'xx'" in err
