@@ -19,6 +19,8 @@ from typer.testing import CliRunner
 from filon.cli import app
 from miner.model import Turn
 from miner.store import Store
+from tests.tracing.stored import ingest as ingest_path
+from tests.tracing.stored import stored
 
 FIXTURES = Path(__file__).parent / "fixtures"
 runner = CliRunner()
@@ -80,19 +82,7 @@ STACKS = {
 
 
 def ingest(fixture: str) -> tuple[str, dict[str, tuple[list[Turn], list[str]]]]:
-    result = runner.invoke(app, ["ingest", str(FIXTURES / fixture), "--sample-rate", "1"])
-    assert result.exit_code == 0, result.output
-    return result.stdout, stored()
-
-
-def stored() -> dict[str, tuple[list[Turn], list[str]]]:
-    store = Store.open()
-    out = {}
-    for row in json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout):
-        found = store.conversation_detail(row["conversation_id"])
-        assert found is not None
-        out[row["conversation_id"]] = (found[1], sorted({f.cause for f in found[2]}))
-    return out
+    return ingest_path(FIXTURES / fixture)
 
 
 def check(conversations: dict[str, tuple[list[Turn], list[str]]], fixture: str) -> None:
