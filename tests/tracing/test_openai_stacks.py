@@ -1,5 +1,5 @@
 """Payloads recorded from real installs of the OpenAI-world stacks (the OpenAI Agents SDK with
-OpenInference and with Logfire; LangGraph with OpenInference and with OpenLLMetry, invoked and streamed;
+OpenInference and with Logfire, on the Responses API and on Chat Completions; LangGraph with OpenInference and with OpenLLMetry, invoked and streamed;
 a LlamaIndex FunctionAgent with OpenInference; a hand-written loop on the `openai` client with
 OpenInference and with Logfire), each running one English support agent against a scripted
 OpenAI-compatible model (`fixtures/openai_world.py`, `scripted_openai.py` and the `record_*.py`
@@ -71,6 +71,7 @@ SCENARIOS: dict[tuple[str, ...], list[tuple[list[tuple[str, dict[str, Any], Any]
 STACKS = {
     "openai-agents-openinference.pb": ("oa", False),
     "openai-agents-logfire.pb": ("lf", False),
+    "openai-agents-logfire-chat.pb": ("lfc", True),  # the SDK's Chat Completions model
     "langgraph-openinference.pb": ("lgoi", True),
     "langgraph-openinference-stream.pb": ("lgoi", True),
     "langgraph-openllmetry.pb": ("lgtl", True),

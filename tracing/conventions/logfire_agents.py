@@ -5,7 +5,9 @@ A run is one trace whose root, "OpenAI Agents trace: …", carries the SDK's `gr
 as the SDK's docs say to link a conversation's runs) and its `metadata` (the user id, when the app puts
 one there: `user_id`). A "Responses API with …" span is a model call: `gen_ai.operation.name` is
 there, the messages are not; its input is `raw_input` and its output the `response`'s `output`, both
-as Responses API items (messages, `function_call`, `function_call_output`), made GenAI messages here.
+as Responses API items (messages, `function_call`, `function_call_output`), made GenAI messages here;
+with the SDK's Chat Completions model, a "Chat completion with …" span, whose `input` and `output` are
+Chat Completions messages (`tool_calls`, `tool` messages), made GenAI messages too.
 A "Function: …" span is a tool run: `name`, `input` (the arguments), `output` (the result). A model
 call that failed (a 429) records no input: that turn has no customer text. Logfire's other integrations
 (`instrument_openai`, pydantic-ai) write the GenAI attributes themselves. Recorded from logfire 5.4
@@ -26,6 +28,7 @@ SESSION = "RunConfig(group_id=conversation_id, trace_metadata={'user_id': ...}) 
 CAPTURE = "logfire.instrument_openai_agents() records inputs and outputs (no setting hides them)"
 USER_KEYS = ("user_id", "userId", "user")
 TOOL_TEMPLATE = "Function: {name}"
+CHAT_TEMPLATE = "Chat completion with {gen_ai.request.model!r}"
 
 
 def _text(content: Any) -> str:
@@ -69,6 +72,35 @@ def messages(items: Any) -> list[dict[str, Any]]:
     return out
 
 
+def chat_messages(items: Any) -> list[dict[str, Any]]:
+    """Chat Completions messages (role, content, `tool_calls`, a `tool` message's `tool_call_id`) as
+    GenAI messages."""
+    items = parsed(items)
+    out: list[dict[str, Any]] = []
+    for item in items if isinstance(items, list) else ():
+        if not isinstance(item, dict) or not item.get("role"):
+            continue
+        role, text = str(item["role"]), _text(item.get("content"))
+        if role == "tool":
+            response = {"type": "tool_call_response", "id": item.get("tool_call_id"), "response": text}
+            out.append({"role": role, "parts": [response]})
+            continue
+        parts: list[dict[str, Any]] = [{"type": "text", "content": text}] if text else []
+        for call in item.get("tool_calls") or ():
+            function = call.get("function") if isinstance(call, dict) else None
+            if isinstance(function, dict) and function.get("name"):
+                parts.append(
+                    {
+                        "type": "tool_call",
+                        "id": call.get("id"),
+                        "name": function["name"],
+                        "arguments": function.get("arguments"),
+                    }
+                )
+        out.append({"role": role, "parts": parts})
+    return out
+
+
 def _root(attrs: dict[str, Any]) -> dict[str, Any]:
     added: dict[str, Any] = {"gen_ai.operation.name": "invoke_agent"}
     if attrs.get("group_id"):
@@ -92,6 +124,12 @@ def to_genai(span: SpanRecord) -> SpanRecord:
         added = {
             "gen_ai.input.messages": messages(attrs.get("raw_input")),
             "gen_ai.output.messages": messages(output),
+        }
+    elif attrs.get("logfire.msg_template") == CHAT_TEMPLATE:  # the SDK's Chat Completions model
+        added = {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.input.messages": chat_messages(attrs.get("input")),
+            "gen_ai.output.messages": chat_messages(attrs.get("output")),
         }
     elif attrs.get("logfire.msg_template") == TOOL_TEMPLATE:
         added = {
