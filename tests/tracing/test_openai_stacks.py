@@ -108,7 +108,7 @@ def test_each_conversation_turn_text_and_tool_call_with_arguments_and_result(fix
     check(conversations, fixture)
 
 
-@pytest.mark.parametrize("fixture", ["openai-agents-logfire.pb", "langgraph-openllmetry-stream.pb"])
+@pytest.mark.parametrize("fixture", sorted(STACKS))
 def test_the_same_through_filon_serve(fixture: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import httpx
 
