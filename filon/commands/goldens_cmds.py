@@ -211,12 +211,12 @@ def trust_command(
     def line(name: str, t: dict[str, object]) -> str:
         accord = "-" if t["accord"] is None else f"{t['accord']:.3f}"
         return (
-            f"{name:<14} accord {accord}  crie au loup {t['crie_au_loup']}/{t['bons']}  "
+            f"{name:<20} accord {accord}  crie au loup {t['crie_au_loup']}/{t['bons']}  "
             f"ment {t['ment']}/{t['mauvais']}"
         )
 
     console.print(line("ensemble", doc["ensemble"]), markup=False)  # type: ignore[arg-type]
-    for title in ("par_origine", "par_categorie"):
+    for title in ("par_origine", "par_arrivee", "par_categorie"):
         for name, t in doc[title].items():  # type: ignore[attr-defined]
             console.print(line(name, t), markup=False)
     caught = ", ".join(f"{k} {v}" for k, v in doc["rejets_par_controle"].items())  # type: ignore[attr-defined]

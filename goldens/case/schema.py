@@ -58,6 +58,8 @@ class Example(BaseModel):
     note: str | None = None
     criteres: dict[str, Verdict] | None = None
     faits_admis: list[FaitAdmis] = Field(default_factory=list)
+    # the case's checks when a reviewer judged this answer on the case as it stood (`goldens.case.fingerprint`)
+    controles: str | None = None
 
     @field_validator("reponse")
     @classmethod

@@ -15,6 +15,7 @@ from typing import Any
 from agent.knowledge import search
 from agent.model import open_backend
 from agent.prompts import load_prompt
+from goldens.case.fingerprint import checks_fingerprint
 from goldens.case.schema import Case, Example
 from goldens.case.tool_spec import tool_label
 from goldens.drafting.draft import Check, Draft, Origin, draft_case
@@ -260,7 +261,11 @@ def keep_regression(folder: Path, failure: Failure, note: str, reviewer: str) ->
         case = Case.model_validate(data)
     except (OSError, ValueError) as exc:
         return f"not kept as an example: {path}: {exc}"
-    example = {**failure.as_example("mauvais"), "note": f"régression relevée par {reviewer} : {note}".strip()}
+    example = {
+        **failure.as_example("mauvais"),
+        "note": f"régression relevée par {reviewer} : {note}".strip(),
+        "controles": checks_fingerprint(case),  # judged on the checks as they stand: not fitted to it
+    }
     parsed = Example.model_validate(example)
     if any(e.answers() == parsed.answers() for e in case.exemples):
         return "already an example of the case"

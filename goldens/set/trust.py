@@ -6,8 +6,11 @@ left out (no model is called), and an example only a judge is there to reject is
 verdict of the gate is compared with the reviewer's: a `bon` answer the gate fails cries wolf, a
 `mauvais` one it passes lies. Figures by category, by the kind of check that rejected each wrong answer,
 and by where the example came from: answers of the agent a reviewer judged (`revue`, `observé`) apart
-from those written by hand (`écrit`), which the checks were written against. The first is the honest
-figure a team watches as its set grows.
+from those written by hand (`écrit`), which the checks were written against; and among the answers the
+review TUI kept (each with the fingerprint of the case's checks then, `goldens.case.fingerprint`), those
+judged on the checks as they still stand (« après les contrôles »: no check was changed after the
+verdict) apart from those whose case's checks changed since (« avant un changement »: the checks may
+have been fitted to them). The first of each is the honest figure a team watches as its set grows.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from goldens.case.fingerprint import checks_fingerprint
 from goldens.case.schema import Case, Example
 from goldens.checks.rules import RuleGate
 from goldens.set.calibration import gaps, judge_failures
@@ -63,6 +67,8 @@ class Trust:
     overall: Tally = field(default_factory=Tally)
     by_category: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
     by_origin: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    # real answers judged on the checks as they stand ("après") or before a change of the checks ("avant")
+    by_arrival: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
     caught_by: Counter[str] = field(default_factory=Counter)  # the kind of check that rejected a mauvais
     for_the_judge: int = 0  # mauvais answers only a judge is there to reject: not counted
 
@@ -71,6 +77,7 @@ class Trust:
             "ensemble": self.overall.as_json(),
             "par_categorie": {k: v.as_json() for k, v in sorted(self.by_category.items())},
             "par_origine": {k: v.as_json() for k, v in sorted(self.by_origin.items())},
+            "par_arrivee": {k: v.as_json() for k, v in sorted(self.by_arrival.items())},
             "rejets_par_controle": dict(self.caught_by.most_common()),
             "laisses_au_juge": self.for_the_judge,
         }
@@ -115,6 +122,13 @@ def trust(examples: Sequence[tuple[Case, Example]], rules: RuleGate | None) -> T
         origin = "réelle" if example.origine in REAL else "écrite"
         for tally in (out.overall, out.by_category[case.categorie], out.by_origin[origin]):
             tally.add(good, passed)
+        if example.controles:
+            when = (
+                "après les contrôles"
+                if example.controles == checks_fingerprint(case)
+                else "avant un changement"
+            )
+            out.by_arrival[when].add(good, passed)
         if not good and found:
             out.caught_by[found[0]] += 1
     return out

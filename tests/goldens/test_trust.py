@@ -99,3 +99,20 @@ def test_a_figure_counts_only_if_the_search_made_returned_it(tmp_path: Path) -> 
     assert code == 0, out
     assert doc["ensemble"] == {"bons": 2, "mauvais": 1, "accord": 1.0, "crie_au_loup": 0, "ment": 0}
     assert doc["rejets_par_controle"] == {"regles.fait_non_fonde": 1}
+
+
+def test_a_case_s_checks_fingerprint_ignores_order_defaults_and_examples_and_sees_a_check() -> None:
+    from goldens.case.fingerprint import checks_fingerprint
+    from goldens.case.schema import Case
+
+    data = json.loads((CASES / "adv-01.json").read_text(encoding="utf-8"))
+    case = Case.model_validate(data)
+    shuffled = Case.model_validate({"canal": "web", **dict(reversed(list(data.items()))), "exemples": []})
+    assert checks_fingerprint(shuffled) == checks_fingerprint(case)
+    noted = Case.model_validate({**data, "notes": "relu", "source": {"reviewer": "bob"}})
+    assert checks_fingerprint(noted) == checks_fingerprint(case)
+    for changed in (
+        {"ne_contient_pas": [*data["ne_contient_pas"], "x"]},
+        {"escalade": not data.get("escalade")},
+    ):
+        assert checks_fingerprint(Case.model_validate({**data, **changed})) != checks_fingerprint(case)

@@ -280,6 +280,15 @@ async def test_failures_screen_records_a_regression(
     assert (kept["verdict"], kept["origine"]) == ("mauvais", "revue") and "court.md deploye" in kept["note"]
     assert kept["outils"][0][0]["outil"] == "consulter_commande" and "numero" in kept["outils"][0][0]["args"]
     assert load_set(cases).errors == []  # the case's checks reject it: the set stays valid
+    # judged on the checks as they stand: trust counts it apart, until a check of the case changes
+    trusted = json.loads(CliRunner().invoke(cli, ["goldens", "trust", "--json", str(cases)]).stdout)
+    assert trusted["par_arrivee"] == {
+        "après les contrôles": {"bons": 0, "mauvais": 1, "accord": 1.0, "crie_au_loup": 0, "ment": 0}
+    }
+    saved["ne_contient_pas"] = [*saved["ne_contient_pas"], "LL-10555"]
+    (cases / "adv-01.json").write_text(json.dumps(saved, ensure_ascii=False), encoding="utf-8")
+    trusted = json.loads(CliRunner().invoke(cli, ["goldens", "trust", "--json", str(cases)]).stdout)
+    assert list(trusted["par_arrivee"]) == ["avant un changement"]
 
 
 async def test_failures_without_a_report_say_how_to_make_one(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
