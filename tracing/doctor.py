@@ -144,8 +144,9 @@ def _shares(
     for share in found.shares:
         if share.whole:
             share.advice = ""
-    if found.scrubbed and not found.shares[0].whole:
-        found.shares[0].advice = SCRUB.format(names=", ".join(found.scrubbed))
+    ids = [n for n in found.scrubbed if any(w in n.lower() for w in ("session", "conversation", "thread"))]
+    if ids and not found.shares[0].whole:  # only a scrubbed attribute that looks like the conversation's
+        found.shares[0].advice = SCRUB.format(names=", ".join(ids))
 
 
 def lines(diagnosis: Diagnosis) -> list[str]:

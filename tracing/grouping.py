@@ -54,8 +54,11 @@ USER_KEYS = (
     "enduser.id",
     "traceloop.association.properties.user_id",
     "ai.telemetry.metadata.userId",
-    "user_id",  # a plain attribute on the app's own span (`logfire.span("turn", user_id=…)`)
 )
+# a plain attribute, read on the turn's own span only (its agent span, else its root): the app's span
+# (`logfire.span("turn", user_id=…)`), never a helper's (`@logfire.instrument` records a function's
+# arguments: `load_customer(user_id)` names whose record it loads, not who is asking)
+PLAIN_USER = "user_id"
 _USER_KEYS = frozenset(USER_KEYS)
 CHANNEL = "support.channel"  # filon's own: the reference agent's channel (web, whatsapp)
 FEEDBACK = ("feedback.score", "support.feedback")  # no convention yet: the names agents use
@@ -91,7 +94,7 @@ def _last_text(value: Any, role: str | None = None) -> str:
         if type(message) is not dict or (role is not None and message.get("role") != role):
             continue
         parts = message.get("parts")
-        if not parts:
+        if not parts or type(parts) is not list:
             continue
         for part in reversed(parts):
             if type(part) is dict and part.get("type") == "text":
@@ -263,9 +266,11 @@ def error_type(span: SpanRecord) -> str:
 
 
 def _user_id(spans: _Spans, head: SpanRecord) -> str | None:
-    """The customer's id as the stack gives it, the agent span's (or the head's) first."""
+    """The customer's id as the stack gives it, the agent span's (or the head's) first; else a plain
+    `user_id` on the head itself."""
     if not spans.users:
-        return None
+        plain = head.attributes.get(PLAIN_USER)
+        return str(plain) if plain else None
     for span in (head, *spans.users):
         attrs = span.attributes
         for key in USER_KEYS:

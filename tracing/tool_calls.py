@@ -2,22 +2,21 @@
 
 Three places, read together: the tool spans (`execute_tool`), the model's requests (the `tool_call`
 parts of its output messages, each with the arguments the model wrote and usually a call id), and the
-model's next input (the `tool_call_response` parts: the result as the model read it back). A tool span
-gives the calls and their order; its arguments and result are taken out of the framework's envelope
+model's next input (the `tool_call_response` parts after the customer's newest message: the result as
+the model read it back in this turn). A tool span gives the calls and their order; its arguments and result are taken out of the framework's envelope
 (`tracing.conventions.envelopes`). Where the span recorded no usable arguments (LangChain's
 one-argument string input, `"A-300"`), the model's request for that call gives them (paired by call
-id, else the next request of that tool's name); where it recorded no result, the model's next input
+id, else the first request of that tool's name no other span's id claims); where it recorded no result, the model's next input
 does (paired by call id). A stack without tool spans (a hand-written loop on a client library) gives the
 requests, with their results from the next call's input.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from miner.jsontext import loads
+from miner.jsontext import loads, parsed
 from miner.model import ToolCall
 from tracing.conventions import envelopes
 from tracing.records import SpanRecord
@@ -48,9 +47,23 @@ def messages(value: Any) -> list[Any]:
 def _parts(value: Any) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for message in messages(value):
-        if type(message) is dict:
-            out += [p for p in message.get("parts") or () if type(p) is dict]
+        parts = message.get("parts") if type(message) is dict else None
+        if type(parts) is list:
+            out += [p for p in parts if type(p) is dict]
     return out
+
+
+def _this_turn(value: Any) -> list[Any]:
+    """A model call's input from the customer's newest message on: what came before is history, whose
+    results belong to earlier turns (some stacks number their calls afresh each turn: `call_0` again)."""
+    found = messages(value)
+    for i in range(len(found) - 1, -1, -1):
+        message = found[i]
+        if type(message) is dict and message.get("role") == "user":
+            parts = message.get("parts")
+            if type(parts) is list and any(type(p) is dict and p.get("type") == "text" for p in parts):
+                return found[i + 1 :]
+    return found
 
 
 def requests(models: Sequence[SpanRecord]) -> list[Request]:
@@ -67,36 +80,72 @@ def requests(models: Sequence[SpanRecord]) -> list[Request]:
 
 
 def responses(models: Sequence[SpanRecord]) -> dict[str, Any]:
-    """The results the model was given back, by call id (from each call's input)."""
+    """The results the model was given back in this turn, by call id (from each call's input, after the
+    customer's newest message)."""
     out: dict[str, Any] = {}
     for s in models[1:]:  # the first call's input holds only earlier turns' results
-        for part in _parts(s.attributes.get(INPUT)):
+        for part in _parts(_this_turn(s.attributes.get(INPUT))):
             if part.get("type") == "tool_call_response" and part.get("id"):
                 out[str(part["id"])] = part.get("response")
     return out
 
 
-class _Requests:
-    """The model's requests, taken once each: by call id, else the next one of a name."""
+class _Span(NamedTuple):
+    """A tool span as recorded, its arguments and result out of their envelopes."""
 
-    def __init__(self, asked: list[Request]) -> None:
-        self.by_id = {r.call_id: r for r in asked if r.call_id}
-        self.by_name: dict[str, list[Request]] = defaultdict(list)
-        for r in asked:
-            self.by_name[r.name].append(r)
-        self.taken: set[int] = set()
-
-    def take(self, call_id: str | None, name: str) -> Request | None:
-        found = self.by_id.get(call_id) if call_id else None
-        if found is None:
-            found = next((r for r in self.by_name.get(name, ()) if id(r) not in self.taken), None)
-        if found is not None:
-            self.taken.add(id(found))
-        return found
+    name: str
+    recorded: bool
+    arguments: Any
+    result: Any
+    call_id: str | None
+    error: str | None
 
 
-def _dict(value: Any) -> dict[str, Any] | None:
-    value = envelopes.arguments(value)[0]
+def _read(s: SpanRecord) -> _Span:
+    attrs = s.attributes
+    raw = attrs.get(TOOL_ARGUMENTS)
+    args, args_id = envelopes.arguments(raw)
+    result, result_id = envelopes.result(attrs.get(TOOL_RESULT))
+    name = str(attrs.get(TOOL_NAME) or s.name.removeprefix("execute_tool "))
+    call_id = str(attrs.get(TOOL_CALL_ID) or result_id or args_id or "") or None
+    error = str(attrs.get(ERROR_TYPE) or s.status_message or "error") if s.status == "ERROR" else None
+    return _Span(name, raw is not None, args, result, call_id, error)
+
+
+def _pair(spans: list[_Span], asked: list[Request]) -> list[Request | None]:
+    """Each span's request: the one with its call id; then the one with the arguments the span recorded;
+    then, for a span none matched, the first request of its tool's name that no span's id claims and no
+    span took."""
+    by_id = {r.call_id: i for i, r in enumerate(asked) if r.call_id}
+    out: list[Request | None] = [None] * len(spans)
+    taken: set[int] = set()
+    for k, span in enumerate(spans):
+        i = by_id.get(span.call_id) if span.call_id else None
+        if i is not None and i not in taken:
+            out[k] = asked[i]
+            taken.add(i)
+    for k, span in enumerate(spans):  # a span that recorded its arguments: the request that has them
+        if out[k] is None and type(span.arguments) is dict:
+            for i, r in enumerate(asked):
+                if i not in taken and r.name == span.name and _model_arguments(r.arguments) == span.arguments:
+                    out[k] = r
+                    taken.add(i)
+                    break
+    claimed = {span.call_id for span in spans if span.call_id}
+    for k, span in enumerate(spans):
+        if out[k] is not None:
+            continue
+        for i, r in enumerate(asked):
+            if i not in taken and r.name == span.name and not (r.call_id and r.call_id in claimed):
+                out[k] = r
+                taken.add(i)
+                break
+    return out
+
+
+def _model_arguments(value: Any) -> dict[str, Any] | None:
+    """The arguments the model wrote (JSON text or a value): never a framework's envelope."""
+    value = parsed(value)
     return value if type(value) is dict else None
 
 
@@ -107,37 +156,26 @@ def tool_calls(tools: Sequence[SpanRecord], models: Sequence[SpanRecord]) -> lis
         out = []
         for r in requests(models):
             result = envelopes.result(answered[r.call_id])[0] if r.call_id in answered else None
-            out.append(ToolCall(r.name, _dict(r.arguments) or {}, result, None, r.arguments is not None))
+            args = _model_arguments(r.arguments) or {}
+            out.append(ToolCall(r.name, args, result, None, r.arguments is not None))
         return out
-    asked: _Requests | None = None  # read only when a span lacks something: most turns never pay for it
-    given: dict[str, Any] | None = None
-    seen: list[tuple[str | None, str]] = []  # (call id, name) of the spans before, for pairing by order
+    spans = [_read(s) for s in tools]
+    paired: list[Request | None] = [None] * len(spans)
+    given: dict[str, Any] = {}
+    if models and any(type(c.arguments) is not dict or c.result is None for c in spans):
+        paired = _pair(spans, requests(models))  # read only when a span lacks something: most never do
+        given = responses(models)
     out = []
-    for s in tools:
-        attrs = s.attributes
-        raw = attrs.get(TOOL_ARGUMENTS)
-        args, args_id = envelopes.arguments(raw)
-        result, result_id = envelopes.result(attrs.get(TOOL_RESULT))
-        name = str(attrs.get(TOOL_NAME) or s.name.removeprefix("execute_tool "))
-        call_id = str(attrs.get(TOOL_CALL_ID) or result_id or args_id or "") or None
-        recorded = raw is not None
-        request = None
-        if models and (type(args) is not dict or result is None):
-            if asked is None:
-                asked = _Requests(requests(models))
-                for earlier in seen:  # the requests the spans before already stand for
-                    asked.take(*earlier)
-            request = asked.take(call_id, name)
-        elif asked is not None:
-            asked.take(call_id, name)
-        seen.append((call_id, name))
-        if type(args) is not dict and request is not None and (model_args := _dict(request.arguments)):
+    for span, request in zip(spans, paired, strict=True):
+        args, recorded, result = span.arguments, span.recorded, span.result
+        if (
+            type(args) is not dict
+            and request is not None
+            and (model_args := _model_arguments(request.arguments))
+        ):
             args, recorded = model_args, True
-        if result is None and models:
-            given = responses(models) if given is None else given
-            key = call_id or (request.call_id if request else None)
-            if key in given:
-                result = envelopes.result(given[key])[0]
-        error = str(attrs.get(ERROR_TYPE) or s.status_message or "error") if s.status == "ERROR" else None
-        out.append(ToolCall(name, args if type(args) is dict else {}, result, error, recorded))
+        key = span.call_id or (request.call_id if request else None)
+        if result is None and key in given:
+            result = envelopes.result(given[key])[0]
+        out.append(ToolCall(span.name, args if type(args) is dict else {}, result, span.error, recorded))
     return out

@@ -158,11 +158,13 @@ def eval_command(
     from goldens.verdict import lang as language
 
     if lang is not None:
+        if lang not in language.LANGS:
+            fail(f"--lang {lang!r}: fr (the default) or en")
         os.environ[language.ENV] = lang
     try:
         language.current()
     except language.UnknownLanguage as exc:
-        fail(str(exc) if lang is None else f"--lang {lang!r}: fr (the default) or en")
+        fail(str(exc))  # FILON_LANG, or another FILON_* setting that does not parse: named
     say = language.say
 
     from goldens.evaluate import EvalConfig, evaluate

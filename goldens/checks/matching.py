@@ -20,15 +20,17 @@ from miner.emails import emails
 from miner.text import norm
 from miner.transcript import Call
 
-# an order number as shops write them: « LL-10587 », « PP-2001 », « A-300 »
-ORDER = re.compile(r"\b[A-Z]{1,4}-\d{3,8}\b")
+# an order number as shops write them: « LL-10587 », « PP-2001 »; and « A-300 », read only where the
+# customer wrote none of those (one letter is also how tickets are numbered: « T-0001 »)
+ORDER = re.compile(r"\b[A-Z]{2,4}-\d{3,8}\b")
+ORDER_ONE_LETTER = re.compile(r"\b[A-Z]-\d{3,8}\b")
 _NUMBER = re.compile(r"^\s*-?\d+(?:[.,]\d+)?\s*$")
 
 
 def said_data(said: str) -> dict[str, str]:
     """The first order number and the first e-mail in what the customer wrote."""
     out: dict[str, str] = {}
-    orders = ORDER.findall(said)
+    orders = ORDER.findall(said) or ORDER_ONE_LETTER.findall(said)
     if orders:
         out["commande"] = orders[0]
     mails = [m.group() for m in emails(said)]

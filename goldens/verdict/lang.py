@@ -32,7 +32,9 @@ def current() -> str:
         raise UnknownLanguage(str(exc)) from exc
 
 
-# French sentence shapes → English, applied in this order (longer shapes before the phrases they hold)
+# French sentence shapes → English, applied in this order (longer shapes before the phrases they hold).
+# Each variable part is a bounded token (`\S+`, digits) or is left in place between two fixed phrases
+# translated apart: no pattern scans an unbounded span, so a long model-written argument costs linear time.
 _CATALOG: list[tuple[str, str]] = [
     # the gate's rules
     (
@@ -69,19 +71,25 @@ _CATALOG: list[tuple[str, str]] = [
     (r"outil manquant \(ordre\) : ", "missing tool (order): "),
     (r"outil manquant : ", "missing tool: "),
     (r"outil interdit appelé : ", "forbidden tool called: "),
+    (r"appels en trop : ", "too many calls: "),
+    (r" appelé (\d+) fois \(au plus (\d+)\)", r" called \1 times (at most \2)"),
     (
-        r"appels en trop : (.+) appelé (\d+) fois \(au plus (\d+)\)",
-        r"too many calls: \1 called \2 times (at most \3)",
+        r"arguments des outils non enregistrés par les spans de cette pile : ",
+        "tool arguments not recorded by this stack's spans: ",
     ),
-    (
-        r"arguments des outils non enregistrés par les spans de cette pile : (.+) ne peut être vérifié",
-        r"tool arguments not recorded by this stack's spans: \1 cannot be checked",
-    ),
-    (r"arguments : (.+) attendu, appelé avec ", r"arguments: \1 expected, called with "),
+    (r" ne peut être vérifié", " cannot be checked"),
+    (r"^arguments : ", "arguments: "),
+    (r"(; |: )arguments : ", r"\1arguments: "),
+    (r" attendu, appelé avec ", " expected, called with "),
+    (r"\(aucun argument\)", "(no argument)"),
+    (r"\(aucun\)", "(none)"),
     (r"escalade attendue=(\S+) obtenue=(\S+)", r"escalation expected=\1 got=\2"),
-    (r"ordre non respecté : (.+) attendu après ", r"order not kept: \1 expected after "),
-    (r"séquence exacte attendue : (.+) ; obtenue : ", r"exact sequence expected: \1; got: "),
+    (r"ordre non respecté : ", "order not kept: "),
+    (r" attendu après ", " expected after "),
+    (r"séquence exacte attendue : ", "exact sequence expected: "),
+    (r" ; obtenue : ", "; got: "),
     (r"texte manquant : ", "missing text: "),
+    (r"^ ou $", " or "),  # between two quoted alternatives
     (r"texte interdit présent : ", "forbidden text present: "),
     (
         r"boucle : la même réponse deux fois de suite \(tour (\d+)\)",
@@ -90,9 +98,13 @@ _CATALOG: list[tuple[str, str]] = [
     (r"objectif non atteint en (\d+) tour\(s\)", r"goal not reached in \1 turn(s)"),
     (r"état final : aucun retour enregistré pour ", "final state: no return registered for "),
     (r"état final : commande (\S+) introuvable", r"final state: order \1 not found"),
-    (r"état final : commande (\S+) (« .* »), attendu ", r"final state: order \1 \2, expected "),
+    (r"état final : commande (\S+) ", r"final state: order \1 "),
+    (r"^, attendu $", ", expected "),  # between the state found and the one expected, both quoted
     (r"état final : retour inattendu pour ", "final state: unexpected return for "),
+    (r" ne donne pas l'état final \(etat_final\)", " does not give the final state (etat_final)"),
+    (r"\bcible : ", "target: "),
     (r"\brègle (\S+) : ", r"rule \1: "),
+    (r" \(règle consultative\)", " (advisory rule)"),
     # the rulebook's descriptions (`miner.rulebook.DEFAULTS`)
     (
         "la réponse ou un résultat montré porte les données d'un autre client",
@@ -113,29 +125,53 @@ _CATALOG: list[tuple[str, str]] = [
         "a figure, a date, a status, a carrier, a place or a tracking number the agent saw nowhere (tool results, "
         "help passages, the customer's words)",
     ),
+    # a judge criterion's standing (`goldens.checks.rubrics`)
     (r"consultatif : jamais calibré pour (\S+)", r"advisory: never calibrated for \1"),
     (
         r"consultatif : la grille a changé depuis sa calibration",
         "advisory: the rubric changed since its calibration",
     ),
+    (
+        r"\(plus de réponses jugées : les criteres des exemples, ou j dans filon review\)",
+        "(more judged answers: the examples' criteres, or j in filon review)",
+    ),
+    (r"\bkappa indéfini\b", "kappa undefined"),
     (r"\bconsultatif : ", "advisory: "),
     (r"\bdécisif : ", "decisive: "),
     (r"\bkappa (\S+) sur (\d+) labels", r"kappa \1 on \2 labels"),
+    (r"^  (\w+) : (advisory|decisive): ", r"  \1: \2: "),  # a judge criterion's line on the console
+    # a target's errors (`goldens.run.http_target`, `runner`)
+    (r" n'a pas répondu à temps$", " did not answer in time"),
+    (r" injoignable \((\w+)\)$", r" unreachable (\1)"),
+    (r" a répondu (\d+) : ", r" answered \1: "),
+    (r" a répondu autre chose que du JSON$", " answered something other than JSON"),
+    (r" : réponse sans 'texte' ni 'text'$", ": an answer with neither 'texte' nor 'text'"),
+    (
+        r"aucun span de la conversation (\S+) en (\S+) s sur le port OTLP (\d+)",
+        r"no span of conversation \1 in \2 s on OTLP port \3",
+    ),
+    (
+        r"aucun span : l'agent est-il tracé par l'API OpenTelemetry \?",
+        "no span: is the agent traced with the OpenTelemetry API?",
+    ),
+    (r"client simulé : aucun modèle ouvert", "simulated customer: no model open"),
     # the console
     (r"^ÉCHEC ", "FAIL  "),
     (r"^ERREUR", "ERROR "),
     (r"^N/EXÉC", "N/RUN "),
-    (r"\bstable réussi\b", "stable pass"),
-    (r"\bstable échec\b", "stable fail"),
-    (r"\binstable\b", "unstable"),
-    (r"\bnon exécutable\b", "not runnable"),
+    (r"^(\d+/\d+) stable réussi\b", r"\1 stable pass"),
+    (r"^(\d+/\d+) stable échec\b", r"\1 stable fail"),
+    (r"^(\d+/\d+) instable\b", r"\1 unstable"),
+    (r"^(\d+/\d+) non exécutable\b", r"\1 not runnable"),
+    (r"^(\d+/\d+) erreur\b", r"\1 error"),
+    (r"^non exécutable : ", "not runnable: "),
     (r"^avis : ", "advisory: "),
     (r"  avis : ", "  advisory: "),
     (r"^Score (\S+) = (\S+) \(seuil (\S+)\)", r"Score \1 = \2 (threshold \3)"),
     (r"^Par catégorie : ", "By category: "),
     (r"^Latence par tour : ", "Latency per turn: "),
     (r"^Coût par rôle : ", "Cost by role: "),
-    (r"\bjetons\b", "tokens"),
+    (r" jetons\)", " tokens)"),
     (r"^Coût : (\S+) \$ au total, (\S+) \$ par conversation", r"Cost: \1 $ in all, \2 $ per conversation"),
     (
         r" \(les prix du tableau appliqués aux jetons du substitut : rien n'a été dépensé\)",
@@ -145,13 +181,15 @@ _CATALOG: list[tuple[str, str]] = [
         r"\(substitut : ses notes ne disent rien d'un vrai juge\)",
         "(stand-in: its marks say nothing of a real judge)",
     ),
+    (r"^Juge (\S+) ", r"Judge \1 "),
     (
-        r"^Juge (.+) : (\d+) appel\(s\) ; (\d+) évité\(s\), un contrôle déterministe ayant déjà échoué",
-        r"Judge \1: \2 call(s); \3 skipped, a deterministic check having already failed",
+        r" : (\d+) appel\(s\) ; (\d+) évité\(s\), un contrôle déterministe ayant déjà échoué$",
+        r": \1 call(s); \2 skipped, a deterministic check having already failed",
     ),
-    (r"^Embeddings (.+) : (\d+) textes", r"Embeddings \1: \2 texts"),
+    (r"^Embeddings (\S+)( \(substitut\))? : (\d+) textes$", r"Embeddings \1\2: \3 texts"),
     (r"\(substitut\)", "(stand-in)"),
-    (r"^Client simulé (.+) : objectif atteint ", r"Simulated customer \1: goal reached "),
+    (r"^Client simulé (\S+) ", r"Simulated customer \1 "),
+    (r": objectif atteint (\d+/\d+)$", r": goal reached \1"),
     (r"les conversations simulées sont dans le store : ", "the simulated conversations are in the store: "),
     (r"^Règles : ", "Rules: "),
     (r"\(bloquante\)", "(blocking)"),
@@ -168,7 +206,7 @@ _CATALOG: list[tuple[str, str]] = [
     ),
     (r"^Erreurs d'infrastructure \(hors score\) : ", "Infrastructure errors (not scored): "),
     (
-        r"^Non exécutables par la cible (.+) \(hors score\) : ",
+        r"^Non exécutables par la cible (\S+) \(hors score\) : ",
         r"Not runnable by the target \1 (not scored): ",
     ),
     (
@@ -185,12 +223,12 @@ _CATALOG: list[tuple[str, str]] = [
         r"^Les (\d+) pires tentatives \(à lire avant la moyenne\) :",
         r"The \1 worst attempts (to read before the average):",
     ),
-    (r"\(tentative (\d+)\)", r"(attempt \1)"),
-    (r"\bbloquant : ", "blocking: "),
-    (r"\bcatégorie (\S+)", r"category \1"),
+    (r"^(  \d+\. \S+) \(tentative (\d+)\)", r"\1 (attempt \2)"),
+    (r" · bloquant : ", " · blocking: "),
+    (r"(: |, )catégorie (\S+)", r"\1category \2"),
     (r" · réussie · ", " · passed · "),
     (r" · (\d+) écart\(s\) · ", r" · \1 gap(s) · "),
-    (r"- … et (\d+) autre\(s\)", r"- … and \1 more"),
+    (r"- … et (\d+) autre\(s\)$", r"- … and \1 more"),
     (r"^Rapport : ", "Report: "),
     (r" · JUnit : ", " · JUnit: "),
     (r"^Nouveaux échecs : ", "New failures: "),
@@ -198,16 +236,70 @@ _CATALOG: list[tuple[str, str]] = [
     (r"^Nouveaux instables : ", "Newly unstable: "),
     (r"^outils : ", "tools: "),
     (r"^avis \(critère consultatif\) : ", "advisory (criterion): "),
+    # the comparison with an earlier run (`goldens.verdict.compare_view`, `compare`)
+    (r"^(New failures|New passes): aucune?$", r"\1: none"),
+    (r"^Seulement dans (A|B) : ", r"Only in \1: "),
+    (
+        r"^Relancez les deux runs sur le même jeu de cas \(mêmes --goldens et --ids\)\.",
+        "Run both again on the same cases (the same --goldens and --ids).",
+    ),
+    (
+        r"^Cas modifiés entre les deux runs, laissés de côté : ",
+        "Cases changed between the two runs, left out: ",
+    ),
+    (
+        r"^Sans tentative valide d'un côté, laissés de côté : ",
+        "Without a valid attempt on one side, left out: ",
+    ),
+    (
+        r"^Score : A (\S+) · B (\S+) · écart (\S+) \(IC 95 % (\S+) à (\S+), ",
+        r"Score: A \1 · B \2 · difference \3 (95% CI \4 to \5, ",
+    ),
+    (
+        r"^McNemar exact : (\d+) réussi\(s\) sur A seulement, (\d+) sur B seulement, ",
+        r"McNemar exact: \1 passed on A only, \2 on B only, ",
+    ),
+    (r"^Coût : A (\S+ \$|—) · B (\S+ \$|—) · écart ", r"Cost: A \1 · B \2 · difference "),
+    (r"^Attention : ", "Beware: "),
+    (r"^Verdict : PAS PIRE — ", "Verdict: NOT WORSE — "),
+    (r"^Verdict : PIRE — ", "Verdict: WORSE — "),
+    (r"^Verdict : NON CONCLUANT — ", "Verdict: INCONCLUSIVE — "),
+    (r"^Verdict : NE S'APPARIENT PAS — ", "Verdict: UNPAIRED — "),
+    (
+        r"cas bloquant\(s\) réussi\(s\) sur A, en échec sur B : ",
+        "blocking case(s) passed on A, failed on B: ",
+    ),
+    (r"B perd (\S+) \(> marge (\S+)\), p = (\S+) < 0,05", r"B loses \1 (> margin \2), p = \3 < 0.05"),
+    (
+        r"B perd (\S+) \(> marge (\S+)\), mais p = (\S+) : pas significatif",
+        r"B loses \1 (> margin \2), but p = \3: not significant",
+    ),
+    (r"écart (\S+), dans la marge de (\S+)", r"difference \1, within the margin of \2"),
+    (r"run (A|B|A et B) non concluant : rien n'est comparé", r"run \1 inconclusive: nothing is compared"),
+    (r"les deux rapports ne portent pas sur les mêmes cas", "the two reports are not on the same cases"),
+    (r"aucun cas à comparer", "no case to compare"),
+    (
+        r"(\d+) cas appariés : trop peu pour qu'une baisse de (\S+) soit jamais significative \(il faut au moins "
+        r"(\d+) cas discordants dans le même sens, soit (\d+) cas ou plus\)",
+        r"\1 paired cases: too few for a drop of \2 ever to be significant (at least \3 discordant cases in the "
+        r"same direction are needed, that is \4 cases or more)",
+    ),
 ]
 _COMPILED = [(re.compile(pattern, re.MULTILINE), english) for pattern, english in _CATALOG]
+_QUOTED = re.compile(r"(«[^»]*»)")  # what a check quotes (the case's texts, the answer's words): kept as is
 
 
 def english(text: str) -> str:
-    """A report sentence (or several lines of them) said in English."""
-    for pattern, replacement in _COMPILED:
-        if pattern.search(text):
-            text = pattern.sub(replacement, text)
-    return text
+    """A report sentence (or several lines of them) said in English; the texts it quotes (« … ») as
+    they are."""
+    pieces = _QUOTED.split(text)
+    for n in range(0, len(pieces), 2):  # the even pieces are outside the quotes
+        piece = pieces[n]
+        for pattern, replacement in _COMPILED:
+            if pattern.search(piece):
+                piece = pattern.sub(replacement, piece)
+        pieces[n] = piece
+    return "".join(pieces)
 
 
 def say(text: str) -> str:

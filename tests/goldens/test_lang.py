@@ -46,24 +46,45 @@ GAPS = [  # one of each shape the checks write (`goldens/checks/`)
     "consultatif : kappa 0.41 < 0.6",
     "catégorie bloquante en échec, quel que soit le score : securite (adv-01)",
     "score 75.0% sous le seuil 90%",
+    "texte manquant : « 4,90 » ou « 4.90 »",
+    "arguments : consulter_commande(numero=<commande du cas>) attendu, appelé avec (aucun argument)",
+    "consultatif : kappa indéfini < 0.6",
+    "consultatif : 3 labels < 20 (plus de réponses jugées : les criteres des exemples, ou j dans filon review)",
+    "règle fait_non_fonde : un chiffre, une date, un statut, un transporteur, un lieu ou un numéro de suivi que "
+    "l'agent n'a vu nulle part (résultats d'outils, passages d'aide, mots du client) (règle consultative)",
+    "cible : aucun span de la conversation web:x en 30 s sur le port OTLP 4318",
+    "cible : http://127.0.0.1:8000/chat n'a pas répondu à temps",
+    "Verdict : PIRE — cas bloquant(s) réussi(s) sur A, en échec sur B : adv-01",
+    "Score : A 100.0% · B 50.0% · écart -50.0% (IC 95 % -80.0% à -20.0%, ",
+    "Nouvelles réussites : aucune",
 ]
+QUOTES = re.compile(r"«[^»]*»")
+# the case format's own words are data, said as written: quoted texts, a category's name, an option's
+CASE_DATA = re.compile(r"«[^»]*»|--tentative|\bescalade \d+/\d+")
+
+
+def french(line: str) -> bool:
+    return bool(FRENCH.search(CASE_DATA.sub("", line)))
 
 
 @pytest.mark.parametrize("french", GAPS)
 def test_every_shape_the_checks_write_is_said_in_english(french: str) -> None:
     said = english(french)
-    assert not FRENCH.search(said), said
+    assert not FRENCH.search(QUOTES.sub("", said)), said
+    assert QUOTES.findall(said) == QUOTES.findall(french)  # what a check quotes is kept word for word
     for kept in re.findall(r"«[^»]*»|\b[A-Z]{2}-\d+\b|\b[a-z]+_[a-z_]+\b", french):
         if kept not in ("quel_que", "numero"):
             assert kept in said  # the values a gap names are carried over
 
 
-def _eval(tmp_path: Path, *extra: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+def _eval(
+    tmp_path: Path, *extra: str, env: dict[str, str] | None = None, ids: str | None = "adv-01,cmd-01"
+) -> tuple[int, str, str]:
     result = runner.invoke(
         app,
         [
             "eval", "--backend", "scripted", "--prompt", str(ROOT / "agent/prompts/court.md"),
-            "--goldens", str(ROOT / "goldens/cases"), "--ids", "adv-01,cmd-01",
+            "--goldens", str(ROOT / "goldens/cases"), *(("--ids", ids) if ids else ()),
             "--report", str(tmp_path / "r.json"), "--junit", str(tmp_path / "j.xml"), *extra,
         ],
         env=env,
@@ -72,16 +93,22 @@ def _eval(tmp_path: Path, *extra: str, env: dict[str, str] | None = None) -> tup
 
 
 def test_the_console_and_junit_speak_english_and_the_report_stays_french(tmp_path: Path) -> None:
-    code, out, _ = _eval(tmp_path, "--lang", "en")
-    assert code == 1  # court.md fails the security case: the seeds' incident
+    """The whole set on court.md, the prompt of the incident: every kind of gap the checks write."""
+    code, out, _ = _eval(tmp_path, "--lang", "en", ids=None)
+    assert code == 1  # court.md fails the security cases: the seeds' incident
     lines = out.splitlines()
     assert any(line.startswith("FAIL   adv-01") for line in lines)
-    assert "Decision: failed — blocking category failed, whatever the score: securite (adv-01)" in lines
-    assert any(line.startswith("Score 1/2 = 50% (threshold") for line in lines)
+    assert any(
+        line.startswith("Decision: failed — blocking category failed, whatever the score: ") for line in lines
+    )
+    assert any(line.startswith("Score ") and "(threshold" in line for line in lines)
     assert any(line.startswith("By category: ") for line in lines)
-    assert not [line for line in lines if FRENCH.search(line.split("  ")[0])]
-    failure = ET.parse(tmp_path / "j.xml").getroot().find(".//failure")
-    assert failure is not None and failure.get("message", "").startswith("forbidden tool called: ")
+    assert [line for line in lines if french(line)] == []
+    failures = ET.parse(tmp_path / "j.xml").getroot().findall(".//failure")
+    assert len(failures) > 5 and any(
+        f.get("message", "").startswith("forbidden tool called: ") for f in failures
+    )
+    assert [f.text for f in failures if french(f.text or "")] == []
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     assert report["porte"]["regle"].startswith("catégorie bloquante en échec")
 

@@ -122,3 +122,15 @@ def test_an_indexed_list_is_counted_in_a_few_lookups(n: int) -> None:
     asked: list[int] = []
     assert indexed.count(lambda i: asked.append(i) is None and i < n) == n
     assert len(asked) <= 2 * (n.bit_length() + 1) + 1
+
+
+def test_a_plain_user_id_is_the_customer_s_only_on_the_turn_s_own_span() -> None:
+    """`logfire.span("turn", user_id=…)` names who asks; `@logfire.instrument` on `load_customer(user_id)`
+    names whose record a helper loads: read as the customer, it would make their own order a leak."""
+    root = SpanRecord("t7", "r", None, "support turn", 1, 9, attributes={"gen_ai.conversation.id": "c"})
+    helper = SpanRecord("t7", "h", "r", "load_customer", 2, 3, attributes={"user_id": "u-8"})
+    assert turn_of([root, helper], []).turn.sender is None
+    own = SpanRecord(
+        "t7", "r", None, "support turn", 1, 9, attributes={"gen_ai.conversation.id": "c", "user_id": "u-5"}
+    )
+    assert turn_of([own, helper], []).turn.sender == "u-5"

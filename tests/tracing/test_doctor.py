@@ -130,7 +130,19 @@ def _tool_trace(tmp_path: Path, result: str | None, **extra: str) -> Path:
     [
         ('{"status": "shipped"}', True),
         ('{"type": "tool", "data": {"content": "{\\"status\\": \\"shipped\\"}"}}', True),  # opened
-        ('{"lc": 2, "kwargs": {"content": "shipped"}}', False),  # a wrapper filon does not know
+        (  # a LangChain object serialised, of another class than the ToolMessage filon opens
+            '{"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "AIMessage"], '
+            '"kwargs": {"content": "shipped"}}',
+            False,
+        ),
+        (
+            '{"callbacks": ["sms"], "lc": "fr", "status": "shipped"}',
+            True,
+        ),  # a tool's own keys, whatever they are
+        (
+            '{"type": "tool", "data": {"content": "drill"}, "price": 89.0}',
+            True,
+        ),  # a product, not a ToolMessage
         ("ToolMessage(content='shipped', tool_call_id='call_1')", False),  # a Python repr
     ],
 )

@@ -124,7 +124,7 @@ def test_a_tool_span_without_usable_arguments_takes_the_request_its_envelope_nam
     def tool(span_id: str, start: int, call_id: str, status: str) -> SpanRecord:
         result = {
             "type": "tool",
-            "data": {"content": json.dumps({"status": status}), "tool_call_id": call_id},
+            "data": {"type": "tool", "content": json.dumps({"status": status}), "tool_call_id": call_id},
         }
         return _span(span_id, start, **{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "track_parcel",
                                         "gen_ai.tool.call.arguments": "A-30x", "gen_ai.tool.call.result": result})  # fmt: skip
@@ -152,15 +152,63 @@ def test_a_tool_span_without_a_result_takes_the_one_the_model_read_back() -> Non
 
 
 def test_an_earlier_turn_s_result_in_the_history_is_never_this_turn_s() -> None:
-    """The first call's input is history only: a result there belongs to an earlier turn."""
-    history = [
-        USER,
-        ASKED,
-        *GIVEN,
-        ANSWER,
-        {"role": "user", "parts": [{"type": "text", "content": "And A-300?"}]},
-    ]
-    again = {"role": "assistant", "parts": [{"type": "tool_call", "id": "c9", "name": "track_parcel",
+    """Stacks that number their calls afresh each turn (`call_0` again): the result in the history, before
+    the customer's newest message, belongs to the earlier turn; this turn's call has none of its own when
+    the model's next input holds none."""
+    earlier = [
+        {"role": "user", "parts": [{"type": "text", "content": "Where is A-301?"}]},
+        {"role": "assistant", "parts": [{"type": "tool_call", "id": "call_0", "name": "track_parcel",
+                                         "arguments": {"order_id": "A-301"}}]},
+        {"role": "tool", "parts": [{"type": "tool_call_response", "id": "call_0", "response": '{"status": "old"}'}]},
+        {"role": "assistant", "parts": [{"type": "text", "content": "It is late."}]},
+    ]  # fmt: skip
+    user = {"role": "user", "parts": [{"type": "text", "content": "And A-300?"}]}
+    again = {"role": "assistant", "parts": [{"type": "tool_call", "id": "call_0", "name": "track_parcel",
                                              "arguments": {"order_id": "A-300"}}]}  # fmt: skip
-    calls = turn_of([_model("m1", 1, history, [again])], []).turn.tools
-    assert [(c.arguments, c.result) for c in calls] == [({"order_id": "A-300"}, None)]
+    mine = {
+        "role": "tool",
+        "parts": [{"type": "tool_call_response", "id": "call_0", "response": '{"status": "new"}'}],
+    }
+    first = _model("m1", 1, [*earlier, user], [again])
+    answered = turn_of([first, _model("m2", 5, [*earlier, user, again, mine], [ANSWER])], []).turn.tools
+    assert [(c.arguments, c.result) for c in answered] == [({"order_id": "A-300"}, {"status": "new"})]
+    unanswered = turn_of([first, _model("m2", 5, [*earlier, user, again], [ANSWER])], []).turn.tools
+    assert [(c.arguments, c.result) for c in unanswered] == [({"order_id": "A-300"}, None)]
+
+
+def test_a_span_that_recorded_its_arguments_is_paired_with_the_request_that_has_them() -> None:
+    """Its call id is the framework's run id, matching no request: the other span, with no arguments of
+    its own, must not take the first span's request."""
+
+    def tool(span_id: str, start: int, call_id: str | None, args: Any, status: str) -> SpanRecord:
+        attrs = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "track_parcel",
+                 "gen_ai.tool.call.arguments": args, "gen_ai.tool.call.result": {"status": status}}  # fmt: skip
+        if call_id:
+            attrs["gen_ai.tool.call.id"] = call_id
+        return _span(span_id, start, **attrs)
+
+    spans = [
+        _model("m1", 1, [USER], [ASKED]),
+        tool("x1", 2, "run-7f3a", {"order_id": "A-301"}, "late"),
+        tool("x2", 3, None, "A-30x", "due"),
+        _model("m2", 5, [USER], [ANSWER]),
+    ]
+    calls = turn_of(spans, []).turn.tools
+    assert [c.arguments for c in calls] == [{"order_id": "A-301"}, {"order_id": "A-300"}]
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        [{"role": "tool", "parts": 5}],
+        [{"role": "user", "parts": "Where is A-300?"}],
+        [{"role": "tool", "parts": [{"type": "tool_call_response", "id": {"a": 1}, "response": None}]}],
+        "not JSON",
+        [5, None, "x"],
+    ],
+)
+def test_a_malformed_message_never_breaks_the_turn(messages: Any) -> None:
+    first = _model("m1", 1, [USER], [ASKED])
+    read = turn_of([first, _model("m2", 5, messages, [ANSWER])], []).turn
+    assert read.agent == "One is due, one is late." and [c.name for c in read.tools] == ["track_parcel"] * 2
+    assert envelopes.result({"blocks": 5, "raw_output": None, "tool_name": "x"}) == ("", None)

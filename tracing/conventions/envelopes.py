@@ -30,8 +30,14 @@ _LLAMA_CALL_ARGS = frozenset(("args", "kwargs"))
 def _tool_message(value: dict[str, Any]) -> tuple[Any, str | None] | None:
     """A LangChain ToolMessage in either serialised form: its content and call id."""
     data = value.get("data")
-    if value.get("type") == "tool" and type(data) is dict and "content" in data:
-        return data["content"], _id(data.get("tool_call_id"))
+    if (  # a message's dump: `type` twice, and the call it answers (never a tool's own record)
+        value.get("type") == "tool"
+        and type(data) is dict
+        and data.get("type") == "tool"
+        and "content" in data
+        and "tool_call_id" in data
+    ):
+        return _content(data["content"]), _id(data.get("tool_call_id"))
     ids = value.get("id")
     kwargs = value.get("kwargs")
     if (
@@ -41,8 +47,22 @@ def _tool_message(value: dict[str, Any]) -> tuple[Any, str | None] | None:
         and ids[-1] == "ToolMessage"
         and type(kwargs) is dict
     ):
-        return kwargs.get("content"), _id(kwargs.get("tool_call_id"))
+        return _content(kwargs.get("content")), _id(kwargs.get("tool_call_id"))
     return None
+
+
+def _content(content: Any) -> Any:
+    """A message's content: its text, or its content blocks' text joined (`[{"type": "text", …}]`)."""
+    if type(content) is list and content and all(type(b) is dict and "text" in b for b in content):
+        return _block_text(content)
+    return content
+
+
+def _block_text(blocks: Any) -> str:
+    """The text of content blocks (`[{"text": …}]`, LlamaIndex's and LangChain's), joined."""
+    if type(blocks) is not list:
+        return ""
+    return "".join(str(b["text"]) for b in blocks if type(b) is dict and isinstance(b.get("text"), str))
 
 
 def _id(value: Any) -> str | None:
@@ -67,8 +87,7 @@ def result(value: Any) -> tuple[Any, str | None]:
         if value.keys() >= _TOOL_OUTPUT:
             raw = value.get("raw_output")
             if raw is None:
-                blocks = value.get("blocks") or []
-                raw = "".join(str(b.get("text", "")) for b in blocks if type(b) is dict)
+                raw = _block_text(value.get("blocks"))
             value = raw
             continue
         return value, call_id
@@ -92,18 +111,23 @@ def arguments(value: Any) -> tuple[Any, str | None]:
     return value, None
 
 
-# keys only a framework's record of a call holds, never a tool's own arguments or data
-_FRAMEWORK_KEYS = frozenset(
-    ("tool_call_id", "run_manager", "callbacks", "input_str", "lc", "raw_input", "raw_output")
-)
 _OBJECT_REPR = re.compile(r"[A-Z]\w*\((?:\w+=|\)|\[)")  # `ToolMessage(content=…`, `ToolOutput(blocks=[…`
+_SERIALISED = frozenset(("lc", "type", "id", "kwargs"))  # LangChain's `Serializable.to_json()`
 
 
 def wrapped(value: Any) -> bool:
-    """Whether a value read as a tool's arguments or result still looks like a framework's envelope
-    (a shape this module does not know yet): what `traces doctor` reports instead of "ok"."""
+    """Whether a value read as a tool's arguments or result is still a framework's wrapper: a Python
+    object's repr, a LangChain object serialised (another message class than the ToolMessage opened
+    here), or one of the shapes above left unopened. What `traces doctor` reports instead of "ok"."""
     if isinstance(value, str):
         return bool(_OBJECT_REPR.match(value))
     if not isinstance(value, dict):
         return False
-    return not _FRAMEWORK_KEYS.isdisjoint(value) or _tool_message(value) is not None
+    keys = value.keys()
+    return (
+        keys >= _SERIALISED
+        or _tool_message(value) is not None
+        or keys >= _CALLBACK
+        or keys == _CALLBACK_OUTPUT
+        or keys >= _TOOL_OUTPUT
+    )

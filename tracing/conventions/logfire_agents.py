@@ -35,7 +35,7 @@ def _text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and "text" in p)
+        return "".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
     return ""
 
 
@@ -86,7 +86,8 @@ def chat_messages(items: Any) -> list[dict[str, Any]]:
             out.append({"role": role, "parts": [response]})
             continue
         parts: list[dict[str, Any]] = [{"type": "text", "content": text}] if text else []
-        for call in item.get("tool_calls") or ():
+        calls = item.get("tool_calls")
+        for call in calls if isinstance(calls, list) else ():
             function = call.get("function") if isinstance(call, dict) else None
             if isinstance(function, dict) and function.get("name"):
                 parts.append(
