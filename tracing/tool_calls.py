@@ -159,12 +159,19 @@ def tool_calls(tools: Sequence[SpanRecord], models: Sequence[SpanRecord]) -> lis
             args = _model_arguments(r.arguments) or {}
             out.append(ToolCall(r.name, args, result, None, r.arguments is not None))
         return out
-    spans = [_read(s) for s in tools]
-    paired: list[Request | None] = [None] * len(spans)
-    given: dict[str, Any] = {}
-    if models and any(type(c.arguments) is not dict or c.result is None for c in spans):
-        paired = _pair(spans, requests(models))  # read only when a span lacks something: most never do
-        given = responses(models)
+    spans = []
+    lacking = False
+    for s in tools:
+        span = _read(s)
+        spans.append(span)
+        lacking = lacking or type(span.arguments) is not dict or span.result is None
+    if not (lacking and models):  # most turns: every span has its own arguments and result
+        return [
+            ToolCall(c.name, c.arguments if type(c.arguments) is dict else {}, c.result, c.error, c.recorded)
+            for c in spans
+        ]
+    paired = _pair(spans, requests(models))  # the model's requests and next inputs read only for these
+    given = responses(models)
     out = []
     for span, request in zip(spans, paired, strict=True):
         args, recorded, result = span.arguments, span.recorded, span.result

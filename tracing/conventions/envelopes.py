@@ -23,6 +23,8 @@ from miner.jsontext import parsed
 _CALLBACK = frozenset(("input_str", "inputs"))  # OpenLLMetry's LangChain callback: both are always there
 _CALLBACK_OUTPUT = frozenset(("output", "kwargs"))  # OpenLLMetry's LangChain callback, the result side
 _TOOL_OUTPUT = frozenset(("blocks", "raw_output", "tool_name"))  # LlamaIndex's ToolOutput
+_RESULT_SIGNS = frozenset(("type", "lc", "output", "blocks"))  # a key every envelope above has one of
+_ARGUMENT_SIGNS = frozenset(("inputs", "kwargs"))
 _LLAMA_CALL = frozenset(("kwargs",))  # LlamaIndex's FunctionTool.acall input: the keyword arguments only
 _LLAMA_CALL_ARGS = frozenset(("args", "kwargs"))
 
@@ -75,7 +77,7 @@ def result(value: Any) -> tuple[Any, str | None]:
     call_id: str | None = None
     for _ in range(4):  # OpenLLMetry: {"output": ToolMessage}, whose content is JSON text
         value = parsed(value)
-        if type(value) is not dict:
+        if type(value) is not dict or value.keys().isdisjoint(_RESULT_SIGNS):  # a tool's own data: most
             return value, call_id
         message = _tool_message(value)
         if message is not None:
@@ -97,7 +99,7 @@ def result(value: Any) -> tuple[Any, str | None]:
 def arguments(value: Any) -> tuple[Any, str | None]:
     """A tool's arguments out of the framework's record of the call, and the call id it names."""
     value = parsed(value)
-    if type(value) is not dict:
+    if type(value) is not dict or value.keys().isdisjoint(_ARGUMENT_SIGNS):
         return value, None
     if value.keys() >= _CALLBACK:
         kwargs = value.get("kwargs")
