@@ -113,7 +113,8 @@ def arguments(value: Any) -> tuple[Any, str | None]:
     return value, None
 
 
-_OBJECT_REPR = re.compile(r"[A-Z]\w*\((?:\w+=|\)|\[)")  # `ToolMessage(content=…`, `ToolOutput(blocks=[…`
+# a Python object's repr: `ToolMessage(content=…`, `ToolOutput(blocks=[…`, `StopEvent(result=…`
+OBJECT_REPR = re.compile(r"[A-Z]\w*\((?:\w+=|\)|\[)")
 _SERIALISED = frozenset(("lc", "type", "id", "kwargs"))  # LangChain's `Serializable.to_json()`
 
 
@@ -122,7 +123,7 @@ def wrapped(value: Any) -> bool:
     object's repr, a LangChain object serialised (another message class than the ToolMessage opened
     here), or one of the shapes above left unopened. What `traces doctor` reports instead of "ok"."""
     if isinstance(value, str):
-        return bool(_OBJECT_REPR.match(value))
+        return bool(OBJECT_REPR.match(value))
     if not isinstance(value, dict):
         return False
     keys = value.keys()

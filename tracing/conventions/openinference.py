@@ -14,10 +14,10 @@ start at index 1 (the Agents SDK) and carry their text in `contents.N` (LlamaInd
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from tracing.conventions import indexed
+from tracing.conventions.envelopes import OBJECT_REPR
 from tracing.records import SpanRecord, with_attributes
 
 KIND = "openinference.span.kind"
@@ -36,9 +36,6 @@ TABLE = {  # OpenInference attribute → GenAI attribute, copied as they are
     "output.value": "gen_ai.tool.call.result",  # TOOL spans only
 }
 ROLES = {"model": "assistant", "ai": "assistant"}
-# a Python object's repr, as LlamaIndex's workflow steps give their output (`StopEvent(result=AgentOutput(…`):
-# never an answer; the model's own text is read instead
-REPR = re.compile(r"[A-Z]\w*\((?:\w+=|\)|\[)")
 
 
 def _count(attrs: dict[str, Any], side: str) -> int:
@@ -115,7 +112,7 @@ def to_genai(span: SpanRecord) -> SpanRecord:
         kind in ("AGENT", "CHAIN")
         and attrs.get("output.mime_type") == "text/plain"
         and attrs.get("output.value")
-        and not REPR.match(str(attrs["output.value"]))
+        and not OBJECT_REPR.match(str(attrs["output.value"]))  # LlamaIndex's `StopEvent(…`: never an answer
     ):
         answer = [{"role": "assistant", "parts": [{"type": "text", "content": str(attrs["output.value"])}]}]
         added["gen_ai.output.messages"] = answer
