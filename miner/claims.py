@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from fnmatch import fnmatchcase
 from typing import Any
 
-from miner.text import norm
+from miner.text import formal, norm
 
 LOOKUP_TOOLS = ("consulter_commande", "suivre_colis", "rechercher_aide", "*lookup*", "*track*", "*search*")
 ORDER_TOOLS = (
@@ -140,6 +140,9 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+# one search per kind finds whether any of its phrases is in the answer at all (most answers claim
+# nothing): only then are the sentences read phrase by phrase
+_ANY = tuple(re.compile("|".join(re.escape(p) for p in phrases)) for _, phrases in CLAIMS)
 _SENTENCE = re.compile(r"[.!?\n;]")
 # a refusal is no condition: « je ne peux pas vous le dire, mais je transmets votre demande » claims it
 _REFUSAL = re.compile(
@@ -175,15 +178,28 @@ def _done(call_result: Any, error: str | None) -> bool:
     return True
 
 
+def spoken(answer: str) -> str:
+    """An answer as the claim phrases are written: folded, in one spacing, « tu » said « vous »."""
+    return formal(norm(answer))
+
+
 def claimed(
-    answer: str, calls: Iterable[tuple[str, Any, str | None]], escalation: Sequence[str]
+    answer: str,
+    calls: Iterable[tuple[str, Any, str | None]],
+    escalation: Sequence[str],
+    said: str | None = None,
 ) -> str | None:
     """The first action the answer claims that no successful call (name, result, error) of the
-    conversation so far does; None when every claim is backed."""
-    said = norm(answer)
+    conversation so far does; None when every claim is backed. `said`: `spoken(answer)`, if read already."""
+    said = spoken(answer) if said is None else said
+    present = [
+        (kind, phrases) for (kind, phrases), any_of in zip(CLAIMS, _ANY, strict=True) if any_of.search(said)
+    ]
+    if not present:
+        return None
     done = [name for name, result, error in calls if _done(result, error)]
     sentences = _SENTENCE.split(said)
-    for kind, phrases in CLAIMS:
+    for kind, phrases in present:
         phrase = next((p for p in phrases if any(_stated(s, p) for s in sentences)), None)
         if phrase is None:
             continue
@@ -196,6 +212,37 @@ def claimed(
         if not backed:
             return phrase
     return None
+
+
+# the answer says the agent cannot hand the customer to a person, in a turn whose own call did: its words
+# contradict what it did (« je ne peux pas vous transférer » after a transfer)
+DENIED_ESCALATION = re.compile(
+    r"\b(?:ne (?:peux|pouvons) (?:pas|malheureusement pas)|impossible de) (?:vous )?"
+    r"(?:transferer|mettre en relation|passer (?:a )?un conseiller)"
+    r"|\b(?:can't|cannot|am unable to|i'm unable to) (?:transfer|connect) you\b"
+)
+
+
+def denied(
+    answer: str,
+    turn_calls: Iterable[tuple[str, Any, str | None]],
+    escalation: Sequence[str],
+    said: str | None = None,
+) -> str | None:
+    """The escalation the answer denies although a call of this turn made it; None otherwise."""
+    said = spoken(answer) if said is None else said
+    if (
+        "transfer" not in said
+        and "relation" not in said
+        and "conseiller" not in said
+        and "connect" not in said
+    ):
+        return None
+    found = DENIED_ESCALATION.search(said)
+    if found is None:
+        return None
+    done = any(_done(result, error) and _matches(name, escalation) for name, result, error in turn_calls)
+    return found.group() if done else None
 
 
 def _matches(name: str, patterns: Sequence[str]) -> bool:

@@ -36,7 +36,7 @@ _MONTH = (
 MONTH_DAY = re.compile(rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?(?:,? (\d{{4}}))?\b")
 DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH}(?:,? (\d{{4}}))?\b")
 RELATIVE = {"the day before yesterday": -2, "yesterday": -1, "the day after tomorrow": 2, "tomorrow": 1}
-_RELATIVE = re.compile(r"\b(the day before yesterday|the day after tomorrow|yesterday|tomorrow)\b")
+RELATIVE_WORDS = re.compile(r"\b(the day before yesterday|the day after tomorrow|yesterday|tomorrow)\b")
 IN_DAYS = re.compile(r"\bin (\d+) days?\b")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WEEKDAY = re.compile(r"\b(" + "|".join(WEEKDAYS) + r")\b")
@@ -112,7 +112,7 @@ def facts(plain: str, today: date, day_of: Any) -> list[tuple[str, str, Any]]:
         found = day_of(day, month, year, today)
         if found is not None:
             out.append(("date", said, found))
-    for m in _RELATIVE.finditer(plain):
+    for m in RELATIVE_WORDS.finditer(plain):
         out.append(("date", m.group(0), today + timedelta(days=RELATIVE[m.group(1)])))
     for m in IN_DAYS.finditer(plain):
         out.append(("date", m.group(0), today + timedelta(days=int(m.group(1)))))

@@ -13,15 +13,17 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from miner.claims import claimed, looks_up_an_order
+from miner.claims import claimed, denied, looks_up_an_order, spoken
 from miner.config import FlagConfig, source_texts
-from miner.grounding import Seen, admitted, facts, grounded, seen_in
+from miner.facts import facts
+from miner.grounding import Seen, admitted, grounded, seen_in
 from miner.jsontext import dumps_sorted
 from miner.language import language
 from miner.matching import has as _has
 from miner.model import Conversation, Flag
 from miner.security_rule import security
 from miner.severity import Cause
+from miner.text import fold, formal
 
 
 def escalation(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
@@ -121,7 +123,7 @@ def promise(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     out = []
     patterns = cfg.rules.rules["geste_promis"].patterns or cfg.promise_patterns
     for i, t in enumerate(conv.turns):
-        pattern = _has(t.agent, patterns) or _code_given(t.agent, t.user)
+        pattern = _has(t.agent, patterns, formal(fold(t.agent))) or _code_given(t.agent, t.user)
         if pattern and not any(cfg.escalates(c.name) for c in t.tools):
             why = f"promises « {pattern} » with no escalation behind it"
             out.append(Flag.of(Cause.UNBACKED_PROMISE, i, why, t.trace_id))
@@ -148,22 +150,30 @@ def grounding(
     out: list[Flag] = []
     seen: Seen | None = None
     read = 0  # the turns whose customer words and results are in `seen`
-    lang = language((t.agent for t in conv.turns), (t.user for t in conv.turns))  # French or English
+    lang = ""  # French or English (`miner.language`), told once a turn states a fact
     for i, t in enumerate(conv.turns):
         if not t.agent.strip():
             continue  # nothing said (or not captured): nothing to hold to the rules
         if claims:
             calls = ((c.name, c.result, c.error) for turn in conv.turns[: i + 1] for c in turn.tools)
-            phrase = claimed(t.agent, calls, cfg.escalation_tools)
+            said = spoken(t.agent)
+            phrase = claimed(t.agent, calls, cfg.escalation_tools, said)
             if phrase is not None:
                 why = f"the answer says « {phrase} » and no call of the conversation did it"
                 out.append(Flag.of(Cause.CLAIMED_ACTION, i, why, t.trace_id))
+            else:
+                own = ((c.name, c.result, c.error) for c in t.tools)
+                phrase = denied(t.agent, own, cfg.escalation_tools, said)
+                if phrase is not None:
+                    why = f"the answer says « {phrase} » and a call of this turn did it"
+                    out.append(Flag.of(Cause.CLAIMED_ACTION, i, why, t.trace_id))
         if not facts_rule:
             continue
         unseen = any(c.result is None and not c.error for turn in conv.turns[: i + 1] for c in turn.tools)
         if unseen:
             continue  # a result not recorded: what the agent saw is not known
         day = t.started_at.date()
+        lang = lang or language((t.agent for t in conv.turns), (t.user for t in conv.turns))
         stated = facts(t.agent, day, lang)
         if not stated:
             continue

@@ -1,15 +1,13 @@
-"""Facts in an answer, and whether the agent saw them: the rulebook's `fait_non_fonde` (its
+"""Whether the agent saw the facts an answer states (`miner.facts`): the rulebook's `fait_non_fonde` (its
 `action_affirmee` reads `miner.claims`).
 
-A support answer states facts: amounts (« 79 € »), durations (« sous 14 jours »), percentages, dates
-(« le 19/11 », « demain », « lundi »), an order's status (« est expédiée »), a carrier, a place (« à la
-plateforme de Lyon »), a tracking number. Each must be found in what the agent saw before answering in
-that conversation: its tool results (the help passages it retrieved are one of them), the customer's own
-words, and the help texts declared for an agent whose retrieval is not traced (`sources`). Numbers are
-read as the grader reads them (« trois jours » is 3 jours, French number words as digits), and a figure
-is a figure of its unit (60 € is not 60 jours); a duration in days is also found when it is the distance
-between the turn's day and a date the agent saw (« livrée il y a 31 jours »), a relative date when it
-falls on a date the agent saw. A fact found nowhere is named with where it was looked for.
+Each fact must be found in what the agent saw before answering in that conversation: its tool results
+(the help passages it retrieved are one of them), the customer's own words, and the help texts declared
+for an agent whose retrieval is not traced (`sources`). A figure is a figure of its unit (60 € is not 60
+jours); a duration in days is also found when it is the distance between the turn's day and a date the
+agent saw (« livrée il y a 31 jours »), a relative date when it falls on a date the agent saw (or one a
+tool wrote: « demain », "tomorrow"). Each string the agent saw is read once and kept (`_read`): help
+passages come back turn after turn, and a fact is then looked up in sets.
 
 Pure functions over plain data; no model.
 """
@@ -19,84 +17,31 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from miner import facts_en
+from miner.facts import (
+    BARE,
+    DAYS_IN,
+    DAYS_SAID,
+    DURATION,
+    ISO,
+    RELATIVE,
+    RELATIVE_WORDS,
+    STATUS_KEYS,
+    STATUSES,
+    WEEKDAYS,
+    WITH_YEAR,
+    Fact,
+    day_months,
+    day_of,
+    on_day,
+)
+from miner.subjects import clauses, subjects_of
 from miner.text import comparable, norm
-
-_NUM = r"(\d+(?:[.,]\d{1,2})?)"
-AMOUNT = re.compile(rf"{_NUM}\s?(?:€|eur\b|euros?\b)(?:\s?(\d{{2}})\b)?")  # « 3 euros 90 » too
-PERCENT = re.compile(rf"{_NUM}\s?(?:%|pour ?cent\b)")
-DURATION = re.compile(r"(\d+)\s?(jours?|semaines?|mois|ans?|heures?|minutes?)\b")
-DAY_MONTH = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
-MONTHS = (
-    "janvier", "fevrier", "mars", "avril", "mai", "juin",
-    "juillet", "aout", "septembre", "octobre", "novembre", "decembre",
-)  # fmt: skip
-# « le 6 décembre », « le 1er décembre 2026 » (folded: no accents)
-NAMED_DAY = re.compile(r"\b(1er|\d{1,2}) (" + "|".join(MONTHS) + r")(?: (\d{4}))?\b")
-DAYS_IN = {"jour": 1, "semaine": 7, "mois": 30, "an": 365}
-# a unit as either language writes it, for a figure read with its unit (« 3 jours », « 3 business days »)
-UNIT_WORDS = {
-    "jour": "(?:jours?|days?)",
-    "semaine": "(?:semaines?|weeks?)",
-    "mois": "(?:mois|months?)",
-    "an": "(?:ans?|years?)",
-    "heure": "(?:heures?|hours?)",
-    "minute": "minutes?",
-}
-RELATIVE = {"avant-hier": -2, "hier": -1, "demain": 1, "apres-demain": 2}
-_RELATIVE = re.compile(r"\b(apres-demain|avant-hier|demain|hier)\b")
-_IN_DAYS = re.compile(r"\bdans (\d+) jours?\b")
-WEEKDAYS = ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche")
-_WEEKDAY = re.compile(r"\b(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b")
-# a status said of an order or a parcel, in the present or the perfect: « est expédiée », « a été livré »
-STATUSES = {
-    "en preparation": ("en preparation",),
-    "expedie": ("expedie",),
-    "livre": ("livre",),
-    "annule": ("annule",),
-    "retourne": ("retourne",),
-    "en transit": ("en transit", "en cours d'acheminement"),
-    "en retard": ("en retard",),
-    "perdu": ("perdu",),
-}
-# a status a tool returns in English (« shipped ») is the same status
-STATUSES = {
-    k: v + tuple(w for w, key in facts_en.STATUS_WORDS.items() if key == k) for k, v in STATUSES.items()
-}
-_STATUS = re.compile(
-    r"\b(?<!n')(?:est|sont|a ete|ont ete) (?:bien |deja |actuellement |toujours )?"
-    r"(en preparation|expediee?s?|livree?s?|annulee?s?|retournee?s?|en transit|en retard|perdue?s?)\b"
-)
-STATUS_KEYS = ("statut", "status", "etat", "state")
-CARRIERS = (
-    "colissimo", "chronopost", "dpd", "ups", "la poste", "mondial relay", "gls", "dhl", "fedex",
-    "usps", "royal mail", "canada post", "purolator", "evri",
-)  # fmt: skip
-_CARRIER = re.compile(
-    r"(?<![\w-])(" + "|".join(re.escape(c) for c in CARRIERS) + r")(?![\w-])"
-)  # not « mix-ups »
-_PLACE = re.compile(
-    r"\b(?:plateforme|hub|centre de tri|agence|entrepot|depot|bureau de poste)\s+(?:de |d'|du |des )?([a-z][\w-]{2,})"
-)
-TRACKING = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b")
-_DAYS = re.compile(r"\b(\d+) jours?\b")
-_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
-_BARE = re.compile(r"(?<![\w/-])\d+(?:[.,]\d+)?(?![\w/-])")
-
-
-@dataclass(frozen=True)
-class Fact:
-    """One fact the answer states: its kind (montant, durée, pourcentage, date, statut, transporteur,
-    lieu, suivi), as the answer says it, and the value it is looked up by."""
-
-    kind: str
-    said: str
-    value: Any
 
 
 @dataclass
@@ -110,6 +55,10 @@ class Seen:
     statuses: set[str] | None = None  # the statuses its lookups returned (None: it looked nothing up)
     day_spans: set[int] | None = None  # the delays in days it read (« 30 jours »)
     lang: str = "fr"  # of the conversation: how its texts are read (`miner.language`)
+    durations: set[tuple[int, str]] = field(default_factory=set)  # (figure, unit) read (« 30 jours »)
+    # (figure, unit) read with a unit (« 5 jours ouvrés »: (5, "jour")) → the subjects of the clauses it was
+    # read in ("" for a clause that names none): « 14 jours » read of the refund is not the return's
+    said_with_unit: dict[tuple[int, str], set[str]] = field(default_factory=dict)
 
     def copy(self) -> Seen:
         return Seen(
@@ -120,6 +69,8 @@ class Seen:
             None if self.statuses is None else set(self.statuses),
             None if self.day_spans is None else set(self.day_spans),
             self.lang,
+            set(self.durations),
+            {k: set(v) for k, v in self.said_with_unit.items()},
         )
 
     def add(self, value: Any, today: date, lookup: bool = False) -> None:
@@ -129,31 +80,86 @@ class Seen:
             self.statuses = set()
         numbers = self.numbers if self.numbers is not None else set()
         dates = self.dates if self.dates is not None else set()
-        strings: list[str] = []
+        strings: list[tuple[str, str]] = []
         _walk(value, strings, numbers, self)
-        for s in strings:
-            for y, m, d in _ISO.findall(s):
-                with suppress(ValueError):
-                    dates.add(date(int(y), int(m), int(d)))
-            plain = comparable(s, self.lang)
-            for n in _BARE.findall(_ISO.sub(" ", plain)):
-                numbers.add(float(n.replace(",", ".")))
-            said = _day_months(plain) + (
-                [d for _, d in facts_en.dates_said(plain)] if self.lang == "en" else []
-            )
-            for day, month, year in said:
-                found = _day(day, month, year, today)
-                if found is not None:
-                    dates.add(found)
-            spans = [int(n) for n in _DAYS.findall(plain)]
-            spans += (
-                [n for n, unit in facts_en.durations(plain) if unit == "jour"] if self.lang == "en" else []
-            )
-            if spans:
-                self.day_spans = (self.day_spans or set()) | set(spans)
-            self.text += " " + plain
+        for key, s in strings:
+            read = _read(s, today, self.lang)
+            numbers |= read.numbers
+            dates |= read.dates
+            if read.day_spans:
+                self.day_spans = (self.day_spans or set()) | read.day_spans
+            self.durations |= read.durations
+            of_key = subjects_of(norm(key)) if key else frozenset()
+            for figure, subjects in read.said_with_unit:
+                self.said_with_unit.setdefault(figure, set()).update((subjects | of_key) or {""})
+            self.text += " " + read.plain
             self.raw += " " + s
         self.numbers, self.dates = numbers, dates
+
+
+class _Reading(NamedTuple):
+    plain: str
+    numbers: frozenset[float]
+    dates: frozenset[date]
+    day_spans: frozenset[int]
+    durations: frozenset[tuple[int, str]]
+    said_with_unit: tuple[tuple[tuple[int, str], frozenset[str]], ...]  # each with its clause's subjects
+
+
+# a figure and its unit as either language writes it, a word between them allowed (« 5 jours ouvrés »,
+# « 5 business days »): what a duration the answer states is looked up by (60 € is not 60 jours)
+_WITH_UNIT = re.compile(
+    r"\b(\d+) (?:\w+ )?(jours?|days?|semaines?|weeks?|mois|months?|ans?|years?|heures?|hours?|minutes?)"
+)
+UNIT_KEYS = {
+    **{w: "jour" for w in ("jour", "jours", "day", "days")},
+    **{w: "semaine" for w in ("semaine", "semaines", "week", "weeks")},
+    **{w: "mois" for w in ("mois", "moi", "month", "months")},
+    **{w: "an" for w in ("an", "ans", "year", "years")},
+    **{w: "heure" for w in ("heure", "heures", "hour", "hours")},
+    **{w: "minute" for w in ("minute", "minutes")},
+}
+
+
+@lru_cache(maxsize=8192)
+def _read(s: str, today: date, lang: str) -> _Reading:
+    """One string the agent saw, read once: folded, its figures, dates, delays in days and durations.
+    Kept: the same help passages, statuses and carriers come back turn after turn, conversation after
+    conversation, and a fact is then looked up in sets, not by a pass over all the agent saw."""
+    dates: set[date] = set()
+    for y, m, d in ISO.findall(s):
+        with suppress(ValueError):
+            dates.add(date(int(y), int(m), int(d)))
+    plain = comparable(s, lang)
+    numbers = {float(n.replace(",", ".")) for n in BARE.findall(ISO.sub(" ", plain))}
+    said = day_months(plain) + ([d for _, d in facts_en.dates_said(plain)] if lang == "en" else [])
+    for day, month, year in said:
+        found = day_of(day, month, year, today)
+        if found is not None:
+            dates.add(found)
+    # a relative date a tool wrote (« livraison prévue demain », "expected": "tomorrow") is the day it names
+    if "hier" in plain or "demain" in plain:
+        dates.update(today + timedelta(days=RELATIVE[w]) for w in RELATIVE_WORDS.findall(plain))
+    if "yesterday" in plain or "tomorrow" in plain:
+        dates.update(
+            today + timedelta(days=facts_en.RELATIVE[w]) for w in facts_en.RELATIVE_WORDS.findall(plain)
+        )
+    spans = [int(n) for n in DAYS_SAID.findall(plain)]
+    spans += [n for n, unit in facts_en.durations(plain) if unit == "jour"] if lang == "en" else []
+    durations = [(int(a), b.rstrip("s")) for a, b in DURATION.findall(plain)] + facts_en.durations(plain)
+    with_unit = tuple(
+        ((int(n), UNIT_KEYS[unit]), subjects)
+        for subjects, clause in clauses(plain)
+        for n, unit in _WITH_UNIT.findall(clause)
+    )
+    return _Reading(
+        plain,
+        frozenset(numbers),
+        frozenset(dates),
+        frozenset(spans),
+        frozenset(durations),
+        with_unit,
+    )
 
 
 @lru_cache(maxsize=16)
@@ -170,107 +176,47 @@ def seen_in(texts: Sequence[str], today: date, lang: str = "fr") -> Seen:
     return _read_once(tuple(texts), today, lang).copy()
 
 
-def _walk(value: Any, strings: list[str], numbers: set[float], seen: Seen) -> None:
-    stack = [value]
+def _walk(value: Any, strings: list[tuple[str, str]], numbers: set[float], seen: Seen) -> None:
+    """The strings of a value, each with the key that holds it ("" at the top or in a list of strings)."""
+    stack: list[tuple[str, Any]] = [("", value)]
     while stack:
-        v = stack.pop()
+        key, v = stack.pop()
         if isinstance(v, bool) or v is None:
             continue
         if isinstance(v, str):
-            strings.append(v)
+            strings.append((key, v))
         elif isinstance(v, int | float):
             numbers.add(float(v))
         elif isinstance(v, dict):
             for k, item in v.items():
-                if isinstance(k, str) and norm(k) in STATUS_KEYS and isinstance(item, str):
+                if isinstance(item, str) and isinstance(k, str) and _status_key(k):
                     seen.statuses = (seen.statuses or set()) | {norm(item)}
-            stack.extend(v.values())
+            stack.extend((k if isinstance(k, str) else key, item) for k, item in v.items())
         elif isinstance(v, list | tuple):
-            stack.extend(v)
+            stack.extend((key, item) for item in v)
 
 
-def _dates_said(plain: str) -> list[tuple[str, tuple[str, str, str]]]:
-    """The absolute dates of a folded text, as written and as (day, month, year) digits: « 19/11 »,
-    « le 6 decembre », « 1er decembre 2026 »."""
-    out = [(m.group(0), (m.group(1), m.group(2), m.group(3) or "")) for m in DAY_MONTH.finditer(plain)]
-    for m in NAMED_DAY.finditer(plain):
-        day = "1" if m.group(1) == "1er" else m.group(1)
-        out.append((m.group(0), (day, str(MONTHS.index(m.group(2)) + 1), m.group(3) or "")))
-    return out
+@lru_cache(maxsize=1024)
+def _status_key(key: str) -> bool:
+    return norm(key) in STATUS_KEYS
 
 
-def _day_months(plain: str) -> list[tuple[str, str, str]]:
-    return [d for _, d in _dates_said(plain)]
-
-
-def _day(day: str, month: str, year: str, today: date) -> date | None:
-    """A day and month with their year, or, without one, in the year that puts it nearest the turn's day
-    (« le 6 janvier » said on 3 December is next month's); `grounded` also tries the years either side."""
-    if year:
-        with suppress(ValueError):
-            return date(int(year) + (2000 if len(year) == 2 else 0), int(month), int(day))
-        return None
-    near = [found for found in (_on(today.year + k, month, day) for k in (-1, 0, 1)) if found is not None]
-    return min(near, key=lambda d: abs((d - today).days)) if near else None
-
-
-def _on(year: int, month: str, day: str) -> date | None:
-    try:
-        return date(year, int(month), int(day))
-    except ValueError:
-        return None
-
-
-_YEAR = re.compile(r"\d{4}\b|\d/\d{1,2}/\d{2}\b")  # « 2026 », « 19/11/26 »
-
-
-def facts(answer: str, today: date, lang: str = "fr") -> list[Fact]:
-    """The facts an answer states, each once, in the order of the answer; `lang` "en" reads an English
-    one (`miner.facts_en`)."""
-    if lang == "en":
-        plain = comparable(answer, "en")
-        english = [Fact(*f) for f in facts_en.facts(plain, today, _day)]
-        return _unique([*english, *_named(plain, answer)])
-    plain = comparable(answer)
-    out: list[Fact] = []
-    for m in AMOUNT.finditer(plain):
-        value = float(m.group(1).replace(",", "."))
-        if m.group(2) and value.is_integer():
-            value += int(m.group(2)) / 100
-        out.append(Fact("montant", m.group(0), value))
-    for m in PERCENT.finditer(plain):
-        out.append(Fact("pourcentage", m.group(0), float(m.group(1).replace(",", "."))))
-    for m in DURATION.finditer(plain):
-        out.append(Fact("durée", m.group(0), (int(m.group(1)), m.group(2).rstrip("s"))))
-    for said, (day, month, year) in _dates_said(plain):
-        found = _day(day, month, year, today)
-        if found is not None:
-            out.append(Fact("date", said, found))
-    for m in _RELATIVE.finditer(plain):
-        out.append(Fact("date", m.group(0), today + timedelta(days=RELATIVE[m.group(1)])))
-    for m in _IN_DAYS.finditer(plain):
-        out.append(Fact("date", m.group(0), today + timedelta(days=int(m.group(1)))))
-    for m in _WEEKDAY.finditer(plain):
-        out.append(Fact("date", m.group(0), WEEKDAYS.index(m.group(1))))
-    for m in _STATUS.finditer(plain):
-        key = next(k for k, forms in STATUSES.items() if any(m.group(1).startswith(f) for f in forms))
-        out.append(Fact("statut", m.group(0), key))
-    for m in _PLACE.finditer(plain):
-        out.append(Fact("lieu", m.group(0), m.group(1)))
-    return _unique([*out, *_named(plain, answer)])
-
-
-def _named(plain: str, answer: str) -> list[Fact]:
-    """Carriers and tracking numbers: the same in every language."""
-    out = [Fact("transporteur", m.group(1), m.group(1)) for m in _CARRIER.finditer(plain)]
-    return out + [Fact("suivi", m.group(0), m.group(0)) for m in TRACKING.finditer(answer)]
-
-
-def _unique(found: list[Fact]) -> list[Fact]:
-    unique: dict[tuple[str, str], Fact] = {}
-    for f in found:
-        unique.setdefault((f.kind, str(f.value)), f)
-    return list(unique.values())
+def _duration_grounded(fact: Fact, seen: Seen, today: date, dates: set[date]) -> bool:
+    n, unit = fact.value
+    subjects = seen.said_with_unit.get((n, UNIT_KEYS.get(unit, unit)))  # 60 € is not 60 jours
+    if subjects is not None and (not fact.subjects or fact.subjects & subjects or "" in subjects):
+        return True  # read with its unit, of the subject the answer gives it or in a clause naming none
+    if unit not in DAYS_IN:
+        return False
+    # in days: « 2 semaines » is the 14 jours read; « livrée il y a 31 jours » the distance to a date
+    # seen; « dépassé d'un jour » the gap between such a distance and a delay read. A figure read only of
+    # another subject (« remboursé sous 30 jours » when the 30 days are the return's) is no delay read:
+    # only the distances to dates seen can make it up
+    days = n * DAYS_IN[unit]
+    known = {abs((d - today).days) for d in dates}
+    if subjects is None:
+        known |= {m * DAYS_IN[u] for m, u in seen.durations if u in DAYS_IN}
+    return days in known or any(abs(a - b) == days for a in known for b in known)
 
 
 def grounded(fact: Fact, seen: Seen, today: date) -> bool:
@@ -281,18 +227,7 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
     if fact.kind == "pourcentage":
         return float(fact.value) in numbers
     if fact.kind == "durée":
-        n, unit = fact.value
-        if re.search(rf"\b{n} (?:\w+ )?{UNIT_WORDS.get(unit, unit)}", seen.text):  # 60 € is not 60 jours
-            return True
-        if unit not in DAYS_IN:
-            return False
-        # in days: « 2 semaines » is the 14 jours read; « livrée il y a 31 jours » the distance to a date
-        # seen; « dépassé d'un jour » the gap between such a distance and a delay read
-        days = n * DAYS_IN[unit]
-        read = [(int(a), b.rstrip("s")) for a, b in DURATION.findall(seen.text)]
-        read += facts_en.durations(seen.text)
-        known = {abs((d - today).days) for d in dates} | {m * DAYS_IN[u] for m, u in read if u in DAYS_IN}
-        return days in known or any(abs(a - b) == days for a in known for b in known)
+        return _duration_grounded(fact, seen, today, dates)
     if fact.kind == "date":
         if isinstance(fact.value, int):  # a weekday: said where the agent read it, or a date it saw is one
             if WEEKDAYS[fact.value] in seen.text or facts_en.WEEKDAYS[fact.value] in seen.text:
@@ -300,9 +235,9 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
             return any(d.weekday() == fact.value and abs((d - today).days) <= 7 for d in dates)
         if fact.value in dates:
             return True
-        if not _YEAR.search(fact.said):  # said without its year: a date seen that year or either side
+        if not WITH_YEAR.search(fact.said):  # said without its year: a date seen that year or either side
             value = fact.value
-            if any(_on(value.year + k, str(value.month), str(value.day)) in dates for k in (-1, 1)):
+            if any(on_day(value.year + k, str(value.month), str(value.day)) in dates for k in (-1, 1)):
                 return True
         # a date computed from one the agent saw and a delay it read (« le délai a expiré hier »: the
         # delivery 31 days ago and the 30 days of the policy), a day either way
@@ -314,9 +249,16 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
         )
     if fact.kind == "statut":
         if seen.statuses is None:
-            return True  # it looked nothing up: a general statement of the policy, not a report
-        return any(any(f in s for f in STATUSES[fact.value]) for s in seen.statuses)
+            # it looked nothing up: a general statement of the policy, not a report; but a status said of
+            # the customer's own order is a report, found only in the customer's own words
+            return not fact.own or any(f in seen.text for f in STATUSES[fact.value])
+        said = STATUSES[fact.value]
+        if fact.value == "en transit":  # a parcel late is still on its way
+            said = said + STATUSES["en retard"]
+        return any(any(f in s for f in said) for s in seen.statuses)
     if fact.kind in ("transporteur", "lieu"):
+        return str(fact.value) in seen.text
+    if fact.kind == "adresse":
         return str(fact.value) in seen.text
     if fact.kind == "suivi":
         return str(fact.value) in seen.raw

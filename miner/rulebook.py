@@ -16,9 +16,12 @@ the ones that judge an answer, each with a French description, a severity and wh
 functions (`miner.flags.flag_conversation`), and the gate grades every attempt with this one
 (`goldens.checks.rules`). `filon.toml` / `[tool.filon]`, `[rules.NAME]` with `enabled`, `severity`,
 `blocking` and `patterns` (the promise rule's phrases), changes both at once; `production` says whether
-ingest flags a rule too (on by default for the three that were flag rules before the rulebook; off for
-`action_affirmee` and `fait_non_fonde` until their precision on a team's traffic is measured: the gate
-always holds attempts to every enabled rule).
+ingest flags a rule too: on by default for the three that were flag rules before the rulebook; off for
+`action_affirmee` and `fait_non_fonde`, which production flags only with `production = true`. They judge
+an answer by what the spans show the agent did and saw: on a stack that records no tool call (OpenLLMetry
+without its decorators) every action claimed would be flagged, and on an agent whose retrieval is not
+traced (and who declares no `sources`) every figure of its help texts. The gate always holds attempts to
+every enabled rule.
 """
 
 from __future__ import annotations

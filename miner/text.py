@@ -83,6 +83,21 @@ def norm(text: str) -> str:
     return " ".join(fold(text).split())
 
 
+_FAMILIAR = re.compile(r"\b(?:tu|te|ton|ta|tes)\b|(?<![\w'])t'")
+_FAMILIAR_HINTS = (" tu", " te", " ton", " ta", " tes", "t'")
+_FORMAL = {"tu": "vous", "te": "vous", "ton": "votre", "ta": "votre", "tes": "vos", "t'": "vous "}
+
+
+def formal(folded: str) -> str:
+    """Folded French said to « tu » said to « vous » (« je te rembourse » → « je vous rembourse », « je t'offre
+    » → « je vous offre »): an agent on WhatsApp speaks as its customer does, and the phrases the rules know
+    are written once."""
+    padded = f" {folded}"
+    if not any(w in padded for w in _FAMILIAR_HINTS):  # most answers say « vous »: no regex pass
+        return folded
+    return _FAMILIAR.sub(lambda m: _FORMAL[m.group()], folded)
+
+
 @lru_cache(maxsize=4096)
 def comparable(text: str, lang: str = "fr") -> str:
     """`norm` of the text with every French number written in words as digits (« vingt-quatre mois » →

@@ -13,8 +13,9 @@ import pytest
 from goldens.verdict.gate import decide
 from miner.claims import claimed
 from miner.config import FlagConfig
+from miner.facts import facts
 from miner.flags import flag_conversation, rule_flags
-from miner.grounding import Seen, facts, grounded
+from miner.grounding import Seen, grounded
 from miner.model import Conversation, ToolCall, Turn
 
 TODAY = date(2026, 12, 1)
@@ -74,7 +75,7 @@ def test_dates_with_the_month_in_words_are_read_and_looked_up() -> None:
 
 
 def test_a_date_without_its_year_months_back_is_the_one_seen() -> None:
-    order = {"date_commande": "2026-04-10", "date_livraison": "2026-05-02"}  # TODAY is 1 December 2026
+    order = {"statut": "livrée", "date_commande": "2026-04-10", "date_livraison": "2026-05-02"}  # TODAY: 1/12
     assert missing("Votre commande du 10/04 a été livrée le 02/05.", order) == []
     assert missing("Livrée le 2 mai.", order) == []
     assert missing("Livrée le 3 mai.", order) == ["3 mai"]

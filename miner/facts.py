@@ -1,0 +1,214 @@
+"""The facts an answer states: amounts (« 79 € »), durations (« sous 14 jours »), percentages, dates
+(« le 19/11 », « demain », « lundi »), an order's status (« est expédiée »), a carrier, a place (« à la
+plateforme de Lyon »), a tracking number, a street address; each read with the value it is looked up by
+(`miner.grounding` looks them up in what the agent saw). Numbers are read as the grader reads them
+(« trois jours » is 3 jours, French number words as digits). English answers: `miner.facts_en`.
+
+Pure functions over plain data; no model.
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import suppress
+from dataclasses import dataclass
+from datetime import date, timedelta
+from functools import lru_cache
+from typing import Any
+
+from miner import facts_en
+from miner.subjects import subjects_before
+from miner.text import comparable
+
+_NUM = r"(\d+(?:[.,]\d{1,2})?)"
+AMOUNT = re.compile(rf"{_NUM}\s?(?:€|eur\b|euros?\b)(?:\s?(\d{{2}})\b)?")  # « 3 euros 90 » too
+PERCENT = re.compile(rf"{_NUM}\s?(?:%|pour ?cent\b)")
+DURATION = re.compile(r"(\d+)\s?(jours?|semaines?|mois|ans?|heures?|minutes?)\b")
+DAY_MONTH = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
+MONTHS = (
+    "janvier", "fevrier", "mars", "avril", "mai", "juin",
+    "juillet", "aout", "septembre", "octobre", "novembre", "decembre",
+)  # fmt: skip
+# « le 6 décembre », « le 1er décembre 2026 » (folded: no accents)
+NAMED_DAY = re.compile(r"\b(1er|\d{1,2}) (" + "|".join(MONTHS) + r")(?: (\d{4}))?\b")
+DAYS_IN = {"jour": 1, "semaine": 7, "mois": 30, "an": 365}
+# a unit as either language writes it, for a figure read with its unit (« 3 jours », « 3 business days »)
+RELATIVE = {"avant-hier": -2, "hier": -1, "demain": 1, "apres-demain": 2}
+RELATIVE_WORDS = re.compile(r"\b(apres-demain|avant-hier|demain|hier)\b")
+_IN_DAYS = re.compile(r"\bdans (\d+) jours?\b")
+WEEKDAYS = ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche")
+_WEEKDAY = re.compile(r"\b(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b")
+# a status said of an order or a parcel, in the present or the perfect: « est expédiée », « a été livré »
+STATUSES = {
+    "en preparation": ("en preparation",),
+    "expedie": ("expedie",),
+    "livre": ("livre",),
+    "annule": ("annule",),
+    "retourne": ("retourne",),
+    "en transit": (
+        "en transit",
+        "en cours d'acheminement",
+        "en cours d' acheminement",
+        "en cours de livraison",
+    ),
+    "en retard": ("en retard",),
+    "perdu": ("perdu",),
+}
+# a status a tool returns in English (« shipped ») is the same status
+STATUSES = {
+    k: v + tuple(w for w, key in facts_en.STATUS_WORDS.items() if key == k) for k, v in STATUSES.items()
+}
+# the subject when it is the customer's own order or parcel (« votre colis est en transit »): a status said
+# of it before any lookup is no general rule, it is a report nobody read
+_OWN = r"(?:(?P<own>\b(?:votre|vos|ton|ta|tes|your) (?:commande|colis|paquet|article|order|parcel|package)s?\b)[^.!?;,]{0,40}?)?"
+_STATUS = re.compile(
+    _OWN + r"\b(?<!n')(?:est|sont|(?:a|ont) (?:deja |bien )?ete) (?:bien |deja |actuellement |toujours )?"
+    r"(?P<status>en preparation|expediee?s?|livree?s?|annulee?s?|retournee?s?|en transit|en retard|perdue?s?"
+    r"|en cours d' ?acheminement|en cours de livraison)\b"
+    r"|"
+    + _OWN.replace("own", "own2")
+    + r"\b(?<!n')a pris (?:du|un peu de|1 peu de|beaucoup de) (?P<late>retard)\b"
+)
+# a status said under a condition (« si votre commande est expédiée ») reports nothing
+_CONDITION = re.compile(r"\b(?:si|s'il|s'ils|quand|lorsque|des que|une fois que|if|when|once)\b[^.!?]*$")
+STATUS_KEYS = ("statut", "status", "etat", "state")
+CARRIERS = (
+    "colissimo", "chronopost", "dpd", "ups", "la poste", "mondial relay", "gls", "dhl", "fedex",
+    "usps", "royal mail", "canada post", "purolator", "evri",
+)  # fmt: skip
+_CARRIER = re.compile(
+    r"(?<![\w-])(" + "|".join(re.escape(c) for c in CARRIERS) + r")(?![\w-])"
+)  # not « mix-ups »
+PLACE_WORDS = ("plateforme", "hub", "centre de tri", "agence", "entrepot", "depot", "bureau de poste")
+_PLACE = re.compile(r"\b(?:" + "|".join(PLACE_WORDS) + r")\s+(?:de |d'|du |des )?([a-z][\w-]{2,})")
+# a street address (« au 14 rue des Lilas »): the street, the way and up to two words of its name, is
+# looked up in what the agent saw (a delivery address no tool returned is made up)
+_ADDRESS = re.compile(
+    r"\b(\d{1,4})(?: ?bis| ?ter)?,? ((?:rue|avenue|boulevard|bd|place|chemin|allee|impasse|quai|route"
+    r"|street|road|lane|drive)(?: [a-z'-]+){1,2})"
+)
+TRACKING = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b")
+DAYS_SAID = re.compile(r"\b(\d+) jours?\b")
+ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
+_DIGIT = re.compile(r"\d")
+BARE = re.compile(r"(?<![\w/-])\d+(?:[.,]\d+)?(?![\w/-])")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One fact the answer states: its kind (montant, durée, pourcentage, date, statut, transporteur,
+    lieu, suivi), as the answer says it, and the value it is looked up by."""
+
+    kind: str
+    said: str
+    value: Any
+    own: bool = False  # a status said of the customer's own order or parcel (« votre colis est… »)
+    subjects: frozenset[str] = frozenset()  # what a duration is about (« le remboursement … sous 14 jours »)
+
+
+@lru_cache(maxsize=256)
+def _status_of(word: str) -> str:
+    """The status a word the answer said is (« expédiées » is « expedie »)."""
+    return next(k for k, forms in STATUSES.items() if any(word.startswith(f) for f in forms))
+
+
+def _dates_said(plain: str) -> list[tuple[str, tuple[str, str, str]]]:
+    """The absolute dates of a folded text, as written and as (day, month, year) digits: « 19/11 »,
+    « le 6 decembre », « 1er decembre 2026 »."""
+    out = [(m.group(0), (m.group(1), m.group(2), m.group(3) or "")) for m in DAY_MONTH.finditer(plain)]
+    for m in NAMED_DAY.finditer(plain):
+        day = "1" if m.group(1) == "1er" else m.group(1)
+        out.append((m.group(0), (day, str(MONTHS.index(m.group(2)) + 1), m.group(3) or "")))
+    return out
+
+
+def day_months(plain: str) -> list[tuple[str, str, str]]:
+    return [d for _, d in _dates_said(plain)]
+
+
+def day_of(day: str, month: str, year: str, today: date) -> date | None:
+    """A day and month with their year, or, without one, in the year that puts it nearest the turn's day
+    (« le 6 janvier » said on 3 December is next month's); `grounded` also tries the years either side."""
+    if year:
+        with suppress(ValueError):
+            return date(int(year) + (2000 if len(year) == 2 else 0), int(month), int(day))
+        return None
+    near = [found for found in (on_day(today.year + k, month, day) for k in (-1, 0, 1)) if found is not None]
+    return min(near, key=lambda d: abs((d - today).days)) if near else None
+
+
+def on_day(year: int, month: str, day: str) -> date | None:
+    try:
+        return date(year, int(month), int(day))
+    except ValueError:
+        return None
+
+
+WITH_YEAR = re.compile(r"\d{4}\b|\d/\d{1,2}/\d{2}\b")  # « 2026 », « 19/11/26 »
+
+
+def facts(answer: str, today: date, lang: str = "fr") -> list[Fact]:
+    """The facts an answer states, each once, in the order of the answer; `lang` "en" reads an English
+    one (`miner.facts_en`)."""
+    if lang == "en":
+        plain = comparable(answer, "en")
+        english = [Fact(*f) for f in facts_en.facts(plain, today, day_of)]
+        return _unique([*english, *_named(plain, answer)])
+    plain = comparable(answer)
+    digits = _DIGIT.search(plain) is not None
+    out: list[Fact] = []
+    # each pattern is run only where a word it needs is in the answer: most answers state few facts,
+    # and a `str.__contains__` costs a tenth of a regex's pass over the text
+    if digits and ("€" in plain or "eur" in plain):
+        for m in AMOUNT.finditer(plain):
+            value = float(m.group(1).replace(",", "."))
+            if m.group(2) and value.is_integer():
+                value += int(m.group(2)) / 100
+            out.append(Fact("montant", m.group(0), value))
+    if digits and ("%" in plain or "pour" in plain):
+        for m in PERCENT.finditer(plain):
+            out.append(Fact("pourcentage", m.group(0), float(m.group(1).replace(",", "."))))
+    if digits:
+        for m in DURATION.finditer(plain):
+            span = (int(m.group(1)), m.group(2).rstrip("s"))
+            out.append(Fact("durée", m.group(0), span, subjects=subjects_before(plain, m.start())))
+        for said, (day, month, year) in _dates_said(plain):
+            found = day_of(day, month, year, today)
+            if found is not None:
+                out.append(Fact("date", said, found))
+    if "hier" in plain or "demain" in plain:
+        for m in RELATIVE_WORDS.finditer(plain):
+            out.append(Fact("date", m.group(0), today + timedelta(days=RELATIVE[m.group(1)])))
+    if digits and "dans " in plain:
+        for m in _IN_DAYS.finditer(plain):
+            out.append(Fact("date", m.group(0), today + timedelta(days=int(m.group(1)))))
+    if "di" in plain:  # every weekday ends so
+        for m in _WEEKDAY.finditer(plain):
+            out.append(Fact("date", m.group(0), WEEKDAYS.index(m.group(1))))
+    if "est " in plain or "sont " in plain or "ete " in plain or "retard" in plain:
+        for m in _STATUS.finditer(plain):
+            status = "en retard" if m.group("late") else _status_of(m.group("status"))
+            own = bool(m.group("own") or m.group("own2")) and not _CONDITION.search(plain[: m.start()])
+            out.append(Fact("statut", m.group(0), status, own))
+    if any(w in plain for w in PLACE_WORDS):
+        for m in _PLACE.finditer(plain):
+            out.append(Fact("lieu", m.group(0), m.group(1)))
+    return _unique([*out, *_named(plain, answer, digits)])
+
+
+def _named(plain: str, answer: str, digits: bool = True) -> list[Fact]:
+    """Carriers, tracking numbers and street addresses: the same in every language."""
+    out = []
+    if any(c in plain for c in CARRIERS):
+        out = [Fact("transporteur", m.group(1), m.group(1)) for m in _CARRIER.finditer(plain)]
+    if digits:
+        out += [Fact("suivi", m.group(0), m.group(0)) for m in TRACKING.finditer(answer)]
+        out += [Fact("adresse", m.group(0), m.group(2)) for m in _ADDRESS.finditer(plain)]
+    return out
+
+
+def _unique(found: list[Fact]) -> list[Fact]:
+    unique: dict[tuple[str, str], Fact] = {}
+    for f in found:
+        unique.setdefault((f.kind, str(f.value)), f)
+    return list(unique.values())
