@@ -28,8 +28,16 @@ def agent_trace(n: int, conversation: str) -> list[SpanRecord]:
             }
         ]
     )
+    # the date the answer's « demain » names (the turns are on 2023-11-14 UTC): a grounded answer, as most
+    # are; the full rulebook's cost is then its reading, not a flag on every turn
     result = json.dumps(
-        {"numero": "LL-10563", "etat": "en transit", "transporteur": "Colissimo", "retard_jours": 0}
+        {
+            "numero": "LL-10563",
+            "etat": "en transit",
+            "transporteur": "Colissimo",
+            "date_prevue": "2023-11-15",
+            "retard_jours": 0,
+        }
     )
     root = SpanRecord(
         tid,
