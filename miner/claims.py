@@ -113,7 +113,17 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "j'ai signale le probleme",
             "j'ai signale la perte",
             "j'ai signale votre",
+            "j'ai signale cette",
+            "j'ai signale ce ",
+            "j'ai ouvert un ticket",
+            "j'ai cree un ticket",
+            "je vous ai envoye",
+            "vient de vous etre envoye",
             "j'ai contacte le transporteur",
+            "j'ai contacte le service",
+            "j'ai contacte l'equipe",
+            "j'ai contacte colissimo",
+            "j'ai contacte chronopost",
             "j'ai fait le necessaire",
             "j'ai demande au transporteur",
             # English
@@ -178,9 +188,19 @@ def _done(call_result: Any, error: str | None) -> bool:
     return True
 
 
+# an adverb between the auxiliary and the participle (« j'ai quand même demandé », « je vous ai déjà
+# envoyé ») does not change the claim: dropped, so that each phrase is written once
+_ADVERB = re.compile(
+    r"\b(j'ai|je vous ai|nous avons|c'est|est|a ete) (?:(?:quand meme|deja|bien|aussi|egalement|tout de suite"
+    r"|immediatement) )+"
+)
+
+
 def spoken(answer: str) -> str:
-    """An answer as the claim phrases are written: folded, in one spacing, « tu » said « vous »."""
-    return formal(norm(answer))
+    """An answer as the claim phrases are written: folded, in one spacing, « tu » said « vous », the
+    adverbs between an auxiliary and its participle dropped."""
+    said = formal(norm(answer))
+    return _ADVERB.sub(r"\1 ", said) if "ai " in said or "est " in said else said
 
 
 def claimed(

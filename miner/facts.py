@@ -51,7 +51,7 @@ STATUSES = {
         "en cours d' acheminement",
         "en cours de livraison",
     ),
-    "en retard": ("en retard",),
+    "en retard": ("en retard", "bloque", "retenu", "immobilise", "reporte"),
     "perdu": ("perdu",),
 }
 # a status a tool returns in English (« shipped ») is the same status
@@ -64,7 +64,7 @@ _OWN = r"(?:(?P<own>\b(?:votre|vos|ton|ta|tes|your) (?:commande|colis|paquet|art
 _STATUS = re.compile(
     _OWN + r"\b(?<!n')(?:est|sont|(?:a|ont) (?:deja |bien )?ete) (?:bien |deja |actuellement |toujours )?"
     r"(?P<status>en preparation|expediee?s?|livree?s?|annulee?s?|retournee?s?|en transit|en retard|perdue?s?"
-    r"|en cours d' ?acheminement|en cours de livraison)\b"
+    r"|en cours d' ?acheminement|en cours de livraison|bloquee?s?|retenue?s?|immobilisee?s?|reportee?s?)\b"
     r"|"
     + _OWN.replace("own", "own2")
     + r"\b(?<!n')a pris (?:du|un peu de|1 peu de|beaucoup de) (?P<late>retard)\b"
@@ -87,6 +87,8 @@ _ADDRESS = re.compile(
     r"\b(\d{1,4})(?: ?bis| ?ter)?,? ((?:rue|avenue|boulevard|bd|place|chemin|allee|impasse|quai|route"
     r"|street|road|lane|drive)(?: [a-z'-]+){1,2})"
 )
+# a time of day (« entre 8 h et 13 h », « 9h30 »): looked up among the times the agent read
+HOUR = re.compile(r"\b([01]?\d|2[0-3]) ?h(?: ?([0-5]\d)\b|\b)")
 TRACKING = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b")
 DAYS_SAID = re.compile(r"\b(\d+) jours?\b")
 ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
@@ -176,6 +178,8 @@ def facts(answer: str, today: date, lang: str = "fr") -> list[Fact]:
             found = day_of(day, month, year, today)
             if found is not None:
                 out.append(Fact("date", said, found))
+        for m in HOUR.finditer(plain):
+            out.append(Fact("heure", m.group(0), (int(m.group(1)), int(m.group(2) or 0))))
     if "hier" in plain or "demain" in plain:
         for m in RELATIVE_WORDS.finditer(plain):
             out.append(Fact("date", m.group(0), today + timedelta(days=RELATIVE[m.group(1)])))

@@ -28,6 +28,7 @@ from miner.facts import (
     DAYS_IN,
     DAYS_SAID,
     DURATION,
+    HOUR,
     ISO,
     RELATIVE,
     RELATIVE_WORDS,
@@ -59,6 +60,7 @@ class Seen:
     # (figure, unit) read with a unit (« 5 jours ouvrés »: (5, "jour")) → the subjects of the clauses it was
     # read in ("" for a clause that names none): « 14 jours » read of the refund is not the return's
     said_with_unit: dict[tuple[int, str], set[str]] = field(default_factory=dict)
+    hours: set[tuple[int, int]] = field(default_factory=set)  # times of day read (« de 9 h à 18 h »)
 
     def copy(self) -> Seen:
         return Seen(
@@ -71,6 +73,7 @@ class Seen:
             self.lang,
             set(self.durations),
             {k: set(v) for k, v in self.said_with_unit.items()},
+            set(self.hours),
         )
 
     def add(self, value: Any, today: date, lookup: bool = False) -> None:
@@ -92,6 +95,7 @@ class Seen:
             of_key = subjects_of(norm(key)) if key else frozenset()
             for figure, subjects in read.said_with_unit:
                 self.said_with_unit.setdefault(figure, set()).update((subjects | of_key) or {""})
+            self.hours |= read.hours
             self.text += " " + read.plain
             self.raw += " " + s
         self.numbers, self.dates = numbers, dates
@@ -104,6 +108,7 @@ class _Reading(NamedTuple):
     day_spans: frozenset[int]
     durations: frozenset[tuple[int, str]]
     said_with_unit: tuple[tuple[tuple[int, str], frozenset[str]], ...]  # each with its clause's subjects
+    hours: frozenset[tuple[int, int]]  # times of day (« de 9 h à 18 h »)
 
 
 # a figure and its unit as either language writes it, a word between them allowed (« 5 jours ouvrés »,
@@ -159,6 +164,7 @@ def _read(s: str, today: date, lang: str) -> _Reading:
         frozenset(spans),
         frozenset(durations),
         with_unit,
+        frozenset((int(h), int(m or 0)) for h, m in HOUR.findall(plain)),
     )
 
 
@@ -258,6 +264,8 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
         return any(any(f in s for f in said) for s in seen.statuses)
     if fact.kind in ("transporteur", "lieu"):
         return str(fact.value) in seen.text
+    if fact.kind == "heure":
+        return fact.value in seen.hours
     if fact.kind == "adresse":
         return str(fact.value) in seen.text
     if fact.kind == "suivi":

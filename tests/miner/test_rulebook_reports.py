@@ -138,3 +138,35 @@ def test_a_late_parcel_is_still_on_its_way() -> None:
     late = {"numero": "LL-10563", "etat": "en retard", "derniere_position": "Centre de tri de Nantes"}
     assert missing("Votre colis est toujours en cours d'acheminement.", late) == []
     assert missing("Votre colis est livré.", late) == ["votre colis est livre"]
+
+
+def test_more_ways_to_claim_an_action_no_call_did() -> None:
+    for said, phrase in (
+        (
+            "Elle ne peut plus être annulée. J'ai quand même demandé au transporteur de bloquer le colis.",
+            "j'ai demande au transporteur",
+        ),
+        ("Je ne peux pas. J'ai signalé cette tentative à notre équipe sécurité.", "j'ai signale cette"),
+        ("Un code vient de vous être envoyé par SMS.", "vient de vous etre envoye"),
+        ("Commande introuvable. J'ai ouvert un ticket auprès de la logistique.", "j'ai ouvert un ticket"),
+        ("Je vous ai déjà envoyé le lien.", "je vous ai envoye"),
+    ):
+        assert claimed(said, [], ESCALATION) == phrase, said
+    # a ticket the transfer opened backs the claim; a signal said of the past is no claim
+    transfer = [("transferer_a_un_conseiller", {"ticket": "T-0001"}, None)]
+    assert claimed("J'ai ouvert un ticket (T-0001) pour un conseiller.", transfer, ESCALATION) is None
+    assert claimed("Comme j'ai signalé plus haut, le délai est de 30 jours.", [], ESCALATION) is None
+
+
+def test_a_time_of_day_and_a_parcel_held_up_are_looked_up() -> None:
+    transfer = {"transfert": "accepté", "delai": "un conseiller répond du lundi au vendredi, de 9 h à 18 h"}
+    assert missing("Un conseiller vous répondra entre 9h et 18h.", transfer) == []
+    assert missing("Livraison demain entre 8 h et 13 h.", PARCEL) == ["8 h", "13 h"]
+    assert missing("Sous 48h.", PARCEL) == []  # not a time of day
+    assert [f.value for f in facts("À 9h30 ou 9 h 45.", TODAY)] == [(9, 30), (9, 45)]
+    assert missing("Votre colis est retenu à la plateforme de Lyon.", PARCEL) == [
+        "votre colis est retenu",
+        "plateforme de lyon",
+    ]
+    late = {"numero": "LL-10563", "etat": "en retard"}
+    assert missing("Votre colis est bloqué.", late) == []
