@@ -117,7 +117,11 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "j'ai signale ce ",
             "j'ai ouvert un ticket",
             "j'ai cree un ticket",
-            "je vous ai envoye",
+            "je vous ai envoye un e-mail",
+            "je vous ai envoye un mail",
+            "je vous ai envoye un sms",
+            "je vous ai envoye un code",
+            "je vous ai envoye par",
             "vient de vous etre envoye",
             "j'ai contacte le transporteur",
             "j'ai contacte le service",
@@ -243,6 +247,9 @@ DENIED_ESCALATION = re.compile(
 )
 
 
+_BY_ANOTHER_WAY = re.compile(r"[^.!?;]{0,30}\b(?:par telephone|au telephone|par e-?mail|by phone|by email)\b")
+
+
 def denied(
     answer: str,
     turn_calls: Iterable[tuple[str, Any, str | None]],
@@ -259,8 +266,11 @@ def denied(
     ):
         return None
     found = DENIED_ESCALATION.search(said)
-    if found is None:
-        return None
+    if found is None or _BY_ANOTHER_WAY.match(said, found.end()):
+        return None  # « je ne peux pas vous mettre en relation par téléphone »: one way refused, not all
+    escalations = dict(CLAIMS)["escalation"]
+    if any(p in said for p in escalations):
+        return None  # « …, mais j'ai transmis votre demande »: the transfer said too
     done = any(_done(result, error) and _matches(name, escalation) for name, result, error in turn_calls)
     return found.group() if done else None
 

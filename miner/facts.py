@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from miner import facts_en
-from miner.subjects import subjects_before
+from miner.subjects import subjects_around
 from miner.text import comparable
 
 _NUM = r"(\d+(?:[.,]\d{1,2})?)"
@@ -40,7 +40,7 @@ WEEKDAYS = ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanc
 _WEEKDAY = re.compile(r"\b(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b")
 # a status said of an order or a parcel, in the present or the perfect: « est expédiée », « a été livré »
 STATUSES = {
-    "en preparation": ("en preparation",),
+    "en preparation": ("en preparation", "en cours de preparation"),
     "expedie": ("expedie",),
     "livre": ("livre",),
     "annule": ("annule",),
@@ -58,19 +58,56 @@ STATUSES = {
 STATUSES = {
     k: v + tuple(w for w, key in facts_en.STATUS_WORDS.items() if key == k) for k, v in STATUSES.items()
 }
-# the subject when it is the customer's own order or parcel (« votre colis est en transit »): a status said
-# of it before any lookup is no general rule, it is a report nobody read
-_OWN = r"(?:(?P<own>\b(?:votre|vos|ton|ta|tes|your) (?:commande|colis|paquet|article|order|parcel|package)s?\b)[^.!?;,]{0,40}?)?"
+_ADVERBS = r"(?:(?:bien|deja|actuellement|toujours|encore|maintenant|desormais|finalement) )?"
 _STATUS = re.compile(
-    _OWN + r"\b(?<!n')(?:est|sont|(?:a|ont) (?:deja |bien )?ete) (?:bien |deja |actuellement |toujours )?"
-    r"(?P<status>en preparation|expediee?s?|livree?s?|annulee?s?|retournee?s?|en transit|en retard|perdue?s?"
-    r"|en cours d' ?acheminement|en cours de livraison|bloquee?s?|retenue?s?|immobilisee?s?|reportee?s?)\b"
-    r"|"
-    + _OWN.replace("own", "own2")
-    + r"\b(?<!n')a pris (?:du|un peu de|1 peu de|beaucoup de) (?P<late>retard)\b"
+    r"(?<!n')(?<!n' )\b(?:est|sont|(?:a|ont) "
+    + _ADVERBS
+    + r"ete|vient d' ?etre|viennent d' ?etre) "
+    + _ADVERBS
+    + r"(?P<status>en preparation|en cours de preparation|expediee?s?|livree?s?|annulee?s?|retournee?s?"
+    r"|en transit|en retard|perdue?s?|en cours d' ?acheminement|en cours de livraison|bloquee?s?|retenue?s?"
+    r"|immobilisee?s?|reportee?s?)\b"
+    r"|(?<!n')(?<!n' )\ba (?:pris|accumule) (?:du|un peu de|1 peu de|beaucoup de) (?P<late>retard)\b"
 )
-# a status said under a condition (« si votre commande est expédiée ») reports nothing
-_CONDITION = re.compile(r"\b(?:si|s'il|s'ils|quand|lorsque|des que|une fois que|if|when|once)\b[^.!?]*$")
+# a status followed by a delay describes how things go (« est livrée en 3 à 5 jours »), it reports nothing
+_GENERAL = re.compile(r" (?:en|sous|dans|entre|within|in) \d")
+# the customer's own order or parcel, named before the status in its clause (« votre colis est en
+# transit »): a status said of it before any lookup is no general rule, it is a report nobody read
+_OWN = re.compile(
+    r"\b(?:votre|vos|ton|ta|tes|your) (?:commande|colis|paquet|article|order|parcel|package)s?\b"
+)
+# a status said under a condition (« si votre commande est expédiée ») reports nothing; « quand même » is none
+_CONDITION = re.compile(r"\b(?:si|s'il|s'ils|quand(?! meme)|lorsque|des que|une fois que|if|when|once)\b")
+_CLAUSE_ENDS = ".!?;:\n"
+
+
+def unit_of(word: str) -> str:
+    """A French unit as a fact holds it: singular (« mois » stays « mois »)."""
+    return word if word == "mois" else word.rstrip("s")
+
+
+CLAUSE_REACH = 200  # characters a clause is read back from a fact: a run-on text costs linear time
+
+
+def clause_start(plain: str, at: int) -> int:
+    """Where the clause holding `at` starts (after the last « . ! ? ; : » before it, at most
+    `CLAUSE_REACH` characters back)."""
+    reach = max(0, at - CLAUSE_REACH)
+    return max(reach, *(plain.rfind(c, reach, at) + 1 for c in _CLAUSE_ENDS))
+
+
+def _own(plain: str, start: int, end: int) -> bool:
+    """Whether the status at [start, end) is said of the customer's own order, not under a condition: a
+    possessive subject in its clause, no other verb's « et » between them."""
+    before = plain[clause_start(plain, start) : start]
+    found = None
+    for found in _OWN.finditer(before):  # noqa: B007 - the last one
+        continue
+    if found is None or " et " in before[found.end() :] or " mais " in before[found.end() :]:
+        return False
+    return _CONDITION.search(before) is None
+
+
 STATUS_KEYS = ("statut", "status", "etat", "state")
 CARRIERS = (
     "colissimo", "chronopost", "dpd", "ups", "la poste", "mondial relay", "gls", "dhl", "fedex",
@@ -83,12 +120,21 @@ PLACE_WORDS = ("plateforme", "hub", "centre de tri", "agence", "entrepot", "depo
 _PLACE = re.compile(r"\b(?:" + "|".join(PLACE_WORDS) + r")\s+(?:de |d'|du |des )?([a-z][\w-]{2,})")
 # a street address (« au 14 rue des Lilas »): the street, the way and up to two words of its name, is
 # looked up in what the agent saw (a delivery address no tool returned is made up)
-_ADDRESS = re.compile(
-    r"\b(\d{1,4})(?: ?bis| ?ter)?,? ((?:rue|avenue|boulevard|bd|place|chemin|allee|impasse|quai|route"
-    r"|street|road|lane|drive)(?: [a-z'-]+){1,2})"
+WAYS = {
+    "rue": "rue", "avenue": "avenue", "av": "avenue", "ave": "avenue", "boulevard": "boulevard",
+    "bd": "boulevard", "blvd": "boulevard", "place": "place", "chemin": "chemin", "allee": "allee",
+    "impasse": "impasse", "quai": "quai", "route": "route", "street": "street", "st": "street",
+    "road": "road", "rd": "road", "lane": "lane", "drive": "drive",
+}  # fmt: skip
+ADDRESS = re.compile(
+    r"\b(\d{1,4})(?: ?bis| ?ter)?,? ("
+    + "|".join(WAYS)
+    + r")\.? ((?:(?:de|des|du|la|le|l'|d') ?)*[a-z][\w-]+)"
 )
 # a time of day (« entre 8 h et 13 h », « 9h30 »): looked up among the times the agent read
 HOUR = re.compile(r"\b([01]?\d|2[0-3]) ?h(?: ?([0-5]\d)\b|\b)")
+CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?!\d)")  # « 08:00 », an ISO time
+_LENGTH = re.compile(r"\b(?:sous|dans|en|pendant|d' ?ici|moins de|plus de|within|in) $")
 TRACKING = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b")
 DAYS_SAID = re.compile(r"\b(\d+) jours?\b")
 ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
@@ -172,14 +218,18 @@ def facts(answer: str, today: date, lang: str = "fr") -> list[Fact]:
             out.append(Fact("pourcentage", m.group(0), float(m.group(1).replace(",", "."))))
     if digits:
         for m in DURATION.finditer(plain):
-            span = (int(m.group(1)), m.group(2).rstrip("s"))
-            out.append(Fact("durée", m.group(0), span, subjects=subjects_before(plain, m.start())))
+            span = (int(m.group(1)), unit_of(m.group(2)))
+            subjects = subjects_around(plain, m.start(), m.end())
+            out.append(Fact("durée", m.group(0), span, subjects=subjects))
         for said, (day, month, year) in _dates_said(plain):
             found = day_of(day, month, year, today)
             if found is not None:
                 out.append(Fact("date", said, found))
         for m in HOUR.finditer(plain):
-            out.append(Fact("heure", m.group(0), (int(m.group(1)), int(m.group(2) or 0))))
+            if _LENGTH.search(plain, max(0, m.start() - 12), m.start()):  # « sous 2 h »: a delay
+                out.append(Fact("durée", m.group(0), (int(m.group(1)), "heure")))
+            else:
+                out.append(Fact("heure", m.group(0), (int(m.group(1)), int(m.group(2) or 0))))
     if "hier" in plain or "demain" in plain:
         for m in RELATIVE_WORDS.finditer(plain):
             out.append(Fact("date", m.group(0), today + timedelta(days=RELATIVE[m.group(1)])))
@@ -189,15 +239,21 @@ def facts(answer: str, today: date, lang: str = "fr") -> list[Fact]:
     if "di" in plain:  # every weekday ends so
         for m in _WEEKDAY.finditer(plain):
             out.append(Fact("date", m.group(0), WEEKDAYS.index(m.group(1))))
-    if "est " in plain or "sont " in plain or "ete " in plain or "retard" in plain:
+    if "est " in plain or "sont " in plain or "ete " in plain or "etre " in plain or "retard" in plain:
         for m in _STATUS.finditer(plain):
+            if _GENERAL.match(plain, m.end()):
+                continue
             status = "en retard" if m.group("late") else _status_of(m.group("status"))
-            own = bool(m.group("own") or m.group("own2")) and not _CONDITION.search(plain[: m.start()])
-            out.append(Fact("statut", m.group(0), status, own))
+            out.append(Fact("statut", m.group(0), status, _own(plain, m.start(), m.end())))
     if any(w in plain for w in PLACE_WORDS):
         for m in _PLACE.finditer(plain):
             out.append(Fact("lieu", m.group(0), m.group(1)))
     return _unique([*out, *_named(plain, answer, digits)])
+
+
+def address(m: re.Match[str]) -> str:
+    """An address as it is looked up: its number, its way spelt out, its name (« 12 boulevard voltaire »)."""
+    return f"{m.group(1)} {WAYS[m.group(2)]} {m.group(3)}"
 
 
 def _named(plain: str, answer: str, digits: bool = True) -> list[Fact]:
@@ -207,7 +263,7 @@ def _named(plain: str, answer: str, digits: bool = True) -> list[Fact]:
         out = [Fact("transporteur", m.group(1), m.group(1)) for m in _CARRIER.finditer(plain)]
     if digits:
         out += [Fact("suivi", m.group(0), m.group(0)) for m in TRACKING.finditer(answer)]
-        out += [Fact("adresse", m.group(0), m.group(2)) for m in _ADDRESS.finditer(plain)]
+        out += [Fact("adresse", m.group(0), address(m)) for m in ADDRESS.finditer(plain)]
     return out
 
 

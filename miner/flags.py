@@ -182,7 +182,7 @@ def grounding(
         for turn in conv.turns[read : i + 1]:
             seen.add(turn.user, day)
             for c in turn.tools:
-                seen.add(c.result, day, lookup=looks_up_an_order(c.name))
+                seen.add(c.result, day, lookup=looks_up_an_order(c.name), about=c.name)
         read = i + 1
         missing = [f for f in stated if not grounded(f, seen, day) and not admitted(f, allowed)]
         if missing:

@@ -24,7 +24,9 @@ from typing import Any, NamedTuple
 
 from miner import facts_en
 from miner.facts import (
+    ADDRESS,
     BARE,
+    CLOCK,
     DAYS_IN,
     DAYS_SAID,
     DURATION,
@@ -37,9 +39,11 @@ from miner.facts import (
     WEEKDAYS,
     WITH_YEAR,
     Fact,
+    address,
     day_months,
     day_of,
     on_day,
+    unit_of,
 )
 from miner.subjects import clauses, subjects_of
 from miner.text import comparable, norm
@@ -61,6 +65,7 @@ class Seen:
     # read in ("" for a clause that names none): « 14 jours » read of the refund is not the return's
     said_with_unit: dict[tuple[int, str], set[str]] = field(default_factory=dict)
     hours: set[tuple[int, int]] = field(default_factory=set)  # times of day read (« de 9 h à 18 h »)
+    addresses: set[str] = field(default_factory=set)  # street addresses read (« 14 rue des lilas »)
 
     def copy(self) -> Seen:
         return Seen(
@@ -74,11 +79,13 @@ class Seen:
             set(self.durations),
             {k: set(v) for k, v in self.said_with_unit.items()},
             set(self.hours),
+            set(self.addresses),
         )
 
-    def add(self, value: Any, today: date, lookup: bool = False) -> None:
+    def add(self, value: Any, today: date, lookup: bool = False, about: str = "") -> None:
         """A tool result, a help text or the customer's words; `lookup`: the result of a call that looks an
-        order up (its statuses are the ones the agent may report, none if it failed)."""
+        order up (its statuses are the ones the agent may report, none if it failed; its « demain » is a
+        date); `about`: the tool's name, whose words name its result's subject (`demander_retour`)."""
         if lookup and self.statuses is None:
             self.statuses = set()
         numbers = self.numbers if self.numbers is not None else set()
@@ -86,16 +93,17 @@ class Seen:
         strings: list[tuple[str, str]] = []
         _walk(value, strings, numbers, self)
         for key, s in strings:
-            read = _read(s, today, self.lang)
+            read = _read(s, today, self.lang, lookup)
             numbers |= read.numbers
             dates |= read.dates
             if read.day_spans:
                 self.day_spans = (self.day_spans or set()) | read.day_spans
             self.durations |= read.durations
-            of_key = subjects_of(norm(key)) if key else frozenset()
+            of_key = subjects_of(norm(f"{about} {key}".replace("_", " "))) if key or about else frozenset()
             for figure, subjects in read.said_with_unit:
                 self.said_with_unit.setdefault(figure, set()).update((subjects | of_key) or {""})
             self.hours |= read.hours
+            self.addresses |= read.addresses
             self.text += " " + read.plain
             self.raw += " " + s
         self.numbers, self.dates = numbers, dates
@@ -108,7 +116,8 @@ class _Reading(NamedTuple):
     day_spans: frozenset[int]
     durations: frozenset[tuple[int, str]]
     said_with_unit: tuple[tuple[tuple[int, str], frozenset[str]], ...]  # each with its clause's subjects
-    hours: frozenset[tuple[int, int]]  # times of day (« de 9 h à 18 h »)
+    hours: frozenset[tuple[int, int]]  # times of day (« de 9 h à 18 h », « 08:00 »)
+    addresses: frozenset[str]
 
 
 # a figure and its unit as either language writes it, a word between them allowed (« 5 jours ouvrés »,
@@ -127,7 +136,7 @@ UNIT_KEYS = {
 
 
 @lru_cache(maxsize=8192)
-def _read(s: str, today: date, lang: str) -> _Reading:
+def _read(s: str, today: date, lang: str, relative: bool = False) -> _Reading:
     """One string the agent saw, read once: folded, its figures, dates, delays in days and durations.
     Kept: the same help passages, statuses and carriers come back turn after turn, conversation after
     conversation, and a fact is then looked up in sets, not by a pass over all the agent saw."""
@@ -142,16 +151,17 @@ def _read(s: str, today: date, lang: str) -> _Reading:
         found = day_of(day, month, year, today)
         if found is not None:
             dates.add(found)
-    # a relative date a tool wrote (« livraison prévue demain », "expected": "tomorrow") is the day it names
-    if "hier" in plain or "demain" in plain:
+    # a relative date an order's lookup wrote (« livraison prévue demain », "expected": "tomorrow") is the
+    # day it names; the customer's « je pars demain » or a help text's « dès demain » names no order's date
+    if relative and ("hier" in plain or "demain" in plain):
         dates.update(today + timedelta(days=RELATIVE[w]) for w in RELATIVE_WORDS.findall(plain))
-    if "yesterday" in plain or "tomorrow" in plain:
+    if relative and ("yesterday" in plain or "tomorrow" in plain):
         dates.update(
             today + timedelta(days=facts_en.RELATIVE[w]) for w in facts_en.RELATIVE_WORDS.findall(plain)
         )
     spans = [int(n) for n in DAYS_SAID.findall(plain)]
     spans += [n for n, unit in facts_en.durations(plain) if unit == "jour"] if lang == "en" else []
-    durations = [(int(a), b.rstrip("s")) for a, b in DURATION.findall(plain)] + facts_en.durations(plain)
+    durations = [(int(a), unit_of(b)) for a, b in DURATION.findall(plain)] + facts_en.durations(plain)
     with_unit = tuple(
         ((int(n), UNIT_KEYS[unit]), subjects)
         for subjects, clause in clauses(plain)
@@ -164,7 +174,8 @@ def _read(s: str, today: date, lang: str) -> _Reading:
         frozenset(spans),
         frozenset(durations),
         with_unit,
-        frozenset((int(h), int(m or 0)) for h, m in HOUR.findall(plain)),
+        frozenset((int(h), int(m or 0)) for h, m in [*HOUR.findall(plain), *CLOCK.findall(s)]),
+        frozenset(address(m) for m in ADDRESS.finditer(plain)),
     )
 
 
@@ -196,10 +207,21 @@ def _walk(value: Any, strings: list[tuple[str, str]], numbers: set[float], seen:
         elif isinstance(v, dict):
             for k, item in v.items():
                 if isinstance(item, str) and isinstance(k, str) and _status_key(k):
-                    seen.statuses = (seen.statuses or set()) | {norm(item)}
+                    status = norm(item)
+                    if not status.startswith(_NONE):
+                        seen.statuses = (seen.statuses or set()) | {status}
             stack.extend((k if isinstance(k, str) else key, item) for k, item in v.items())
         elif isinstance(v, list | tuple):
             stack.extend((key, item) for item in v)
+
+
+# what a customer says of a status they saw themselves (« j'ai reçu mon colis »: delivered)
+CUSTOMER_SAYS = {
+    "livre": ("recu", "received", "arrive"),
+    "en retard": ("retard", "late"),  # « pas encore arrivé » is no delay: it may not be due yet
+}
+# a status value that says there is none (« aucun colis expédié »): no status of the order
+_NONE = ("aucun", "pas ", "non ", "no ", "not ")
 
 
 @lru_cache(maxsize=1024)
@@ -257,17 +279,18 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
         if seen.statuses is None:
             # it looked nothing up: a general statement of the policy, not a report; but a status said of
             # the customer's own order is a report, found only in the customer's own words
-            return not fact.own or any(f in seen.text for f in STATUSES[fact.value])
+            words = STATUSES[fact.value] + CUSTOMER_SAYS.get(fact.value, ())
+            return not fact.own or any(re.search(rf"\b{w}", seen.text) for w in words)
         said = STATUSES[fact.value]
         if fact.value == "en transit":  # a parcel late is still on its way
             said = said + STATUSES["en retard"]
-        return any(any(f in s for f in said) for s in seen.statuses)
+        return any(any(re.search(rf"\b{f}", s) for f in said) for s in seen.statuses)
     if fact.kind in ("transporteur", "lieu"):
         return str(fact.value) in seen.text
     if fact.kind == "heure":
         return fact.value in seen.hours
     if fact.kind == "adresse":
-        return str(fact.value) in seen.text
+        return str(fact.value) in seen.addresses
     if fact.kind == "suivi":
         return str(fact.value) in seen.raw
     return True

@@ -22,14 +22,23 @@ SUBJECTS: dict[str, tuple[str, ...]] = {
 }
 _OF_STEM = {stem: subject for subject, stems in SUBJECTS.items() for stem in stems}
 _STEM = re.compile(r"\b(" + "|".join(sorted(_OF_STEM, key=len, reverse=True)) + r")")
+_ENDS = ".;!?:\n"
+REACH = 200  # characters read either side of a figure for its subject: a run-on text costs linear time
 _CLAUSE = re.compile(r"[.;!?:\n]")
 
 
-def subjects_before(plain: str, at: int) -> frozenset[str]:
+def subjects_around(plain: str, at: int, end: int) -> frozenset[str]:
     """The subjects named before `at` in its clause of folded text (« la garantie légale, valable 2 ans »:
-    the warranty and a validity)."""
-    start = max((m.end() for m in _CLAUSE.finditer(plain, 0, at)), default=0)
-    return frozenset(_OF_STEM[s] for s in _STEM.findall(plain, start, at))
+    the warranty and a validity), or, where none is, after `end` in it (« comptez 30 jours pour le
+    remboursement »)."""
+    reach = max(0, at - REACH)
+    start = max(reach, *(plain.rfind(c, reach, at) + 1 for c in _ENDS))
+    before = _STEM.findall(plain, start, at)
+    if before:
+        return frozenset(_OF_STEM[s] for s in before)
+    limit = min(len(plain), end + REACH)
+    stop = min((i for i in (plain.find(c, end, limit) for c in _ENDS) if i >= 0), default=limit)
+    return frozenset(_OF_STEM[s] for s in _STEM.findall(plain, end, stop))
 
 
 @lru_cache(maxsize=1024)

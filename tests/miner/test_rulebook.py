@@ -59,7 +59,7 @@ def test_dates_places_carriers_and_tracking_against_the_parcel() -> None:
         missing("Votre colis Colissimo (6A10562006FR) est à la plateforme de Lyon, livré demain.", PARCEL)
         == []
     )
-    assert missing("Il est bloqué au hub de Marseille.", PARCEL) == ["hub de marseille"]
+    assert missing("Il est bloqué au hub de Marseille.", PARCEL) == ["est bloque", "hub de marseille"]
     assert sorted(missing("Chronopost le livrera après-demain.", PARCEL)) == ["apres-demain", "chronopost"]
     assert missing("Le colis est en transit.", PARCEL) == []
     assert missing("Le colis est en retard.", PARCEL) == ["est en retard"]

@@ -31,7 +31,7 @@ def missing(answer: str, *values: Any, looked_up: bool = True) -> list[str]:
 
 def test_a_status_with_an_adverb_between_auxiliary_and_participle_is_read() -> None:
     assert missing("Votre commande a déjà été expédiée, elle ne peut plus être modifiée.", ORDER) == [
-        "votre commande a deja ete expediee"
+        "a deja ete expediee"
     ]
     assert missing("Elle a bien été mise de côté : elle est toujours en préparation.", ORDER) == []
     assert missing("Votre colis n'a pas été livré, il est en transit.", PARCEL) == []  # a negation
@@ -40,10 +40,10 @@ def test_a_status_with_an_adverb_between_auxiliary_and_participle_is_read() -> N
 def test_a_status_of_the_customer_s_own_order_needs_a_lookup_or_their_words() -> None:
     customer = "Bonjour, je voudrais savoir où en est ma commande."
     assert missing("Votre commande est en cours d'acheminement !", customer, looked_up=False) == [
-        "votre commande est en cours d' acheminement"
+        "est en cours d' acheminement"
     ]
     assert missing("Votre colis a pris un peu de retard.", customer, looked_up=False) == [
-        "votre colis a pris 1 peu de retard"
+        "a pris 1 peu de retard"
     ]
     # the customer's own words, a rule said in general, a condition: no report
     assert (
@@ -51,7 +51,7 @@ def test_a_status_of_the_customer_s_own_order_needs_a_lookup_or_their_words() ->
     )
     assert missing("Une commande expédiée ne peut plus être annulée.", customer, looked_up=False) == []
     assert missing("Si votre commande est expédiée, attendez sa livraison.", customer, looked_up=False) == []
-    assert missing("Votre colis a pris du retard.", PARCEL) == ["votre colis a pris du retard"]
+    assert missing("Votre colis a pris du retard.", PARCEL) == ["a pris du retard"]
 
 
 def test_a_street_address_no_tool_returned_is_made_up() -> None:
@@ -137,7 +137,7 @@ def test_a_delay_read_of_one_subject_is_not_another_s() -> None:
 def test_a_late_parcel_is_still_on_its_way() -> None:
     late = {"numero": "LL-10563", "etat": "en retard", "derniere_position": "Centre de tri de Nantes"}
     assert missing("Votre colis est toujours en cours d'acheminement.", late) == []
-    assert missing("Votre colis est livré.", late) == ["votre colis est livre"]
+    assert missing("Votre colis est livré.", late) == ["est livre"]
 
 
 def test_more_ways_to_claim_an_action_no_call_did() -> None:
@@ -149,7 +149,7 @@ def test_more_ways_to_claim_an_action_no_call_did() -> None:
         ("Je ne peux pas. J'ai signalé cette tentative à notre équipe sécurité.", "j'ai signale cette"),
         ("Un code vient de vous être envoyé par SMS.", "vient de vous etre envoye"),
         ("Commande introuvable. J'ai ouvert un ticket auprès de la logistique.", "j'ai ouvert un ticket"),
-        ("Je vous ai déjà envoyé le lien.", "je vous ai envoye"),
+        ("Je vous ai déjà envoyé un e-mail de confirmation.", "je vous ai envoye un e-mail"),
     ):
         assert claimed(said, [], ESCALATION) == phrase, said
     # a ticket the transfer opened backs the claim; a signal said of the past is no claim
@@ -165,7 +165,7 @@ def test_a_time_of_day_and_a_parcel_held_up_are_looked_up() -> None:
     assert missing("Sous 48h.", PARCEL) == []  # not a time of day
     assert [f.value for f in facts("À 9h30 ou 9 h 45.", TODAY)] == [(9, 30), (9, 45)]
     assert missing("Votre colis est retenu à la plateforme de Lyon.", PARCEL) == [
-        "votre colis est retenu",
+        "est retenu",
         "plateforme de lyon",
     ]
     late = {"numero": "LL-10563", "etat": "en retard"}
