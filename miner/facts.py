@@ -103,7 +103,8 @@ def _own(plain: str, start: int, end: int) -> bool:
     found = None
     for found in _OWN.finditer(before):  # noqa: B007 - the last one
         continue
-    if found is None or " et " in before[found.end() :] or " mais " in before[found.end() :]:
+    between = before[found.end() :] if found is not None else ""
+    if found is None or any(w in between for w in (" et ", " mais ", " and ", " but ")):
         return False
     return _CONDITION.search(before) is None
 
@@ -200,7 +201,7 @@ def facts(answer: str, today: date, lang: str = "fr") -> list[Fact]:
     one (`miner.facts_en`)."""
     if lang == "en":
         plain = comparable(answer, "en")
-        english = [Fact(*f) for f in facts_en.facts(plain, today, day_of)]
+        english = [_placed(plain, *f) for f in facts_en.facts(plain, today, day_of)]
         return _unique([*english, *_named(plain, answer)])
     plain = comparable(answer)
     digits = _DIGIT.search(plain) is not None
@@ -249,6 +250,16 @@ def facts(answer: str, today: date, lang: str = "fr") -> list[Fact]:
         for m in _PLACE.finditer(plain):
             out.append(Fact("lieu", m.group(0), m.group(1)))
     return _unique([*out, *_named(plain, answer, digits)])
+
+
+def _placed(plain: str, kind: str, said: str, value: Any) -> Fact:
+    """An English fact with what its place in the answer says: a duration's subject, a status's owner."""
+    at = plain.find(said)
+    if kind == "durée":
+        return Fact(kind, said, value, subjects=subjects_around(plain, at, at + len(said)))
+    if kind == "statut":
+        return Fact(kind, said, value, _own(plain, at, at + len(said)))
+    return Fact(kind, said, value)
 
 
 def address(m: re.Match[str]) -> str:

@@ -125,3 +125,22 @@ def test_a_parcel_not_arrived_is_not_a_late_one() -> None:
     said = "Votre colis a pris un peu de retard, nous nous en excusons."
     assert missing(said, customer="Mon colis n'est toujours pas là") == ["a pris 1 peu de retard"]
     assert missing(said, customer="Mon colis est en retard") == []
+
+
+def test_english_answers_get_subjects_and_owners_too() -> None:
+    seen = Seen(lang="en")
+    seen.add({"passages": [{"text": "You have 30 days to return an item."}]}, TODAY, about="search_help")
+    refund = [f.said for f in facts("Your refund will be issued within 30 days.", TODAY, "en")]
+    assert refund == ["30 days"]
+    assert [
+        f.said
+        for f in facts("Your refund will be issued within 30 days.", TODAY, "en")
+        if not grounded(f, seen, TODAY)
+    ] == ["30 days"]
+    assert [
+        f for f in facts("You have 30 days to send it back.", TODAY, "en") if not grounded(f, seen, TODAY)
+    ] == []
+    shipped = facts("Your order has shipped.", TODAY, "en")
+    assert [(f.kind, f.own) for f in shipped] == [("statut", True)]
+    assert not grounded(shipped[0], Seen(lang="en"), TODAY)  # nothing looked up
+    assert [f.own for f in facts("If your order has shipped, wait for it.", TODAY, "en")] == [False]
