@@ -192,10 +192,11 @@ def _done(call_result: Any, error: str | None) -> bool:
     return True
 
 
-# an adverb between the auxiliary and the participle (« j'ai quand même demandé », « je vous ai déjà
-# envoyé ») does not change the claim: dropped, so that each phrase is written once
+# an adverb between the agent's own auxiliary and the participle (« j'ai quand même demandé », « je vous
+# ai déjà envoyé ») does not change the claim: dropped, so that each phrase is written once; « un retour
+# est déjà enregistré » says what was there before, no action of the agent's
 _ADVERB = re.compile(
-    r"\b(j'ai|je vous ai|nous avons|c'est|est|a ete) (?:(?:quand meme|deja|bien|aussi|egalement|tout de suite"
+    r"\b(j'ai|je vous ai|nous avons) (?:(?:quand meme|deja|bien|aussi|egalement|tout de suite"
     r"|immediatement) )+"
 )
 
@@ -204,7 +205,7 @@ def spoken(answer: str) -> str:
     """An answer as the claim phrases are written: folded, in one spacing, « tu » said « vous », the
     adverbs between an auxiliary and its participle dropped."""
     said = formal(norm(answer))
-    return _ADVERB.sub(r"\1 ", said) if "ai " in said or "est " in said else said
+    return _ADVERB.sub(r"\1 ", said) if "ai " in said or "avons " in said else said
 
 
 def claimed(

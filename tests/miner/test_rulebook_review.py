@@ -144,3 +144,9 @@ def test_english_answers_get_subjects_and_owners_too() -> None:
     assert [(f.kind, f.own) for f in shipped] == [("statut", True)]
     assert not grounded(shipped[0], Seen(lang="en"), TODAY)  # nothing looked up
     assert [f.own for f in facts("If your order has shipped, wait for it.", TODAY, "en")] == [False]
+
+
+def test_a_return_already_registered_is_no_claim() -> None:
+    refused = [("demander_retour", {"accepte": False, "raison": "un retour est déjà enregistré"}, None)]
+    said = "Je ne peux pas enregistrer ce retour : un retour est déjà enregistré."
+    assert claimed(said, refused, ESCALATION) is None
