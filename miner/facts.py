@@ -127,6 +127,7 @@ WAYS = {
     "impasse": "impasse", "quai": "quai", "route": "route", "street": "street", "st": "street",
     "road": "road", "rd": "road", "lane": "lane", "drive": "drive",
 }  # fmt: skip
+WAYS_SAID = tuple(f" {w} " for w in WAYS)
 ADDRESS = re.compile(
     r"\b(\d{1,4})(?: ?bis| ?ter)?,? ("
     + "|".join(WAYS)
@@ -136,7 +137,12 @@ ADDRESS = re.compile(
 HOUR = re.compile(r"\b([01]?\d|2[0-3]) ?h(?: ?([0-5]\d)\b|\b)")
 CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?!\d)")  # « 08:00 », an ISO time
 _LENGTH = re.compile(r"\b(?:sous|dans|en|pendant|d' ?ici|moins de|plus de|within|in) $")
-TRACKING = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{10,}\b")
+_TRACKING = re.compile(r"\b[A-Z0-9]{10,}\b")
+
+
+def tracking_numbers(text: str) -> list[str]:
+    """Runs of 10 or more capitals and digits holding both (« 6A10563007FR »), in order."""
+    return [t for t in _TRACKING.findall(text) if not t.isdigit() and not t.isalpha()]
 DAYS_SAID = re.compile(r"\b(\d+) jours?\b")
 ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
 _DIGIT = re.compile(r"\d")
@@ -273,8 +279,9 @@ def _named(plain: str, answer: str, digits: bool = True) -> list[Fact]:
     if any(c in plain for c in CARRIERS):
         out = [Fact("transporteur", m.group(1), m.group(1)) for m in _CARRIER.finditer(plain)]
     if digits:
-        out += [Fact("suivi", m.group(0), m.group(0)) for m in TRACKING.finditer(answer)]
-        out += [Fact("adresse", m.group(0), address(m)) for m in ADDRESS.finditer(plain)]
+        out += [Fact("suivi", t, t) for t in tracking_numbers(answer)]
+        if any(w in plain for w in WAYS_SAID):
+            out += [Fact("adresse", m.group(0), address(m)) for m in ADDRESS.finditer(plain)]
     return out
 
 

@@ -99,7 +99,7 @@ class Seen:
             if read.day_spans:
                 self.day_spans = (self.day_spans or set()) | read.day_spans
             self.durations |= read.durations
-            of_key = subjects_of(norm(f"{about} {key}".replace("_", " "))) if key or about else frozenset()
+            of_key = _named_subjects(about, key)
             for figure, subjects in read.said_with_unit:
                 self.said_with_unit.setdefault(figure, set()).update((subjects | of_key) or {""})
             self.hours |= read.hours
@@ -222,6 +222,12 @@ CUSTOMER_SAYS = {
 }
 # a status value that says there is none (« aucun colis expédié »): no status of the order
 _NONE = ("aucun", "pas ", "non ", "no ", "not ")
+
+
+@lru_cache(maxsize=1024)
+def _named_subjects(tool: str, key: str) -> frozenset[str]:
+    """The subjects a tool's name and a result's key name (`demander_retour`, `remboursement`)."""
+    return subjects_of(norm(f"{tool} {key}".replace("_", " "))) if tool or key else frozenset()
 
 
 @lru_cache(maxsize=1024)
