@@ -143,6 +143,8 @@ _TRACKING = re.compile(r"\b[A-Z0-9]{10,}\b")
 def tracking_numbers(text: str) -> list[str]:
     """Runs of 10 or more capitals and digits holding both (« 6A10563007FR »), in order."""
     return [t for t in _TRACKING.findall(text) if not t.isdigit() and not t.isalpha()]
+
+
 DAYS_SAID = re.compile(r"\b(\d+) jours?\b")
 ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
 _DIGIT = re.compile(r"\d")
