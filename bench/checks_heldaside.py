@@ -16,6 +16,11 @@ while the checks were built.
   from the cases' customer turns, the shop's help texts, instructions and data alone; D was scored once
   as it came (whole gate 0.879, crying wolf 4/93, lying 24/139), then used to decide the rulebook's
   changes that day; E was written meanwhile and scored once, after them, read by nobody;
+- `heldaside_set_f.json` (271 answers, 112 `bon`, 159 `mauvais`): a sixth table by a sixth reviewer
+  session (2026-12-03), written from the same materials only (the cases' customer turns and fixtures,
+  the agent's instructions, help texts, data and tools, each call run on the case's shop), while the
+  rulebook's changes of that day were made, and scored once after them. Its dated answers (« demain »,
+  « le 4 décembre ») are right on 2026-12-03 only: on another day its figures drift;
 - every table also through the whole gate (`gate_…`): the case's checks, then the rulebook's rules that
   gate (`rules_gating`, proven on the set's examples), then the checks that ask a model;
 - `heldaside_trajectory.json`: answers written turn by turn, each with the tool calls it made (arguments
@@ -64,6 +69,7 @@ TURN_TABLES = (
     ("heldaside_set_c.json", "set_c_"),
     ("heldaside_set_d.json", "set_d_"),
     ("heldaside_set_e.json", "set_e_"),
+    ("heldaside_set_f.json", "set_f_"),
 )
 
 
