@@ -5,8 +5,8 @@ Each fact must be found in what the agent saw before answering in that conversat
 (the help passages it retrieved are one of them), the customer's own words, and the help texts declared
 for an agent whose retrieval is not traced (`sources`). A figure is a figure of its unit (60 € is not 60
 jours); a duration in days is also found when it is the distance between the turn's day and a date the
-agent saw (« livrée il y a 31 jours »), a relative date when it falls on a date the agent saw (or one a
-tool wrote: « demain », "tomorrow"). Each string the agent saw is read once and kept (`_read`): help
+agent saw (« livrée il y a 31 jours »), a relative date when it falls on a date the agent saw (or one an
+order's lookup wrote: « demain », "tomorrow"). Each string the agent saw is read once and kept (`_read`): help
 passages come back turn after turn, and a fact is then looked up in sets.
 
 Pure functions over plain data; no model.
