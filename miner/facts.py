@@ -1,9 +1,9 @@
 """The facts an answer states: amounts (« 79 € »), durations (« sous 14 jours »), percentages, dates
 (« le 19/11 », « demain », « lundi »), an order's status (« est expédiée »), a carrier, a place (« à la
 plateforme de Lyon »), a tracking number, a street address, a time of day (« entre 8 h et 13 h »); each
-read with the value it is looked up by
-(`miner.grounding` looks them up in what the agent saw). Numbers are read as the grader reads them
-(« trois jours » is 3 jours, French number words as digits). English answers: `miner.facts_en`.
+read with the value it is looked up by (`miner.grounding` looks them up in what the agent saw). Numbers
+are read as the grader reads them (« trois jours » is 3 jours, French number words as digits). English
+answers: `miner.facts_en`.
 
 Pure functions over plain data; no model.
 """
