@@ -19,10 +19,11 @@ while the checks were built.
 - `heldaside_set_f.json` (271 answers, 112 `bon`, 159 `mauvais`): a sixth table by a sixth reviewer
   session (2026-12-03), written from the same materials only (the cases' customer turns and fixtures,
   the agent's instructions, help texts, data and tools, each call run on the case's shop), while the
-  rulebook's changes of that day were made, and scored once after them. Its dated answers (« demain »,
-  « le 4 décembre ») are right on 2026-12-03 only: on another day its figures drift;
+  rulebook's changes of that day were made, and scored once after them;
 - every table also through the whole gate (`gate_…`): the case's checks, then the rulebook's rules that
-  gate (`rules_gating`, proven on the set's examples), then the checks that ask a model;
+  gate (`rules_gating`, proven on the set's examples), then the checks that ask a model; the rules read
+  each table on the day it was written (`WRITTEN`: the shop's dates are relative to the day, the answers'
+  « demain » and « le 4 décembre » are not), as `filon goldens trust --on` does;
 - `heldaside_trajectory.json`: answers written turn by turn, each with the tool calls it made (arguments
   and failures) per turn, by a reviewer session from the shop's rules, help texts and data alone, before
   the trajectory checks were written and never read while they were: half its wrong answers are wrong
@@ -49,6 +50,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +67,16 @@ from goldens.set.rule_standing import example_transcript, standings
 HERE = Path(__file__).resolve().parent
 CASES = HERE.parent / "goldens" / "cases"
 SET_TABLES = (("heldaside_set.json", "set_"), ("heldaside_set_b.json", "set_b_"))
+# the day each table was written: the shop's dates are relative to the day, its answers' are not
+WRITTEN = {
+    "heldaside_set.json": date(2026, 12, 1),
+    "heldaside_set_b.json": date(2026, 12, 1),
+    "heldaside_trajectory.json": date(2026, 12, 1),
+    "heldaside_set_c.json": date(2026, 12, 2),
+    "heldaside_set_d.json": date(2026, 12, 3),
+    "heldaside_set_e.json": date(2026, 12, 3),
+    "heldaside_set_f.json": date(2026, 12, 3),
+}
 TURN_TABLES = (
     ("heldaside_set_c.json", "set_c_"),
     ("heldaside_set_d.json", "set_d_"),
@@ -159,8 +171,11 @@ def main() -> None:
                 ]
                 out["set_c_answers"] = len(table)
                 out.update(tally(alone, prefix))
+            # the rules read each table's answers on the day it was written (its « demain » and « le 4
+            # décembre » against the shop as it stood then), their standing as the set proves it today
+            dated = RuleGate(Rules(today=WRITTEN[name]), gate.standings)
             rows = [
-                (cases[r["case"]].categorie, r["verdict"], accepted(cases[r["case"]], read(r), checks, gate))
+                (cases[r["case"]].categorie, r["verdict"], accepted(cases[r["case"]], read(r), checks, dated))
                 for r in table
             ]
             out.update(tally(rows, f"gate_{prefix}"))

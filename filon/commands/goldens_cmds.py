@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -169,6 +170,16 @@ def trust_command(
             "escalade}): graded instead of the set's own examples, as answers the checks were never proven on.",
         ),
     ] = None,
+    on: Annotated[
+        str | None,
+        typer.Option(
+            "--on",
+            metavar="YYYY-MM-DD",
+            help="The day the table's answers were written: their calls are replayed on the shop as it "
+            "stood that day (its dates are relative to today), so « demain » or « le 4 décembre » are read "
+            "as the reviewer read them.",
+        ),
+    ] = None,
 ) -> None:
     """How far the whole gate (each case's checks, then the rulebook's rules that gate) agrees with the
     reviewers on every example: by category, by the check that rejected each wrong answer, and real
@@ -176,6 +187,7 @@ def trust_command(
 
     Example: filon goldens trust
     Example: filon goldens trust --json --table bench/heldaside_set_c.json
+    Example: filon goldens trust --table bench/heldaside_set_f.json --on 2026-12-03
     """
     from goldens.checks.rules import RuleGate, Rules
     from goldens.set.caseset import load_set
@@ -192,6 +204,14 @@ def trust_command(
         fail(f"the golden set {caseset.folder} is invalid: run filon goldens lint", Exit.INVALID_SET)
     rules = Rules(config, reference=config.tools is None)
     examples = set_examples(caseset.cases)
+    graded = rules
+    if on is not None:
+        if table is None:
+            fail("--on: the day a --table was written; give the --table too", Exit.USAGE)
+        try:
+            graded = Rules(config, reference=config.tools is None, today=date.fromisoformat(on))
+        except ValueError:
+            fail(f"--on {on!r}: a day as YYYY-MM-DD", Exit.USAGE)
     if table is not None:
         try:
             rows = json.loads(table.read_text(encoding="utf-8"))
@@ -202,7 +222,8 @@ def trust_command(
             fail(f"--table {table}: {exc.strerror or exc}", Exit.USAGE)
         except ValueError as exc:
             fail(str(exc), Exit.USAGE)
-    found = trust(examples, RuleGate(rules, standings(caseset.cases, rules)))
+    # the rules' standing is proven on the set's own examples, today; a dated table is graded on its day
+    found = trust(examples, RuleGate(graded, standings(caseset.cases, rules)))
     doc = found.as_json()
     if as_json:
         console.print_json(json.dumps(doc, ensure_ascii=False))

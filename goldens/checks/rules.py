@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, time
 from typing import Any
 
 from goldens.case.schema import Case
@@ -36,13 +36,16 @@ class Rules:
     cost = Cost.DETERMINISTIC
     config: FlagConfig = field(default_factory=FlagConfig.load)
     reference: bool = True  # the reference agent: an example's calls can be replayed on its shop
+    # the day an example's answers were written (a held-aside table's): its calls are replayed on the shop
+    # as it stood that day, whose dates are relative to it; None: today
+    today: date | None = None
     _replayed: dict[str, dict[str, tuple[Any, str | None]]] = field(default_factory=dict, repr=False)
 
     def applies(self, case: Case) -> bool:
         return any(r.enabled for r in self.config.rules.rules.values())
 
     def grade(self, case: Case, transcript: Transcript) -> list[Gap]:
-        conv = conversation(case, self.seen(case, transcript))
+        conv = conversation(case, self.seen(case, transcript), self.today)
         allowed = [f.fait for f in case.faits_admis] + list(transcript.allowed)
         out: list[Gap] = []
         for flag in rule_flags(conv, self.config, allowed):
@@ -82,7 +85,7 @@ class Rules:
                     args = call.args if call.args is not None else _defaults(call.tool, data, turn.customer)
                     key = json.dumps([call.tool, args], sort_keys=True, ensure_ascii=False)
                     if key not in replayed:  # each call once on a fresh shop: no return registered twice
-                        replayed[key] = _replay(case, call.tool, args)
+                        replayed[key] = _replay(case, call.tool, args, self.today)
                 result, error = replayed[key]
                 calls.append(call.model_copy(update={"result": result, "error": error}))
             turns.append(turn.model_copy(update={"calls": calls}))
@@ -108,13 +111,14 @@ def _every_passage() -> dict[str, Any]:
     return {"passages": [{"source": p.source, "titre": p.titre, "texte": p.texte} for p in passages()]}
 
 
-def _replay(case: Case, tool: str, args: dict[str, Any]) -> tuple[Any, str | None]:
-    """One call of the reference agent's tools on the case's shop as it starts: (result, error)."""
+def _replay(case: Case, tool: str, args: dict[str, Any], today: date | None = None) -> tuple[Any, str | None]:
+    """One call of the reference agent's tools on the case's shop as it starts (on `today`, or the day
+    it is): (result, error)."""
     from agent.shop import new_shop
     from agent.tools import Toolbox, ToolError
 
     writes = tool == "demander_retour"  # the only tool that changes the shop
-    shop = new_shop(case.fixtures) if writes else _shop(case.fixtures, new_shop)
+    shop = new_shop(case.fixtures, today) if writes else _shop(case.fixtures, new_shop, today)
     try:
         return Toolbox(shop).run(tool, args), None
     except ToolError as exc:
@@ -124,12 +128,13 @@ def _replay(case: Case, tool: str, args: dict[str, Any]) -> tuple[Any, str | Non
 _SHOPS: dict[str, Any] = {}
 
 
-def _shop(fixtures: dict[str, Any] | None, make: Any) -> Any:
+def _shop(fixtures: dict[str, Any] | None, make: Any, today: date | None = None) -> Any:
     """A shop per set of fixtures and process, for the calls that only read it (a call that writes, a return, is
     replayed on a fresh one, as if it were the first)."""
-    key = json.dumps(fixtures, sort_keys=True, default=str)  # the cases without fixtures share one
+    day = today or date.today()
+    key = json.dumps([fixtures, day.isoformat()], sort_keys=True, default=str)  # no fixtures: one a day
     if key not in _SHOPS:
-        _SHOPS[key] = make(fixtures)
+        _SHOPS[key] = make(fixtures, day)
     return _SHOPS[key]
 
 
@@ -140,10 +145,10 @@ def _defaults(tool: str, data: dict[str, str], asked: str) -> dict[str, Any]:
     return {"numero": data.get("commande", ""), "motif": asked}
 
 
-def conversation(case: Case, transcript: Transcript) -> Conversation:
+def conversation(case: Case, transcript: Transcript, today: date | None = None) -> Conversation:
     """The transcript as the flag rules read a conversation: the customer's identity is the case's
-    `tel` on WhatsApp, and what they write."""
-    now = datetime.now(UTC)
+    `tel` on WhatsApp, and what they write; its turns on `today` (midday) when given, else now."""
+    now = datetime.combine(today, time(12), tzinfo=UTC) if today else datetime.now(UTC)
     sender = case.tel if case.canal == "whatsapp" else None
     turns = [
         Turn(

@@ -4,6 +4,7 @@ reviewers' verdicts, on the set's examples or on a table of answers the checks w
 from __future__ import annotations
 
 import json
+from datetime import date, timedelta
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -116,3 +117,33 @@ def test_a_case_s_checks_fingerprint_ignores_order_defaults_and_examples_and_see
         {"escalade": not data.get("escalade")},
     ):
         assert checks_fingerprint(Case.model_validate({**data, **changed})) != checks_fingerprint(case)
+
+
+MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+          "novembre", "décembre")  # fmt: skip
+
+
+def test_a_table_is_read_on_the_day_it_was_written(tmp_path: Path) -> None:
+    """suivi-01's parcel is due the day after the shop's today: an answer written on a past day names
+    that day's tomorrow, right on that day only."""
+    day = date.today() - timedelta(days=100)
+    due = day + timedelta(days=1)
+    said = f"Votre colis Colissimo est en transit, livraison prévue le {due.day} {MONTHS[due.month - 1]}."
+    calls = [{"outil": "consulter_commande", "args": {"numero": "LL-10562"}}]
+    calls.append({"outil": "suivre_colis", "args": {"numero": "LL-10562"}})
+    rows = [{"case": "suivi-01", "verdict": "bon", "reponse": [said], "outils": [calls], "escalade": False}]
+    table = tmp_path / "dated.json"
+    table.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+    code, today_s, out = trust("--table", str(table))
+    assert code == 0, out
+    assert today_s["ensemble"]["crie_au_loup"] == 1  # read today, its date is no longer the parcel's
+    code, on_its_day, out = trust("--table", str(table), "--on", day.isoformat())
+    assert code == 0, out
+    assert on_its_day["ensemble"]["crie_au_loup"] == 0 and on_its_day["ensemble"]["accord"] == 1.0
+
+
+def test_on_needs_a_day_and_a_table(tmp_path: Path) -> None:
+    bad = runner.invoke(app, ["goldens", "trust", "--on", "2026-13-01", "--table", "x.json", str(CASES)])
+    assert bad.exit_code == 2 and "--on '2026-13-01'" in bad.output
+    alone = runner.invoke(app, ["goldens", "trust", "--on", "2026-12-01", str(CASES)])
+    assert alone.exit_code == 2 and "--table" in alone.output
