@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from miner import facts_en
-from miner.subjects import subjects_around
+from miner.subjects import clause_start, subjects_around
 from miner.text import comparable
 
 _NUM = r"(\d+(?:[.,]\d{1,2})?)"
@@ -79,7 +79,6 @@ _OWN = re.compile(
 )
 # a status said under a condition (« si votre commande est expédiée ») reports nothing; « quand même » is none
 _CONDITION = re.compile(r"\b(?:si|s'il|s'ils|quand(?! meme)|lorsque|des que|une fois que|if|when|once)\b")
-_CLAUSE_ENDS = ".!?;:\n"
 
 
 def unit_of(word: str) -> str:
@@ -87,23 +86,12 @@ def unit_of(word: str) -> str:
     return word if word == "mois" else word.rstrip("s")
 
 
-CLAUSE_REACH = 200  # characters a clause is read back from a fact: a run-on text costs linear time
-
-
-def clause_start(plain: str, at: int) -> int:
-    """Where the clause holding `at` starts (after the last « . ! ? ; : » before it, at most
-    `CLAUSE_REACH` characters back)."""
-    reach = max(0, at - CLAUSE_REACH)
-    return max(reach, *(plain.rfind(c, reach, at) + 1 for c in _CLAUSE_ENDS))
-
-
 def _own(plain: str, start: int, end: int) -> bool:
     """Whether the status at [start, end) is said of the customer's own order, not under a condition: a
     possessive subject in its clause, no other verb's « et » between them."""
     before = plain[clause_start(plain, start) : start]
-    found = None
-    for found in _OWN.finditer(before):  # noqa: B007 - the last one
-        continue
+    owners = list(_OWN.finditer(before))
+    found = owners[-1] if owners else None
     between = before[found.end() :] if found is not None else ""
     if found is None or any(w in between for w in (" et ", " mais ", " and ", " but ")):
         return False

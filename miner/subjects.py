@@ -23,22 +23,31 @@ SUBJECTS: dict[str, tuple[str, ...]] = {
 _OF_STEM = {stem: subject for subject, stems in SUBJECTS.items() for stem in stems}
 _STEM = re.compile(r"\b(" + "|".join(sorted(_OF_STEM, key=len, reverse=True)) + r")")
 _ENDS = ".;!?:\n"
-REACH = 200  # characters read either side of a figure for its subject: a run-on text costs linear time
+REACH = 200  # characters a clause is read either side of a fact: a run-on text costs linear time
 _CLAUSE = re.compile(r"[.;!?:\n]")
+
+
+def clause_start(plain: str, at: int) -> int:
+    """Where the clause holding `at` starts: after the last « . ! ? ; : » before it, at most `REACH`
+    characters back."""
+    reach = max(0, at - REACH)
+    return max(reach, *(plain.rfind(c, reach, at) + 1 for c in _ENDS))
+
+
+def clause_end(plain: str, end: int) -> int:
+    """Where the clause holding `end` stops, at most `REACH` characters on."""
+    limit = min(len(plain), end + REACH)
+    return min((i for i in (plain.find(c, end, limit) for c in _ENDS) if i >= 0), default=limit)
 
 
 def subjects_around(plain: str, at: int, end: int) -> frozenset[str]:
     """The subjects named before `at` in its clause of folded text (« la garantie légale, valable 2 ans »:
     the warranty and a validity), or, where none is, after `end` in it (« comptez 30 jours pour le
     remboursement »)."""
-    reach = max(0, at - REACH)
-    start = max(reach, *(plain.rfind(c, reach, at) + 1 for c in _ENDS))
-    before = _STEM.findall(plain, start, at)
+    before = _STEM.findall(plain, clause_start(plain, at), at)
     if before:
         return frozenset(_OF_STEM[s] for s in before)
-    limit = min(len(plain), end + REACH)
-    stop = min((i for i in (plain.find(c, end, limit) for c in _ENDS) if i >= 0), default=limit)
-    return frozenset(_OF_STEM[s] for s in _STEM.findall(plain, end, stop))
+    return frozenset(_OF_STEM[s] for s in _STEM.findall(plain, end, clause_end(plain, end)))
 
 
 @lru_cache(maxsize=1024)
