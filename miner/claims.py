@@ -42,7 +42,12 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "je vous transfere",
             "j'ai transfere",
             "je transmets votre",
-            "j'ai transmis votre",
+            "j'ai transmis",
+            "je l'ai transmis",
+            "je les ai transmis",
+            "je la transmets",
+            "je le transmets",
+            "je les transmets",
             "je vous mets en relation",
             "je vous passe un conseiller",
             # English

@@ -18,13 +18,15 @@ from functools import lru_cache
 from typing import Any
 
 from miner import facts_en
-from miner.subjects import clause_start, subjects_around
+from miner.subjects import anchor_after, clause_start, subjects_around
 from miner.text import comparable
 
 _NUM = r"(\d+(?:[.,]\d{1,2})?)"
 AMOUNT = re.compile(rf"{_NUM}\s?(?:€|eur\b|euros?\b)(?:\s?(\d{{2}})\b)?")  # « 3 euros 90 » too
 PERCENT = re.compile(rf"{_NUM}\s?(?:%|pour ?cent\b)")
 DURATION = re.compile(r"(\d+)\s?(jours?|semaines?|mois|ans?|heures?|minutes?)\b")
+# the lower bound of a range carries the unit of its upper one (« 1 à 2 jours », « entre 3 et 5 jours »)
+RANGE_LOW = re.compile(r"\b(\d+) ?(?:a|-|et) ?\d+ ?(?:\w+ )?(jours?|semaines?|mois|ans?|heures?|minutes?)\b")
 DAY_MONTH = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
 MONTHS = (
     "janvier", "fevrier", "mars", "avril", "mai", "juin",
@@ -37,6 +39,14 @@ DAYS_IN = {"jour": 1, "semaine": 7, "mois": 30, "an": 365}
 RELATIVE = {"avant-hier": -2, "hier": -1, "demain": 1, "apres-demain": 2}
 RELATIVE_WORDS = re.compile(r"\b(apres-demain|avant-hier|demain|hier)\b")
 _IN_DAYS = re.compile(r"\bdans (\d+) jours?\b")
+# « aujourd'hui » is a date where something happens on it (« sera livrée aujourd'hui »), not in a greeting
+# (« que puis-je faire pour vous aujourd'hui ? »)
+_TODAY = re.compile(
+    r"\b(?:livr|arriv|expedi|parti|prevu|rembours|recev|recu|passage|depos)\w*"
+    r"(?: [\w'-]+){0,4}? (?P<today>aujourd' ?hui)\b|\b(?P<tonight>(?:d' ?ici |des )?ce soir)\b"
+)
+_WITHIN_HOUR = re.compile(r"\b(?:dans|sous|d' ?ici) l' ?heure\b")
+HOURS_LONG = re.compile(r"\b(2[4-9]|[3-9]\d|\d{3}) ?h\b")
 WEEKDAYS = ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche")
 _WEEKDAY = re.compile(r"\b(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b")
 # a status said of an order or a parcel, in the present or the perfect: « est expédiée », « a été livré »
@@ -150,6 +160,7 @@ class Fact:
     value: Any
     own: bool = False  # a status said of the customer's own order or parcel (« votre colis est… »)
     subjects: frozenset[str] = frozenset()  # what a duration is about (« le remboursement … sous 14 jours »)
+    anchor: str = ""  # what a duration counts from (« … après réception du retour »: `retour`)
 
 
 @lru_cache(maxsize=256)
@@ -214,26 +225,7 @@ def facts(answer: str, today: date, lang: str = "fr") -> list[Fact]:
     if digits and ("%" in plain or "pour" in plain):
         for m in PERCENT.finditer(plain):
             out.append(Fact("pourcentage", m.group(0), float(m.group(1).replace(",", "."))))
-    if digits:
-        for m in DURATION.finditer(plain):
-            span = (int(m.group(1)), unit_of(m.group(2)))
-            subjects = subjects_around(plain, m.start(), m.end())
-            out.append(Fact("durée", m.group(0), span, subjects=subjects))
-        for said, (day, month, year) in _dates_said(plain):
-            found = day_of(day, month, year, today)
-            if found is not None:
-                out.append(Fact("date", said, found))
-        for m in HOUR.finditer(plain):
-            if _LENGTH.search(plain, max(0, m.start() - 12), m.start()):  # « sous 2 h »: a delay
-                out.append(Fact("durée", m.group(0), (int(m.group(1)), "heure")))
-            else:
-                out.append(Fact("heure", m.group(0), (int(m.group(1)), int(m.group(2) or 0))))
-    if "hier" in plain or "demain" in plain:
-        for m in RELATIVE_WORDS.finditer(plain):
-            out.append(Fact("date", m.group(0), today + timedelta(days=RELATIVE[m.group(1)])))
-    if digits and "dans " in plain:
-        for m in _IN_DAYS.finditer(plain):
-            out.append(Fact("date", m.group(0), today + timedelta(days=int(m.group(1)))))
+    out += _delays_and_days(plain, today, digits)
     if "di" in plain:  # every weekday ends so
         for m in _WEEKDAY.finditer(plain):
             out.append(Fact("date", m.group(0), WEEKDAYS.index(m.group(1))))
@@ -247,6 +239,52 @@ def facts(answer: str, today: date, lang: str = "fr") -> list[Fact]:
         for m in _PLACE.finditer(plain):
             out.append(Fact("lieu", m.group(0), m.group(1)))
     return _unique([*out, *_named(plain, answer, digits)])
+
+
+def _delays_and_days(plain: str, today: date, digits: bool) -> list[Fact]:
+    """The durations, dates and times of day a folded French answer states."""
+    out: list[Fact] = []
+    if digits:
+        for m in (*DURATION.finditer(plain), *RANGE_LOW.finditer(plain)):
+            span = (int(m.group(1)), unit_of(m.group(2)))
+            subjects = subjects_around(plain, m.start(), m.end())
+            out.append(
+                Fact("durée", m.group(0), span, subjects=subjects, anchor=anchor_after(plain, m.end()))
+            )
+        for said, (day, month, year) in _dates_said(plain):
+            found = day_of(day, month, year, today)
+            if found is not None:
+                out.append(Fact("date", said, found))
+        for m in HOUR.finditer(plain):
+            if _LENGTH.search(plain, max(0, m.start() - 12), m.start()):  # « sous 2 h »: a delay
+                out.append(Fact("durée", m.group(0), (int(m.group(1)), "heure")))
+            else:
+                out.append(Fact("heure", m.group(0), (int(m.group(1)), int(m.group(2) or 0))))
+    if "hier" in plain or "demain" in plain:
+        for m in RELATIVE_WORDS.finditer(plain):
+            out.append(Fact("date", m.group(0), today + timedelta(days=RELATIVE[m.group(1)])))
+    if "aujourd" in plain or "soir" in plain:
+        for m in _TODAY.finditer(plain):
+            out.append(Fact("date", m.group("today") or m.group("tonight"), today))
+    if "heure" in plain:
+        for m in _WITHIN_HOUR.finditer(plain):  # « un conseiller vous rappelle dans l'heure »
+            out.append(
+                Fact("durée", m.group(0), (1, "heure"), subjects=subjects_around(plain, m.start(), m.end()))
+            )
+    if digits and "h" in plain:
+        for m in HOURS_LONG.finditer(plain):  # « 24 h », « 48h »: no time of day
+            out.append(
+                Fact(
+                    "durée",
+                    m.group(0),
+                    (int(m.group(1)), "heure"),
+                    subjects=subjects_around(plain, m.start(), m.end()),
+                )
+            )
+    if digits and "dans " in plain:
+        for m in _IN_DAYS.finditer(plain):
+            out.append(Fact("date", m.group(0), today + timedelta(days=int(m.group(1)))))
+    return out
 
 
 def _placed(plain: str, kind: str, said: str, value: Any) -> Fact:

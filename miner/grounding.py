@@ -31,7 +31,9 @@ from miner.facts import (
     DAYS_SAID,
     DURATION,
     HOUR,
+    HOURS_LONG,
     ISO,
+    RANGE_LOW,
     RELATIVE,
     RELATIVE_WORDS,
     STATUS_KEYS,
@@ -45,7 +47,7 @@ from miner.facts import (
     on_day,
     unit_of,
 )
-from miner.subjects import clauses, subjects_of
+from miner.subjects import anchor_after, clauses, subjects_of
 from miner.text import comparable, norm
 
 
@@ -66,6 +68,8 @@ class Seen:
     said_with_unit: dict[tuple[int, str], set[str]] = field(default_factory=dict)
     hours: set[tuple[int, int]] = field(default_factory=set)  # times of day read (« de 9 h à 18 h »)
     addresses: set[str] = field(default_factory=set)  # street addresses read (« 14 rue des lilas »)
+    # (figure, unit) → what it was read counting from (« 14 jours après réception du retour »: `retour`)
+    anchors: dict[tuple[int, str], set[str]] = field(default_factory=dict)
 
     def copy(self) -> Seen:
         return Seen(
@@ -80,6 +84,7 @@ class Seen:
             {k: set(v) for k, v in self.said_with_unit.items()},
             set(self.hours),
             set(self.addresses),
+            {k: set(v) for k, v in self.anchors.items()},
         )
 
     def add(self, value: Any, today: date, lookup: bool = False, about: str = "") -> None:
@@ -104,6 +109,8 @@ class Seen:
                 self.said_with_unit.setdefault(figure, set()).update((subjects | of_key) or {""})
             self.hours |= read.hours
             self.addresses |= read.addresses
+            for figure, anchor in read.anchored:
+                self.anchors.setdefault(figure, set()).add(anchor)
             self.text += " " + read.plain
             self.raw += " " + s
         self.numbers, self.dates = numbers, dates
@@ -118,6 +125,7 @@ class _Reading(NamedTuple):
     said_with_unit: tuple[tuple[tuple[int, str], frozenset[str]], ...]  # each with its clause's subjects
     hours: frozenset[tuple[int, int]]  # times of day (« de 9 h à 18 h », « 08:00 »)
     addresses: frozenset[str]
+    anchored: tuple[tuple[tuple[int, str], str], ...]  # a figure and what it counts from, where said
 
 
 # a figure and its unit as either language writes it, a word between them allowed (« 5 jours ouvrés »,
@@ -161,11 +169,24 @@ def _read(s: str, today: date, lang: str, relative: bool = False) -> _Reading:
         )
     spans = [int(n) for n in DAYS_SAID.findall(plain)]
     spans += [n for n, unit in facts_en.durations(plain) if unit == "jour"] if lang == "en" else []
-    durations = [(int(a), unit_of(b)) for a, b in DURATION.findall(plain)] + facts_en.durations(plain)
-    with_unit = tuple(
-        ((int(n), UNIT_KEYS[unit]), subjects)
+    durations = [(int(a), unit_of(b)) for a, b in (*DURATION.findall(plain), *RANGE_LOW.findall(plain))]
+    durations += facts_en.durations(plain)
+    read = [
+        (subjects, clause, m)
         for subjects, clause in clauses(plain)
-        for n, unit in _WITH_UNIT.findall(clause)
+        for m in (*_WITH_UNIT.finditer(clause), *RANGE_LOW.finditer(clause))
+    ]
+    with_unit = tuple(((int(m.group(1)), UNIT_KEYS[m.group(2)]), subjects) for subjects, _, m in read)
+    if "h" in plain:  # « sous 24 h », « 48h »: hours written as a letter
+        with_unit += tuple(
+            ((int(m.group(1)), "heure"), subjects)
+            for subjects, clause in clauses(plain)
+            for m in HOURS_LONG.finditer(clause)
+        )
+    anchored = tuple(
+        ((int(m.group(1)), UNIT_KEYS[m.group(2)]), a)
+        for _, clause, m in read
+        if (a := anchor_after(clause, m.end()))
     )
     return _Reading(
         plain,
@@ -176,6 +197,7 @@ def _read(s: str, today: date, lang: str, relative: bool = False) -> _Reading:
         with_unit,
         frozenset((int(h), int(m or 0)) for h, m in [*HOUR.findall(plain), *CLOCK.findall(s)]),
         frozenset(address(m) for m in ADDRESS.finditer(plain)),
+        anchored,
     )
 
 
@@ -215,6 +237,8 @@ def _walk(value: Any, strings: list[tuple[str, str]], numbers: set[float], seen:
             stack.extend((key, item) for item in v)
 
 
+# a parcel delivered or lost is not on its way, though its order still says shipped
+_ARRIVED = STATUSES["livre"] + STATUSES["perdu"]
 # what a customer says of a status they saw themselves (« j'ai reçu mon colis »: delivered)
 CUSTOMER_SAYS = {
     "livre": ("recu", "received", "arrive"),
@@ -226,8 +250,10 @@ _NONE = ("aucun", "pas ", "non ", "no ", "not ")
 
 @lru_cache(maxsize=1024)
 def _named_subjects(tool: str, key: str) -> frozenset[str]:
-    """The subjects a tool's name and a result's key name (`demander_retour`, `remboursement`)."""
-    return subjects_of(norm(f"{tool} {key}".replace("_", " "))) if tool or key else frozenset()
+    """The subjects a result's key names (`remboursement`), else its tool's name (`demander_retour`): the
+    refund's 14 days a return's result holds under `remboursement` are the refund's, not the return's."""
+    of_key = subjects_of(norm(key.replace("_", " "))) if key else frozenset()
+    return of_key or (subjects_of(norm(tool.replace("_", " "))) if tool else frozenset())
 
 
 @lru_cache(maxsize=1024)
@@ -237,6 +263,9 @@ def _status_key(key: str) -> bool:
 
 def _duration_grounded(fact: Fact, seen: Seen, today: date, dates: set[date]) -> bool:
     n, unit = fact.value
+    anchors = seen.anchors.get((n, UNIT_KEYS.get(unit, unit)))
+    if fact.anchor and anchors and fact.anchor not in anchors:
+        return False  # « remboursé sous 14 jours après votre demande »: it read them after the return came
     subjects = seen.said_with_unit.get((n, UNIT_KEYS.get(unit, unit)))  # 60 € is not 60 jours
     if subjects is not None and (not fact.subjects or fact.subjects & subjects or "" in subjects):
         return True  # read with its unit, of the subject the answer gives it or in a clause naming none
@@ -288,8 +317,10 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
             words = STATUSES[fact.value] + CUSTOMER_SAYS.get(fact.value, ())
             return not fact.own or any(re.search(rf"\b{w}", seen.text) for w in words)
         said = STATUSES[fact.value]
-        if fact.value == "en transit":  # a parcel late is still on its way
+        if fact.value == "en transit":  # a parcel late is still on its way, an order shipped is too
             said = said + STATUSES["en retard"]
+            if not any(re.search(rf"\b{f}", s) for s in seen.statuses for f in _ARRIVED):
+                said = said + STATUSES["expedie"]
         return any(any(re.search(rf"\b{f}", s) for f in said) for s in seen.statuses)
     if fact.kind in ("transporteur", "lieu"):
         return str(fact.value) in seen.text

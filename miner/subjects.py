@@ -15,47 +15,105 @@ SUBJECTS: dict[str, tuple[str, ...]] = {
     "remboursement": ("rembours", "refund"),
     "retour": ("retour", "retourn", "renvoy", "retract", "return"),
     "livraison": ("livr", "expedi", "achemin", "deliver", "ship"),
-    "preparation": ("prepar",),
+    "preparation": ("prepar", "expedi"),  # a shipment ends the preparation and starts the delivery
     "retard": ("retard", "enquete", "delay"),
     "garantie": ("garanti", "warrant"),
     "validite": ("valab", "valid", "expire"),
 }
-_OF_STEM = {stem: subject for subject, stems in SUBJECTS.items() for stem in stems}
+_OF_STEM: dict[str, frozenset[str]] = {}
+for _subject, _stems in SUBJECTS.items():
+    for _stem in _stems:
+        _OF_STEM[_stem] = _OF_STEM.get(_stem, frozenset()) | {_subject}
 _STEM = re.compile(r"\b(" + "|".join(sorted(_OF_STEM, key=len, reverse=True)) + r")")
 _ENDS = ".;!?:\n"
 REACH = 200  # characters a clause is read either side of a fact: a run-on text costs linear time
-_CLAUSE = re.compile(r"[.;!?:\n]")
+# « préparée sous 1 à 2 jours, puis livrée en 2 à 4 jours »: two clauses, two subjects
+_THEN = " puis "
+_CLAUSE = re.compile(r"[.;!?:\n]| puis ")
 
 
 def clause_start(plain: str, at: int) -> int:
     """Where the clause holding `at` starts: after the last « . ! ? ; : » before it, at most `REACH`
     characters back."""
     reach = max(0, at - REACH)
-    return max(reach, *(plain.rfind(c, reach, at) + 1 for c in _ENDS))
+    return max(reach, *(plain.rfind(c, reach, at) + 1 for c in _ENDS), plain.rfind(_THEN, reach, at) + 1)
 
 
 def clause_end(plain: str, end: int) -> int:
     """Where the clause holding `end` stops, at most `REACH` characters on."""
     limit = min(len(plain), end + REACH)
-    return min((i for i in (plain.find(c, end, limit) for c in _ENDS) if i >= 0), default=limit)
+    found = (plain.find(c, end, limit) for c in (*_ENDS, _THEN))
+    return min((i for i in found if i >= 0), default=limit)
 
 
 def subjects_around(plain: str, at: int, end: int) -> frozenset[str]:
     """The subjects named before `at` in its clause of folded text (« la garantie légale, valable 2 ans »:
-    the warranty and a validity), or, where none is, after `end` in it (« comptez 30 jours pour le
-    remboursement »)."""
-    before = _STEM.findall(plain, clause_start(plain, at), at)
-    if before:
-        return frozenset(_OF_STEM[s] for s in before)
-    return frozenset(_OF_STEM[s] for s in _STEM.findall(plain, end, clause_end(plain, end)))
+    the warranty and a validity), or, where none is, after `end` in it up to a comma (« comptez 30 jours
+    pour le remboursement »)."""
+    start, stop = clause_start(plain, at), clause_end(plain, end)
+    # « une fois votre retour reçu, comptez 14 jours »: the return received is when, not what
+    events = [m.span() for m in _RETURN_RECEIVED.finditer(plain, start, stop)] if "rec" in plain else []
+
+    def named(a: int, b: int) -> frozenset[str]:
+        found = (m for m in _STEM.finditer(plain, a, b) if not any(x <= m.start() < y for x, y in events))
+        return frozenset().union(*(_OF_STEM[m.group(1)] for m in found))
+
+    # after the figure, up to its clause's next comma (« 30 jours pour le faire, et serez remboursé… »)
+    comma = plain.find(",", end, stop)
+    return named(start, at) or named(end, stop if comma < 0 else comma)
 
 
 @lru_cache(maxsize=1024)
 def subjects_of(text: str) -> frozenset[str]:
     """Every subject a folded text names (a result's key: « remboursement »)."""
-    return frozenset(_OF_STEM[s] for s in _STEM.findall(text))
+    return frozenset().union(*(_OF_STEM[s] for s in _STEM.findall(text)))
 
 
 def clauses(plain: str) -> list[tuple[frozenset[str], str]]:
     """The clauses of folded text, each with the subjects it names."""
     return [(subjects_of(c), c) for c in _CLAUSE.split(plain) if c.strip()]
+
+
+_RETURN_RECEIVED = re.compile(
+    r"\breception (?:de |du |d' ?)?(?:votre |vos |le |l' ?|la )?(?:retour|article retourne|colis retourne)"
+    r"|\bretour (?:est |sera |a ete )?(?:bien )?recu"
+)
+
+
+# what a delay counts from (« 14 jours après réception du retour », « 30 jours à compter de la
+# livraison »): the refund's 14 days do not run from the request, nor the return's 30 from the return
+_FROM = re.compile(
+    r" ?(?:(?:ouvres?|ouvrables?|calendaires?) )?(?:apres|a compter d|a partir d|suivant)\w*"
+    r"(?P<what>[^.;!?:\n,]{0,40})"
+)
+_EVENTS = tuple(
+    (anchor, re.compile(stems))
+    for anchor, stems in (
+        ("livraison", r"livr"),
+        ("retour", r"recept|\brecu"),
+        ("demande", r"demand"),
+        ("expedition", r"expedi|envoi"),
+        ("commande", r"command|achat"),
+    )
+)
+_RECEIVED = re.compile(r"\W*(?:\w+\W+){0,3}?(?:(?P<back>retour|retourn|renvo)|command|achat)")
+
+
+def anchor_after(plain: str, end: int) -> str:
+    """The event a delay of folded text ending at `end` counts from, "" where it names none: `livraison`
+    (« du jour où votre commande vous a été livrée » too), `retour` (the return received), `demande`,
+    `expedition`, `commande`."""
+    m = _FROM.match(plain, end)
+    if m is None:
+        return ""
+    what = m.group("what")
+    for anchor, event in _EVENTS:
+        found = event.search(what)
+        if found is None:
+            continue
+        if anchor != "retour":
+            return anchor
+        # received: the return, or the order (delivered), or « le colis », which may be either
+        received = _RECEIVED.match(what, found.end())
+        return "" if received is None else ("retour" if received.group("back") else "livraison")
+    return ""
