@@ -20,6 +20,9 @@ while the checks were built.
   session (2026-12-03), written from the same materials only (the cases' customer turns and fixtures,
   the agent's instructions, help texts, data and tools, each call run on the case's shop), while the
   rulebook's changes of that day were made, and scored once after them;
+- `heldaside_set_g.json` (266 answers, 112 `bon`, 154 `mauvais`): a seventh table by a seventh reviewer
+  session (2026-12-03, evening), from the same materials only, written while the rulebook's changes of that
+  evening were decided on C to F, and scored once after them (and once on the code before them);
 - every table also through the whole gate (`gate_…`): the case's checks, then the rulebook's rules that
   gate (`rules_gating`, proven on the set's examples), then the checks that ask a model; the rules read
   each table on the day it was written (`WRITTEN`: the shop's dates are relative to the day, the answers'
@@ -76,12 +79,14 @@ WRITTEN = {
     "heldaside_set_d.json": date(2026, 12, 3),
     "heldaside_set_e.json": date(2026, 12, 3),
     "heldaside_set_f.json": date(2026, 12, 3),
+    "heldaside_set_g.json": date(2026, 12, 3),
 }
 TURN_TABLES = (
     ("heldaside_set_c.json", "set_c_"),
     ("heldaside_set_d.json", "set_d_"),
     ("heldaside_set_e.json", "set_e_"),
     ("heldaside_set_f.json", "set_f_"),
+    ("heldaside_set_g.json", "set_g_"),
 )
 
 
