@@ -42,12 +42,7 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "je vous transfere",
             "j'ai transfere",
             "je transmets votre",
-            "j'ai transmis",
-            "je l'ai transmis",
-            "je les ai transmis",
-            "je la transmets",
-            "je le transmets",
-            "je les transmets",
+            "j'ai transmis votre",
             "je vous mets en relation",
             "je vous passe un conseiller",
             # English
@@ -100,6 +95,16 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "action",
         (
             "j'ai enregistre",
+            # forwarded somewhere: a transfer or a return registered does it (« j'ai transmis la demande
+            # de retour » after the return's call), none at all does not
+            "j'ai transmis",
+            "je l'ai transmis",
+            "je les ai transmis",
+            "je la transmets",
+            "je le transmets",
+            "je les transmets",
+            "nous avons transmis",
+            "je viens de transmettre",
             "j'ai bien enregistre",
             "c'est enregistre",
             "est enregistre",

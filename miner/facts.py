@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from miner import facts_en
-from miner.subjects import anchor_after, clause_start, subjects_around
+from miner.subjects import anchor_after, clause_end, clause_start, subjects_around
 from miner.text import comparable
 
 _NUM = r"(\d+(?:[.,]\d{1,2})?)"
@@ -26,7 +26,21 @@ AMOUNT = re.compile(rf"{_NUM}\s?(?:€|eur\b|euros?\b)(?:\s?(\d{{2}})\b)?")  # �
 PERCENT = re.compile(rf"{_NUM}\s?(?:%|pour ?cent\b)")
 DURATION = re.compile(r"(\d+)\s?(jours?|semaines?|mois|ans?|heures?|minutes?)\b")
 # the lower bound of a range carries the unit of its upper one (« 1 à 2 jours », « entre 3 et 5 jours »)
-RANGE_LOW = re.compile(r"\b(\d+) ?(?:a|-|et) ?\d+ ?(?:\w+ )?(jours?|semaines?|mois|ans?|heures?|minutes?)\b")
+RANGE_LOW = re.compile(
+    r"(?<![\w-])(\d{1,3}) ?(?:a|-|et) ?(\d{1,3}) ?(?:\w+ )?(jours?|semaines?|mois|ans?|heures?|minutes?)\b"
+)
+
+
+def range_lows(text: str) -> list[tuple[re.Match[str], int, str]]:
+    """The lower bounds of the ranges in folded text, each with its match and unit: a bound below the
+    other (« LL-10563 a 3 jours de retard » is no range)."""
+    return [
+        (m, int(m.group(1)), m.group(3))
+        for m in RANGE_LOW.finditer(text)
+        if int(m.group(1)) < int(m.group(2))
+    ]
+
+
 DAY_MONTH = re.compile(r"\b(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b")
 MONTHS = (
     "janvier", "fevrier", "mars", "avril", "mai", "juin",
@@ -45,8 +59,12 @@ _TODAY = re.compile(
     r"\b(?:livr|arriv|expedi|parti|prevu|rembours|recev|recu|passage|depos)\w*"
     r"(?: [\w'-]+){0,4}? (?P<today>aujourd' ?hui)\b|\b(?P<tonight>(?:d' ?ici |des )?ce soir)\b"
 )
-_WITHIN_HOUR = re.compile(r"\b(?:dans|sous|d' ?ici) l' ?heure\b")
-HOURS_LONG = re.compile(r"\b(2[4-9]|[3-9]\d|\d{3}) ?h\b")
+WITHIN_HOUR = re.compile(r"\b(?:dans|sous|d' ?ici) l' ?heure\b(?! d)")  # not « l'heure de fermeture »
+HOURS_LONG = re.compile(r"\b(2[4-9]|[3-9]\d|\d{3}) ?h\b(?! ?/)")  # not « 24 h/24 »
+# a day denied, in a condition or asked about is not stated (« ne sera pas livré aujourd'hui », « si votre
+# colis n'arrive pas ce soir », « … aujourd'hui ? »)
+_FROM_ON = re.compile(r"\b(?:des|a partir d' ?|a compter d' ?) ?$")
+_NOT_STATED = re.compile(r"\b(?:ne|n'|pas|si|s'il|jamais|plus)\b|\bn' ?")
 WEEKDAYS = ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche")
 _WEEKDAY = re.compile(r"\b(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b")
 # a status said of an order or a parcel, in the present or the perfect: « est expédiée », « a été livré »
@@ -245,8 +263,9 @@ def _delays_and_days(plain: str, today: date, digits: bool) -> list[Fact]:
     """The durations, dates and times of day a folded French answer states."""
     out: list[Fact] = []
     if digits:
-        for m in (*DURATION.finditer(plain), *RANGE_LOW.finditer(plain)):
-            span = (int(m.group(1)), unit_of(m.group(2)))
+        bounds = [(m, int(m.group(1)), m.group(2)) for m in DURATION.finditer(plain)] + range_lows(plain)
+        for m, n, unit in bounds:
+            span = (n, unit_of(unit))
             subjects = subjects_around(plain, m.start(), m.end())
             out.append(
                 Fact("durée", m.group(0), span, subjects=subjects, anchor=anchor_after(plain, m.end()))
@@ -265,9 +284,14 @@ def _delays_and_days(plain: str, today: date, digits: bool) -> list[Fact]:
             out.append(Fact("date", m.group(0), today + timedelta(days=RELATIVE[m.group(1)])))
     if "aujourd" in plain or "soir" in plain:
         for m in _TODAY.finditer(plain):
+            start, end = clause_start(plain, m.start()), clause_end(plain, m.end())
+            if _NOT_STATED.search(plain, start, m.start()) or plain.startswith("?", end):
+                continue
+            if m.group("today") and _FROM_ON.search(plain, max(0, m.start("today") - 14), m.start("today")):
+                continue  # « dès aujourd'hui »: from today on, a permission, not a day something happens
             out.append(Fact("date", m.group("today") or m.group("tonight"), today))
     if "heure" in plain:
-        for m in _WITHIN_HOUR.finditer(plain):  # « un conseiller vous rappelle dans l'heure »
+        for m in WITHIN_HOUR.finditer(plain):  # « un conseiller vous rappelle dans l'heure »
             out.append(
                 Fact("durée", m.group(0), (1, "heure"), subjects=subjects_around(plain, m.start(), m.end()))
             )

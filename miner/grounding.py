@@ -33,18 +33,19 @@ from miner.facts import (
     HOUR,
     HOURS_LONG,
     ISO,
-    RANGE_LOW,
     RELATIVE,
     RELATIVE_WORDS,
     STATUS_KEYS,
     STATUSES,
     WEEKDAYS,
     WITH_YEAR,
+    WITHIN_HOUR,
     Fact,
     address,
     day_months,
     day_of,
     on_day,
+    range_lows,
     unit_of,
 )
 from miner.subjects import anchor_after, clauses, subjects_of
@@ -143,6 +144,37 @@ UNIT_KEYS = {
 }
 
 
+def _with_units(
+    plain: str,
+) -> tuple[tuple[tuple[tuple[int, str], frozenset[str]], ...], tuple[tuple[tuple[int, str], str], ...]]:
+    """The figures folded text says with a unit, each with its clause's subjects, and those it says
+    counted from an event (« 14 jours après réception du retour »)."""
+    parts = clauses(plain)
+    read = [
+        (subjects, clause, m, n, unit)
+        for subjects, clause in parts
+        for m, n, unit in (
+            *((m, int(m.group(1)), m.group(2)) for m in _WITH_UNIT.finditer(clause)),
+            *range_lows(clause),
+        )
+    ]
+    with_unit = tuple(((n, UNIT_KEYS[unit]), subjects) for subjects, _, _, n, unit in read)
+    if "l' heure" in plain or "l'heure" in plain:  # « un conseiller vous rappelle dans l'heure »
+        with_unit += tuple(
+            ((1, "heure"), subjects) for subjects, clause in parts if WITHIN_HOUR.search(clause)
+        )
+    if "h" in plain:  # « sous 24 h », « 48h »: hours written as a letter
+        with_unit += tuple(
+            ((int(m.group(1)), "heure"), subjects)
+            for subjects, clause in parts
+            for m in HOURS_LONG.finditer(clause)
+        )
+    anchored = tuple(
+        ((n, UNIT_KEYS[unit]), a) for _, clause, m, n, unit in read if (a := anchor_after(clause, m.end()))
+    )
+    return with_unit, anchored
+
+
 @lru_cache(maxsize=8192)
 def _read(s: str, today: date, lang: str, relative: bool = False) -> _Reading:
     """One string the agent saw, read once: folded, its figures, dates, delays in days and durations.
@@ -161,6 +193,8 @@ def _read(s: str, today: date, lang: str, relative: bool = False) -> _Reading:
             dates.add(found)
     # a relative date an order's lookup wrote (« livraison prévue demain », "expected": "tomorrow") is the
     # day it names; the customer's « je pars demain » or a help text's « dès demain » names no order's date
+    if relative and ("aujourd" in plain or "ce soir" in plain):  # « livraison prévue aujourd'hui »
+        dates.add(today)
     if relative and ("hier" in plain or "demain" in plain):
         dates.update(today + timedelta(days=RELATIVE[w]) for w in RELATIVE_WORDS.findall(plain))
     if relative and ("yesterday" in plain or "tomorrow" in plain):
@@ -169,25 +203,10 @@ def _read(s: str, today: date, lang: str, relative: bool = False) -> _Reading:
         )
     spans = [int(n) for n in DAYS_SAID.findall(plain)]
     spans += [n for n, unit in facts_en.durations(plain) if unit == "jour"] if lang == "en" else []
-    durations = [(int(a), unit_of(b)) for a, b in (*DURATION.findall(plain), *RANGE_LOW.findall(plain))]
+    durations = [(int(a), unit_of(b)) for a, b in DURATION.findall(plain)]
+    durations += [(low, unit_of(unit)) for _, low, unit in range_lows(plain)]
     durations += facts_en.durations(plain)
-    read = [
-        (subjects, clause, m)
-        for subjects, clause in clauses(plain)
-        for m in (*_WITH_UNIT.finditer(clause), *RANGE_LOW.finditer(clause))
-    ]
-    with_unit = tuple(((int(m.group(1)), UNIT_KEYS[m.group(2)]), subjects) for subjects, _, m in read)
-    if "h" in plain:  # « sous 24 h », « 48h »: hours written as a letter
-        with_unit += tuple(
-            ((int(m.group(1)), "heure"), subjects)
-            for subjects, clause in clauses(plain)
-            for m in HOURS_LONG.finditer(clause)
-        )
-    anchored = tuple(
-        ((int(m.group(1)), UNIT_KEYS[m.group(2)]), a)
-        for _, clause, m in read
-        if (a := anchor_after(clause, m.end()))
-    )
+    with_unit, anchored = _with_units(plain)
     return _Reading(
         plain,
         frozenset(numbers),
@@ -237,8 +256,8 @@ def _walk(value: Any, strings: list[tuple[str, str]], numbers: set[float], seen:
             stack.extend((key, item) for item in v)
 
 
-# a parcel delivered or lost is not on its way, though its order still says shipped
-_ARRIVED = STATUSES["livre"] + STATUSES["perdu"]
+# a parcel delivered, lost or not yet handed over is not on its way, though its order says shipped
+_ARRIVED = STATUSES["livre"] + STATUSES["perdu"] + STATUSES["en preparation"]
 # what a customer says of a status they saw themselves (« j'ai reçu mon colis »: delivered)
 CUSTOMER_SAYS = {
     "livre": ("recu", "received", "arrive"),
@@ -264,10 +283,12 @@ def _status_key(key: str) -> bool:
 def _duration_grounded(fact: Fact, seen: Seen, today: date, dates: set[date]) -> bool:
     n, unit = fact.value
     anchors = seen.anchors.get((n, UNIT_KEYS.get(unit, unit)))
-    if fact.anchor and anchors and fact.anchor not in anchors:
-        return False  # « remboursé sous 14 jours après votre demande »: it read them after the return came
+    # « remboursé sous 14 jours après votre demande »: it read them counted from the return received
+    elsewhere = bool(fact.anchor and anchors and fact.anchor not in anchors)
     subjects = seen.said_with_unit.get((n, UNIT_KEYS.get(unit, unit)))  # 60 € is not 60 jours
-    if subjects is not None and (not fact.subjects or fact.subjects & subjects or "" in subjects):
+    if elsewhere:
+        subjects = subjects or set()  # read only of another event: no delay read, a distance may be
+    elif subjects is not None and (not fact.subjects or fact.subjects & subjects or "" in subjects):
         return True  # read with its unit, of the subject the answer gives it or in a clause naming none
     if unit not in DAYS_IN:
         return False

@@ -71,11 +71,17 @@ def subjects_of(text: str) -> frozenset[str]:
 
 def clauses(plain: str) -> list[tuple[frozenset[str], str]]:
     """The clauses of folded text, each with the subjects it names."""
-    return [(subjects_of(c), c) for c in _CLAUSE.split(plain) if c.strip()]
+    return [(_about(c), c) for c in _CLAUSE.split(plain) if c.strip()]
+
+
+def _about(clause: str) -> frozenset[str]:
+    """The subjects a clause names, the return received (when, not what) left out."""
+    return subjects_of(_RETURN_RECEIVED.sub(" ", clause) if "rec" in clause else clause)
 
 
 _RETURN_RECEIVED = re.compile(
-    r"\breception (?:de |du |d' ?)?(?:votre |vos |le |l' ?|la )?(?:retour|article retourne|colis retourne)"
+    r"\b(?:reception|recev\w*|recu\w*) (?:de |du |d' ?)?(?:votre |vos |le |la |l' ?|les |ce |cet |cette )?"
+    r"(?:retour\w*|\w+ (?:retour|renvoy)\w*)"
     r"|\bretour (?:est |sera |a ete )?(?:bien )?recu"
 )
 
@@ -83,37 +89,41 @@ _RETURN_RECEIVED = re.compile(
 # what a delay counts from (« 14 jours après réception du retour », « 30 jours à compter de la
 # livraison »): the refund's 14 days do not run from the request, nor the return's 30 from the return
 _FROM = re.compile(
-    r" ?(?:(?:ouvres?|ouvrables?|calendaires?) )?(?:apres|a compter d|a partir d|suivant)\w*"
+    r" ?(?:(?:ouvres?|ouvrables?|calendaires?) )?"
+    r"(?:apres|a compter d|a partir d|suivant|des (?=votre |vos |la |le |l' ?|reception|son |sa ))\w*"
     r"(?P<what>[^.;!?:\n,]{0,40})"
 )
-_EVENTS = tuple(
-    (anchor, re.compile(stems))
-    for anchor, stems in (
-        ("livraison", r"livr"),
-        ("retour", r"recept|\brecu"),
-        ("demande", r"demand"),
-        ("expedition", r"expedi|envoi"),
-        ("commande", r"command|achat"),
-    )
+# the events a delay counts from, the first named wins; « réception » by what is received (« du retour »,
+# « de votre commande retournée », « de votre demande », « de votre commande »; « du colis » may be the
+# parcel delivered or the return, and « après réception pour nous le retourner » names nothing)
+_EVENT = re.compile(
+    r"(?P<recu>\brecept\w*|\brecu\w*)(?: (?:de |du |d' ?|des )(?:votre |vos |le |la |l' ?|les |ce |cette |cet )?"
+    r"(?P<noun>\w+)(?: (?P<adj>\w+))?)?"
+    r"|(?P<livraison>\blivr)|(?P<demande>\bdemand)|(?P<expedition>\bexpedi|\benvoi)|(?P<commande>\bcommand|\bachat)"
 )
-_RECEIVED = re.compile(r"\W*(?:\w+\W+){0,3}?(?:(?P<back>retour|retourn|renvo)|command|achat)")
+
+
+def _received(noun: str, adj: str) -> str:
+    if noun.startswith(("retour", "renvoi")) or adj.startswith(("retour", "renvoy")):
+        return "retour"
+    if noun.startswith("demand"):
+        return "demande"
+    return "livraison" if noun.startswith(("command", "achat")) else ""
 
 
 def anchor_after(plain: str, end: int) -> str:
-    """The event a delay of folded text ending at `end` counts from, "" where it names none: `livraison`
-    (« du jour où votre commande vous a été livrée » too), `retour` (the return received), `demande`,
-    `expedition`, `commande`."""
+    """The event a delay of folded text ending at `end` counts from, "" where it names none: `livraison`,
+    `retour` (the return received), `demande`, `expedition`, `commande` (« du jour où votre commande vous
+    a été livrée » is the delivery)."""
     m = _FROM.match(plain, end)
     if m is None:
         return ""
-    what = m.group("what")
-    for anchor, event in _EVENTS:
-        found = event.search(what)
-        if found is None:
+    ordered = False
+    for event in _EVENT.finditer(m.group("what")):
+        if event.group("commande"):
+            ordered = True  # the order, unless a later word says what happened to it
             continue
-        if anchor != "retour":
-            return anchor
-        # received: the return, or the order (delivered), or « le colis », which may be either
-        received = _RECEIVED.match(what, found.end())
-        return "" if received is None else ("retour" if received.group("back") else "livraison")
-    return ""
+        if event.group("recu") is not None:
+            return _received(event.group("noun") or "", event.group("adj") or "")
+        return next(k for k in ("livraison", "demande", "expedition") if event.group(k))
+    return "commande" if ordered else ""

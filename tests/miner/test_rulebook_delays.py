@@ -110,3 +110,84 @@ def test_the_return_received_is_when_a_refund_runs_from_not_what_it_is_about() -
     # after the figure, its subject is read up to the next comma
     said = "Vous aurez 30 jours pour le faire, et serez remboursé sous 14 jours après réception du retour."
     assert missing(said, FAQ) == []
+
+
+PARCEL_TOMORROW = {
+    "numero": "LL-10569",
+    "etat": "en transit",
+    "date_prevue": (TODAY + timedelta(days=1)).isoformat(),
+}
+
+
+def test_a_day_denied_in_a_condition_or_asked_about_is_not_stated() -> None:
+    for said in (
+        "Non, votre colis ne sera pas livré aujourd'hui : sa livraison est prévue demain.",
+        "Si votre colis n'arrive pas aujourd'hui, pas d'inquiétude : il est prévu demain.",
+        "Puis-je vous aider pour autre chose concernant votre livraison aujourd'hui ?",
+        "Vous pouvez déposer votre colis dès aujourd'hui en point relais.",
+        "Nos conseillers ne pourront donc pas vous rappeler ce soir.",
+    ):
+        assert missing(said, PARCEL_TOMORROW, lookup=True) == [], said
+    # a lookup's own « aujourd'hui » grounds the day
+    assert (
+        missing(
+            "Il sera livré aujourd'hui.",
+            {"etat": "en transit", "livraison": "prévue aujourd'hui"},
+            lookup=True,
+        )
+        == []
+    )
+
+
+def test_no_range_from_an_order_number_nor_a_delay_from_round_the_clock() -> None:
+    late = {"numero": "LL-10563", "etat": "en retard", "retard_jours": 3}
+    assert missing("Votre commande LL-10563 a 3 jours de retard.", late, {"texte": "3 jours de retard"}) == []
+    assert [
+        f for f in facts("Votre commande LL-10563 a 3 jours de retard.", TODAY) if "10563" in f.said
+    ] == []
+    assert facts("L'assistant répond 24h/24 et 7j/7.", TODAY) == []
+    assert facts("Joignable d'ici l'heure de fermeture.", TODAY) == []
+    assert missing("Un conseiller vous rappelle dans l'heure.", {"delai": "rappel dans l'heure"}) == []
+
+
+def test_what_is_received_says_what_a_delay_counts_from() -> None:
+    for said in (
+        "Vous disposez de 30 jours après réception pour nous retourner l'article.",
+        "Vous avez 30 jours à compter de la réception pour renvoyer un article.",
+        "Sous 14 jours à compter de la réception du colis retour.",
+        "Vous serez remboursé 14 jours après réception du retour et non dès la livraison.",
+        "Remboursé sous 14 jours après réception de votre commande retournée.",
+    ):
+        assert missing(said, FAQ) == [], said
+    for said in (
+        "Remboursé dans les 14 jours suivant la réception de votre demande.",
+        "Remboursé sous 14 jours dès votre demande.",
+    ):
+        assert missing(said, FAQ) == ["14 jours"], said
+
+
+def test_a_delay_counted_from_another_event_may_still_be_a_distance_to_a_date_seen() -> None:
+    delivered = {"statut": "livrée", "date_livraison": (TODAY - timedelta(days=14)).isoformat()}
+    said = "Vous nous contactez 14 jours après la livraison : vous êtes dans le délai de 30 jours."
+    assert missing(said, FAQ, delivered, lookup=True) == []
+
+
+def test_the_return_received_is_no_subject_in_what_the_agent_read_either() -> None:
+    assert missing("Vous avez 14 jours pour nous renvoyer l'article.", FAQ) == ["14 jours"]
+
+
+def test_a_parcel_not_yet_handed_over_is_not_on_its_way() -> None:
+    order = {"numero": "LL-10589", "statut": "expédiée"}
+    label = {"numero": "LL-10589", "etat": "en préparation"}
+    assert missing("Votre colis est en cours d'acheminement.", order, label, lookup=True) == [
+        "est en cours d' acheminement"
+    ]
+
+
+def test_a_forwarding_a_return_s_call_did_is_no_claim_a_bare_one_is() -> None:
+    escalation = ("transferer_a_un_conseiller",)
+    registered = [("demander_retour", {"accepte": True, "retour": "R-00001"}, None)]
+    said = "J'ai transmis la demande de retour : l'étiquette vous arrive par e-mail."
+    assert claimed(said, registered, escalation) is None
+    assert claimed(said, [], escalation) == "j'ai transmis"
+    assert claimed("Nous avons transmis votre demande à un conseiller.", [], escalation) is not None
