@@ -20,7 +20,7 @@ from miner.grounding import Seen, admitted, grounded, seen_in
 from miner.jsontext import dumps_sorted
 from miner.language import language
 from miner.matching import has as _has
-from miner.model import Conversation, Flag
+from miner.model import Conversation, Flag, Turn
 from miner.security_rule import security
 from miner.severity import Cause
 from miner.text import fold, formal
@@ -169,9 +169,8 @@ def grounding(
                     out.append(Flag.of(Cause.CLAIMED_ACTION, i, why, t.trace_id))
         if not facts_rule:
             continue
-        unseen = any(c.result is None and not c.error for turn in conv.turns[: i + 1] for c in turn.tools)
-        if unseen:
-            continue  # a result not recorded: what the agent saw is not known
+        if unrecorded(conv.turns, i) is not None:
+            continue  # a result not recorded: what the agent saw is not known (`not_evaluated` says it)
         day = t.started_at.date()
         lang = lang or language((t.agent for t in conv.turns), (t.user for t in conv.turns))
         stated = facts(t.agent, day, lang)
@@ -189,6 +188,33 @@ def grounding(
             shown = ", ".join(f"« {f.said} » ({f.kind})" for f in missing[:3])
             why = f"{shown} found in no tool result, help passage or customer's words"
             out.append(Flag.of(Cause.UNGROUNDED_FACT, i, why, t.trace_id))
+    return out
+
+
+def unrecorded(turns: Sequence[Turn], i: int) -> str | None:
+    """The first call up to turn `i` whose result the stack did not record (and that did not fail): the
+    name of its tool, or None. After it, what the agent saw is not known."""
+    calls = (c for t in turns[: i + 1] for c in t.tools)
+    return next((c.name for c in calls if c.result is None and not c.error), None)
+
+
+def not_evaluated(turns: Sequence[Turn], cfg: FlagConfig) -> list[tuple[int, str, str]]:
+    """The turns production could not hold to `fait_non_fonde` (a result not recorded): (turn, rule,
+    reason), said where the conversation is shown, never a pass and never a flag."""
+    rule = cfg.rules.rules["fait_non_fonde"]
+    if not (rule.enabled and rule.production):
+        return []
+    out = []
+    for i, t in enumerate(turns):
+        tool = unrecorded(turns, i) if t.agent.strip() else None
+        if tool is not None:
+            out.append(
+                (
+                    i,
+                    "fait_non_fonde",
+                    f"the result of {tool} was not recorded: what the agent saw is not known",
+                )
+            )
     return out
 
 

@@ -85,6 +85,11 @@ def not_captured() -> Text:
     )
 
 
+def not_evaluated(rule: str, why: str) -> Text:
+    """Said under a turn a rule could not be held to: neither a pass nor a flag."""
+    return Text(f"? {rule} not evaluated: ", style="yellow").append(one_line(why))
+
+
 def escalated() -> Text:
     return Text("↪ escalated to a conseiller", style="yellow")
 

@@ -227,11 +227,19 @@ def traces_show(
 
     Example: filon traces show whatsapp:33999123456
     """
+    from miner.flags import not_evaluated
+    from miner.settings import settings
+
+    try:
+        config = settings().flag_config()
+    except ValueError as exc:
+        fail(str(exc), Exit.USAGE)
     store = open_store()
     found = store.conversation_detail(conversation_id)
     if found is None:
         no_conversation(store, conversation_id)
     conv, turns, flags = found
+    unknown = not_evaluated(turns, config)
     doc: dict[str, Any] = {
         "conversation_id": conv.id,
         "channel": conv.channel,
@@ -239,6 +247,7 @@ def traces_show(
             {"kind": f.kind, "cause": f.cause, "severity": f.severity, "turn": f.turn, "reason": f.reason}
             for f in flags
         ],
+        "not_evaluated": [{"turn": i, "rule": rule, "reason": why} for i, rule, why in unknown],
         "turns": [
             {
                 "trace_id": t.trace_id,
@@ -273,6 +282,8 @@ def traces_show(
             console.print(render.agent(t.agent))
         if t.escalated:
             console.print(Text("  ").append_text(render.escalated()))
+        for _, rule, why in (u for u in unknown if u[0] == i - 1):
+            console.print(Text("  ").append_text(render.not_evaluated(rule, why)))
 
 
 @incident_app.command("add")

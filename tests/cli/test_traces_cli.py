@@ -63,7 +63,7 @@ def test_show_json_shape_and_human_view_escapes_markup() -> None:
     traffic("-n", "12")
     [first] = json.loads(runner.invoke(app, ["traces", "list", "--json", "--limit", "1"]).stdout)
     shown = json.loads(runner.invoke(app, ["traces", "show", first["conversation_id"], "--json"]).stdout)
-    assert set(shown) == {"conversation_id", "channel", "flags", "turns"}
+    assert set(shown) == {"conversation_id", "channel", "flags", "turns", "not_evaluated"}
     turn = shown["turns"][0]
     assert set(turn) == {
         "trace_id",
