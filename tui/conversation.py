@@ -21,8 +21,10 @@ from textual.worker import Worker, WorkerState
 from goldens.drafting.draft import Draft
 from goldens.drafting.review import load_conversation, make_draft
 from miner import render
+from miner.flags import not_evaluated
 from miner.model import Conversation, Flag
 from miner.reviews import ClaimResult
+from miner.settings import settings
 from tui.base import ReviewScreen
 from tui.prompt import PromptScreen
 from tui.safe import line
@@ -43,6 +45,7 @@ class ConversationScreen(ReviewScreen):
         conversation: Conversation | None
         flags: list[Flag]
         claim: ClaimResult
+        not_evaluated: list[tuple[int, str, str]]  # (turn, rule, why): a turn production could not judge
 
     @dataclass
     class Drafted(Message):
@@ -81,7 +84,8 @@ class ConversationScreen(ReviewScreen):
             self.review.held.add(self.conversation_id)
         loaded = load_conversation(store, self.conversation_id)
         conv, flags = loaded if loaded else (None, [])
-        self.post_message(self.Loaded(conv, flags, claim))
+        unknown = not_evaluated(conv.turns, settings().flag_config()) if conv else []
+        self.post_message(self.Loaded(conv, flags, claim, unknown))
 
     @on(Worker.StateChanged)
     def _load_failed(self, event: Worker.StateChanged) -> None:
@@ -123,6 +127,8 @@ class ConversationScreen(ReviewScreen):
                 widgets.append(Static(render.agent(turn.agent), classes="agent"))
             if turn.escalated:
                 widgets.append(Static(render.escalated()))
+            for _, rule, why in (u for u in message.not_evaluated if u[0] == i - 1):
+                widgets.append(Static(render.not_evaluated(rule, why), classes="notice"))
         body.mount_all(widgets)
         if self.draft_on_open:  # asked from a group or the coverage screen: held by another, it says so
             self.draft_on_open = False
