@@ -206,7 +206,7 @@ def _done(call_result: Any, error: str | None) -> bool:
 # ai déjà envoyé ») does not change the claim: dropped, so that each phrase is written once; « un retour
 # est déjà enregistré » says what was there before, no action of the agent's
 _ADVERB = re.compile(
-    r"\b(j'ai|je vous ai|nous avons) (?:(?:quand meme|deja|bien|aussi|egalement|tout de suite"
+    r"\b(j'ai|je vous ai|je l'ai|je les ai|nous avons) (?:(?:quand meme|deja|bien|aussi|egalement|tout de suite"
     r"|immediatement) )+"
 )
 

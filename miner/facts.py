@@ -339,7 +339,9 @@ def _named(plain: str, answer: str, digits: bool = True) -> list[Fact]:
 
 
 def _unique(found: list[Fact]) -> list[Fact]:
-    unique: dict[tuple[str, str], Fact] = {}
+    """Each fact once; a figure said twice of another subject or from another event is two facts (« sous
+    14 jours. Ces 14 jours courent à compter de votre demande »)."""
+    unique: dict[tuple[str, str, frozenset[str], str], Fact] = {}
     for f in found:
-        unique.setdefault((f.kind, str(f.value)), f)
+        unique.setdefault((f.kind, str(f.value), f.subjects, f.anchor), f)
     return list(unique.values())

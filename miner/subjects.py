@@ -89,7 +89,7 @@ _RETURN_RECEIVED = re.compile(
 # what a delay counts from (« 14 jours après réception du retour », « 30 jours à compter de la
 # livraison »): the refund's 14 days do not run from the request, nor the return's 30 from the return
 _FROM = re.compile(
-    r" ?(?:(?:ouvres?|ouvrables?|calendaires?) )?"
+    r" ?(?:[\w']+ ){0,2}?"  # « 14 jours ouvrés après », « ces 14 jours courent à compter de »
     r"(?:apres|a compter d|a partir d|suivant|des (?=votre |vos |la |le |l' ?|reception|son |sa ))\w*"
     r"(?P<what>[^.;!?:\n,]{0,40})"
 )

@@ -191,3 +191,14 @@ def test_a_forwarding_a_return_s_call_did_is_no_claim_a_bare_one_is() -> None:
     assert claimed(said, registered, escalation) is None
     assert claimed(said, [], escalation) == "j'ai transmis"
     assert claimed("Nous avons transmis votre demande à un conseiller.", [], escalation) is not None
+
+
+def test_a_figure_said_again_from_another_event_is_held_again() -> None:
+    said = "Le remboursement intervient sous 14 jours. Ces 14 jours courent à compter de votre demande."
+    assert missing(said, FAQ) == ["14 jours"]
+    assert missing("Remboursé sous 14 jours, oui : 14 jours.", FAQ) == []
+
+
+def test_an_adverb_after_a_pronoun_s_auxiliary_is_still_a_claim() -> None:
+    said = "Je les ai bien transmises à l'équipe technique."
+    assert claimed(said, [], ("transferer_a_un_conseiller",)) == "je les ai transmis"
