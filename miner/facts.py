@@ -64,7 +64,7 @@ HOURS_LONG = re.compile(r"\b(2[4-9]|[3-9]\d|\d{3}) ?h\b(?! ?/)")  # not « 24 h/
 # a day denied, in a condition or asked about is not stated (« ne sera pas livré aujourd'hui », « si votre
 # colis n'arrive pas ce soir », « … aujourd'hui ? »)
 _FROM_ON = re.compile(r"\b(?:des|a partir d' ?|a compter d' ?) ?$")
-_NOT_STATED = re.compile(r"\b(?:ne|n'|pas|si|s'il|jamais|plus)\b|\bn' ?")
+_NOT_STATED = re.compile(r"\b(?:ne|pas|si|s'il|jamais|plus)\b|\bn'")
 WEEKDAYS = ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche")
 _WEEKDAY = re.compile(r"\b(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b")
 # a status said of an order or a parcel, in the present or the perfect: « est expédiée », « a été livré »

@@ -191,31 +191,29 @@ def grounding(
     return out
 
 
+def _first_unrecorded(turns: Sequence[Turn]) -> tuple[int, str] | None:
+    """The turn and tool of the first call whose result the stack did not record (and that did not fail)."""
+    found = ((i, c.name) for i, t in enumerate(turns) for c in t.tools if c.result is None and not c.error)
+    return next(found, None)
+
+
 def unrecorded(turns: Sequence[Turn], i: int) -> str | None:
-    """The first call up to turn `i` whose result the stack did not record (and that did not fail): the
-    name of its tool, or None. After it, what the agent saw is not known."""
-    calls = (c for t in turns[: i + 1] for c in t.tools)
-    return next((c.name for c in calls if c.result is None and not c.error), None)
+    """The tool of the first call up to turn `i` whose result the stack did not record, or None. After
+    it, what the agent saw is not known."""
+    first = _first_unrecorded(turns[: i + 1])
+    return None if first is None else first[1]
 
 
 def not_evaluated(turns: Sequence[Turn], cfg: FlagConfig) -> list[tuple[int, str, str]]:
-    """The turns production could not hold to `fait_non_fonde` (a result not recorded): (turn, rule,
-    reason), said where the conversation is shown, never a pass and never a flag."""
+    """The turns production could not hold to `fait_non_fonde` (a result not recorded, in it or before
+    it): (turn, rule, reason), said where the conversation is shown, never a pass and never a flag."""
     rule = cfg.rules.rules["fait_non_fonde"]
-    if not (rule.enabled and rule.production):
+    first = _first_unrecorded(turns) if rule.enabled and rule.production else None
+    if first is None:
         return []
-    out = []
-    for i, t in enumerate(turns):
-        tool = unrecorded(turns, i) if t.agent.strip() else None
-        if tool is not None:
-            out.append(
-                (
-                    i,
-                    "fait_non_fonde",
-                    f"the result of {tool} was not recorded: what the agent saw is not known",
-                )
-            )
-    return out
+    since, tool = first
+    why = f"the result of {tool} was not recorded: what the agent saw is not known"
+    return [(i, "fait_non_fonde", why) for i, t in enumerate(turns) if i >= since and t.agent.strip()]
 
 
 def latency(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
