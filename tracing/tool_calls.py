@@ -79,14 +79,19 @@ def requests(models: Sequence[SpanRecord]) -> list[Request]:
     return out
 
 
-def responses(models: Sequence[SpanRecord]) -> dict[str, Any]:
-    """The results the model was given back in this turn, by call id (from each call's input, after the
-    customer's newest message)."""
-    out: dict[str, Any] = {}
+def responses(models: Sequence[SpanRecord]) -> dict[str, list[Any]]:
+    """The results the model was given back in this turn, by call id, in the order given (from the last
+    call's input that holds them, after the customer's newest message). Some stacks reuse an id within a
+    turn: the n-th request of an id takes the n-th result of that id."""
+    out: dict[str, list[Any]] = {}
     for s in models[1:]:  # the first call's input holds only earlier turns' results
+        seen: dict[str, list[Any]] = {}
         for part in _parts(_this_turn(s.attributes.get(INPUT))):
             if part.get("type") == "tool_call_response" and part.get("id"):
-                out[str(part["id"])] = part.get("response")
+                seen.setdefault(str(part["id"]), []).append(part.get("response"))
+        for key, found in seen.items():  # a later call's input repeats the earlier results, and more
+            if len(found) >= len(out.get(key, ())):
+                out[key] = found
     return out
 
 
@@ -153,9 +158,15 @@ def tool_calls(tools: Sequence[SpanRecord], models: Sequence[SpanRecord]) -> lis
     """The turn's tool calls from its tool spans, else from the model's requests."""
     if not tools:
         answered = responses(models) if len(models) > 1 else {}
+        used: dict[str, int] = {}
         out = []
         for r in requests(models):
-            result = envelopes.result(answered[r.call_id])[0] if r.call_id in answered else None
+            result = None
+            if r.call_id in answered:
+                n = used[r.call_id] = used.get(r.call_id, -1) + 1
+                given = answered[r.call_id]
+                if n < len(given):
+                    result = envelopes.result(given[n])[0]
             args = _model_arguments(r.arguments) or {}
             out.append(ToolCall(r.name, args, result, None, r.arguments is not None))
         return out
@@ -171,7 +182,7 @@ def tool_calls(tools: Sequence[SpanRecord], models: Sequence[SpanRecord]) -> lis
             for c in spans
         ]
     paired = _pair(spans, requests(models))  # the model's requests and next inputs read only for these
-    given = responses(models)
+    last = {key: found[-1] for key, found in responses(models).items()}
     out = []
     for span, request in zip(spans, paired, strict=True):
         args, recorded, result = span.arguments, span.recorded, span.result
@@ -182,7 +193,7 @@ def tool_calls(tools: Sequence[SpanRecord], models: Sequence[SpanRecord]) -> lis
         ):
             args, recorded = model_args, True
         key = span.call_id or (request.call_id if request else None)
-        if result is None and key in given:
-            result = envelopes.result(given[key])[0]
+        if result is None and key is not None and key in last:
+            result = envelopes.result(last[key])[0]
         out.append(ToolCall(span.name, args if type(args) is dict else {}, result, span.error, recorded))
     return out

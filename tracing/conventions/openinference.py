@@ -6,7 +6,9 @@ conversation from `session.id`, messages with their text and tool calls, tokens,
 gives the tool's name and its real arguments and result (`input.value`, `output.value`, out of their
 envelopes in `tracing.tool_calls`), never the JSON schema in `tool.parameters`; a `tool` message in a
 model call's input is the result read back (`tool_call_response`, by `tool_call_id`). Messages may
-start at index 1 (the Agents SDK) and carry their text in `contents.N` (LlamaIndex). Recorded from
+start at index 1 (the Agents SDK) and carry their text in `contents.N` (LlamaIndex), or have lost their
+first ones to the SDK's attribute limit (a long model call); an AGENT or CHAIN span whose `input.value` /
+`output.value` is plain text is the turn's message and answer. Recorded from
 `openinference-instrumentation-google-genai` 1.4, `-openai-agents`, `-langchain`, `-llama-index` and
 `-openai` against scripted models: `tests/tracing/fixtures/record_openinference.py`,
 `record_openai_agents.py`, `record_langgraph.py`, `record_llamaindex.py`, `record_openai_client.py`.
@@ -38,13 +40,30 @@ TABLE = {  # OpenInference attribute → GenAI attribute, copied as they are
 ROLES = {"model": "assistant", "ai": "assistant"}
 
 
-def _count(attrs: dict[str, Any], side: str) -> int:
-    """How many messages a side has (each has a role). The Agents SDK's instrumentor leaves index 0 to
-    the instructions, and writes none when the agent's are not in the input: its messages start at 1."""
+def _indices(attrs: dict[str, Any], side: str) -> range:
+    """The indices of a side's messages (each has a role). The Agents SDK's instrumentor leaves index 0
+    to the instructions, and writes none when the agent's are not in the input: its messages start at 1.
+    A long model call whose span the SDK cut (128 attributes by default, `OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT`:
+    the oldest dropped first) has lost its first messages: they start where the first role is left."""
     count = indexed.count(lambda i: f"llm.{side}.{i}.message.role" in attrs)
-    if count == 0 and f"llm.{side}.1.message.role" in attrs:
-        count = 1 + indexed.count(lambda i: f"llm.{side}.{i + 1}.message.role" in attrs)
-    return count
+    if count:
+        return range(count)
+    first = 1 if f"llm.{side}.1.message.role" in attrs else _first_left(attrs, f"llm.{side}.")
+    if first is None:
+        return range(0)
+    return range(first, first + indexed.count(lambda i: f"llm.{side}.{first + i}.message.role" in attrs))
+
+
+def _first_left(attrs: dict[str, Any], prefix: str) -> int | None:
+    """The lowest index whose message still has its role, in a span cut from its start; None if none."""
+    found = [
+        int(index)
+        for key in attrs
+        if key.startswith(prefix)
+        and key.endswith(".message.role")
+        and (index := key[len(prefix) :].split(".", 1)[0]).isdigit()
+    ]
+    return min(found) if found else None
 
 
 def _content(attrs: dict[str, Any], base: str) -> str:
@@ -86,15 +105,15 @@ def _message(attrs: dict[str, Any], side: str, i: int) -> dict[str, Any]:
 def _both(attrs: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The input from the newest user message that has text (the history before it is never read: the
     turn is that message and what answers it) and the whole output, as GenAI messages."""
-    count = _count(attrs, "input_messages")
-    start = count - 1
-    while start > 0 and not (
+    indices = _indices(attrs, "input_messages")
+    start = indices.stop - 1
+    while start > indices.start and not (
         attrs.get(f"llm.input_messages.{start}.message.role") == "user"
         and _content(attrs, f"llm.input_messages.{start}.message.")
     ):
         start -= 1
-    inputs = [_message(attrs, "input_messages", i) for i in range(max(start, 0), count)]
-    outputs = [_message(attrs, "output_messages", i) for i in range(_count(attrs, "output_messages"))]
+    inputs = [_message(attrs, "input_messages", i) for i in range(max(start, indices.start), indices.stop)]
+    outputs = [_message(attrs, "output_messages", i) for i in _indices(attrs, "output_messages")]
     return inputs, outputs
 
 
@@ -108,12 +127,25 @@ def to_genai(span: SpanRecord) -> SpanRecord:
             added[target] = attrs[source]
     if kind == "LLM":
         added["gen_ai.input.messages"], added["gen_ai.output.messages"] = _both(attrs)
-    elif (
-        kind in ("AGENT", "CHAIN")
-        and attrs.get("output.mime_type") == "text/plain"
-        and attrs.get("output.value")
-        and not OBJECT_REPR.match(str(attrs["output.value"]))  # LlamaIndex's `StopEvent(…`: never an answer
-    ):
-        answer = [{"role": "assistant", "parts": [{"type": "text", "content": str(attrs["output.value"])}]}]
-        added["gen_ai.output.messages"] = answer
+    elif kind in ("AGENT", "CHAIN"):
+        said = _plain_text(attrs, "input")
+        if said:  # the turn's own span holds the customer's message even where its model calls were cut
+            added["gen_ai.input.messages"] = [{"role": "user", "parts": [{"type": "text", "content": said}]}]
+        answer = _plain_text(attrs, "output")
+        if answer:
+            added["gen_ai.output.messages"] = [
+                {"role": "assistant", "parts": [{"type": "text", "content": answer}]}
+            ]
     return with_attributes(span, {**attrs, **added})
+
+
+def _plain_text(attrs: dict[str, Any], side: str) -> str:
+    """An agent span's `input.value` / `output.value` when it is the text itself: marked `text/plain`, or
+    unmarked and not a structure (JSON, an object's repr: LlamaIndex's `StopEvent(…`, a chain's state)."""
+    value = attrs.get(f"{side}.value")
+    if not value or type(value) is not str:
+        return ""
+    mime = attrs.get(f"{side}.mime_type")
+    if mime == "text/plain" or (mime is None and value.lstrip()[:1] not in ("{", "[")):
+        return "" if OBJECT_REPR.match(value) else value
+    return ""
