@@ -110,6 +110,14 @@ def is_escalation(name: str, patterns: Sequence[str]) -> bool:
     return found
 
 
+# the reference shop's tools that change the world, that tie an order to its owner, that tell an order's
+# details (docs/any-agent.md): what `write_tools`, `identity_tools` and `disclosing_tools` default to
+SHOP_WRITES = ["demander_retour", "transferer_a_un_conseiller"]
+SHOP_IDENTITY = ["consulter_commande"]
+SHOP_DISCLOSING = ["consulter_commande", "suivre_colis"]
+TOOL_LISTS = ("write_tools", "identity_tools", "disclosing_tools")
+
+
 @dataclass
 class FlagConfig:
     latency_ms: float = 10_000.0
@@ -137,8 +145,31 @@ class FlagConfig:
     # accepts in a case, as it accepts the fixtures' customers and reserved domains
     test_identities: list[str] = field(default_factory=list)
 
+    # the agent's tools that change the world (a booking, a cancellation, a return), that tie a record to
+    # its owner (a profile or an order looked up with the identity the customer gave), that tell a
+    # record's details: names or shell patterns, case-insensitive; None: the reference shop's, and
+    # `traces doctor` proposes the writes of an agent that has none of them
+    write_tools: list[str] | None = None
+    identity_tools: list[str] | None = None
+    disclosing_tools: list[str] | None = None
+    # the agent's policy asks for the customer's explicit confirmation before any write
+    confirm_writes: bool = False
+
     def escalates(self, tool: str) -> bool:
         return is_escalation(tool, self.escalation_tools)
+
+    def writes(self, tool: str) -> bool:
+        """Whether a call of this tool changes the world (an escalation is read as one too)."""
+        return is_escalation(tool, self.write_tools if self.write_tools is not None else SHOP_WRITES)
+
+    def ties(self, tool: str) -> bool:
+        """Whether this tool's result ties a record to its owner (an identity lookup)."""
+        return is_escalation(tool, self.identity_tools if self.identity_tools is not None else SHOP_IDENTITY)
+
+    def discloses(self, tool: str) -> bool:
+        """Whether this tool's result carries a record's details."""
+        found = self.disclosing_tools if self.disclosing_tools is not None else SHOP_DISCLOSING
+        return is_escalation(tool, found)
 
     def as_json(self) -> dict[str, Any]:
         """Plain JSON for another process (filon's helper): the rulebook as its `[rules.NAME]` tables."""
@@ -206,8 +237,13 @@ def _resolved(found: dict[str, Any], where: str, folder: Path) -> dict[str, Any]
         if not isinstance(out["rules"], dict):
             raise ValueError(f"{where}: rules: tables [rules.NAME]")
         out["rules"] = rulebook(out["rules"], where)
-    if "identity_required" in out and not isinstance(out["identity_required"], bool):
-        raise ValueError(f"{where}: identity_required: true or false")
+    for flag in ("identity_required", "confirm_writes"):
+        if flag in out and not isinstance(out[flag], bool):
+            raise ValueError(f"{where}: {flag}: true or false")
+    for tools in TOOL_LISTS:
+        found = out.get(tools, [])
+        if not isinstance(found, list) or not all(isinstance(x, str) and x.strip() for x in found):
+            raise ValueError(f"{where}: {tools}: a list of tool names (shell patterns allowed)")
     tests = out.get("test_identities", [])
     if not isinstance(tests, list) or not all(isinstance(x, str) and x.strip() for x in tests):
         raise ValueError(f"{where}: test_identities: a list of emails or phone numbers (globs allowed)")

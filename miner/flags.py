@@ -24,16 +24,28 @@ from miner.model import Conversation, Flag, Turn
 from miner.security_rule import security
 from miner.severity import Cause
 from miner.text import fold, formal
+from miner.writes import writes
+
+# the customer asks for a person: « can I speak to a human », « un conseiller svp », « a supervisor »
+_ASKS_A_PERSON = re.compile(
+    r"\b(?:human|a person|real person|someone else|somebody|supervisor|manager|representative|"
+    r"live agent|human agent|an agent|transfer me|humain|conseiller|une personne|quelqu'un|responsable)\b"
+)
 
 
 def escalation(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
+    """A hand-over to a person: `transfer_asked` (low) when the customer asked for one in that turn or
+    before, as every policy allows; `transferred` (medium) otherwise."""
     out = []
+    asked = False
     for i, t in enumerate(conv.turns):
+        asked = asked or _ASKS_A_PERSON.search(fold(t.user)) is not None
         if not t.tools:
             continue
         call = next((c for c in t.tools if cfg.escalates(c.name)), None)
         if call is not None:
-            out.append(Flag.of(Cause.TRANSFERRED, i, f"escalated with {call.name}", t.trace_id))
+            cause = Cause.TRANSFER_ASKED if asked else Cause.TRANSFERRED
+            out.append(Flag.of(cause, i, f"escalated with {call.name}", t.trace_id))
     return out
 
 
@@ -49,7 +61,7 @@ def error(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         if failed:
             why = f"span(s) ended in error: {', '.join(sorted(set(failed)))}"
             out.append(Flag.of(Cause.SPAN_ERROR, i, why, t.trace_id))
-        elif not t.agent.strip() and t.captured:  # a turn without content is a notice, not an error
+        elif not t.agent.strip() and t.captured and not any(cfg.escalates(c.name) for c in t.tools):
             out.append(Flag.of(Cause.EMPTY_ANSWER, i, "the agent answered nothing", t.trace_id))
     return out
 
@@ -246,6 +258,7 @@ RULES: dict[str, Callable[[Conversation, FlagConfig], list[Flag]]] = {
     "loop": loop,
     "promise": promise,
     "grounding": grounding,
+    "write": writes,
     "latency": latency,
     "feedback": feedback,
 }

@@ -7,6 +7,7 @@ gives). Where nobody's identity is known, whose record it is cannot be told, and
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from miner.config import FlagConfig
@@ -15,23 +16,43 @@ from miner.matching import has as _has
 from miner.matching import phone_or_text
 from miner.model import Conversation, Flag, ToolCall
 from miner.severity import Cause
+from miner.writes import failure
+
+# keys whose value names a record's owner (`user_id`, `customer_id`, `client`…): a record is someone's
+# when it carries one of those, an email or a phone number
+_OWNER = re.compile(r"^(?:user|customer|client|account|member|owner|username|login)(?:[_ .-]?(?:id|name))?$")
+_OWNER_KEYS: dict[str, bool] = {}
+ID = "id:"  # an owner's id in a record's identifiers, apart from emails and phones (which `identities` finds)
+
+
+def owner_key(key: str) -> bool:
+    found = _OWNER_KEYS.get(key)
+    if found is None:
+        found = _OWNER.match(key.lower()) is not None
+        if len(_OWNER_KEYS) < 4096:
+            _OWNER_KEYS[key] = found
+    return found
 
 
 def _records(value: Any, out: list[set[str]] | None = None) -> list[set[str]]:
-    """The customer records in a tool result: each JSON object holding an email or a phone number,
-    as the set of identifiers it carries directly."""
+    """The customer records in a tool result: each JSON object holding an email, a phone number or an
+    owner's id (`user_id`…), as the set of identifiers it carries directly (lower-cased)."""
     out = [] if out is None else out
     if isinstance(value, dict):
         direct: set[str] = set()
         nested = []
-        for v in value.values():
+        for k, v in value.items():
             kind = type(v)
             if kind is str:
                 if "@" in v or len(v) >= PHONE_MIN:  # `identities`' own guards, without the call
                     direct |= identities(v)
+                if owner_key(k) and len(v) >= 3:
+                    direct.add(ID + v.lower())
             elif kind is int:
                 if v >= 10**9 or v <= -(10**8):  # a phone number written as a number has ten digits or more
                     direct |= identities(str(v))
+                if owner_key(k):
+                    direct.add(ID + str(v))
             elif kind is dict or kind is list:
                 nested.append(v)
         if direct:
@@ -45,18 +66,37 @@ def _records(value: Any, out: list[set[str]] | None = None) -> list[set[str]]:
     return out
 
 
+def _gave(identifier: str, said: str) -> bool:
+    """Whether the customer wrote this identifier (an owner's id, an email) themselves."""
+    identifier = identifier.removeprefix(ID)
+    return len(identifier) >= 4 and identifier in said
+
+
+def _own_lookup(call: ToolCall, said: str) -> bool:
+    """A lookup of the customer's own profile or account: a call whose owner arguments (`user_id`,
+    `email`…: never an order's number, which anyone can write) are all what the customer wrote."""
+    given = [
+        str(v).lower()
+        for k, v in call.arguments.items()
+        if type(v) in (str, int) and (owner_key(k) or "mail" in k.lower())
+    ]
+    return bool(given) and all(_gave(v, said) for v in given)
+
+
 REPEATED_MIN = 5  # shorter values ("oui", "web", a quantity) say nothing of whose record it is
 
 
 def _strings(value: Any) -> list[str]:
-    """The strings of a JSON value worth comparing, in one pass without recursion."""
+    """The strings of a JSON value worth comparing, in one pass without recursion: those that can tell
+    whose record it is (a capital, a digit, two words), not a plain word any record shares (« economy »,
+    « shipped »)."""
     out: list[str] = []
     stack = [value]
     while stack:
         v = stack.pop()
         kind = type(v)
         if kind is str:
-            if len(v) >= REPEATED_MIN:
+            if len(v) >= REPEATED_MIN and (" " in v or not v.islower()):  # not a plain word: "economy"
                 out.append(v)
         elif kind is dict:
             stack.extend(v.values())
@@ -137,19 +177,33 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     """
     out = []
     known: set[str] = set()
+    said = ""  # the customer's words so far, lower-cased: an id they gave is theirs
     for i, turn in enumerate(conv.turns):
         if turn.sender:  # the WhatsApp number, or the user id the stack gives (often an email)
-            known |= identities(turn.sender) | {phone_or_text(turn.sender)}
+            known |= identities(turn.sender) | {phone_or_text(turn.sender).lower(), ID + turn.sender.lower()}
         known |= identities(turn.user)
+        said += "\n" + turn.user.lower()
         pattern = _has(turn.user, cfg.injection_patterns)
         foreign: list[ToolCall] = []  # the calls whose result carried another customer's record
         for call in turn.tools:
+            if failure(call) is not None:
+                continue
+            if _own_lookup(call, said):  # their profile, looked up with what they gave: theirs whole
+                known |= {
+                    (ID if owner_key(k) else "") + str(v).lower()
+                    for k, v in call.arguments.items()
+                    if type(v) in (str, int) and (owner_key(k) or "mail" in k.lower())
+                }
+                for record in _records(call.result):
+                    known |= record
+                continue
             stranger = False
             for record in _records(call.result):
-                if record & known:
+                if record & known or any(_gave(x, said) for x in record):
                     known |= record
-                else:
-                    stranger = True
+                elif known or not all(x.startswith(ID) for x in record):
+                    stranger = True  # (a record known by an owner's id alone, to a customer who gave
+                    # no identity: whose it is cannot be told)
             if stranger:
                 foreign.append(call)
         repeated: list[str] = []

@@ -51,6 +51,7 @@ class FlagKind(StrEnum):
     LATENCY = "latency"
     FEEDBACK = "feedback"
     GROUNDING = "grounding"
+    WRITE = "write"
 
 
 class Cause(StrEnum):
@@ -71,6 +72,12 @@ class Cause(StrEnum):
     NEGATIVE_FEEDBACK = "negative_feedback"
     CLAIMED_ACTION = "claimed_action"
     UNGROUNDED_FACT = "ungrounded_fact"
+    TRANSFER_ASKED = "transfer_asked"
+    UNCONFIRMED_WRITE = "unconfirmed_write"
+    UNGROUNDED_WRITE = "ungrounded_write"
+    REPEATED_WRITE = "repeated_write"
+    WRITE_MADE = "write_made"
+    NO_LOOKUP = "no_lookup"
 
 
 @dataclass(frozen=True)
@@ -110,7 +117,15 @@ CAUSES: dict[Cause, Rule] = {
         FlagKind.PROMISE, Severity.HIGH, "a commitment (refund, voucher) nobody will honour without a human"
     ),
     Cause.TRANSFERRED: Rule(
-        FlagKind.ESCALATION, Severity.HIGH, "a customer handed to a person: the costliest outcome, to check"
+        FlagKind.ESCALATION,
+        Severity.MEDIUM,
+        "a customer handed to a person they did not ask for: the costliest outcome, to check, though most "
+        "agents' policies send there what they may not do",
+    ),
+    Cause.TRANSFER_ASKED: Rule(
+        FlagKind.ESCALATION,
+        Severity.LOW,
+        "a customer handed to the person they asked for: what every policy allows",
     ),
     Cause.SPAN_ERROR: Rule(FlagKind.ERROR, Severity.MEDIUM, "a step failed; the customer may have no answer"),
     Cause.EMPTY_ANSWER: Rule(FlagKind.ERROR, Severity.MEDIUM, "the customer got nothing back"),
@@ -142,6 +157,33 @@ CAUSES: dict[Cause, Rule] = {
         FlagKind.GROUNDING,
         Severity.HIGH,
         "a figure, date, status, carrier or place the agent saw nowhere: a made-up fact the customer acts on",
+    ),
+    Cause.UNCONFIRMED_WRITE: Rule(
+        FlagKind.WRITE,
+        Severity.HIGH,
+        "the customer's records changed before they said yes, where the agent's policy asks them to",
+    ),
+    Cause.UNGROUNDED_WRITE: Rule(
+        FlagKind.WRITE,
+        Severity.HIGH,
+        "a write with an id, amount, date or name the agent read nowhere: it wrote what it made up",
+    ),
+    Cause.WRITE_MADE: Rule(
+        FlagKind.WRITE,
+        Severity.LOW,
+        "the customer's records changed (a booking, a cancellation, a return): where a wrong answer costs "
+        "the most, worth a look before a conversation that changed nothing",
+    ),
+    Cause.NO_LOOKUP: Rule(
+        FlagKind.GROUNDING,
+        Severity.MEDIUM,
+        "several turns answered without a single call: the agent answered from memory or sent the "
+        "customer away without looking anything up",
+    ),
+    Cause.REPEATED_WRITE: Rule(
+        FlagKind.WRITE,
+        Severity.MEDIUM,
+        "the same record changed twice: the first change was wrong, or this one duplicates it",
     ),
 }
 

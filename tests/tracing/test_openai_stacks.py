@@ -96,7 +96,7 @@ def check(conversations: dict[str, tuple[list[Turn], list[str]]], fixture: str) 
         assert [[(c.name, c.arguments, c.result) for c in t.tools] for t in turns] == [e[0] for e in expected]
         assert [t.agent for t in turns] == [e[1] for e in expected]
         assert [t.escalated for t in turns] == [users == (HUMAN,)] * len(turns)
-        assert causes == (["transferred"] if users == (HUMAN,) else [])
+        assert causes == (["transfer_asked"] if users == (HUMAN,) else [])
     turns, causes = conversations[f"{prefix}-429"]
     assert [t.user for t in turns] == [QUOTA if quota_input else ""]
     assert "quota" in causes and "empty_answer" not in causes

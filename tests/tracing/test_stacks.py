@@ -62,7 +62,7 @@ def test_each_scenario_is_one_conversation_with_its_texts_tools_and_flags(fixtur
         assert [t.escalated for t in turns] == [
             any(n == "transfer_to_human" for n, _ in calls) for calls in tools
         ]
-        assert causes == (["transferred"] if users == (HUMAN,) else [])  # never "answered nothing"
+        assert causes == (["transfer_asked"] if users == (HUMAN,) else [])  # never "answered nothing"
     quota = [(turns, causes) for turns, causes in conversations.values() if not turns[0].agent]
     [(turns, causes)] = quota
     assert "quota" in causes and "empty_answer" not in causes
