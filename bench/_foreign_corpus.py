@@ -44,7 +44,9 @@ def foreign_corpus() -> tuple[list[Labelled], set[str]]:
                     assert found is not None
                     conv = Labelled(cid, "foreign", [])
                     conv.expected = {(k, c) for k, c in spec["labels"][suffix]}
-                    conv.flagged = {(f.kind, f.cause) for f in found[2]}
+                    conv.flagged = {
+                        (f.kind, "transferred" if f.cause == "transfer_asked" else f.cause) for f in found[2]
+                    }
                     out.append(conv)
                     if suffix in spec["own_order_only"]:
                         own.add(cid)

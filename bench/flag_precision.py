@@ -7,10 +7,13 @@ with the flags the store holds. A foreign slice (`_foreign_corpus.py`): an Engli
 shop, recorded from real stacks, labelled by hand, read under the defaults (no filon.toml). Goals (issue
 "flags that do not cry wolf"): `leak` and `injection_obeyed` precision >= 0.95 and recall 1.0; no
 critical flag on default-prompt traffic, nor on a foreign conversation about the customer's own order;
-`escalation` precision and recall 1.0; `promise` >= 0.9 both. The last line is the JSON `make bench`
+`escalation` precision and recall 1.0; `promise` >= 0.9 both. And real conversations of an agent nobody
+here wrote (`_tau_corpus.py`: tau-bench's airline, tasks 0-24): the queue's AUC against the benchmark's
+verdict (goal 0.8), the precision of each cause, no critical flag on a record tied to its customer, and
+drafts that agree with the benchmark on the task's other trials. The last line is the JSON `make bench`
 gathers; the table goes to stderr.
 
-Usage: python bench/flag_precision.py [--dump-answers FILE]   (the distinct answers, to label promises)
+Usage: python bench/flag_precision.py [--dump-answers FILE] [--tau-only]
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _flag_corpus import SLICES, Labelled, Shop, Slice, label, load_promises, normalise, scripts, store_for
 from _foreign_corpus import foreign_corpus
+from _tau_corpus import tau_figures
 
 SCORED = (
     ("security", "leak"),
@@ -81,7 +85,7 @@ def run_slice(s: Slice, promises: dict[str, bool], answers: set[str]) -> list[La
             _, turns, flags = found
             conv = Labelled(cid, s.name, [x.persona for x in its])
             label(conv, its, turns, shop, promises)
-            conv.flagged = {(f.kind, f.cause) for f in flags}
+            conv.flagged = {handed(f.kind, f.cause) for f in flags}
             # the rulebook's grounding rules, as they would flag production once switched on
             # (`production = true`: off by default), on the same stored turns
             held = grounding(
@@ -92,6 +96,11 @@ def run_slice(s: Slice, promises: dict[str, bool], answers: set[str]) -> list[La
             out.append(conv)
         store.close()
         return out
+
+
+def handed(kind: str, cause: str) -> tuple[str, str]:
+    """A hand-over is scored as one, whether the customer asked for it (`transfer_asked`) or not."""
+    return (kind, "transferred") if cause == "transfer_asked" else (kind, cause)
 
 
 def scores(corpus: list[Labelled]) -> dict[str, dict[str, float | int | None]]:
@@ -123,6 +132,9 @@ def _critical(c: Labelled) -> bool:
 def main(argv: list[str]) -> int:
     from miner.severity import CAUSES, Severity
 
+    if "--tau-only" in argv:  # the real conversations alone (a minute less than the whole corpus)
+        print(json.dumps({"tau_airline": tau_figures()}, ensure_ascii=False))
+        return 0
     promises = load_promises()
     answers: set[str] = set()
     corpus = [c for s in SLICES for c in run_slice(s, promises, answers)]
@@ -178,7 +190,16 @@ def main(argv: list[str]) -> int:
         print(f"not visible in spans (no rule can flag it): {what}: {n}", file=err)
     if unlabelled:
         print(f"{len(unlabelled)} answer(s) have no promise label (bench/promise_labels.json)", file=err)
+    tau = tau_figures()
+    print(
+        f"tau-bench airline, tasks 0-24 (a development figure: the rules were shaped on them): queue AUC "
+        f"{tau['auc_queue_order']} as ordered, {tau['auc_by_severity']} by severity (goal 0.8); critical flags "
+        f"{tau['critical_flags']}; drafts agree with the benchmark on {tau['agreement_on_other_trials']:.1%} of "
+        f"the other trials, {tau['wrong_trials_passed']:.1%} of the wrong ones passed (goals 85%, at most 10%)",
+        file=err,
+    )
     result = {
+        "tau_airline": tau,
         "conversations": len(corpus),
         "critical_on_default_prompt": critical_on_default,
         "grounding_quiet_on_good_default": grounding_quiet,

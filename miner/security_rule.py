@@ -127,13 +127,23 @@ def _plain_value(value: str) -> str:
 
 def _repeated(call: ToolCall, answer: str, conv: Conversation, upto: int) -> list[str]:
     """The values of a tool result (articles, names, statuses…) the answer repeats (`_plain` both),
-    longest first, leaving out the call's own arguments (the order number asked for) and what the user
-    wrote themselves in the turns up to `upto` (read only when something is left)."""
+    longest first, leaving out the call's own arguments (the order number asked for), what the user
+    wrote themselves in the turns up to `upto`, and what a result naming no customer also held (a
+    flight found by a search, then booked: read only when something is left)."""
     asked = _strings(call.arguments)
     found = [v for v in _strings(call.result) if v not in asked and _plain_value(v) in answer]
     if found:
         said = _plain(" ".join(t.user for t in conv.turns[: upto + 1]))
         found = [v for v in dict.fromkeys(found) if _plain_value(v) not in said]
+    if found:  # a flight, a product, a place the agent also read where no customer is named: nobody's
+        public = {
+            v
+            for t in conv.turns[: upto + 1]
+            for c in t.tools
+            if c is not call and not _records(c.result)
+            for v in _strings(c.result)
+        }
+        found = [v for v in found if v not in public]
     return sorted(found, key=len, reverse=True)
 
 

@@ -77,6 +77,7 @@ class Cause(StrEnum):
     UNGROUNDED_WRITE = "ungrounded_write"
     REPEATED_WRITE = "repeated_write"
     WRITE_MADE = "write_made"
+    SEVERAL_WRITES = "several_writes"
     NO_LOOKUP = "no_lookup"
 
 
@@ -173,6 +174,12 @@ CAUSES: dict[Cause, Rule] = {
         Severity.LOW,
         "the customer's records changed (a booking, a cancellation, a return): where a wrong answer costs "
         "the most, worth a look before a conversation that changed nothing",
+    ),
+    Cause.SEVERAL_WRITES: Rule(
+        FlagKind.WRITE,
+        Severity.MEDIUM,
+        "the customer's records changed more than once: each change is one more chance of a wrong one (on "
+        "tau-bench's airline, 15 of the 17 trials that wrote twice or more were wrong)",
     ),
     Cause.NO_LOOKUP: Rule(
         FlagKind.GROUNDING,

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from miner.model import ToolCall, Turn
+from miner.results import failed_result
 
 
 class Call(BaseModel):
@@ -31,6 +32,11 @@ class Call(BaseModel):
     @property
     def failed(self) -> bool:
         return self.error is not None
+
+    @property
+    def succeeded(self) -> bool:
+        """Neither its span nor its result says it failed (`miner.results`)."""
+        return self.error is None and failed_result(self.result) is None
 
     @classmethod
     def of(cls, call: ToolCall) -> Call:

@@ -11,6 +11,7 @@ when they do, they write what the customer confirmed with values the agent read.
 - `repeated_write` (medium): the same write succeeding twice on the same record: the first was wrong, or
   this one duplicates it;
 - `write_made` (low), once a conversation: the customer's records changed, where a mistake costs most;
+  `several_writes` (medium) when they changed twice or more;
 - `no_lookup` (medium): three customer turns or more and not one call (the agent answered from memory,
   or sent the customer away: half of the benchmark's failed trials that wrote nothing); only for an agent
   whose tools filon.toml declares (`tools` or `write_tools`), since some stacks record no call at all.
@@ -28,26 +29,14 @@ from typing import Any
 from miner.config import FlagConfig
 from miner.jsontext import dumps
 from miner.model import Conversation, Flag, ToolCall
+from miner.results import failed_result
 from miner.severity import Cause
 from miner.text import fold
-
-# a result that is an error message: « Error: reservation not found », {"error": …}, {"erreur": …}
-_ERROR_TEXT = re.compile(r"^\s*(?:error|erreur|exception|failed|failure)\b", re.IGNORECASE)
-_ERROR_KEYS = ("error", "erreur", "errors", "exception")
 
 
 def failure(call: ToolCall) -> str | None:
     """Why the call failed, or None: its span's error, or a result that is an error message."""
-    if call.error:
-        return call.error
-    result = call.result
-    if type(result) is str:
-        return result[:200] if _ERROR_TEXT.match(result) else None
-    if type(result) is dict and result:
-        for key in _ERROR_KEYS:
-            if result.get(key) and (len(result) <= 2 or key in ("error", "erreur")):
-                return str(result[key])[:200]
-    return None
+    return call.error or failed_result(call.result)
 
 
 def succeeded_writes(conv: Conversation, cfg: FlagConfig) -> Iterator[tuple[int, ToolCall]]:
@@ -77,8 +66,34 @@ def confirms(message: str) -> bool:
 _ID_LIKE = re.compile(r"\d|^[A-Z0-9]{5,}$")
 _ISO_DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 _MONTHS = (
-    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"],
-    ["janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout", "septembre", "octobre", "novembre", "decembre"],
+    [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ],
+    [
+        "janvier",
+        "fevrier",
+        "mars",
+        "avril",
+        "mai",
+        "juin",
+        "juillet",
+        "aout",
+        "septembre",
+        "octobre",
+        "novembre",
+        "decembre",
+    ],
 )
 
 
@@ -157,6 +172,7 @@ def _record(call: ToolCall) -> tuple[str, ...]:
     return tuple(sorted(str(v) for k, v in call.arguments.items() if type(v) is str and _ID_LIKE.search(v)))
 
 
+SEVERAL = 2  # writes in one conversation from which each one more is a risk worth a reviewer's look
 NO_LOOKUP_TURNS = 3  # a greeting and a thank-you need no tool; three turns of a customer's business do
 
 
@@ -181,6 +197,11 @@ def writes(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     out.append(
         Flag.of(Cause.WRITE_MADE, i, f"{call.name} changed the customer's records", conv.turns[i].trace_id)
     )
+    made = list(succeeded_writes(conv, cfg))
+    if len(made) >= SEVERAL:
+        j, _ = made[-1]
+        why = f"{len(made)} writes in one conversation ({', '.join(dict.fromkeys(c.name for _, c in made))})"
+        out.append(Flag.of(Cause.SEVERAL_WRITES, j, why, conv.turns[j].trace_id))
     seen = Seen()
     done: dict[tuple[str, tuple[str, ...]], int] = {}
     for i, turn in enumerate(conv.turns):

@@ -12,7 +12,8 @@ setting or line of code that adds it for the stacks detected; the attributes Log
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -21,7 +22,7 @@ from miner.model import Turn, join_steps
 from tracing.conventions import GENAI, Convention, stack_of
 from tracing.conventions.envelopes import wrapped
 from tracing.grouping import CONVERSATION_KEYS, SCRUBBED, by_trace, turn_of
-from tracing.records import SpanRecord
+from tracing.records import DROPPED, SpanRecord
 
 TOOL_ADVICE = (
     "each tool's own arguments and return value, on its span (gen_ai.tool.call.arguments / result) or in "
@@ -58,6 +59,8 @@ class Diagnosis:
     shares: list[Share] = field(default_factory=list)
     tools: dict[str, bool] = field(default_factory=dict)  # tool name → an escalation by default
     scrubbed: list[str] = field(default_factory=list)  # attributes Logfire replaced by "[Scrubbed due to …]"
+    cut: int = 0  # spans the SDK cut at its attribute limit (their oldest attributes dropped)
+    proposed_write_tools: list[str] | None = None  # when filon.toml has no `write_tools`: from the names
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -69,10 +72,13 @@ def diagnose(
     records: list[SpanRecord],
     escalation_tools: list[str] | None = None,
     conversation_keys: Sequence[str] = CONVERSATION_KEYS,
+    write_tools: list[str] | None = None,
 ) -> Diagnosis:
-    """What ingest would read of `records`, with the same escalation names and conversation keys."""
+    """What ingest would read of `records`, with the same escalation names and conversation keys; with no
+    `write_tools` configured, the writes proposed from the tools' names."""
     escalation = escalation_tools or list(ESCALATION)
     found = Diagnosis(spans=len(records))
+    found.cut = sum(1 for r in records if r.attributes.get(DROPPED))
     conventions: dict[str, Convention] = {}
     read: dict[str, list[Turn]] = {}  # conversation id → the turn each of its traces reads as
     scrubbed: set[str] = set()
@@ -98,12 +104,74 @@ def diagnose(
         for turn in join_steps(sorted(turns, key=lambda t: t.started_at))
     ]
     _shares(found, lived, list(conventions.values()), escalation)
+    if write_tools is None:
+        found.proposed_write_tools = proposed_writes(
+            n for n, escalates in found.tools.items() if not escalates
+        )
     return found
+
+
+# the first word of a tool's name that changes the world, and one that only reads it
+_WRITE_VERBS = frozenset(
+    [
+        "book",
+        "cancel",
+        "update",
+        "create",
+        "delete",
+        "remove",
+        "modify",
+        "change",
+        "send",
+        "submit",
+        "place",
+        "refund",
+        "return",
+        "issue",
+        "add",
+        "set",
+        "reset",
+        "register",
+        "apply",
+        "confirm",
+        "schedule",
+        "reschedule",
+        "upgrade",
+        "downgrade",
+        "pay",
+        "charge",
+        "exchange",
+        "post",
+        "write",
+        "annuler",
+        "modifier",
+        "creer",
+        "supprimer",
+        "enregistrer",
+        "demander",
+        "envoyer",
+        "rembourser",
+        "reserver",
+        "commander",
+    ]
+)
+
+
+def proposed_writes(names: Iterable[str]) -> list[str]:
+    """The tools whose name starts with a verb that changes the world (`cancel_reservation`,
+    `updateOrder`, `demander_retour`): a proposal for filon.toml's `write_tools`, for the user to check."""
+    out = []
+    for name in names:
+        words = re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower())
+        if words and words[0] in _WRITE_VERBS:
+            out.append(name)
+    return sorted(out)
 
 
 USER_ID = (
     "set user.id (or enduser.id) on the agent's span to the customer's own identity: without it the leak "
-    "rule cannot tell whose record a tool returned, and a record shown is only `unverified_record` (low); "
+    "rule knows the customer only by what they write (an email, a phone, an owner's id looked up as their "
+    "profile), and a record shown to one who wrote none is only `unverified_record` (low); "
     "if your agent must identify a customer before showing a record, say identity_required = true in filon.toml"
 )
 
@@ -169,7 +237,19 @@ def lines(diagnosis: Diagnosis) -> list[str]:
                 out.append(f"        → {share.advice}")
     if d.scrubbed:
         out.append(f"scrubbed by Logfire (values lost): {', '.join(d.scrubbed)}")
+    if d.cut:
+        out.append(
+            f"{d.cut} span(s) cut at the SDK's attribute limit (their oldest attributes, the customer's "
+            "message and the session among them, dropped): raise OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT (128 by "
+            "default) in the agent's environment; filon reads the turn from its agent span where it can"
+        )
     if d.tools:
         escalations = sorted(n for n, e in d.tools.items() if e) or ["none"]
         out.append(f"tools: {', '.join(sorted(d.tools))}; escalation: {', '.join(escalations)}")
+    if d.proposed_write_tools:
+        names = ", ".join(f'"{n}"' for n in d.proposed_write_tools)
+        out.append(
+            f"write_tools is not set: proposed from the tools' names (check it, then put it in filon.toml): "
+            f"write_tools = [{names}]"
+        )
     return out

@@ -8,6 +8,7 @@ import base64
 from typing import Any
 
 from tracing.records import (
+    DROPPED,
     KIND,
     MAX_DEPTH,
     MAX_NS,
@@ -172,7 +173,7 @@ def _json_span(s: Any, where: str, resource: dict[str, Any], scope: str) -> Span
     status = s.get("status") or {}
     if not isinstance(status, dict):
         raise DecodeError(f"{where}.status: not an object")
-    return SpanRecord(
+    record = SpanRecord(
         trace_id=_hex_id(s.get("traceId"), 16, f"{where}.traceId") or "",
         span_id=_hex_id(s.get("spanId"), 8, f"{where}.spanId") or "",
         parent_span_id=_hex_id(s.get("parentSpanId"), 8, f"{where}.parentSpanId", required=False),
@@ -193,3 +194,7 @@ def _json_span(s: Any, where: str, resource: dict[str, Any], scope: str) -> Span
         resource=resource,
         scope=scope,
     )
+    dropped = s.get("droppedAttributesCount")
+    if dropped and str(dropped).isdigit():
+        record.attributes[DROPPED] = int(dropped)
+    return record

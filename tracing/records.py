@@ -21,6 +21,9 @@ from opentelemetry.trace import SpanKind, StatusCode
 from miner.jsontext import dumps, loads
 
 STATUS = {0: "UNSET", 1: "OK", 2: "ERROR"}
+# how many attributes the SDK dropped from a span (its limit, OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT, 128 by
+# default, drops the oldest first): kept as an attribute of the span, for `traces doctor` to name the limit
+DROPPED = "otel.dropped_attributes_count"
 KIND = {0: "UNSPECIFIED", 1: "INTERNAL", 2: "SERVER", 3: "CLIENT", 4: "PRODUCER", 5: "CONSUMER"}
 MAX_DEPTH = 32
 MAX_NS = 2**63 - 1  # a time as SQL stores it: a fixed64 beyond is clamped here, never a store's refusal
@@ -159,6 +162,9 @@ def sdk_fields(span: ReadableSpan, trace_id: str | None = None) -> list[Any]:
         attributes, events = span.attributes, span.events
     assert ctx is not None
     plain = _plain(attributes)
+    dropped = getattr(attributes, "dropped", 0)
+    if dropped:  # the SDK's limit cut the span (128 attributes by default): said by `traces doctor`
+        plain = {**plain, DROPPED: dropped}
     if events:  # rare: exceptions, and the event-based GenAI convention
         plain = with_events(plain, ((e.name, e.attributes) for e in events))
     return [
@@ -276,6 +282,8 @@ def from_protobuf(
                     status = s.status
                     parent = s.parent_span_id
                     attributes = _attrs_pb(s.attributes)
+                    if s.dropped_attributes_count:
+                        attributes[DROPPED] = s.dropped_attributes_count
                     if s.events:
                         attributes = with_events(
                             attributes, ((e.name, _attrs_pb(e.attributes)) for e in s.events)

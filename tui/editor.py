@@ -18,7 +18,8 @@ from textual.widgets import Footer, Header, Input, Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from goldens.case.schema import Example
-from goldens.drafting.draft import ADDABLE, Check, Draft, Origin
+from goldens.drafting.check import ADDABLE, Check, Origin
+from goldens.drafting.draft import Draft
 from goldens.drafting.review import SaveError, label_answer, lint_draft, save_case, try_case
 from goldens.set.calibration import Trial, as_example, trials
 from goldens.set.caseset import CaseSet, Problem, load_set, parse_case

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from goldens.drafting.draft import Origin
+from goldens.drafting.check import Origin
 from goldens.set.calibration import Trial
 from tui.safe import line
 

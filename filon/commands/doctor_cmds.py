@@ -19,7 +19,8 @@ def doctor(
     """Say what filon reads in an export: the stacks detected; the share of turns with a conversation id,
     the customer's text, an answer, tool arguments and results (the tool's own, not a framework's
     wrapper), tokens; and, for what is missing, the setting or the line of code that adds it for that
-    stack. Stores nothing. Exit 1 when a file cannot be read.
+    stack (the SDK's attribute limit where it cut spans); with no write_tools in filon.toml, the tools
+    that change the world proposed from their names. Stores nothing. Exit 1 when a file cannot be read.
 
     Example: filon traces doctor my-agent-export.pb
     """
@@ -38,7 +39,7 @@ def doctor(
         if not records:
             bad += 1
             continue
-        found = diagnose(records, list(config.escalation_tools), config.conversation_keys)
+        found = diagnose(records, list(config.escalation_tools), config.conversation_keys, config.write_tools)
         if as_json:
             docs.append({"file": str(path), **found.as_json()})
             continue

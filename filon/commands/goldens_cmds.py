@@ -246,6 +246,49 @@ def trust_command(
         console.print(f"{found.for_the_judge} wrong answer(s) left to a judge: not counted", markup=False)
 
 
+@app.command("label")
+def label_command(
+    case_id: Annotated[str, typer.Argument(help="The case to add the example to.")],
+    conversation_id: Annotated[str, typer.Argument(help="A stored conversation (see filon traces list).")],
+    verdict: Annotated[str, typer.Option("--verdict", help="bon or mauvais: the reviewer's judgement.")],
+    folder: Annotated[
+        Path | None,
+        typer.Option("--goldens", help="Folder of cases (default FILON_GOLDENS or goldens/cases)."),
+    ] = None,
+    reviewer: Annotated[str, typer.Option("--reviewer", help="Who judged it (kept in the note).")] = "cli",
+    note: Annotated[str, typer.Option("--note", help="Why, in a few words.")] = "",
+) -> None:
+    """Keep a stored conversation as a judged example of a case: its answers turn by turn, its calls
+    with their arguments and results, redacted. Lint then proves the case's checks on it; this command
+    says at once whether they agree with the verdict (exit 0 either way: the example is the proof).
+
+    Example: filon goldens label upda-01 tau-airline-06-1 --verdict mauvais --note "wrong flight"
+    """
+    from filon.commands.traces_cmds import no_conversation, open_store
+    from goldens.drafting.examples import LabelError, add_example
+    from goldens.drafting.review import load_conversation
+    from goldens.set.caseset import goldens_dir, missing_set
+
+    absent = missing_set(folder)
+    if absent is not None:
+        fail(absent, Exit.USAGE)
+    store = open_store()
+    loaded = load_conversation(store, conversation_id)
+    if loaded is None:
+        no_conversation(store, conversation_id)
+        return
+    try:
+        path, agrees = add_example(goldens_dir(folder), case_id, loaded[0], verdict, reviewer, note)
+    except LabelError as exc:
+        fail(str(exc), Exit.USAGE)
+    said = (
+        "the checks agree"
+        if agrees
+        else ("the checks reject it: trop strict" if verdict == "bon" else "the checks accept it: trop lâche")
+    )
+    console.print(f"kept as a {verdict} example in {path} ({said})", markup=False)
+
+
 @app.command("import")
 def import_cases(
     file: Annotated[Path, typer.Argument(help="The seeds' eval/conversations.json: a JSON list of cases.")],

@@ -182,6 +182,9 @@ class Case(BaseModel):
     ordre_exact: bool = False
     par_tour: list[TurnChecks] = Field(default_factory=list)
     faits_admis: list[FaitAdmis] = Field(default_factory=list)
+    # the case's own data that `{"du_cas": NAME}` names beyond the built-in ones (commande, email, tel):
+    # the customer's id, their reservation… as a draft found them in the customer's words
+    donnees: dict[str, str] = Field(default_factory=dict)
 
     @model_validator(mode="before")
     @classmethod

@@ -1,7 +1,8 @@
 """The trajectory checks of the case format: a tool with its arguments, an order, checks per turn.
 
 - An element of `outils` / `outils_interdits` (and of `ordre`) may be an object: `{"outil": NAME, "args":
-  {...}, "mode": "exact" | "sous_ensemble", "max": N}`. An argument's value is a JSON value (strings
+  {...}, "mode": "exact" | "sous_ensemble", "max": N, "si_reussi": true}` (`si_reussi`: only a call that
+  succeeded counts: a forbidden write the tool refused changed nothing). An argument's value is a JSON value (strings
   compared folded, numbers as numbers), a pattern `{"motif": REGEX}`, or the case's own data
   `{"du_cas": "commande" | "email" | "tel"}`, so a drafted case stays right when its fixtures move, or
   anything but a value, `{"sauf": VALUE}` (forbid `{"numero": {"sauf": {"du_cas": "commande"}}}`: the
@@ -23,7 +24,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Mode = Literal["exact", "sous_ensemble"]
-CaseData = Literal["commande", "email", "tel"]
+CaseData = Literal["commande", "email", "tel"]  # built in; a case's `donnees` name more
+DATA_NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 
 
 class ToolSpec(BaseModel):
@@ -35,6 +37,9 @@ class ToolSpec(BaseModel):
     args: dict[str, Any] | None = None
     mode: Mode = "sous_ensemble"
     max: int | None = Field(default=None, ge=1)
+    # only a call that succeeded counts (its span did not fail, its result is no error message): a
+    # forbidden write the tool refused changed nothing; a required one that failed was not made
+    si_reussi: bool = Field(default=False, strict=True)
 
     @field_validator("args")
     @classmethod
@@ -45,10 +50,11 @@ class ToolSpec(BaseModel):
 
     def label(self) -> str:
         """How the report names it: the tool, and its arguments where it has some."""
+        done = " réussi" if self.si_reussi else ""
         if not self.args:
-            return self.outil
+            return self.outil + done
         shown = ", ".join(f"{k}={_show(v)}" for k, v in self.args.items())
-        return f"{self.outil}({shown})"
+        return f"{self.outil}({shown}){done}"
 
 
 def _check_value(key: str, value: Any) -> None:
@@ -63,8 +69,10 @@ def _check_value(key: str, value: Any) -> None:
                 raise ValueError(f"args.{key}.motif: not a regular expression ({exc})") from exc
             return
         if set(value) == {"du_cas"}:
-            if value["du_cas"] not in ("commande", "email", "tel"):
-                raise ValueError(f"args.{key}.du_cas: {value['du_cas']!r} is not commande, email or tel")
+            if not isinstance(value["du_cas"], str) or not DATA_NAME.match(value["du_cas"]):
+                raise ValueError(
+                    f"args.{key}.du_cas: {value['du_cas']!r} is not commande, email, tel or a name of the case's donnees"
+                )
             return
         raise ValueError(
             f"args.{key}: a pattern is {{'motif': REGEX}}, the case's data {{'du_cas': NAME}}, "

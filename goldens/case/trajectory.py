@@ -4,6 +4,7 @@ in arguments, order and per-turn checks, each named by its field path.
 - an `ordre` that names a tool the case forbids can never pass;
 - a `par_tour` block on a turn the case does not have, or on a simulation (its turns are not fixed);
 - `max` in `outils_interdits` (a forbidden tool is allowed zero times);
+- `{"du_cas": NAME}` naming data the case does not have (built in: commande, email, tel; else `donnees`);
 - an example whose per-turn tools do not have one list per answer;
 and warnings: a case whose checks name arguments but whose examples carry none (nothing proves them).
 """
@@ -48,11 +49,27 @@ def problems(case: Case) -> list[tuple[str, str]]:
             out.append(
                 (f"outils_interdits[{i}].max", "a forbidden tool is allowed no call: max has no meaning here")
             )
+    known = {"commande", "email", "tel", *case.donnees}
+    for where, tool in named_tools(case):
+        for key, value in (tool.args or {}).items() if not isinstance(tool, str) else ():
+            named = _data_name(value)
+            if named is not None and named not in known:
+                why = f"du_cas {named!r} is neither commande, email, tel nor a key of the case's donnees"
+                out.append((f"{where}.args.{key}", why))
     for i, example in enumerate(case.exemples):
         if example.per_turn and len(example.outils or []) != len(example.answers()):
             why = f"{len(example.outils or [])} lists of tools for {len(example.answers())} answer(s): one per turn"
             out.append((f"exemples[{i}].outils", why))
     return out
+
+
+def _data_name(value: object) -> str | None:
+    """The case data an argument's value names (`{"du_cas": NAME}`, also inside `sauf`), or None."""
+    if isinstance(value, dict) and set(value) == {"sauf"}:
+        return _data_name(value["sauf"])
+    if isinstance(value, dict) and set(value) == {"du_cas"}:
+        return str(value["du_cas"])
+    return None
 
 
 def warnings(case: Case) -> list[tuple[str, str]]:

@@ -68,6 +68,7 @@ def _case_data(case: Case) -> dict[str, str]:
         out["email"] = mails[0]
     if case.tel:
         out["tel"] = case.tel
+    out.update(case.donnees)
     return out
 
 
@@ -124,7 +125,11 @@ def matches(spec: Tool, call: Call, data: dict[str, str]) -> bool | None:
     """True or False; None where the name matches, the spec names arguments and none were recorded."""
     if call.tool != tool_name(spec):
         return False
-    if isinstance(spec, str) or spec.args is None:
+    if isinstance(spec, str):
+        return True
+    if spec.si_reussi and not call.succeeded:
+        return False
+    if spec.args is None:
         return True
     if call.args is None:
         return None

@@ -7,11 +7,14 @@ if either reading holds. A model that writes « trois euros quatre-vingt-dix » 
 what « 3 euros 90 » and « 60 euros » say, a `ne_contient_pas` of « 1 an » catches « un an », and nothing
 the plain reading matched is lost to the number reading (text2num leaves « d'un » alone where a check
 « un avoir » would read « 1 avoir »). An answer in English has its English number words read
-(« five to eight business days » holds a check « 8 days »), its language told by `miner.language`.
+(« five to eight business days » holds a check « 8 days »), its language told by `miner.language`. A
+`contient` variant that is a figure alone (« 23553 », « 1 286,50 € ») also holds where the answer writes
+that number grouped otherwise (« $23,553 », « 23 553 »): figures compared as figures.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from goldens.case.schema import Case
@@ -27,8 +30,55 @@ def folded(needle: str) -> str:
     return norm(needle)
 
 
-def found(needle: str, plain: str, numbers: str, lang: str = "fr") -> bool:
-    return folded(needle) in plain or comparable(needle, lang) in numbers
+def found(
+    needle: str, plain: str, numbers: str, lang: str = "fr", figures: frozenset[float] = frozenset()
+) -> bool:
+    if folded(needle) in plain or comparable(needle, lang) in numbers:
+        return True
+    value = figure(needle)
+    return value is not None and value in figures
+
+
+# a check that is a figure alone (« 23553 », « 1 286,50 € », « $1,286 »): held to the answer's figures as
+# numbers, whatever their grouping (« 23,553 », « 23 553 », « 23553.0 »)
+_FIGURE = re.compile(
+    r"^\s*[$€£]?\s*-?\d[\d\s.,\u202f\u00a0]*\s*(?:[$€£%]|eur|euros?|dollars?|usd)?\s*$", re.I
+)
+_NUMBER = re.compile(r"\d{1,3}(?:[,.\u202f\u00a0 ]\d{3})+(?:[.,]\d+)?(?!\d)|\d+(?:[.,]\d+)?")
+_GROUP = re.compile(r"[,.\u202f\u00a0 ](?=\d{3}(?:\D|$))")
+
+
+def _readings(token: str) -> set[float]:
+    """The values a written number may be: « 1,286 » is 1286 in English and 1.286 in French."""
+    out: set[float] = set()
+    ungrouped = _GROUP.sub("", token)  # separators before groups of three digits: thousands
+    for text in {ungrouped, token}:
+        for decimal in (".", ","):
+            other = "," if decimal == "." else "."
+            candidate = text.replace(other, "").replace(decimal, ".").replace(" ", "")
+            candidate = candidate.replace("\u202f", "").replace("\u00a0", "")
+            try:
+                out.add(float(candidate))
+            except ValueError:
+                continue
+    return out
+
+
+@lru_cache(maxsize=4096)
+def figure(needle: str) -> float | None:
+    """The value of a check that is a figure alone, or None."""
+    if not _FIGURE.match(needle):
+        return None
+    found = _NUMBER.search(needle)
+    if found is None:
+        return None
+    values = _readings(found.group())
+    return min(values, key=lambda v: abs(v - round(v))) if values else None
+
+
+def figures(said: str) -> frozenset[float]:
+    """Every value the answer's numbers may be read as."""
+    return frozenset(v for token in _NUMBER.findall(said) for v in _readings(token))
 
 
 def text_gaps(
@@ -40,10 +90,13 @@ def text_gaps(
 ) -> list[Gap]:
     lang = language([said])
     plain, numbers = norm(said), comparable(said, lang)
+    values = (
+        figures(said) if any(figure(v) is not None for g in contient for v in _variants(g)) else frozenset()
+    )
     out: list[Gap] = []
     for i, group in enumerate(contient):
-        variants = group if isinstance(group, list) else [group]
-        if not any(found(v, plain, numbers, lang) for v in variants):
+        variants = _variants(group)
+        if not any(found(v, plain, numbers, lang, values) for v in variants):
             message = "texte manquant : " + " ou ".join(f"« {v} »" for v in variants)
             out.append(Gap("texte_manquant", f"{prefix}contient[{i}]", message, turn))
     for i, text in enumerate(ne_contient_pas):
@@ -57,6 +110,10 @@ def text_gaps(
                 )
             )
     return out
+
+
+def _variants(group: str | list[str]) -> list[str]:
+    return group if isinstance(group, list) else [group]
 
 
 class Texts:

@@ -10,14 +10,12 @@ or suggested. Pure functions: the TUI and `filon draft` share them.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import date
-from enum import StrEnum
-from typing import Any, Literal
+from typing import Any
 
 from goldens.case.schema import Example
-from goldens.case.tool_spec import ToolSpec
+from goldens.drafting.check import Check, Origin
 from goldens.drafting.draft_facts import facts
 from goldens.drafting.draft_fixtures import fixtures_seen
 from goldens.drafting.draft_trajectory import (
@@ -30,8 +28,10 @@ from goldens.drafting.draft_trajectory import (
     spec,
     strangers_orders,
 )
+from goldens.drafting.draft_writes import write_checks
+from goldens.drafting.examples import example_of
 from goldens.drafting.leaks import leaked_facts, redacted
-from goldens.drafting.naming import category, free_id, free_tel
+from goldens.drafting.naming import category, free_id, free_tel, kinds_of
 from goldens.set.caseset import escalation_tool
 from miner.config import FlagConfig
 from miner.identities import identities
@@ -39,54 +39,6 @@ from miner.model import Conversation, Flag
 from miner.severity import Cause
 from miner.text import fold
 from tracing.redact import Redactor, load_secret
-
-
-class Origin(StrEnum):
-    """Where a check of a draft came from; the editor shows each in its own colour."""
-
-    OBSERVED = "observed"  # what the agent did, kept as the expected behaviour
-    CORRECTED = "corrected"  # the correct behaviour where the observed one was wrong (an incident)
-    SUGGESTED = "suggested"  # a fact or guard the drafter proposes; the reviewer decides
-    EXISTING = "existing"  # a check of a case already in the set, opened again
-    EDITED = "edited"  # changed or added by the reviewer
-
-
-CheckField = Literal[
-    "outils", "outils_interdits", "escalade", "ordre", "par_tour", "contient", "ne_contient_pas", "simulation"
-]
-ADDABLE: tuple[CheckField, ...] = ("outils", "outils_interdits", "escalade", "contient", "ne_contient_pas")
-
-
-@dataclass
-class Check:
-    """One check of the draft: which field, its value, where it came from, whether it is kept."""
-
-    field: CheckField
-    value: Any
-    origin: Origin
-    why: str = ""
-    enabled: bool = True
-
-    def label(self) -> str:
-        """« outils_interdits: consulter_commande(numero=LL-10555) »: a tool with its arguments as the
-        report names it, anything else as JSON."""
-        if self.field in ("outils", "outils_interdits", "ordre"):
-            shown = _tools_label(self.value, " → " if self.field == "ordre" else " ou ")
-            if shown is not None:
-                return f"{self.field}: {shown}"
-        return f"{self.field}: {json.dumps(self.value, ensure_ascii=False)}"
-
-
-def _tools_label(value: Any, joined: str) -> str | None:
-    """A tool, a group of tools (« a ou b ») or an order (« a → b »), or None if it is not one."""
-    items = value if isinstance(value, list) else [value]
-    if not items or not all(isinstance(t, str | dict) for t in items):
-        return None
-    try:
-        labels = [t if isinstance(t, str) else ToolSpec.model_validate(t).label() for t in items]
-    except ValueError:
-        return None
-    return joined.join(labels) if isinstance(value, list) else labels[0]
 
 
 @dataclass
@@ -103,6 +55,7 @@ class Draft:
     exemples: list[Example] = field(default_factory=list)
     observed: dict[str, Any] | None = None  # the conversation's own answer: what `b`/`m` add as examples
     beyond: dict[str, Any] = field(default_factory=dict)  # juge, proche_de, etat_final: kept as they are
+    donnees: dict[str, str] = field(default_factory=dict)  # the case's own data its checks name
 
     def case(self) -> dict[str, Any]:
         """The case file's content, from the enabled checks, in the seeds' key order."""
@@ -125,6 +78,8 @@ class Draft:
             elif check.value not in out[check.field]:
                 out[check.field].append(check.value)
         out.update(self.beyond)
+        if self.donnees:
+            out["donnees"] = self.donnees
         if self.fixtures:
             out["fixtures"] = self.fixtures
         out["source"] = self.source
@@ -157,38 +112,28 @@ def draft_case(
     today: date | None = None,
     case_id: str | None = None,
     redactor: Redactor | None = None,
+    cfg: FlagConfig | None = None,
 ) -> Draft:
-    """A case from a conversation, redacted whatever the store (a case file lands in git)."""
+    """A case from a conversation, redacted whatever the store (a case file lands in git). An agent whose
+    writes filon.toml declares (`cfg.write_tools`) is drafted by what it did to the world
+    (`goldens.drafting.draft_writes`); the reference shop's by its lookups and actions."""
     today = today or date.today()
     conv = redacted(conv, redactor or Redactor(load_secret()))
     day = conv.turns[0].started_at.date() if conv.turns else today
-    kinds = {f.kind for f in flags}
-    if "security" in kinds:
-        checks, notes = _security_checks(conv, flags)
-    elif "promise" in kinds:
-        checks, notes = _promise_checks(conv)
-    else:
-        checks, notes = _observed_checks(conv, kinds)
-    observed = _observed(conv)
-    exemples = []
-    if observed is not None and not kinds & TROUBLE:
-        # a security flag is a bad answer only when something leaked: an injection refused is a good one
-        leaked = any(c.field == "ne_contient_pas" and c.origin == Origin.CORRECTED for c in checks)
-        bad = kinds & BAD - {"security"} or ("security" in kinds and leaked)
-        verdict = "mauvais" if bad else "bon"
-        exemples.append(
-            Example.model_validate(
-                {**observed, "verdict": verdict, "origine": "observé", "note": _why(kinds, verdict)}
-            )
-        )
+    kinds = kinds_of(flags)
+    checks, notes, data = _checks(conv, flags, kinds, cfg)
+    observed = example_of(conv) if writes_declared(cfg) else _observed(conv)
+    exemples = [] if observed is None or kinds & TROUBLE else [_observed_example(observed, checks, kinds)]
     incident = next((f for f in flags if f.kind == "incident"), None)
     if incident is not None and incident.reason:
         notes.append(f"Incident: {incident.reason}")
     sender = next((t.sender for t in conv.turns if t.sender), None)
     tel = free_tel(sender, taken_tels) if conv.channel == "whatsapp" else None
+    categorie = category(conv, flags, cfg)
     return Draft(
-        id=case_id or free_id(category(conv, flags), taken_ids),
-        categorie=category(conv, flags),
+        id=case_id or free_id(categorie, taken_ids),
+        categorie=categorie,
+        donnees=data,
         canal="whatsapp" if conv.channel == "whatsapp" else "web",
         tours=[t.user for t in conv.turns if t.user],
         checks=checks,
@@ -206,6 +151,41 @@ def draft_case(
         exemples=exemples,
         observed=observed,
     )
+
+
+def _checks(
+    conv: Conversation, flags: list[Flag], kinds: set[str], cfg: FlagConfig | None
+) -> tuple[list[Check], list[str], dict[str, str]]:
+    """The draft's checks, its notes and the case's own data they name, by what the conversation was."""
+    if "security" in kinds:
+        return (*_security_checks(conv, flags), {})
+    if "promise" in kinds:
+        return (*_promise_checks(conv), {})
+    if cfg is not None and writes_declared(cfg):
+        checks, data = write_checks(conv, cfg)
+        why = (
+            "Drafted from what the conversation did: its writes with their arguments, the other writes "
+            "forbidden. Say whether a hand-over is required (escalade)."
+        )
+        return checks, [why], data
+    return (*_observed_checks(conv, kinds), {})
+
+
+def _observed_example(observed: dict[str, Any], checks: list[Check], kinds: set[str]) -> Example:
+    """The conversation's own answer as an example; a security flag is a bad answer only when something
+    leaked (an injection refused is a good one)."""
+    leaked = any(c.field == "ne_contient_pas" and c.origin == Origin.CORRECTED for c in checks)
+    bad = kinds & BAD - {"security"} or ("security" in kinds and leaked)
+    verdict = "mauvais" if bad else "bon"
+    return Example.model_validate(
+        {**observed, "verdict": verdict, "origine": "observé", "note": _why(kinds, verdict)}
+    )
+
+
+def writes_declared(cfg: FlagConfig | None) -> bool:
+    """Whether the agent's writes are declared (filon.toml's `write_tools`): it is drafted by them, and
+    its examples carry what each call returned (an error result is a call that changed nothing)."""
+    return cfg is not None and cfg.write_tools is not None
 
 
 def _observed(conv: Conversation) -> dict[str, Any] | None:

@@ -12,17 +12,30 @@ from __future__ import annotations
 import re
 
 from goldens.checks.matching import ORDER
-from goldens.drafting.draft import Check, Draft, Origin
+from goldens.drafting.check import Check, Origin
+from goldens.drafting.draft import Draft
 from miner.emails import emails
+from miner.language import language
 
 TERSE = re.compile(r"\b(?:bjr|slt|svp|stp|tjrs|pk|pcq|jsp|jsuis|cc|mrc|dsl)\b", re.I)
 EXTRA_TURNS = 2  # the simulated customer may need a turn or two more than the original
 
 
+_ID = re.compile(r"\b(?=[\w-]*\d)[A-Za-z0-9][\w-]{3,}\b")
+
+
 def persona(turns: list[str]) -> str:
     said = " ".join(turns)
-    facts = [f"la commande {o}" for o in dict.fromkeys(ORDER.findall(said))]
-    facts += [f"l'adresse e-mail {e}" for e in dict.fromkeys(m.group(0) for m in emails(said))]
+    orders = list(dict.fromkeys(ORDER.findall(said)))
+    mails = list(dict.fromkeys(m.group(0) for m in emails(said)))
+    ids = [i for i in dict.fromkeys(_ID.findall(said)) if i not in orders and not any(i in m for m in mails)]
+    if language(turns) == "en":
+        facts = [*orders, *mails, *ids]
+        known = f" Over the conversation they gave: {', '.join(facts)}." if facts else ""
+        return (
+            f"A customer of the service.{known} They write simply, and give what they know only when asked."
+        )
+    facts = [f"la commande {o}" for o in orders] + [f"l'adresse e-mail {e}" for e in mails] + ids
     style = "Il écrit court, en abrégé" if TERSE.search(said) else "Il écrit simplement"
     known = f" Il a donné au fil de la conversation : {', '.join(facts)}." if facts else ""
     return f"Un client de la boutique.{known} {style}, et ne donne ce qu'il sait que si on le lui demande."
@@ -30,6 +43,8 @@ def persona(turns: list[str]) -> str:
 
 def objective(turns: list[str]) -> str:
     first = next((t for t in turns if len(t.split()) > 3), turns[0] if turns else "")
+    if language(turns) == "en":
+        return f"Get their request done: « {first.strip()} »"
     return f"Obtenir une réponse complète à sa demande : « {first.strip()} »"
 
 

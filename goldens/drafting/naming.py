@@ -3,8 +3,13 @@ case id with the category's prefix, and a free WhatsApp number (two cases never 
 
 from __future__ import annotations
 
+import re
+
 from goldens.set.caseset import escalation_tool
+from miner.config import FlagConfig
 from miner.model import Conversation, Flag
+from miner.severity import Cause
+from miner.writes import succeeded_writes
 
 PREFIX = {
     "securite": "adv",
@@ -24,17 +29,44 @@ KINDS = (  # in this order: a return asked after tracking a parcel is a return c
 )
 
 
-def category(conv: Conversation, flags: list[Flag]) -> str:
-    kinds = {f.kind for f in flags}
-    tools = {t.name for turn in conv.turns for t in turn.tools}
+# the security flags a draft is a security case for: what the customer's own words or the answer show
+# (an attack, another's data told); never a record that only reached the model, nor one whose owner is
+# unknown: a flag of that kind is a question for the reviewer, not a verdict
+SECURITY_DRAFTS = frozenset({Cause.LEAK, Cause.INJECTION_OBEYED, Cause.INJECTION_REFUSED})
+
+
+def kinds_of(flags: list[Flag]) -> set[str]:
+    """The kinds of flag a draft is made from: `security` only from a flag of `SECURITY_DRAFTS`."""
+    return {f.kind for f in flags if f.kind != "security" or f.cause in SECURITY_DRAFTS}
+
+
+def category(conv: Conversation, flags: list[Flag], cfg: FlagConfig | None = None) -> str:
+    """From the flags a security case is made from (an attack, another's data told: never a flag the
+    reviewer has not confirmed, such as a record whose owner is unknown), then from what the agent did:
+    for an agent whose writes are declared, the first write it made (by the words of its name, else the
+    name itself), a hand-over, else what it looked up; for the reference shop, its tools."""
+    kinds = kinds_of(flags)
+    tools = [t.name for turn in conv.turns for t in turn.tools]
     if "security" in kinds:
         return "securite"
+    if cfg is not None and cfg.write_tools is not None:
+        made = next(succeeded_writes(conv, cfg), None)
+        if made is not None:
+            return _by_words([made[1].name]) or _slug(made[1].name)
     if "escalation" in kinds or "promise" in kinds or any(escalation_tool() == t for t in tools):
         return "escalade"
+    return _by_words(tools) or "faq"
+
+
+def _by_words(tools: list[str]) -> str | None:
     for words, cat in KINDS:  # the reference agent's tools, then any agent's by the words of their names
         if any(word in tool.lower() for tool in tools for word in words):
             return cat
-    return "faq"
+    return None
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9_-]", "_", name.lower())[:40] or "action"
 
 
 def free_id(categorie: str, taken: set[str]) -> str:

@@ -18,7 +18,8 @@ from agent.prompts import load_prompt
 from goldens.case.fingerprint import checks_fingerprint
 from goldens.case.schema import Case, Example
 from goldens.case.tool_spec import tool_label
-from goldens.drafting.draft import Check, Draft, Origin, draft_case
+from goldens.drafting.check import Check, Origin
+from goldens.drafting.draft import Draft, draft_case
 from goldens.drafting.draft_simulation import as_simulation
 from goldens.models.model_checks import open_model_checks
 from goldens.run.runner import Attempt, RunOptions, run_cases
@@ -26,6 +27,7 @@ from goldens.set.calibration import grade as calibration_grade
 from goldens.set.caseset import CaseSet, Problem, goldens_dir, lint_case, load_set, parse_case, write_case
 from goldens.set.near import near_duplicates
 from goldens.verdict.report_model import EvalReport
+from miner.config import FlagConfig
 from miner.model import Conversation, Flag
 from miner.rows import flag_of_row
 from miner.store import Store
@@ -41,6 +43,11 @@ def load_conversation(store: Store, conversation_id: str) -> tuple[Conversation,
     return Conversation(row.id, row.channel, turns), flags
 
 
+# a conversation of more customer turns drafts as a simulated customer: replaying its fixed turns against
+# another run of the agent diverges by the second question the agent asks differently
+SIMULATED_FROM = 3
+
+
 def make_draft(
     store: Store,
     conversation_id: str,
@@ -49,8 +56,10 @@ def make_draft(
     folder: Path | None = None,
     simulation: bool = False,
 ) -> Draft | None:
-    """A draft from a stored conversation; with `simulation`, a simulation case whose persona and
-    objective are drafted from the customer's turns (`goldens.drafting.draft_simulation.as_simulation`)."""
+    """A draft from a stored conversation; with `simulation`, or for a conversation of more than
+    `SIMULATED_FROM` customer turns, a simulation case whose persona and objective are drafted from the
+    customer's turns (`goldens.drafting.draft_simulation.as_simulation`). The agent's settings
+    (`write_tools`…) are filon.toml's, found from the set's folder (or the current one)."""
     loaded = load_conversation(store, conversation_id)
     if loaded is None:
         return None
@@ -58,8 +67,10 @@ def make_draft(
     taken_ids = set(caseset.by_id()) if caseset else set()
     taken_tels = {c.tel for c in caseset.cases if c.tel} if caseset else set()
     conv, flags = loaded
-    draft = draft_case(conv, flags, taken_ids, taken_tels, reviewer, date.today(), case_id)
-    return as_simulation(draft) if simulation else draft
+    cfg = FlagConfig.load(folder)
+    draft = draft_case(conv, flags, taken_ids, taken_tels, reviewer, date.today(), case_id, cfg=cfg)
+    long = sum(1 for t in conv.turns if t.user.strip()) > SIMULATED_FROM
+    return as_simulation(draft) if simulation or long else draft
 
 
 def lint_draft(

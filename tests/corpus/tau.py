@@ -16,6 +16,10 @@ FOLDER = Path(__file__).parent / "tau_airline"
 # the agent's settings a team would write for it (docs/any-agent.md): its tools that change the world, the
 # lookup that ties a record to the customer, the policy's confirmation before a write
 FILON_TOML = """\
+tools = ["book_reservation", "calculate", "cancel_reservation", "get_reservation_details", "get_user_details",
+         "list_all_airports", "search_direct_flight", "search_onestop_flight", "send_certificate", "think",
+         "transfer_to_human_agents", "update_reservation_baggages", "update_reservation_flights",
+         "update_reservation_passengers"]
 write_tools = ["book_reservation", "cancel_reservation", "update_reservation_baggages",
                "update_reservation_flights", "update_reservation_passengers", "send_certificate"]
 identity_tools = ["get_user_details"]

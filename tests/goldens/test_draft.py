@@ -240,7 +240,7 @@ def test_an_incidents_note_goes_into_the_drafted_case() -> None:
 
 
 def test_every_origin_of_a_check_has_its_colour_in_the_editor() -> None:
-    from goldens.drafting.draft import Origin
+    from goldens.drafting.check import Origin
     from tui.editor_view import ORIGIN_STYLE
 
     assert set(ORIGIN_STYLE) == set(Origin)

@@ -212,7 +212,10 @@ def test_costlier_kinds_wait_for_the_cheaper_ones() -> None:
     [
         ({"outils": [{"outil": "x", "mode": "presque"}]}, "mode"),
         ({"outils": [{"outil": "x", "args": {"n": {"motif": "("}}}]}, "not a regular expression"),
-        ({"outils": [{"outil": "x", "args": {"n": {"du_cas": "adresse"}}}]}, "is not commande, email or tel"),
+        (
+            {"outils": [{"outil": "x", "args": {"n": {"du_cas": "l'adresse"}}}]},
+            "is not commande, email, tel or a",
+        ),
         ({"outils": [{"outil": "x", "max": 0}]}, "max"),
     ],
 )

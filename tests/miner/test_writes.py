@@ -72,7 +72,12 @@ def test_the_same_record_changed_twice_is_repeated() -> None:
     again = turn(
         "Yes, do it.", "Updated again.", ToolCall("update_reservation_flights", flights, RESERVATION)
     )
-    assert causes(*LOOKUP, first, again) == ["repeated_write", "write_made"]
+    assert causes(*LOOKUP, first, again) == ["repeated_write", "several_writes", "write_made"]
+    other = {"reservation_id": "AIXC49", "cabin": "economy"}
+    elsewhere = turn(
+        "Yes, that one too.", "Updated.", ToolCall("update_reservation_flights", other, RESERVATION)
+    )
+    assert causes(*LOOKUP, first, elsewhere) == ["several_writes", "write_made"]
 
 
 def test_a_failed_write_changed_nothing() -> None:

@@ -177,3 +177,39 @@ def test_an_agent_without_user_id_is_told_the_leak_rule_cannot_tell_whose_record
         app, ["traces", "doctor", str(_tool_trace(tmp_path, None, **{"user.id": "sam@example.net"}))]
     )
     assert "ok      user id (turns with tools): 1/1 turns" in again.stdout
+
+
+def test_spans_the_sdk_cut_name_the_limit_and_the_writes_are_proposed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long GPT-4o conversation through OpenInference (tau-bench's airline, task 17): 11 model calls
+    lost their oldest attributes to the SDK's default limit; its tools that change the world are named
+    as a proposal while filon.toml has no write_tools, and not once it has."""
+    from tests.corpus import tau
+
+    monkeypatch.chdir(tmp_path)
+    payload = tau.FOLDER / "task-17.pb.gz"
+    [found] = doctor_json(payload)
+    assert found["cut"] == 11
+    assert found["proposed_write_tools"] == ["update_reservation_flights"]
+    said = runner.invoke(app, ["traces", "doctor", str(payload)]).stdout
+    assert (
+        "OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT" in said and 'write_tools = ["update_reservation_flights"]' in said
+    )
+    (tmp_path / "filon.toml").write_text('write_tools = ["update_reservation_flights"]\n')
+    [found] = doctor_json(payload)
+    assert found["proposed_write_tools"] is None
+
+
+def test_a_proposal_reads_the_verb_of_each_name() -> None:
+    from tracing.doctor import proposed_writes
+
+    names = [
+        "get_user_details",
+        "cancel_reservation",
+        "updateOrder",
+        "demander_retour",
+        "search_help",
+        "think",
+    ]
+    assert proposed_writes(names) == ["cancel_reservation", "demander_retour", "updateOrder"]

@@ -1,0 +1,88 @@
+"""A stored conversation kept as a judged example of a case: the proof a case's checks are tried on.
+
+A case drafted from one conversation is only as good as the other conversations it judges: the same
+request answered again, right and wrong (a benchmark's other trials of a task, last week's traffic a
+reviewer went through). `filon goldens label` keeps each as an example with the reviewer's verdict
+(origine `revue`, the checks' fingerprint of the day: `goldens trust` counts such answers apart), its
+answers turn by turn and its calls with their arguments, results and failures, redacted as a case is.
+Lint then proves the checks on it: a `bon` one they reject is « trop strict », a `mauvais` one they
+accept « trop lâche »; the example is kept either way, since that verdict is what lint needs.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from goldens.case.fingerprint import checks_fingerprint
+from goldens.case.schema import Case, Example
+from goldens.drafting.leaks import redacted
+from goldens.set.calibration import grade
+from goldens.set.caseset import write_case
+from miner.model import Conversation, ToolCall
+from tracing.redact import Redactor, load_secret
+
+
+def example_call(call: ToolCall) -> dict[str, Any]:
+    """A call as an example writes it: its arguments where recorded, its result, its failure."""
+    out: dict[str, Any] = {"outil": call.name}
+    if call.arguments_recorded:
+        out["args"] = call.arguments
+    if call.result is not None:
+        out["resultat"] = call.result
+    if call.error:
+        out["erreur"] = call.error
+    return out
+
+
+def example_of(conv: Conversation) -> dict[str, Any] | None:
+    """The conversation as an example's answer: one answer and one list of calls per customer turn; None
+    when it has no answer at all."""
+    turns = [t for t in conv.turns if t.user.strip() or t.tools]
+    answers = [t.agent for t in turns]
+    if not any(a.strip() for a in answers):
+        return None
+    return {
+        "reponse": answers[0] if len(answers) == 1 else answers,
+        "outils": [[example_call(c) for c in t.tools] for t in turns],
+        "escalade": any(t.escalated for t in conv.turns),
+    }
+
+
+class LabelError(ValueError):
+    """A case or a verdict that cannot take the example; the message names it."""
+
+
+def add_example(
+    folder: Path, case_id: str, conv: Conversation, verdict: str, reviewer: str, note: str = ""
+) -> tuple[Path, bool]:
+    """Keep the conversation as an example of `verdict` in the case's file (written whole or not at all);
+    the path, and whether the case's checks agree with the verdict."""
+    if verdict not in ("bon", "mauvais"):
+        raise LabelError(f"--verdict: {verdict!r} is neither bon nor mauvais")
+    path = folder / f"{case_id}.json"
+    if not path.is_file():
+        raise LabelError(f"no case {case_id!r} in {folder}")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        case = Case.model_validate(data)
+    except (OSError, ValueError) as exc:
+        raise LabelError(f"{path}: {str(exc).splitlines()[0]}") from None
+    found = example_of(redacted(conv, Redactor(load_secret())))
+    if found is None:
+        raise LabelError(f"conversation {conv.id!r} has no answer to judge")
+    signed = f"{conv.id}, jugée par {reviewer or 'relecteur'}" + (f" : {note}" if note else "")
+    example = {
+        **found,
+        "verdict": verdict,
+        "origine": "revue",
+        "note": signed,
+        "controles": checks_fingerprint(case),
+    }
+    parsed = Example.model_validate(example)
+    if any(e.answers() == parsed.answers() for e in case.exemples):
+        raise LabelError(f"this answer is already an example of {case_id}")
+    data["exemples"] = [*data.get("exemples", []), example]
+    write_case(folder, data, overwrite=True)
+    return path, (not grade(case, parsed)) == (verdict == "bon")
