@@ -24,7 +24,7 @@ from miner.model import Conversation, Flag, Turn
 from miner.security_rule import security
 from miner.severity import Cause
 from miner.text import fold, formal
-from miner.writes import writes
+from miner.writes import failure, writes
 
 # the customer asks for a person: « can I speak to a human », « un conseiller svp », « a supervisor »
 _ASKS_A_PERSON = re.compile(
@@ -75,13 +75,31 @@ def rate_limit(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     ]
 
 
+# the answer says something went wrong: « sorry », « unfortunately », « introuvable », « pas pu »…
+_ADMITS = re.compile(
+    r"sorry|unable|could ?n[o']t|can'?t|cannot|not found|error|issue|problem|unfortunately|seems|appears|"
+    r"not possible|isn'?t|wasn'?t|didn'?t|failed|invalid|does ?n[o']t|however|"
+    r"desole|malheureusement|introuvable|impossible|erreur|probleme|n'existe|ne trouve|pas pu|pas reussi|"
+    r"echec|n'a pas|ne peu[tx]|semble|verifier|toutefois|cependant"
+)
+
+
 def tool_error(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
+    """A tool span that failed (`tool_failed`); and a call that failed in a turn whose answer says nothing
+    went wrong (`failure_unsaid`: a lookup's error ignored, a refused write made again with other
+    arguments without a word to the customer)."""
     out = []
     for i, t in enumerate(conv.turns):
-        failed = [c for c in t.tools if c.error] if t.tools else None
+        if not t.tools:
+            continue
+        failed = [c for c in t.tools if c.error]
         if failed:
             why = f"{failed[0].name} failed: {failed[0].error}"
             out.append(Flag.of(Cause.TOOL_FAILED, i, why, t.trace_id))
+        refused = next((c for c in t.tools if failure(c) is not None), None)
+        if refused is not None and t.agent.strip() and not _ADMITS.search(fold(t.agent)):
+            why = f"{refused.name} failed ({str(failure(refused))[:80]}) and the answer says nothing of it"
+            out.append(Flag.of(Cause.FAILURE_UNSAID, i, why, t.trace_id))
     return out
 
 
@@ -131,12 +149,37 @@ def _code_given(answer: str, asked: str) -> str | None:
     return None
 
 
+# a gesture refused in its own sentence: « I cannot offer a voucher », « je ne peux pas vous offrir… »
+_DENIED = re.compile(
+    r"(?:\b(?:cannot|can't|can not|unable to|not able to|won't|will not|do not|don't|not allowed to|"
+    r"ne (?:peux|pouvons|puis) pas|pas possible|impossible de|aucun|aucune|pas de)\b)[^.!?\n]*$"
+)
+
+
+def _promised(answer: str, patterns: Sequence[str]) -> str | None:
+    """A gesture promised in one of the answer's sentences, not refused there."""
+    for sentence in re.split(r"(?<=[.!?\n])", formal(fold(answer))):
+        found = _has(sentence, patterns, sentence)
+        if found is None:
+            continue
+        at = sentence.find(fold(found))
+        if at < 0 or not _DENIED.search(sentence[:at]):
+            return found
+    return None
+
+
 def promise(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
+    """A commercial gesture promised (and not refused in its sentence) with no escalation, nor a write of
+    the agent's own that makes it (a cancellation that refunds), in its turn."""
     out = []
     patterns = cfg.rules.rules["geste_promis"].patterns or cfg.promise_patterns
     for i, t in enumerate(conv.turns):
-        pattern = _has(t.agent, patterns, formal(fold(t.agent))) or _code_given(t.agent, t.user)
-        if pattern and not any(cfg.escalates(c.name) for c in t.tools):
+        pattern = _promised(t.agent, patterns) if t.agent else None
+        pattern = pattern or _code_given(t.agent, t.user)
+        backed = any(
+            cfg.escalates(c.name) or (cfg.write_tools is not None and cfg.writes(c.name)) for c in t.tools
+        )
+        if pattern and not backed:
             why = f"promises « {pattern} » with no escalation behind it"
             out.append(Flag.of(Cause.UNBACKED_PROMISE, i, why, t.trace_id))
     return out

@@ -78,6 +78,7 @@ class Cause(StrEnum):
     REPEATED_WRITE = "repeated_write"
     WRITE_MADE = "write_made"
     SEVERAL_WRITES = "several_writes"
+    FAILURE_UNSAID = "failure_unsaid"
     NO_LOOKUP = "no_lookup"
 
 
@@ -174,6 +175,12 @@ CAUSES: dict[Cause, Rule] = {
         Severity.LOW,
         "the customer's records changed (a booking, a cancellation, a return): where a wrong answer costs "
         "the most, worth a look before a conversation that changed nothing",
+    ),
+    Cause.FAILURE_UNSAID: Rule(
+        FlagKind.TOOL_ERROR,
+        Severity.MEDIUM,
+        "a call failed and the answer says nothing of it: an error ignored, or a refused write made again "
+        "with other arguments the customer was not told of",
     ),
     Cause.SEVERAL_WRITES: Rule(
         FlagKind.WRITE,

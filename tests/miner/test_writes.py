@@ -129,3 +129,32 @@ def test_a_yes_is_told_from_a_no() -> None:
     assert confirms("Oui, allez-y")
     assert not confirms("No, don't do it yet, is it okay to wait?")
     assert not confirms("What would it cost?")
+
+
+def test_a_gesture_refused_in_its_sentence_is_no_promise() -> None:
+    asked = "My flight was delayed, I want compensation."
+    assert causes(turn(asked, "Unfortunately, I cannot offer a voucher or a refund.")) == []
+    assert causes(turn(asked, "Je ne peux pas vous offrir de code promo.")) == []
+    assert causes(turn(asked, "No worries! Here is a voucher for 10% off.")) == ["unbacked_promise"]
+    cancelled = ToolCall("cancel_reservation", {"reservation_id": "NO6JO3"}, {"status": "cancelled"})
+    refund = turn("Yes, cancel it.", "Done: I will refund the $300 to your card.", cancelled)
+    assert "unbacked_promise" not in causes(*LOOKUP, refund)  # the write makes the refund
+
+
+def test_a_failure_the_answer_says_nothing_of() -> None:
+    refused = ToolCall(
+        "book_reservation", {"user_id": "mia_li_3668"}, "Error: payment amount does not add up"
+    )
+    booked = ToolCall("book_reservation", {"user_id": "mia_li_3668", "amount": 305}, {"reservation_id": "X1"})
+    silent = turn("Yes, book it.", "Your flight is booked!", refused, booked)
+    assert "failure_unsaid" in causes(*LOOKUP, silent)
+    told = turn(
+        "Yes, book it.", "Sorry, the first payment did not add up; with $305 it is booked.", refused, booked
+    )
+    assert "failure_unsaid" not in causes(*LOOKUP, told)
+    french = turn(
+        "Où en est LL-10999 ?",
+        "Je ne trouve pas cette commande.",
+        ToolCall("x", {}, {"erreur": "introuvable"}),
+    )
+    assert "failure_unsaid" not in causes(french)
