@@ -156,7 +156,7 @@ _DENIED = re.compile(
 )
 
 
-def _promised(answer: str, patterns: Sequence[str]) -> str | None:
+def _promised(answer: str, patterns: list[str] | tuple[str, ...]) -> str | None:
     """A gesture promised in one of the answer's sentences, not refused there."""
     for sentence in re.split(r"(?<=[.!?\n])", formal(fold(answer))):
         found = _has(sentence, patterns, sentence)
