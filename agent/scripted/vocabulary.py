@@ -102,7 +102,9 @@ def vocabulary(declarations: list[Mapping[str, Any]]) -> Vocabulary:
     names = {str(d.get("name", "")) for d in declarations}
     found = Vocabulary()
     for d in declarations:
-        schema = d.get("parameters") or d.get("parametersJsonSchema") or {}
+        # google-genai 2.x sends a schema given as `parameters_json_schema` under that very name, others
+        # under `parametersJsonSchema`: each is read as `parameters`
+        schema = d.get("parameters") or d.get("parametersJsonSchema") or d.get("parameters_json_schema") or {}
         properties = schema.get("properties") if isinstance(schema, Mapping) else None
         found.params[str(d.get("name", ""))] = list(properties) if isinstance(properties, Mapping) else []
     scores: list[tuple[int, str, str]] = []

@@ -193,3 +193,27 @@ def test_the_stand_in_escalates_with_the_agent_s_own_tool_and_never_calls_an_unr
     assert call["name"] == "transfer_to_human" and set(call["args"]) == {"reason"}
     weather_only = [{"functionDeclarations": [FOREIGN[0]["functionDeclarations"][3]]}]
     assert "functionCall" not in _ask([human], weather_only)
+
+
+def test_a_tool_declared_with_a_json_schema_gets_its_arguments(scripted: ScriptedModel) -> None:
+    """google-genai's newer form (`parameters_json_schema`), through the real client over HTTP: the
+    stand-in reads its schema as it reads `parameters`, and calls the tool with its own argument."""
+    from google import genai
+    from google.genai import types
+
+    declared = types.FunctionDeclaration(
+        name="lookup_order",
+        description="Look up an order's status.",
+        parameters_json_schema={"type": "object", "properties": {"order_id": {"type": "string"}}},
+    )
+    client = genai.Client(api_key="scripted", http_options=types.HttpOptions(base_url=scripted.url))
+    reply = client.models.generate_content(
+        model="gemini-2.5-flash",
+        contents="Quel est le statut de ma commande LL-10587 ?",
+        config=types.GenerateContentConfig(
+            tools=[types.Tool(function_declarations=[declared])],
+            automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True),
+        ),
+    )
+    [call] = reply.function_calls or []
+    assert (call.name, call.args) == ("lookup_order", {"order_id": "LL-10587"})
