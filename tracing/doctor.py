@@ -15,13 +15,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from miner.config import ESCALATION, is_escalation
 from miner.model import Turn, join_steps
 from tracing.conventions import GENAI, Convention, stack_of
 from tracing.conventions.envelopes import wrapped
-from tracing.grouping import CONVERSATION_KEYS, SCRUBBED, by_trace, turn_of
+from tracing.grouping import CONVERSATION_KEYS, SCRUBBED, by_trace, placeholder, turn_of
 from tracing.records import DROPPED, SpanRecord
 
 TOOL_ADVICE = (
@@ -60,6 +61,8 @@ class Diagnosis:
     tools: dict[str, bool] = field(default_factory=dict)  # tool name → an escalation by default
     scrubbed: list[str] = field(default_factory=list)  # attributes Logfire replaced by "[Scrubbed due to …]"
     cut: int = 0  # spans the SDK cut at its attribute limit (their oldest attributes dropped)
+    placeholders: dict[str, int] = field(default_factory=dict)  # "key=value" of a placeholder id → traces
+    shared_ids: list[str] = field(default_factory=list)  # ids that gather several users or overlapping turns
     proposed_write_tools: list[str] | None = None  # when filon.toml has no `write_tools`: from the names
 
     def as_json(self) -> dict[str, Any]:
@@ -86,6 +89,14 @@ def diagnose(
         found.traces += 1
         for s in spans:
             scrubbed.update(k for k, v in s.attributes.items() if type(v) is str and v.startswith(SCRUBBED))
+        said = {
+            f"{k}={v}"
+            for s in spans
+            for k in conversation_keys
+            if (v := s.attributes.get(k)) is not None and placeholder(v)
+        }
+        for item in said:
+            found.placeholders[item] = found.placeholders.get(item, 0) + 1
         marked = [c for s in spans if (c := stack_of(s)) is not None]
         if not marked:
             found.skipped += 1
@@ -97,6 +108,7 @@ def diagnose(
         read.setdefault(one.conversation_id, []).append(one.turn)
     found.conversations = len(read)
     found.scrubbed = sorted(scrubbed)
+    found.shared_ids = shared(read)
     # the turns as lived, as ingest counts them: a tool-call step (a trace per model call) joined to its answer
     lived = [
         (cid, turn)
@@ -109,6 +121,28 @@ def diagnose(
             n for n, escalates in found.tools.items() if not escalates
         )
     return found
+
+
+def shared(read: dict[str, list[Turn]]) -> list[str]:
+    """The conversation ids nothing but the id ties together: several customers (user ids) under one, or
+    turns that ran at the same time (a customer waits for an answer before writing again)."""
+    out = []
+    for cid, turns in read.items():
+        if cid.startswith("trace:") or len(turns) < 2:
+            continue
+        users = {t.sender for t in turns if t.sender}
+        ordered = sorted(turns, key=lambda t: t.started_at)
+        overlaps = sum(
+            1
+            for a, b in pairwise(ordered)
+            if b.started_at.timestamp() * 1000 < a.started_at.timestamp() * 1000 + a.latency_ms - 1
+        )
+        if len(users) > 1 or overlaps:
+            why = (
+                f"{len(users)} users" if len(users) > 1 else f"{overlaps} turn(s) that ran while another did"
+            )
+            out.append(f"{cid} ({len(turns)} traces, {why})")
+    return out
 
 
 # the first word of a tool's name that changes the world, and one that only reads it
@@ -237,6 +271,16 @@ def lines(diagnosis: Diagnosis) -> list[str]:
                 out.append(f"        → {share.advice}")
     if d.scrubbed:
         out.append(f"scrubbed by Logfire (values lost): {', '.join(d.scrubbed)}")
+    for item, n in sorted(d.placeholders.items()):
+        out.append(
+            f"{n} trace(s) carry the placeholder {item!r} as their conversation id: each is read as its own "
+            "conversation; set the real id (a session or a thread) where the exporter writes it"
+        )
+    for line in d.shared_ids:
+        out.append(
+            f"one conversation id gathers what nothing else ties together: {line}; is the id a constant or "
+            "a placeholder your exporter writes?"
+        )
     if d.cut:
         out.append(
             f"{d.cut} span(s) cut at the SDK's attribute limit (their oldest attributes, the customer's "

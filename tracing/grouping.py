@@ -147,13 +147,24 @@ def _pick(candidates: list[tuple[int, bool, int, str]], trace_id: str) -> str:
     return bounded(min(candidates)[3]) if candidates else f"trace:{trace_id}"
 
 
+# what an exporter writes for an id it did not have: never a conversation (every customer's run would be
+# one); the trace is the conversation instead, and `traces doctor` names the attribute
+PLACEHOLDERS = frozenset({"", "null", "none", "nil", "undefined", "nan", "n/a"})
+
+
+def placeholder(value: object) -> bool:
+    """Whether a conversation id is a placeholder an exporter wrote for a missing one."""
+    said = str(value).strip().lower()
+    return said in PLACEHOLDERS or (said.strip("\"'") in PLACEHOLDERS and said.strip("\"'") != "")
+
+
 def _conversation_key(
     span: SpanRecord, kind: str, keys: Sequence[str] = CONVERSATION_KEYS
 ) -> tuple[int, bool, int, str] | None:
     attrs = span.attributes
     for rank, key in enumerate(keys):
         value = attrs.get(key)
-        if value and not str(value).startswith(SCRUBBED):
+        if value and not str(value).startswith(SCRUBBED) and not placeholder(value):
             return (rank, kind != "invoke_agent", span.start_ns, str(value))
     return None
 

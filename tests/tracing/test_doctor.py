@@ -213,3 +213,62 @@ def test_a_proposal_reads_the_verb_of_each_name() -> None:
         "think",
     ]
     assert proposed_writes(names) == ["cancel_reservation", "demander_retour", "updateOrder"]
+
+
+def _turn_span(trace: int, session: str, user: str, text: str, start_s: int) -> dict[str, object]:
+    attrs = {
+        "gen_ai.operation.name": "invoke_agent",
+        "session.id": session,
+        "user.id": user,
+        "gen_ai.input.messages": json.dumps([{"role": "user", "parts": [{"type": "text", "content": text}]}]),
+        "gen_ai.output.messages": json.dumps(
+            [{"role": "assistant", "parts": [{"type": "text", "content": "ok"}]}]
+        ),
+    }
+    return {
+        "traceId": f"{trace:032x}",
+        "spanId": f"{trace:016x}",
+        "name": "invoke_agent support",
+        "startTimeUnixNano": str(start_s * 10**9),
+        "endTimeUnixNano": str((start_s + 5) * 10**9),
+        "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in attrs.items()],
+    }
+
+
+def _payload(path: Path, *spans: dict[str, object]) -> Path:
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": list(spans)}]}]}))
+    return path
+
+
+def test_a_placeholder_is_never_a_conversation_and_doctor_names_it(tmp_path: Path) -> None:
+    """An exporter that writes a missing id as the string "null": each customer's run stays its own."""
+    payload = _payload(
+        tmp_path / "null.json",
+        _turn_span(1, "null", "u-1", "Where is my order A-300?", 0),
+        _turn_span(2, "null", "u-2", "Cancel my order A-301.", 100),
+    )
+    [found] = doctor_json(payload)
+    assert found["conversations"] == 2 and found["placeholders"] == {"session.id=null": 2}
+    said = runner.invoke(app, ["traces", "doctor", str(payload)]).stdout
+    assert "placeholder 'session.id=null'" in said and "ok      conversation id" not in said
+    ingested = runner.invoke(app, ["ingest", str(payload), "--sample-rate", "1"])
+    assert ingested.exit_code == 0, ingested.output
+    listed = json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout)
+    assert len(listed) == 2 and all(r["conversation_id"].startswith("trace:") for r in listed)
+
+
+def test_an_id_shared_by_unrelated_turns_is_named(tmp_path: Path) -> None:
+    together = _payload(
+        tmp_path / "shared.json",
+        _turn_span(1, "support", "u-1", "Where is my order A-300?", 0),
+        _turn_span(2, "support", "u-2", "Cancel my order A-301.", 2),  # while the first ran
+    )
+    [found] = doctor_json(together)
+    assert found["shared_ids"] == ["support (2 traces, 2 users)"]
+    one = _payload(
+        tmp_path / "one.json",
+        _turn_span(1, "c-9", "u-1", "Hello", 0),
+        _turn_span(2, "c-9", "u-1", "Where is A-300?", 60),
+    )
+    [found] = doctor_json(one)
+    assert found["shared_ids"] == [] and found["placeholders"] == {}
