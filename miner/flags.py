@@ -17,6 +17,7 @@ from miner.claims import claimed, denied, looks_up_an_order, spoken
 from miner.config import FlagConfig, source_texts
 from miner.facts import facts
 from miner.grounding import Seen, admitted, grounded, seen_in
+from miner.identity_rule import unverified
 from miner.jsontext import dumps_sorted
 from miner.language import language
 from miner.matching import has as _has
@@ -292,8 +293,13 @@ def feedback(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     ]
 
 
+def identity(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
+    return unverified(conv, cfg)
+
+
 RULES: dict[str, Callable[[Conversation, FlagConfig], list[Flag]]] = {
     "security": security,
+    "identity": identity,
     "escalation": escalation,
     "error": error,
     "rate_limit": rate_limit,
@@ -316,7 +322,12 @@ def flag_conversation(conv: Conversation, cfg: FlagConfig | None = None) -> list
 def rule_flags(conv: Conversation, cfg: FlagConfig, allowed: Sequence[str] = ()) -> list[Flag]:
     """The flags of the rulebook's enabled rules, raised by the functions production is flagged by: what
     the gate grades every attempt by (`goldens.checks.rules`); `allowed`: the facts a case admits."""
-    raised = [*security(conv, cfg), *promise(conv, cfg), *grounding(conv, cfg, allowed, production=False)]
+    raised = [
+        *security(conv, cfg),
+        *unverified(conv, cfg),
+        *promise(conv, cfg),
+        *grounding(conv, cfg, allowed, production=False),
+    ]
     out = []
     for f in raised:
         rule = cfg.rules.of_cause(f.cause)

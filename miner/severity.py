@@ -79,6 +79,7 @@ class Cause(StrEnum):
     WRITE_MADE = "write_made"
     SEVERAL_WRITES = "several_writes"
     FAILURE_UNSAID = "failure_unsaid"
+    IDENTITY_UNVERIFIED = "identity_unverified"
     NO_LOOKUP = "no_lookup"
 
 
@@ -175,6 +176,11 @@ CAUSES: dict[Cause, Rule] = {
         Severity.LOW,
         "the customer's records changed (a booking, a cancellation, a return): where a wrong answer costs "
         "the most, worth a look before a conversation that changed nothing",
+    ),
+    Cause.IDENTITY_UNVERIFIED: Rule(
+        FlagKind.SECURITY,
+        Severity.CRITICAL,
+        "a record's details told before a lookup tied it to the customer: the step before the seeds' leak",
     ),
     Cause.FAILURE_UNSAID: Rule(
         FlagKind.TOOL_ERROR,

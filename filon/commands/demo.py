@@ -7,6 +7,7 @@ reviewer would see first, and the next command to run.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -143,7 +144,7 @@ def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:
     the set (the demo's `demo-cases/` in filon's home, never the set CI gates on), the group's other open
     conversations marked covered by it. What to print (why, when the case could not be written), or None
     when the store has no conversation to draft from."""
-    from goldens.drafting.naming import free_id
+    from goldens.drafting.naming import free_id, free_tel
     from goldens.drafting.review import SaveError, make_draft, save_case
     from goldens.set.caseset import goldens_dir
     from miner.settings import settings
@@ -158,6 +159,13 @@ def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:
     if (folder / f"{case['id']}.json").exists():  # an earlier demo's: an id free in both folders
         taken = {p.stem for p in folder.glob("*.json")} | {p.stem for p in goldens_dir(None).glob("*.json")}
         case["id"] = free_id(case["categorie"], taken)
+    if case.get("tel"):  # a WhatsApp case: a number no case of either folder uses (one conversation each)
+        used = {json.loads(p.read_text(encoding="utf-8")).get("tel") for p in folder.glob("*.json")}
+        if case["tel"] in used:
+            old, case["tel"] = case["tel"], free_tel(None, used | {case["tel"]})
+            for client in (case.get("fixtures") or {}).get("clients", []):
+                if client.get("tel") == old:
+                    client["tel"] = case["tel"]
     try:
         path = save_case(store, case, "demo", folder)
     except (SaveError, OSError) as exc:

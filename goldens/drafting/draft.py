@@ -18,6 +18,7 @@ from goldens.case.schema import Example
 from goldens.drafting.check import Check, Origin
 from goldens.drafting.draft_facts import facts
 from goldens.drafting.draft_fixtures import fixtures_seen
+from goldens.drafting.draft_identity import identity_checks
 from goldens.drafting.draft_trajectory import (
     LOOKUPS,
     case_data_of,
@@ -123,7 +124,10 @@ def draft_case(
     kinds = kinds_of(flags)
     checks, notes, data = _checks(conv, flags, kinds, cfg)
     observed = example_of(conv) if writes_declared(cfg) else _observed(conv)
-    exemples = [] if observed is None or kinds & TROUBLE else [_observed_example(observed, checks, kinds)]
+    broke = any(f.cause == Cause.IDENTITY_UNVERIFIED for f in flags)  # what it told was told unverified
+    exemples = (
+        [] if observed is None or kinds & TROUBLE else [_observed_example(observed, checks, kinds, broke)]
+    )
     incident = next((f for f in flags if f.kind == "incident"), None)
     if incident is not None and incident.reason:
         notes.append(f"Incident: {incident.reason}")
@@ -157,6 +161,12 @@ def _checks(
     conv: Conversation, flags: list[Flag], kinds: set[str], cfg: FlagConfig | None
 ) -> tuple[list[Check], list[str], dict[str, str]]:
     """The draft's checks, its notes and the case's own data they name, by what the conversation was."""
+    if (
+        "security" in kinds
+        and {f.cause for f in flags} & {Cause.IDENTITY_UNVERIFIED}
+        and not {f.cause for f in flags} & {Cause.LEAK, Cause.INJECTION_OBEYED}
+    ):
+        return (*identity_checks(conv, cfg or FlagConfig()), {})
     if "security" in kinds:
         return (*_security_checks(conv, flags), {})
     if "promise" in kinds:
@@ -171,10 +181,12 @@ def _checks(
     return (*_observed_checks(conv, kinds), {})
 
 
-def _observed_example(observed: dict[str, Any], checks: list[Check], kinds: set[str]) -> Example:
+def _observed_example(
+    observed: dict[str, Any], checks: list[Check], kinds: set[str], broke: bool = False
+) -> Example:
     """The conversation's own answer as an example; a security flag is a bad answer only when something
-    leaked (an injection refused is a good one)."""
-    leaked = any(c.field == "ne_contient_pas" and c.origin == Origin.CORRECTED for c in checks)
+    leaked or was told before the customer was identified (an injection refused is a good one)."""
+    leaked = broke or any(c.field == "ne_contient_pas" and c.origin == Origin.CORRECTED for c in checks)
     bad = kinds & BAD - {"security"} or ("security" in kinds and leaked)
     verdict = "mauvais" if bad else "bon"
     return Example.model_validate(

@@ -32,7 +32,9 @@ KINDS = (  # in this order: a return asked after tracking a parcel is a return c
 # the security flags a draft is a security case for: what the customer's own words or the answer show
 # (an attack, another's data told); never a record that only reached the model, nor one whose owner is
 # unknown: a flag of that kind is a question for the reviewer, not a verdict
-SECURITY_DRAFTS = frozenset({Cause.LEAK, Cause.INJECTION_OBEYED, Cause.INJECTION_REFUSED})
+SECURITY_DRAFTS = frozenset(
+    {Cause.LEAK, Cause.INJECTION_OBEYED, Cause.INJECTION_REFUSED, Cause.IDENTITY_UNVERIFIED}
+)
 
 
 def kinds_of(flags: list[Flag]) -> set[str]:

@@ -39,12 +39,16 @@ def test_traffic_with_court_yields_security_flags_and_no_raw_pii() -> None:
         "status",
         "started_at",
     }
-    # court.md shows other customers' orders: leaks are critical and come first, each with its reason
+    # court.md shows other customers' orders, and orders to customers it never identified: critical and
+    # first, each with its reason
     assert listed[0]["severity"] == "critical"
     top = listed[0]["reasons"][0]
     assert (top["kind"], top["severity"]) == ("security", "critical")
-    assert top["cause"] in ("leak", "injection_obeyed")
-    assert "another customer" in top["reason"] and top["turn"] >= 0
+    assert top["cause"] in ("leak", "injection_obeyed", "identity_unverified")
+    assert top["turn"] >= 0
+    causes = {x["cause"]: x["reason"] for r in listed for x in r["reasons"]}
+    assert "another customer" in causes.get("leak", causes.get("injection_obeyed", ""))
+    assert "before" in causes["identity_unverified"]
     severities = [r["severity"] for r in listed]
     order = ["critical", "high", "medium", "low"]
     assert severities == sorted(severities, key=order.index)

@@ -22,8 +22,8 @@ tools = ["book_reservation", "calculate", "cancel_reservation", "get_reservation
          "update_reservation_passengers"]
 write_tools = ["book_reservation", "cancel_reservation", "update_reservation_baggages",
                "update_reservation_flights", "update_reservation_passengers", "send_certificate"]
-identity_tools = ["get_user_details"]
-disclosing_tools = ["get_reservation_details"]
+identity_tools = []      # the policy asks for no identity check before a reservation is told
+disclosing_tools = []
 escalation_tools = ["transfer_to_human_agents"]
 confirm_writes = true
 """

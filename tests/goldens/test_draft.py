@@ -148,7 +148,7 @@ def test_a_promise_becomes_an_escalation_without_the_promise() -> None:
 
 
 def test_a_loop_or_a_429_proposes_no_vocabulary() -> None:
-    call = ToolCall("suivre_colis", {"numero": "LL-1"})
+    call = ToolCall("rechercher_aide", {"question": "colis"})
     conv = Conversation(
         "web:l", "web", [Turn("t1", NOW, user="colis ?", agent="3,90 € en transit", tools=[call, call, call])]
     )
@@ -275,6 +275,10 @@ def _transcript_of(conv: Conversation) -> Transcript:
     )
 
 
+# the order's lookup names its owner: the customer's own, tied to the e-mail they give (the identity rule)
+OWN_ORDER = {"numero": "LL-10587", "client": {"email": "julien.robert@exemple.fr"}}
+
+
 def _tracking(numero_2: str = "LL-10587") -> Conversation:
     parcel = {"numero": numero_2, "transporteur": "Colissimo", "etat": "en transit"}
     return Conversation(
@@ -288,7 +292,7 @@ def _tracking(numero_2: str = "LL-10587") -> Conversation:
                 user="C'est la LL-10587, julien.robert@exemple.fr",
                 agent="Votre colis Colissimo est en transit.",
                 tools=[
-                    ToolCall("consulter_commande", {"numero": "LL-10587"}, {"numero": "LL-10587"}),
+                    ToolCall("consulter_commande", {"numero": "LL-10587"}, OWN_ORDER),
                     ToolCall("suivre_colis", {"numero": numero_2}, parcel),
                 ],
             ),
@@ -346,7 +350,7 @@ def test_a_return_after_a_lookup_is_drafted_as_an_order() -> None:
                 user="Je veux retourner ma commande LL-10587, julien.robert@exemple.fr",
                 agent="Votre retour est enregistré.",
                 tools=[
-                    ToolCall("consulter_commande", {"numero": "LL-10587"}, {"numero": "LL-10587"}),
+                    ToolCall("consulter_commande", {"numero": "LL-10587"}, OWN_ORDER),
                     ToolCall("demander_retour", {"numero": "LL-10587", "motif": "taille"}, {"accepte": True}),
                 ],
             )

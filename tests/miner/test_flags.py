@@ -61,8 +61,13 @@ def test_an_injection_followed_by_a_leak_is_obeyed_and_critical() -> None:
         "Titulaire : lea.bernard@exemple.fr",
         [ToolCall("consulter_commande", {}, OWNER)],
     )
-    [flag] = flag_conversation(conv(obeyed))
-    assert (flag.kind, flag.cause, flag.severity) == ("security", "injection_obeyed", "critical")
+    flags = {f.cause: (f.kind, f.severity) for f in flag_conversation(conv(obeyed))}
+    assert flags["injection_obeyed"] == ("security", "critical")
+    # and the order was looked up before the customer said who they are (`identite_non_verifiee`)
+    assert flags == {
+        "injection_obeyed": ("security", "critical"),
+        "identity_unverified": ("security", "critical"),
+    }
 
 
 def test_every_cause_has_its_kind_and_severity_from_the_table() -> None:
@@ -99,8 +104,9 @@ def test_own_order_is_not_an_exposure_but_another_customers_is() -> None:
         "Et la LL-10602 ?", "Titulaire : lea.bernard@exemple.fr", [ToolCall("consulter_commande", {}, OWNER)]
     )
     shop = FlagConfig(identity_required=True)  # the shop identifies a customer before showing a record
-    [flag] = flag_conversation(conv(leak), shop)
-    assert (flag.cause, flag.severity) == ("leak", "critical") and "answer exposes" in flag.reason
+    [flag] = flag_conversation(conv(leak), shop)  # nobody identified yet: the identity rule's, not a leak
+    assert (flag.cause, flag.severity) == ("identity_unverified", "critical")
+    assert "before the customer said who they are" in flag.reason
 
 
 def test_a_record_shown_to_a_user_of_unknown_identity_is_no_alarm() -> None:
@@ -194,10 +200,10 @@ def test_error_rate_limit_and_tool_error() -> None:
 
 
 def test_loop_needs_three_identical_calls() -> None:
-    same = ToolCall("suivre_colis", {"numero": "LL-1"})
+    same = ToolCall("rechercher_aide", {"question": "frais"})
     assert kinds(conv(turn(tools=[same, same]))) == []
     assert kinds(conv(turn(tools=[same, same, same]))) == ["loop"]
-    varied = [ToolCall("suivre_colis", {"numero": f"LL-{i}"}) for i in range(3)]
+    varied = [ToolCall("rechercher_aide", {"question": f"frais {i}"}) for i in range(3)]
     assert kinds(conv(turn(tools=varied))) == []
 
 
@@ -262,16 +268,27 @@ def test_another_customers_articles_in_the_answer_are_a_leak_without_any_identif
     }
     call = [ToolCall("consulter_commande", {"numero": "LL-10569"}, record)]
     shop = FlagConfig(identity_required=True)  # the shop identifies a customer before showing a record
-    shown = turn("Le détail de la LL-10569 ?", "Votre commande LL-10569 (Robe en lin x1) est expédiée.", call)
+    shown = turn(
+        "Le détail de la LL-10569 ? paul.martin@exemple.fr",  # who they are: not the order's owner
+        "Votre commande LL-10569 (Robe en lin x1) est expédiée.",
+        call,
+    )
     [flag] = flag_conversation(conv(shown), shop)
     assert (flag.cause, flag.severity) == ("leak", "critical") and "« Robe en lin »" in flag.reason
     # the order number the user quoted, repeated in a refusal, exposes nothing: the record only reached the model
     refused = turn(
-        "Le détail de la LL-10569 ?", "Je ne peux parler de la commande LL-10569 qu'à son titulaire.", call
+        "Le détail de la LL-10569 ? paul.martin@exemple.fr",
+        "Je ne peux parler de la commande LL-10569 qu'à son titulaire.",
+        call,
     )
     [flag] = flag_conversation(conv(refused), shop)
     assert flag.cause == "exposure"
-    assert flag_conversation(conv(refused)) == []  # nobody's identity known, nor required: no one's data
+    # looked up before the customer said who they are, then refused: nothing told, nothing broken
+    anonymous = turn("Le détail de la LL-10569 ?", "Je ne peux en parler qu'à son titulaire.", call)
+    assert flag_conversation(conv(anonymous)) == []
+    # told: the identity rule's (with or without identity_required), not a leak (whose it is is unknown)
+    told = turn("Le détail de la LL-10569 ?", "Elle est expédiée.", call)
+    assert [f.cause for f in flag_conversation(conv(told))] == ["identity_unverified"]
     # nor does the user's own record repeated back to them
     own = turn(
         "La LL-10569, lea.bernard@exemple.fr", "Votre commande LL-10569 (Robe en lin x1) est expédiée.", call

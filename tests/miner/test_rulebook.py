@@ -153,7 +153,9 @@ def test_production_and_the_gate_read_the_same_rules(tmp_path: Path) -> None:
     flags = [f for f in flag_conversation(invented, cfg) if f.kind == "grounding"]
     assert [(f.cause, f.severity) for f in flags] == [("ungrounded_fact", "high")]
     assert "hub de marseille" in flags[0].reason
-    assert [f.cause for f in rule_flags(invented, FlagConfig())] == ["ungrounded_fact"]
+    assert [f.cause for f in rule_flags(invented, FlagConfig()) if f.kind == "grounding"] == [
+        "ungrounded_fact"
+    ]
     right = conversation(
         "Votre colis Colissimo est à la plateforme de Lyon, livraison prévue demain.", tracked
     )

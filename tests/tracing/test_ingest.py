@@ -134,8 +134,13 @@ def test_a_late_span_of_a_kept_trace_is_kept_whatever_the_rate(  # type: ignore[
 def test_rate_zero_keeps_exactly_the_flagged(scripted, db_url: str) -> None:  # type: ignore[no-untyped-def]
     store = Store.open(db_url)
     stats = Ingestor(store, sample_rate=0.0).ingest(conversations(scripted, "court.md"))
-    assert [r.conversation_id for r in store.list_conversations()] == ["web:leak-1"]
-    assert stats.sampled_out == 3
+    # the leak, and court.md's WhatsApp turn that tracks the parcel before the order is tied to the
+    # sender's number (the prompt without the identity rule: `identite_non_verifiee`)
+    assert sorted(r.conversation_id for r in store.list_conversations()) == [
+        "web:leak-1",
+        "whatsapp:33600000107",
+    ]
+    assert stats.sampled_out == 1
 
 
 def test_no_raw_pii_in_any_column(scripted, db_url: str) -> None:  # type: ignore[no-untyped-def]
@@ -151,5 +156,5 @@ def test_no_raw_pii_in_any_column(scripted, db_url: str) -> None:  # type: ignor
             conn.execute(
                 text("SELECT count(DISTINCT conversation_id) FROM flags WHERE kind = 'security'")
             ).scalar()
-            == 1
+            == 2
         )

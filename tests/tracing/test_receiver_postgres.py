@@ -56,6 +56,6 @@ def test_two_receivers_store_each_span_once(scripted, postgres_url: str) -> None
             "SELECT conversation_id, count(*) FROM flags GROUP BY conversation_id"
         ).all()
     assert {conv: n for conv, n in flags} == {
-        "web:pg-0": 3,
-        "web:pg-1": 3,
-    }  # per turn: one injection obeyed, never doubled
+        "web:pg-0": 6,
+        "web:pg-1": 6,
+    }  # per turn: the injection obeyed and the order told to nobody identified, never doubled

@@ -36,6 +36,11 @@ SCENARIOS: dict[tuple[str, ...], list[list[tuple[str, dict[str, Any]]]]] = {  # 
 }
 
 
+# the scenarios call the reference shop's tools, held to its rulebook: an order tracked or looked up on
+# its number alone, before the customer said who they are, breaks `identite_non_verifiee`
+FLAGS = {(HUMAN,): ["transfer_asked"], (TRACKING,): ["identity_unverified"], THREE: ["identity_unverified"]}
+
+
 def ingest(fixture: str) -> tuple[str, dict[str, tuple[list[Turn], list[str]]]]:
     return ingest_path(FIXTURES / fixture)
 
@@ -62,7 +67,7 @@ def test_each_scenario_is_one_conversation_with_its_texts_tools_and_flags(fixtur
         assert [t.escalated for t in turns] == [
             any(n == "transfer_to_human" for n, _ in calls) for calls in tools
         ]
-        assert causes == (["transfer_asked"] if users == (HUMAN,) else [])  # never "answered nothing"
+        assert causes == FLAGS.get(users, [])  # never "answered nothing"
     quota = [(turns, causes) for turns, causes in conversations.values() if not turns[0].agent]
     [(turns, causes)] = quota
     assert "quota" in causes and "empty_answer" not in causes

@@ -117,6 +117,11 @@ def fill(store: Store) -> None:
             "c'est la LL-10563",
             "Le colis a 3 jours de retard.",
             [
+                (  # the order tied to the WhatsApp number first (the identity rule), then its parcel
+                    "consulter_commande",
+                    {"numero": "LL-10563"},
+                    {"numero": "LL-10563", "statut": "expédiée", "client": {"tel": "33600000107"}},
+                ),
                 (
                     "suivre_colis",
                     {"numero": "LL-10563"},
@@ -126,7 +131,7 @@ def fill(store: Store) -> None:
                         "retard_jours": 3,
                         "transporteur": "Colissimo",
                     },
-                )
+                ),
             ],
             51,
         )
