@@ -4,7 +4,9 @@ The payloads are those recorded from the real libraries (`tests/tracing/fixtures
 OpenInference, OpenLLMetry / Traceloop, the Vercel AI SDK, pydantic-ai; the OpenAI Agents SDK through
 OpenInference and Logfire, LangGraph through OpenInference and OpenLLMetry, LlamaIndex, the openai
 client through OpenInference and Logfire; OpenLLMetry's instrumentor alone, one trace per model call,
-whose figures are also stated per turn: the turns as lived, several traces joined), each repeated with fresh trace,
+whose figures are also stated per turn: the turns as lived, several traces joined), and the peer corpus
+(`tests/corpus/peers`: 45 payloads other projects wrote for their own tests, all together, `peers_*`),
+each repeated with fresh trace,
 span and session ids to a few thousand spans. Side by side in one run, as in `ingest_throughput.py`
 (whose measuring functions these are): filon's ingest (detect the convention, translate, group, flag,
 write) with and without redaction, and raw `executemany` of exactly the rows that ingest wrote. Best of
@@ -109,8 +111,15 @@ def _turns(records: list[SpanRecord]) -> int:
     return sum(len(join_steps(sorted(t, key=lambda x: x.started_at))) for t in read.values())
 
 
-def figures(name: str, payload: str) -> dict[str, object]:
-    base = read_otlp_file(FIXTURES / payload)
+def peers() -> list[SpanRecord]:
+    """Every payload of the peer corpus (`tests/corpus/peers`: other projects' own fixtures and docs),
+    one after the other: each stack's shapes in the proportions that corpus has them."""
+    folder = HERE.parent / "tests" / "corpus" / "peers" / "payloads"
+    return [r for path in sorted(folder.glob("*.json")) for r in read_otlp_file(path)]
+
+
+def figures(name: str, payload: str | list[SpanRecord]) -> dict[str, object]:
+    base = read_otlp_file(FIXTURES / payload) if isinstance(payload, str) else payload
     records = repeated(base, max(1, SPANS // len(base)))
     plain, redacted, raw = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
@@ -152,6 +161,7 @@ def main() -> None:
     out: dict[str, object] = {"goal_ratio_at_least": 0.4}
     for name, payload in PAYLOADS.items():
         out.update(figures(name, payload))
+    out.update(figures("peers", peers()))
     print(json.dumps(out))
 
 

@@ -17,6 +17,10 @@ class ToolCall:
     result: Any = None
     error: str | None = None
     arguments_recorded: bool = True  # False: the span carried no arguments (not the same as none taken)
+    call_id: str | None = None  # the model's id for the call, where the stack gives one (not stored)
+    earlier: bool = (
+        False  # read from the history of a trace's only model calls: maybe another trace's (not stored)
+    )
 
     def as_json(self) -> dict[str, Any]:
         return {"name": self.name, "arguments": self.arguments, "result": self.result, "error": self.error}

@@ -20,9 +20,18 @@ from typing import Any
 
 from miner.config import ESCALATION, is_escalation
 from miner.model import Turn, join_steps
-from tracing.conventions import GENAI, Convention, stack_of
+from tracing.conventions import GENAI, Convention, readable, stack_of
 from tracing.conventions.envelopes import wrapped
-from tracing.grouping import CONVERSATION_KEYS, SCRUBBED, by_trace, placeholder, turn_of
+from tracing.grouping import (
+    CONVERSATION_KEYS,
+    MODEL_OPS,
+    SCRUBBED,
+    by_trace,
+    last_text,
+    op,
+    placeholder,
+    turn_of,
+)
 from tracing.records import DROPPED, SpanRecord
 
 TOOL_ADVICE = (
@@ -61,6 +70,7 @@ class Diagnosis:
     tools: dict[str, bool] = field(default_factory=dict)  # tool name → an escalation by default
     scrubbed: list[str] = field(default_factory=list)  # attributes Logfire replaced by "[Scrubbed due to …]"
     cut: int = 0  # spans the SDK cut at its attribute limit (their oldest attributes dropped)
+    several_turns: int = 0  # traces whose model calls answer more than one customer message
     placeholders: dict[str, int] = field(default_factory=dict)  # "key=value" of a placeholder id → traces
     shared_ids: list[str] = field(default_factory=list)  # ids that gather several users or overlapping turns
     proposed_write_tools: list[str] | None = None  # when filon.toml has no `write_tools`: from the names
@@ -106,6 +116,7 @@ def diagnose(
             found.stacks[c.label] = found.stacks.get(c.label, 0) + 1
         one = turn_of(spans, escalation, conversation_keys=conversation_keys)
         read.setdefault(one.conversation_id, []).append(one.turn)
+        found.several_turns += len(_asked(spans)) > 1
     found.conversations = len(read)
     found.scrubbed = sorted(scrubbed)
     found.shared_ids = shared(read)
@@ -121,6 +132,17 @@ def diagnose(
             n for n, escalates in found.tools.items() if not escalates
         )
     return found
+
+
+def _asked(spans: list[SpanRecord]) -> set[str]:
+    """The customer's newest messages the trace's model calls answer: more than one is more than one turn."""
+    out = set()
+    for s in readable(spans):
+        if op(s) in MODEL_OPS:
+            said = last_text(s.attributes.get("gen_ai.input.messages"), "user")
+            if said:
+                out.add(said)
+    return out
 
 
 def shared(read: dict[str, list[Turn]]) -> list[str]:
@@ -280,6 +302,11 @@ def lines(diagnosis: Diagnosis) -> list[str]:
         out.append(
             f"one conversation id gathers what nothing else ties together: {line}; is the id a constant or "
             "a placeholder your exporter writes?"
+        )
+    if d.several_turns:
+        out.append(
+            f"{d.several_turns} trace(s) answer more than one customer message: filon reads a trace as one "
+            "turn (the first message), so start a trace (or an agent span) per customer message"
         )
     if d.cut:
         out.append(

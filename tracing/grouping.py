@@ -26,7 +26,9 @@ from tracing.conventions import JUST_GENAI, read, readable
 from tracing.records import SpanRecord
 from tracing.tool_calls import messages, tool_calls
 
-MODEL_OPS = frozenset(("generate_content", "chat", "text_completion"))
+MODEL_OPS = frozenset(
+    ("generate_content", "chat", "text_completion", "chat.completions", "completion", "generate")
+)
 _start = attrgetter("start_ns")
 
 
@@ -85,10 +87,21 @@ class _Spans(NamedTuple):
 
 
 def op(span: SpanRecord) -> str:
-    return str(span.attributes.get(OPERATION) or span.name.split(" ", 1)[0])
+    attrs = span.attributes
+    named = attrs.get(OPERATION)
+    if named:
+        return str(named)
+    kind = span.name.split(" ", 1)[0]
+    if kind in MODEL_OPS or kind in ("execute_tool", "invoke_agent"):
+        return kind
+    if TOOL_NAME in attrs:
+        return "execute_tool"  # a tool run that names no operation (Koog's `tool.NAME`)
+    if INPUT in attrs or OUTPUT in attrs:
+        return "chat"  # a model call that names no operation (OpenLIT's, Semantic Kernel's)
+    return kind
 
 
-def _last_text(value: Any, role: str | None = None) -> str:
+def last_text(value: Any, role: str | None = None) -> str:
     """The last text part of the messages in `value` (of the given role, when one is given), or ""."""
     for message in reversed(messages(value)):
         if type(message) is not dict or (role is not None and message.get("role") != role):
@@ -217,15 +230,15 @@ def _said(spans: _Spans) -> tuple[str, str]:
     of the first call that has one: earlier ones are history; the last text of the last call that has
     one)."""
     agent, models = spans.agent, spans.models
-    user = _last_text(agent.attributes.get(INPUT), "user") if agent else ""
+    user = last_text(agent.attributes.get(INPUT), "user") if agent else ""
     for model in models if not user else ():  # the first call that has the message (LlamaIndex's first
-        user = _last_text(model.attributes.get(INPUT), "user")  # "LLM" span only prepares the tools)
+        user = last_text(model.attributes.get(INPUT), "user")  # "LLM" span only prepares the tools)
         if user:
             break
-    answer = _last_text(agent.attributes.get(OUTPUT)) if agent else ""
+    answer = last_text(agent.attributes.get(OUTPUT)) if agent else ""
     if not answer:
         for source in reversed(models):
-            answer = _last_text(source.attributes.get(OUTPUT))
+            answer = last_text(source.attributes.get(OUTPUT))
             if answer:
                 break
     return user, answer
@@ -312,7 +325,9 @@ def turn_of(
     conversation_id = conversation_id or _pick(sorted_spans.candidates, sorted_spans.ordered[0].trace_id)
     channel = _channel(head, conversation_id)
     user, answer = _said(sorted_spans)
-    tools = tool_calls(sorted_spans.tools, sorted_spans.models)
+    tools = tool_calls(
+        sorted_spans.tools, sorted_spans.models, alone=sorted_spans.agent is None, run=sorted_spans.agent
+    )
     input_tokens, output_tokens, versions = _usage(sorted_spans)
     failed = sorted_spans.failed
     turn = Turn(

@@ -22,6 +22,7 @@ from miner.jsontext import dumps, loads
 from miner.model import Conversation, Flag, Turn, join_steps
 from miner.rows import conversation_row, conversation_values
 from miner.store import Store
+from tracing.across import results_elsewhere
 from tracing.grouping import by_trace, turn_of
 from tracing.records import SpanRecord
 from tracing.redact import Redactor
@@ -307,6 +308,7 @@ class Ingestor:
             read.grouped.setdefault(conv_id, []).append(turn)
             read.channels[conv_id] = channel  # the channel of the conversation's last trace read
             read.stacks[trace_id] = found
+        results_elsewhere(traces, [t for found in read.grouped.values() for t in found])
         return read
 
     @staticmethod

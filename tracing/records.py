@@ -132,9 +132,11 @@ def with_events(attributes: dict[str, Any], events: Iterable[tuple[str, Any]]) -
         elif name.startswith("gen_ai."):
             genai.append((name, event_attributes or {}))
     if genai:
-        from tracing.conventions.genai_events import messages
+        from tracing.conventions.genai_events import messages, tool_run
 
-        added.update({k: v for k, v in messages(genai).items() if k not in attributes})
+        tool = attributes.get("gen_ai.operation.name") == "execute_tool"  # its events are the tool's run
+        found = tool_run(genai) if tool else messages(genai)
+        added.update({k: v for k, v in found.items() if k not in attributes})
     return {**attributes, **added} if added else attributes
 
 

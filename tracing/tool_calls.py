@@ -13,12 +13,14 @@ requests, with their results from the next call's input.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import itertools
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from miner.jsontext import loads, parsed
 from miner.model import ToolCall
-from tracing.conventions import envelopes
+from tracing.conventions import envelopes, shapes
 from tracing.records import SpanRecord
 
 OUTPUT, INPUT = "gen_ai.output.messages", "gen_ai.input.messages"
@@ -34,14 +36,15 @@ class Request(NamedTuple):
 
 
 def messages(value: Any) -> list[Any]:
-    """The messages in an attribute (JSON text or already parsed); entries that are not objects are left
-    for the readers to skip."""
+    """The messages in an attribute (JSON text or already parsed), each in the form filon reads
+    (`tracing.conventions.shapes.message`: `content` text or blocks, OpenAI's `tool_calls`…); entries that
+    are not objects are left for the readers to skip."""
     if type(value) is str:
         try:
             value = loads(value)
         except ValueError:
             return []
-    return value if type(value) is list else []
+    return [shapes.message(m) for m in value] if type(value) is list else []
 
 
 def _parts(value: Any) -> list[dict[str, Any]]:
@@ -79,6 +82,31 @@ def requests(models: Sequence[SpanRecord]) -> list[Request]:
     return out
 
 
+def _served(models: Sequence[SpanRecord]) -> dict[str, list[Any]]:
+    """The results a provider's built-in tools returned within a model call's own output, by call id."""
+    out: dict[str, list[Any]] = {}
+    for s in models:
+        for part in _parts(s.attributes.get(OUTPUT)):
+            if part.get("type") == "tool_call_response" and part.get("id"):
+                out.setdefault(str(part["id"]), []).append(part.get("response"))
+    return out
+
+
+def _by_name(models: Sequence[SpanRecord]) -> dict[str, list[Any]]:
+    """The results read back in this turn with no call id but their tool's name, in order (the last call's
+    input that holds the most)."""
+    out: dict[str, list[Any]] = {}
+    for s in models[1:]:
+        seen: dict[str, list[Any]] = {}
+        for part in _parts(_this_turn(s.attributes.get(INPUT))):
+            if part.get("type") == "tool_call_response" and not part.get("id") and part.get("name"):
+                seen.setdefault(str(part["name"]), []).append(part.get("response", part.get("result")))
+        for key, found in seen.items():
+            if len(found) >= len(out.get(key, ())):
+                out[key] = found
+    return out
+
+
 def responses(models: Sequence[SpanRecord]) -> dict[str, list[Any]]:
     """The results the model was given back in this turn, by call id, in the order given (from the last
     call's input that holds them, after the customer's newest message). Some stacks reuse an id within a
@@ -88,7 +116,7 @@ def responses(models: Sequence[SpanRecord]) -> dict[str, list[Any]]:
         seen: dict[str, list[Any]] = {}
         for part in _parts(_this_turn(s.attributes.get(INPUT))):
             if part.get("type") == "tool_call_response" and part.get("id"):
-                seen.setdefault(str(part["id"]), []).append(part.get("response"))
+                seen.setdefault(str(part["id"]), []).append(part.get("response", part.get("result")))
         for key, found in seen.items():  # a later call's input repeats the earlier results, and more
             if len(found) >= len(out.get(key, ())):
                 out[key] = found
@@ -106,11 +134,44 @@ class _Span(NamedTuple):
     error: str | None
 
 
+# where a tool span keeps its arguments and result: the conventions', an OpenInference-like span's (Koog),
+# pydantic-ai's earlier names
+ARGUMENT_KEYS = (TOOL_ARGUMENTS, "input.value", "tool_arguments")
+RESULT_KEYS = (TOOL_RESULT, "output.value", "tool_response")
+_PARAMS = "code.function.parameters."
+_RETURN = "code.function.return.value"
+_CASTS: dict[str, Callable[[str], Any]] = {"int": int, "float": float, "bool": lambda v: v.lower() == "true"}
+
+
+def _code_function(attrs: dict[str, Any]) -> tuple[dict[str, Any] | None, Any]:
+    """What google-genai's instrumentation (official, and under Logfire) records of a function it called
+    itself (automatic function calling): each parameter as `code.function.parameters.<name>.value` (and its
+    `.type`), the return value as `code.function.return.value`."""
+    args: dict[str, Any] | None = None
+    for key, value in attrs.items():
+        if key.startswith(_PARAMS) and key.endswith(".value"):
+            name = key[len(_PARAMS) : -len(".value")]
+            cast = _CASTS.get(str(attrs.get(f"{_PARAMS}{name}.type")))
+            if cast is not None and type(value) is str:
+                with contextlib.suppress(ValueError):
+                    value = cast(value)
+            kind = attrs.get(f"{_PARAMS}{name}.type")
+            args = {**(args or {}), name: parsed(value) if kind not in ("str", None) else value}
+    return args, attrs.get(_RETURN)
+
+
 def _read(s: SpanRecord) -> _Span:
     attrs = s.attributes
-    raw = attrs.get(TOOL_ARGUMENTS)
+    raw = next((attrs[k] for k in ARGUMENT_KEYS if k in attrs), None)
+    returned = next((attrs[k] for k in RESULT_KEYS if k in attrs), None)
+    if (raw is None or returned is None) and (_RETURN in attrs or any(k.startswith(_PARAMS) for k in attrs)):
+        found, returned_value = _code_function(attrs)
+        if raw is None and found is not None:
+            raw = found
+        if returned is None:
+            returned = returned_value
     args, args_id = envelopes.arguments(raw)
-    result, result_id = envelopes.result(attrs.get(TOOL_RESULT))
+    result, result_id = envelopes.result(returned)
     name = str(attrs.get(TOOL_NAME) or s.name.removeprefix("execute_tool "))
     call_id = str(attrs.get(TOOL_CALL_ID) or result_id or args_id or "") or None
     error = str(attrs.get(ERROR_TYPE) or s.status_message or "error") if s.status == "ERROR" else None
@@ -154,22 +215,86 @@ def _model_arguments(value: Any) -> dict[str, Any] | None:
     return value if type(value) is dict else None
 
 
-def tool_calls(tools: Sequence[SpanRecord], models: Sequence[SpanRecord]) -> list[ToolCall]:
-    """The turn's tool calls from its tool spans, else from the model's requests."""
+def _as_requested(tools: Sequence[SpanRecord], models: Sequence[SpanRecord]) -> Sequence[SpanRecord]:
+    """Tool spans that ran at the same time (a model's parallel calls) in the order the model asked for
+    them, by their call ids; spans that ran one after the other, as they ran."""
+    if len(tools) < 2 or not models or all(a.end_ns <= b.start_ns for a, b in itertools.pairwise(tools)):
+        return tools
+    order = {r.call_id: i for i, r in enumerate(requests(models)) if r.call_id}
+    ids = [str(t.attributes.get(TOOL_CALL_ID) or "") for t in tools]
+    if not all(i in order for i in ids):
+        return tools
+    return [t for _, t in sorted(zip(ids, tools, strict=True), key=lambda p: order[p[0]])]
+
+
+def earlier_calls(models: Sequence[SpanRecord]) -> list[ToolCall]:
+    """The calls a trace's first model call read back after the customer's newest message, made before it
+    in this turn but traced nowhere here (a stack that records one model call, the last): each with its
+    result, and a result whose call is not there at all as a call of that result's tool. Marked `earlier`:
+    ingest drops those another trace of the batch holds as its own calls."""
+    if not models:
+        return []
+    found = _this_turn(models[0].attributes.get(INPUT))
+    parts = [p for m in found if type(m) is dict for p in m.get("parts") or [] if type(p) is dict]
+    given: dict[str, Any] = {}
+    for p in parts:
+        if p.get("type") == "tool_call_response" and p.get("id"):
+            given.setdefault(str(p["id"]), p.get("response", p.get("result")))
+    out: list[ToolCall] = []
+    asked: set[str] = set()
+    for p in parts:
+        if p.get("type") == "tool_call" and p.get("name"):
+            key = str(p.get("id") or "") or None
+            asked.add(key or "")
+            result = envelopes.result(given[key])[0] if key in given else None
+            args = _model_arguments(p.get("arguments")) or {}
+            out.append(
+                ToolCall(str(p["name"]), args, result, None, p.get("arguments") is not None, key, True)
+            )
+    for p in parts:
+        if p.get("type") == "tool_call_response" and str(p.get("id") or "") not in asked and p.get("name"):
+            result = envelopes.result(p.get("response", p.get("result")))[0]
+            out.append(
+                ToolCall(str(p["name"]), {}, result, None, False, str(p.get("id") or "") or None, True)
+            )
+    return out
+
+
+def _from_requests(models: Sequence[SpanRecord], alone: bool) -> list[ToolCall]:
+    """A stack with no tool spans: the calls the model asked for, each with the result read back (by call
+    id, else by its tool's name), the earlier ones of a trace that is only model calls first."""
+    before = earlier_calls(models) if alone else []
+    read_back = {**_served(models), **(responses(models) if len(models) > 1 else {})}
+    named = _by_name(models) if len(models) > 1 else {}
+    used: dict[str, int] = {}
+    out = []
+    for r in requests(models):
+        result = None
+        if r.call_id is None and named.get(r.name):  # no id: the next result of its tool's name
+            result = envelopes.result(named[r.name].pop(0))[0]
+        elif r.call_id in read_back:
+            n = used[r.call_id] = used.get(r.call_id, -1) + 1
+            given = read_back[r.call_id]
+            if n < len(given):
+                result = envelopes.result(given[n])[0]
+        args = _model_arguments(r.arguments) or {}
+        out.append(ToolCall(r.name, args, result, None, r.arguments is not None, r.call_id))
+    return [*before, *out] if before else out
+
+
+def tool_calls(
+    tools: Sequence[SpanRecord],
+    models: Sequence[SpanRecord],
+    alone: bool = False,
+    run: SpanRecord | None = None,
+) -> list[ToolCall]:
+    """The turn's tool calls from its tool spans, else from the model's requests (`alone`: the trace has
+    no agent span, its model calls are all there is of the turn: the calls its first one read back too);
+    `run`, the agent span, whose input may hold the run's whole history (pydantic-ai): a result no model
+    call read back is looked for there, by call id."""
     if not tools:
-        answered = responses(models) if len(models) > 1 else {}
-        used: dict[str, int] = {}
-        out = []
-        for r in requests(models):
-            result = None
-            if r.call_id in answered:
-                n = used[r.call_id] = used.get(r.call_id, -1) + 1
-                given = answered[r.call_id]
-                if n < len(given):
-                    result = envelopes.result(given[n])[0]
-            args = _model_arguments(r.arguments) or {}
-            out.append(ToolCall(r.name, args, result, None, r.arguments is not None))
-        return out
+        return _from_requests(models, alone)
+    tools = _as_requested(tools, models)
     spans = []
     lacking = False
     for s in tools:
@@ -178,11 +303,20 @@ def tool_calls(tools: Sequence[SpanRecord], models: Sequence[SpanRecord]) -> lis
         lacking = lacking or type(span.arguments) is not dict or span.result is None
     if not (lacking and models):  # most turns: every span has its own arguments and result
         return [
-            ToolCall(c.name, c.arguments if type(c.arguments) is dict else {}, c.result, c.error, c.recorded)
+            ToolCall(
+                c.name,
+                c.arguments if type(c.arguments) is dict else {},
+                c.result,
+                c.error,
+                c.recorded,
+                c.call_id,
+            )
             for c in spans
         ]
-    paired = _pair(spans, requests(models))  # the model's requests and next inputs read only for these
+    paired = _pair(spans, requests([*models, *([run] if run is not None else [])]))
     last = {key: found[-1] for key, found in responses(models).items()}
+    if run is not None:
+        last = {**answered([run]), **last}
     out = []
     for span, request in zip(spans, paired, strict=True):
         args, recorded, result = span.arguments, span.recorded, span.result
@@ -195,5 +329,17 @@ def tool_calls(tools: Sequence[SpanRecord], models: Sequence[SpanRecord]) -> lis
         key = span.call_id or (request.call_id if request else None)
         if result is None and key is not None and key in last:
             result = envelopes.result(last[key])[0]
-        out.append(ToolCall(span.name, args if type(args) is dict else {}, result, span.error, recorded))
+        out.append(ToolCall(span.name, args if type(args) is dict else {}, result, span.error, recorded, key))
+    return out
+
+
+def answered(models: Sequence[SpanRecord]) -> dict[str, Any]:
+    """Every result a model was given back in these calls' inputs, by call id, wherever in the history:
+    for a call whose result only the next call read, in a trace of its own (a client loop with no parent
+    span)."""
+    out: dict[str, Any] = {}
+    for s in models:
+        for part in _parts(s.attributes.get(INPUT)):
+            if part.get("type") == "tool_call_response" and part.get("id"):
+                out.setdefault(str(part["id"]), part.get("response", part.get("result")))
     return out

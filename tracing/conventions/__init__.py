@@ -13,9 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from tracing.conventions import adk, logfire_agents, openinference, pydantic_ai, traceloop, vercel_ai
-from tracing.records import SpanRecord
+from tracing.conventions import (
+    adk,
+    genkit,
+    logfire_agents,
+    openinference,
+    pydantic_ai,
+    shapes,
+    traceloop,
+    vercel_ai,
+)
+from tracing.records import SpanRecord, with_attributes
 
 
 @dataclass(frozen=True)
@@ -30,12 +40,25 @@ class Convention:
 
 READERS = tuple(
     Convention(m.NAME, m.LABEL, m.MARKS, m.CAPTURE, m.SESSION, m.to_genai)
-    for m in (openinference, vercel_ai, adk, traceloop, pydantic_ai, logfire_agents)
+    for m in (openinference, vercel_ai, adk, traceloop, pydantic_ai, logfire_agents, genkit)
 )
 GENAI = Convention(
     "otel_genai",
     "OpenTelemetry GenAI",
-    ("gen_ai.operation.name", "gen_ai.system", "gen_ai.provider.name", "gen_ai.conversation.id"),
+    (
+        "gen_ai.operation.name",
+        "gen_ai.system",
+        "gen_ai.provider.name",
+        "gen_ai.conversation.id",
+        # a stack that names no operation nor system (OpenLIT, Semantic Kernel's events, AI SDK v7) is
+        # still about a model when it carries its messages, its model or its usage
+        "gen_ai.input.messages",
+        "gen_ai.output.messages",
+        "gen_ai.request.model",
+        "gen_ai.response.model",
+        "gen_ai.usage.input_tokens",
+        "gen_ai.tool.name",
+    ),
     "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY (opentelemetry-util-genai 1.3b0 and later;"
     " 'true' captures nothing there) with OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental",
     "span.set_attribute('gen_ai.conversation.id', session_id) on the agent span of each turn",
@@ -76,11 +99,35 @@ def stacks_of(spans: Sequence[SpanRecord]) -> set[Convention]:
     return {GENAI} if genai else set()
 
 
+# Logfire's (and pydantic-ai 0.2's) messages, a list of event bodies in one attribute
+_LISTED = ("events", "all_messages_events")
+_LISTS = frozenset(_LISTED)
+
+
+def _listed(span: SpanRecord) -> SpanRecord:
+    """A span whose messages are a list of event bodies, with them as GenAI messages too."""
+    attrs = span.attributes
+    if "gen_ai.input.messages" in attrs or "gen_ai.output.messages" in attrs:
+        return span
+    value = next((attrs[k] for k in _LISTED if k in attrs), None)
+    inputs, outputs = shapes.from_events(value)
+    if not (inputs or outputs):
+        return span
+    added: dict[str, Any] = {}
+    if inputs:
+        added["gen_ai.input.messages"] = inputs
+    if outputs:
+        added["gen_ai.output.messages"] = outputs
+    return with_attributes(span, {**attrs, **added})
+
+
 def read(spans: Sequence[SpanRecord]) -> tuple[Sequence[SpanRecord], frozenset[str] | None]:
     """`readable(spans)` and the names of the conventions found (`stacks_of`); None for the common case
     of no other convention's span, where the caller, who sorts the spans by operation anyway, tells a
     GenAI trace from one that is not about the model. One look at each span tells its convention and
     translates it."""
+    if any(not _LISTS.isdisjoint(s.attributes) for s in spans):
+        spans = [_listed(s) if not _LISTS.isdisjoint(s.attributes) else s for s in spans]
     for span in spans:
         if not _FOREIGN.isdisjoint(span.attributes) or span.scope in SCOPES:
             break

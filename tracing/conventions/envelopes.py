@@ -5,7 +5,8 @@ Instrumentations record a tool run as the framework sees it, not as the tool doe
 constructor `{"lc": 1, "id": [… "ToolMessage"], "kwargs": {"content": …}}` inside OpenLLMetry's
 `{"output": …, "kwargs": …}`), OpenLLMetry's callback record `{"input_str", "inputs", "kwargs",
 "metadata", "tags"}` for the arguments, LlamaIndex's `{"kwargs": {…}}` call and its `ToolOutput`
-(`{"blocks": [{"text"}], "raw_output", "tool_name", "is_error"}`). Each shape is told by keys that a
+(`{"blocks": [{"text"}], "raw_output", "tool_name", "is_error"}`), Gemini's FunctionResponse as ADK's tool
+span outputs it (`{"id", "name", "response"}`). Each shape is told by keys that a
 tool's own data would not hold all together; a value that matches none is returned as it is. A text
 that is JSON is decoded (tools commonly return JSON text). The call id an envelope carries
 (`tool_call_id`) is returned beside the value, to pair it with the model's request.
@@ -23,7 +24,12 @@ from miner.jsontext import parsed
 _CALLBACK = frozenset(("input_str", "inputs"))  # OpenLLMetry's LangChain callback: both are always there
 _CALLBACK_OUTPUT = frozenset(("output", "kwargs"))  # OpenLLMetry's LangChain callback, the result side
 _TOOL_OUTPUT = frozenset(("blocks", "raw_output", "tool_name"))  # LlamaIndex's ToolOutput
-_RESULT_SIGNS = frozenset(("type", "lc", "output", "blocks"))  # a key every envelope above has one of
+_FUNCTION_RESPONSE = frozenset(
+    ("id", "name", "response")
+)  # Gemini's FunctionResponse, as ADK's tool span outputs it
+_RESULT_SIGNS = frozenset(
+    ("type", "lc", "output", "blocks", "response")
+)  # a key every envelope above has one of
 _ARGUMENT_SIGNS = frozenset(("inputs", "kwargs"))
 _LLAMA_CALL = frozenset(("kwargs",))  # LlamaIndex's FunctionTool.acall input: the keyword arguments only
 _LLAMA_CALL_ARGS = frozenset(("args", "kwargs"))
@@ -85,6 +91,9 @@ def result(value: Any) -> tuple[Any, str | None]:
             continue
         if value.keys() == _CALLBACK_OUTPUT:
             value = value["output"]
+            continue
+        if value.keys() == _FUNCTION_RESPONSE or value.keys() == {"name", "response"}:
+            value, call_id = value["response"], _id(value.get("id")) or call_id
             continue
         if value.keys() >= _TOOL_OUTPUT:
             raw = value.get("raw_output")

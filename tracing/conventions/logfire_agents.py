@@ -8,7 +8,9 @@ there, the messages are not; its input is `raw_input` and its output the `respon
 as Responses API items (messages, `function_call`, `function_call_output`), made GenAI messages here;
 with the SDK's Chat Completions model, a "Chat completion with …" span, whose `input` and `output` are
 Chat Completions messages (`tool_calls`, `tool` messages), made GenAI messages too.
-A "Function: …" span is a tool run: `name`, `input` (the arguments), `output` (the result). A model
+A "Function: …" span is a tool run: `name`, `input` (the arguments), `output` (the result); a "Handoff:
+…" span the hand-off tool the model called (`transfer_to_<agent>`, its arguments from the model's
+request, its result the SDK's `{"assistant": <agent>}`). A model
 call that failed (a 429) records no input: that turn has no customer text. Logfire's other integrations
 (`instrument_openai`, pydantic-ai) write the GenAI attributes themselves. Recorded from logfire 5.4
 with openai-agents 0.24 against a scripted model: `tests/tracing/fixtures/record_openai_agents.py`.
@@ -28,6 +30,7 @@ SESSION = "RunConfig(group_id=conversation_id, trace_metadata={'user_id': ...}) 
 CAPTURE = "logfire.instrument_openai_agents() records inputs and outputs (no setting hides them)"
 USER_KEYS = ("user_id", "userId", "user")
 TOOL_TEMPLATE = "Function: {name}"
+HANDOFF_TEMPLATE = "Handoff: {from_agent} → {to_agent}"
 CHAT_TEMPLATE = "Chat completion with {gen_ai.request.model!r}"
 
 
@@ -131,6 +134,13 @@ def to_genai(span: SpanRecord) -> SpanRecord:
             "gen_ai.operation.name": "chat",
             "gen_ai.input.messages": chat_messages(attrs.get("input")),
             "gen_ai.output.messages": chat_messages(attrs.get("output")),
+        }
+    elif attrs.get("logfire.msg_template") == HANDOFF_TEMPLATE and attrs.get("to_agent"):
+        target = str(attrs["to_agent"])  # the SDK's hand-off is a tool the model calls, `transfer_to_<agent>`
+        added = {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": f"transfer_to_{target}",
+            "gen_ai.tool.call.result": {"assistant": target},
         }
     elif attrs.get("logfire.msg_template") == TOOL_TEMPLATE:
         added = {

@@ -73,9 +73,13 @@ def _content(attrs: dict[str, Any], base: str) -> str:
         return str(content)
     texts = []
     n = 0
-    while (kind := attrs.get(f"{base}contents.{n}.message_content.type")) is not None:
-        if kind == "text":
-            texts.append(str(attrs.get(f"{base}contents.{n}.message_content.text") or ""))
+    while True:  # each part: its type, else (the Vertex AI instrumentor writes none) a text of its own
+        kind = attrs.get(f"{base}contents.{n}.message_content.type")
+        text = attrs.get(f"{base}contents.{n}.message_content.text")
+        if kind is None and text is None:
+            break
+        if kind in ("text", None) and text is not None:
+            texts.append(str(text))
         n += 1
     return "".join(texts)
 
@@ -88,7 +92,10 @@ def _message(attrs: dict[str, Any], side: str, i: int) -> dict[str, Any]:
     content = _content(attrs, base)
     if role == "tool":  # a tool's result, as the model read it back: paired with its call by id
         call_id = attrs.get(base + "tool_call_id")
-        return {"role": role, "parts": [{"type": "tool_call_response", "id": call_id, "response": content}]}
+        response = {"type": "tool_call_response", "id": call_id, "response": content}
+        if attrs.get(base + "name"):  # the tool's name: the only pairing a call with no id has
+            response["name"] = attrs[base + "name"]
+        return {"role": role, "parts": [response]}
     if content:
         parts.append({"type": "text", "content": content})
     n = 0

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from miner.jsontext import parsed
-from tracing.conventions import indexed
+from tracing.conventions import indexed, shapes
 from tracing.records import SpanRecord, with_attributes
 
 NAME, LABEL = "traceloop", "OpenLLMetry / Traceloop"
@@ -51,13 +51,27 @@ def _message(attrs: dict[str, Any], base: str) -> dict[str, Any]:
     role = str(attrs.get(base + "role") or "user")
     parts: list[dict[str, Any]] = []
     content = attrs.get(base + "content")
-    if content not in (None, ""):
+    blocks = parsed(content) if type(content) is str and content[:1] in ("[", "{") else None
+    if isinstance(blocks, list | dict):  # content blocks written as JSON (Koog's tool calls, Laminar's parts)
+        parts += shapes.message({"role": role, "content": blocks}).get("parts", [])
+    elif content not in (None, ""):
         parts.append({"type": "text", "content": str(content)})
+    if role == "tool" and attrs.get(base + "tool_call_id") is not None and not parts:
+        parts.append({"type": "tool_call_response", "id": attrs[base + "tool_call_id"], "response": content})
+    elif role == "tool" and attrs.get(base + "tool_call_id") is not None:
+        parts = [
+            {
+                "type": "tool_call_response",
+                "id": attrs[base + "tool_call_id"],
+                "response": blocks if blocks is not None else content,
+            }
+        ]
     n = 0
     while (name := attrs.get(f"{base}tool_calls.{n}.name")) is not None:
         if name:
             arguments = attrs.get(f"{base}tool_calls.{n}.arguments", "{}")
-            parts.append({"type": "tool_call", "name": str(name), "arguments": arguments})
+            call_id = attrs.get(f"{base}tool_calls.{n}.id")
+            parts.append({"type": "tool_call", "id": call_id, "name": str(name), "arguments": arguments})
         n += 1
     if attrs.get(base + "function_call.name"):
         arguments = attrs.get(base + "function_call.arguments", "{}")
