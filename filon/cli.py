@@ -18,6 +18,7 @@ from filon.commands import (
     review_cmds,
     serve_cmds,
     traces_cmds,
+    trust_cmd,
 )
 
 app = typer.Typer(
@@ -33,6 +34,7 @@ app.command("ask")(agent_cmds.ask)
 app.command("chat")(agent_cmds.chat)
 app.add_typer(model_cmds.app, name="model")
 goldens_cmds.app.command("coverage")(coverage_cmd.coverage)
+goldens_cmds.app.command("trust")(trust_cmd.trust_command)
 app.add_typer(goldens_cmds.app, name="goldens")
 app.command("traffic")(traces_cmds.traffic)
 app.command("ingest")(ingest_cmds.ingest)

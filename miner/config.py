@@ -112,6 +112,7 @@ def is_escalation(name: str, patterns: Sequence[str]) -> bool:
 
 # the reference shop's tools that change the world, that tie an order to its owner, that tell an order's
 # details (docs/any-agent.md): what `write_tools`, `identity_tools` and `disclosing_tools` default to
+SHOP_HELP = Path(__file__).resolve().parent.parent / "agent" / "knowledge"  # the reference shop's rules
 SHOP_WRITES = ["demander_retour", "transferer_a_un_conseiller"]
 SHOP_IDENTITY = ["consulter_commande"]
 SHOP_DISCLOSING = ["consulter_commande", "suivre_colis"]
@@ -137,6 +138,11 @@ class FlagConfig:
     # whose retrieval is not traced (`sources`: folders, read by `fait_non_fonde`)
     rules: Rulebook = field(default_factory=Rulebook)
     sources: list[str] = field(default_factory=list)
+    # the help texts that state the agent's rules (folders; None: the reference shop's FAQ and CGV when
+    # its tools are the shop's, none otherwise): a rule an answer states without a figure, returned by no
+    # search, is grounded when these state it (said from memory, but the shop's rule); one they do not
+    # state is invented (`miner.policy`)
+    policy_sources: list[str] | None = None
     # the agent identifies a customer before it shows any record of theirs (the shop's rule): a record
     # shown to a user who gave no identity is then a leak; otherwise whose it is cannot be told from spans
     # without a user id, and it is flagged `unverified_record` (low)
@@ -170,6 +176,12 @@ class FlagConfig:
         """Whether this tool's result carries a record's details."""
         found = self.disclosing_tools if self.disclosing_tools is not None else SHOP_DISCLOSING
         return is_escalation(tool, found)
+
+    def policy_folders(self) -> list[str]:
+        """The folders `policy_sources` names, the reference shop's help texts by default."""
+        if self.policy_sources is not None:
+            return self.policy_sources
+        return [str(SHOP_HELP)] if self.write_tools is None and SHOP_HELP.is_dir() else []
 
     def as_json(self) -> dict[str, Any]:
         """Plain JSON for another process (filon's helper): the rulebook as its `[rules.NAME]` tables."""
@@ -247,16 +259,21 @@ def _resolved(found: dict[str, Any], where: str, folder: Path) -> dict[str, Any]
     tests = out.get("test_identities", [])
     if not isinstance(tests, list) or not all(isinstance(x, str) and x.strip() for x in tests):
         raise ValueError(f"{where}: test_identities: a list of emails or phone numbers (globs allowed)")
-    if "sources" in out:
-        sources = out["sources"]
-        if not isinstance(sources, list) or not all(isinstance(x, str) for x in sources):
-            raise ValueError(f"{where}: sources: a list of folders of help texts")
-        paths = [(folder / x).resolve() for x in sources]
-        missing = next((p for p in paths if not p.is_dir()), None)
-        if missing is not None:
-            raise ValueError(f"{where}: sources: no such folder {missing}")
-        out["sources"] = [str(p) for p in paths]
+    for name in ("sources", "policy_sources"):
+        if name in out:
+            out[name] = _folders(out[name], f"{where}: {name}", folder)
     return out
+
+
+def _folders(found: object, where: str, folder: Path) -> list[str]:
+    """Folders of help texts, made absolute; `ValueError` naming the one missing."""
+    if not isinstance(found, list) or not all(isinstance(x, str) for x in found):
+        raise ValueError(f"{where}: a list of folders of help texts")
+    paths = [(folder / x).resolve() for x in found]
+    missing = next((p for p in paths if not p.is_dir()), None)
+    if missing is not None:
+        raise ValueError(f"{where}: no such folder {missing}")
+    return [str(p) for p in paths]
 
 
 def source_texts(folders: Sequence[str]) -> list[str]:

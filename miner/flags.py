@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from miner.claims import claimed, denied, looks_up_an_order, spoken
 from miner.config import FlagConfig, source_texts
@@ -22,6 +23,8 @@ from miner.jsontext import dumps_sorted
 from miner.language import language
 from miner.matching import has as _has
 from miner.model import Conversation, Flag, Turn
+from miner.policy import keyed, unsupported
+from miner.policy import stated as policy_stated
 from miner.security_rule import security
 from miner.severity import Cause
 from miner.text import fold, formal
@@ -211,18 +214,7 @@ def grounding(
         if not t.agent.strip():
             continue  # nothing said (or not captured): nothing to hold to the rules
         if claims:
-            calls = ((c.name, c.result, c.error) for turn in conv.turns[: i + 1] for c in turn.tools)
-            said = spoken(t.agent)
-            phrase = claimed(t.agent, calls, cfg.escalation_tools, said)
-            if phrase is not None:
-                why = f"the answer says « {phrase} » and no call of the conversation did it"
-                out.append(Flag.of(Cause.CLAIMED_ACTION, i, why, t.trace_id))
-            else:
-                own = ((c.name, c.result, c.error) for c in t.tools)
-                phrase = denied(t.agent, own, cfg.escalation_tools, said)
-                if phrase is not None:
-                    why = f"the answer says « {phrase} » and a call of this turn did it"
-                    out.append(Flag.of(Cause.CLAIMED_ACTION, i, why, t.trace_id))
+            out += _claimed(conv.turns, i, cfg)
         if not facts_rule:
             continue
         if unrecorded(conv.turns, i) is not None:
@@ -230,7 +222,9 @@ def grounding(
         day = t.started_at.date()
         lang = lang or language((t.agent for t in conv.turns), (t.user for t in conv.turns))
         stated = facts(t.agent, day, lang)
-        if not stated:
+        folded = fold(t.agent)
+        policies = policy_stated(folded)  # rules said without a figure: a fee, a condition, an exclusion
+        if not (stated or policies):
             continue
         if seen is None:
             seen = seen_in(source_texts(cfg.sources), day, lang)
@@ -239,12 +233,60 @@ def grounding(
             for c in turn.tools:
                 seen.add(c.result, day, lookup=looks_up_an_order(c.name), about=c.name)
         read = i + 1
-        missing = [f for f in stated if not grounded(f, seen, day) and not admitted(f, allowed)]
+        missing = [
+            f"« {f.said} » ({f.kind})"
+            for f in stated
+            if not grounded(f, seen, day) and not admitted(f, allowed)
+        ]
+        if policies:
+            missing += _unread_rules(folded, conv.turns[: i + 1], seen.text, cfg, allowed)
         if missing:
-            shown = ", ".join(f"« {f.said} » ({f.kind})" for f in missing[:3])
-            why = f"{shown} found in no tool result, help passage or customer's words"
+            why = f"{', '.join(missing[:3])} found in no tool result, help passage or customer's words"
             out.append(Flag.of(Cause.UNGROUNDED_FACT, i, why, t.trace_id))
     return out
+
+
+def _claimed(turns: Sequence[Turn], i: int, cfg: FlagConfig) -> list[Flag]:
+    """`action_affirmee` on turn i: an action claimed that no call of the conversation did, or denied
+    though a call of this turn did it."""
+    t = turns[i]
+    calls = ((c.name, c.result, c.error) for turn in turns[: i + 1] for c in turn.tools)
+    said = spoken(t.agent)
+    phrase = claimed(t.agent, calls, cfg.escalation_tools, said)
+    if phrase is not None:
+        why = f"the answer says « {phrase} » and no call of the conversation did it"
+        return [Flag.of(Cause.CLAIMED_ACTION, i, why, t.trace_id)]
+    own = ((c.name, c.result, c.error) for c in t.tools)
+    phrase = denied(t.agent, own, cfg.escalation_tools, said)
+    if phrase is not None:
+        why = f"the answer says « {phrase} » and a call of this turn did it"
+        return [Flag.of(Cause.CLAIMED_ACTION, i, why, t.trace_id)]
+    return []
+
+
+def _unread_rules(
+    folded: str, turns: Sequence[Turn], seen: str, cfg: FlagConfig, allowed: Sequence[str]
+) -> list[str]:
+    """The rules an answer states that neither what the agent read (each result with its keys) nor the
+    agent's own help texts state, quoted as a report says them."""
+    read_keyed = " ".join(fold(keyed(c.result)) for turn in turns for c in turn.tools)
+    unread = unsupported(folded, f"{seen} {read_keyed}", policy_texts(cfg.policy_folders()))
+    return [f"« {c} » (règle)" for c in unread if not admitted_rule(c, allowed)]
+
+
+@lru_cache(maxsize=4)
+def _policy_texts(folders: tuple[str, ...]) -> str:
+    return fold(" ".join(source_texts(folders)))
+
+
+def policy_texts(folders: Sequence[str]) -> str:
+    """The agent's help texts that state its rules, folded, read once per process."""
+    return _policy_texts(tuple(folders))
+
+
+def admitted_rule(clause: str, allowed: Sequence[str]) -> bool:
+    """A rule a case admits (`faits_admis`): its words in the clause."""
+    return any(fold(a) in clause for a in allowed)
 
 
 def _first_unrecorded(turns: Sequence[Turn]) -> tuple[int, str] | None:

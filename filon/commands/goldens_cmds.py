@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -154,96 +152,6 @@ def _print_mutants(caseset: CaseSet) -> None:
         f"mutants: {tried - accepted} of {tried} rejected by the checks, {accepted} accepted (warnings above)",
         markup=False,
     )
-
-
-@app.command("trust")
-def trust_command(
-    folder: Annotated[
-        Path | None, typer.Argument(help="Folder of cases (default FILON_GOLDENS or goldens/cases).")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
-    table: Annotated[
-        Path | None,
-        typer.Option(
-            "--table",
-            help="A JSON list of judged answers to the set's cases ({case, verdict, reponse, outils, "
-            "escalade}): graded instead of the set's own examples, as answers the checks were never proven on.",
-        ),
-    ] = None,
-    on: Annotated[
-        str | None,
-        typer.Option(
-            "--on",
-            metavar="YYYY-MM-DD",
-            help="The day the table's answers were written: their calls are replayed on the shop as it "
-            "stood that day (its dates are relative to today), so « demain » or « le 4 décembre » are read "
-            "as the reviewer read them.",
-        ),
-    ] = None,
-) -> None:
-    """How far the whole gate (each case's checks, then the rulebook's rules that gate) agrees with the
-    reviewers on every example: by category, by the check that rejected each wrong answer, and real
-    answers a reviewer judged (revue, observé) apart from those written by hand. No model is called.
-
-    Example: filon goldens trust
-    Example: filon goldens trust --json --table bench/heldaside_set_c.json
-    Example: filon goldens trust --table bench/heldaside_set_f.json --on 2026-12-03
-    """
-    from goldens.checks.rules import RuleGate, Rules
-    from goldens.set.caseset import load_set
-    from goldens.set.rule_standing import standings
-    from goldens.set.trust import set_examples, table_examples, trust
-    from miner.settings import settings
-
-    try:
-        caseset = load_set(folder)
-        config = settings().flag_config()
-    except ValueError as exc:
-        fail(str(exc), Exit.USAGE)
-    if caseset.errors:
-        fail(f"the golden set {caseset.folder} is invalid: run filon goldens lint", Exit.INVALID_SET)
-    rules = Rules(config, reference=config.tools is None)
-    examples = set_examples(caseset.cases)
-    graded = rules
-    if on is not None:
-        if table is None:
-            fail("--on: the day a --table was written; give the --table too", Exit.USAGE)
-        try:
-            graded = Rules(config, reference=config.tools is None, today=date.fromisoformat(on))
-        except ValueError:
-            fail(f"--on {on!r}: a day as YYYY-MM-DD", Exit.USAGE)
-    if table is not None:
-        try:
-            rows = json.loads(table.read_text(encoding="utf-8"))
-            if not isinstance(rows, list):
-                raise ValueError(f"{table}: a JSON list of answers")
-            examples = table_examples(caseset.cases, rows, str(table))
-        except OSError as exc:
-            fail(f"--table {table}: {exc.strerror or exc}", Exit.USAGE)
-        except ValueError as exc:
-            fail(str(exc), Exit.USAGE)
-    # the rules' standing is proven on the set's own examples, today; a dated table is graded on its day
-    found = trust(examples, RuleGate(graded, standings(caseset.cases, rules)))
-    doc = found.as_json()
-    if as_json:
-        console.print_json(json.dumps(doc, ensure_ascii=False))
-        return
-
-    def line(name: str, t: dict[str, object]) -> str:
-        accord = "-" if t["accord"] is None else f"{t['accord']:.3f}"
-        return (
-            f"{name:<20} accord {accord}  crie au loup {t['crie_au_loup']}/{t['bons']}  "
-            f"ment {t['ment']}/{t['mauvais']}"
-        )
-
-    console.print(line("ensemble", doc["ensemble"]), markup=False)  # type: ignore[arg-type]
-    for title in ("par_origine", "par_arrivee", "par_categorie"):
-        for name, t in doc[title].items():  # type: ignore[attr-defined]
-            console.print(line(name, t), markup=False)
-    caught = ", ".join(f"{k} {v}" for k, v in doc["rejets_par_controle"].items())  # type: ignore[attr-defined]
-    console.print(f"wrong answers rejected first by: {caught}", markup=False)
-    if found.for_the_judge:
-        console.print(f"{found.for_the_judge} wrong answer(s) left to a judge: not counted", markup=False)
 
 
 @app.command("label")

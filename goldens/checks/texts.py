@@ -9,7 +9,10 @@ the plain reading matched is lost to the number reading (text2num leaves « d'un
 « un avoir » would read « 1 avoir »). An answer in English has its English number words read
 (« five to eight business days » holds a check « 8 days »), its language told by `miner.language`. A
 `contient` variant that is a figure alone (« 23553 », « 1 286,50 € ») also holds where the answer writes
-that number grouped otherwise (« $23,553 », « 23 553 »): figures compared as figures.
+that number grouped otherwise (« $23,553 », « 23 553 »): figures compared as figures. A variant of
+several words also holds with an adverb or two inside it (« ne fait pas encore partie » holds « ne fait pas
+partie », "is still in transit" holds "is in transit"; never a negation), as another good wording puts
+them; a `ne_contient_pas` is held to its words as written.
 """
 
 from __future__ import annotations
@@ -31,12 +34,62 @@ def folded(needle: str) -> str:
 
 
 def found(
-    needle: str, plain: str, numbers: str, lang: str = "fr", figures: frozenset[float] = frozenset()
+    needle: str,
+    plain: str,
+    numbers: str,
+    lang: str = "fr",
+    figures: frozenset[float] = frozenset(),
+    adverbs: bool = True,
 ) -> bool:
     if folded(needle) in plain or comparable(needle, lang) in numbers:
         return True
     value = figure(needle)
-    return value is not None and value in figures
+    if value is not None and value in figures:
+        return True
+    loose = _loose(needle) if adverbs else None
+    return loose is not None and loose.search(plain) is not None
+
+
+# words another good answer puts inside a phrase without changing what it says: « ne fait pas encore
+# partie », « est bien arrivée », "is still in transit"; never a negation (« fait partie » is not « ne
+# fait pas partie »)
+ADVERBS = (
+    "encore",
+    "toujours",
+    "deja",
+    "bien",
+    "vraiment",
+    "actuellement",
+    "malheureusement",
+    "aussi",
+    "seulement",
+    "egalement",
+    "helas",
+    "desormais",
+    "bel et bien",
+    "pour l'instant",
+    "pour le moment",
+    "still",
+    "yet",
+    "currently",
+    "unfortunately",
+    "also",
+    "really",
+    "already",
+    "actually",
+    "now",
+)
+_INSIDE = "(?:" + "|".join(re.escape(a) for a in ADVERBS) + r")"
+
+
+@lru_cache(maxsize=4096)
+def _loose(needle: str) -> re.Pattern[str] | None:
+    """The phrase with an adverb or two allowed between its words, or None for a single word."""
+    words = folded(needle).split()
+    if len(words) < 2:
+        return None
+    between = rf"\s+(?:{_INSIDE}\s+){{0,2}}"
+    return re.compile(between.join(map(re.escape, words)))  # a substring, as the plain reading is
 
 
 # a check that is a figure alone (« 23553 », « 1 286,50 € », « $1,286 »): held to the answer's figures as
@@ -100,7 +153,7 @@ def text_gaps(
             message = "texte manquant : " + " ou ".join(f"« {v} »" for v in variants)
             out.append(Gap("texte_manquant", f"{prefix}contient[{i}]", message, turn))
     for i, text in enumerate(ne_contient_pas):
-        if found(text, plain, numbers, lang):
+        if found(text, plain, numbers, lang, adverbs=False):
             out.append(
                 Gap(
                     "texte_interdit",

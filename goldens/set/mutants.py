@@ -23,6 +23,7 @@ from typing import Any
 from goldens.case.problems import Problem
 from goldens.case.schema import Case, Example
 from goldens.set.calibration import calls_line, grade
+from goldens.set.mutants_neutral import rejected
 from goldens.set.mutants_trajectory import call_edits
 
 # a figure on its own: not inside an identifier (« LL-10565 », « 6A10562006FR »); « 3,90 » is one figure,
@@ -193,6 +194,13 @@ def mutant_problems(name: str, case: Case) -> tuple[list[Problem], int]:
         Problem(name, _field(case, m), f"mutant accepted ({m.kind} {m.change}): {_excerpt(m)}", "warning")
         for m in kept
     ]
+    for example, turn, change in rejected(case):  # a good answer with an adverb inside: still good
+        field = f"exemples[{example}]" + (
+            "" if isinstance(case.exemples[example].reponse, str) else f".reponse[{turn}]"
+        )
+        problems.append(
+            Problem(name, field, f"neutral mutant rejected ({change}): a text check too literal", "warning")
+        )
     return problems, tried
 
 

@@ -16,7 +16,7 @@ have been fitted to them). The first of each is the honest figure a team watches
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +70,8 @@ class Trust:
     # real answers judged on the checks as they stand ("après") or before a change of the checks ("avant")
     by_arrival: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
     caught_by: Counter[str] = field(default_factory=Counter)  # the kind of check that rejected a mauvais
+    good_failed_by: Counter[str] = field(default_factory=Counter)  # the kind of check that failed a bon
+    with_judge: Tally = field(default_factory=Tally)  # the whole gate, the calibrated judge included
     for_the_judge: int = 0  # mauvais answers only a judge is there to reject: not counted
 
     def as_json(self) -> dict[str, object]:
@@ -79,6 +81,10 @@ class Trust:
             "par_origine": {k: v.as_json() for k, v in sorted(self.by_origin.items())},
             "par_arrivee": {k: v.as_json() for k, v in sorted(self.by_arrival.items())},
             "rejets_par_controle": dict(self.caught_by.most_common()),
+            "bons_echoues_par_controle": dict(self.good_failed_by.most_common()),
+            **(
+                {"avec_juge": self.with_judge.as_json()} if self.with_judge.good + self.with_judge.bad else {}
+            ),
             "laisses_au_juge": self.for_the_judge,
         }
 
@@ -107,18 +113,33 @@ def table_examples(cases: Sequence[Case], rows: list[Any], source: str) -> list[
     return out
 
 
-def trust(examples: Sequence[tuple[Case, Example]], rules: RuleGate | None) -> Trust:
+# the judge's verdicts on an answer that passed every deterministic check: the criteria that gate and fail
+JudgeGaps = Callable[[Case, Example], list[str]]
+
+
+def trust(
+    examples: Sequence[tuple[Case, Example]], rules: RuleGate | None, judge: JudgeGaps | None = None
+) -> Trust:
+    """The deterministic gate's agreement with the reviewers; with `judge`, the whole gate's beside it
+    (`with_judge`: the calibrated criteria that gate, asked only where every deterministic check passed,
+    as `filon eval` asks them), the answers only a judge can reject counted there."""
     out = Trust()
     for case, example in examples:
         criteria = tuple(case.criteria())
-        if example.verdict == "mauvais" and judge_failures(criteria, example):
-            out.for_the_judge += 1
-            continue
         found = [g.kind if g.kind != "regle" else g.check for g in gaps(case, example)]
         if rules is not None and case.simulation is None:  # the rules that gate, by their gap's own path
             breaches = rules.rules.grade(case, example_transcript(case, example))
             found += [g.check for g in breaches if rules.gates(g.check.split(".", 1)[1])]
-        good, passed = example.verdict == "bon", not found
+        good = example.verdict == "bon"
+        if judge is not None:
+            whole = found or (judge(case, example) if criteria else [])
+            out.with_judge.add(good, not whole)
+            if good and whole and not found:  # a good answer only the judge failed
+                out.good_failed_by[whole[0]] += 1
+        if not good and judge_failures(criteria, example):
+            out.for_the_judge += 1
+            continue
+        passed = not found
         origin = "réelle" if example.origine in REAL else "écrite"
         for tally in (out.overall, out.by_category[case.categorie], out.by_origin[origin]):
             tally.add(good, passed)
@@ -131,4 +152,6 @@ def trust(examples: Sequence[tuple[Case, Example]], rules: RuleGate | None) -> T
             out.by_arrival[when].add(good, passed)
         if not good and found:
             out.caught_by[found[0]] += 1
+        if good and found:
+            out.good_failed_by[found[0]] += 1
     return out

@@ -1,0 +1,121 @@
+"""Rules an answer states without a figure (« le retour est gratuit », « un motif est obligatoire », "returns
+are free"), and whether anything the agent read states the same of the same subject.
+
+`fait_non_fonde` reads an answer's figures, dates and statuses. A policy can be misstated with none of
+them: a fee invented, a condition added, a rule extended to what the help texts do not cover, a rule said
+from memory when no search returned it. A stated rule is a clause that names a subject of the shop's
+policies (a return, an exchange, a refund, the delivery, a label, a sale, a warranty, a motive) and what
+holds of it (free, paid, possible, excluded, required); it is grounded when a sentence the agent read
+names the same subject with the same kind of predicate. Both sides folded, French and English.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+SUBJECTS = {
+    "retour": r"retour\w*|renvo\w*|return\w*",
+    "echange": r"echang\w*|exchang\w*",
+    "remboursement": r"rembours\w*|refunds?|refunded",
+    "livraison": r"livraisons?|frais de (?:port|livraison)|expeditions?|shipping|delivery",
+    "etiquette": r"etiquettes?|labels?",
+    "soldes": r"soldes?|articles soldes|sale items?",
+    "garantie": r"garanties?|warranty",
+    "motif": r"motifs?|justificatifs?|reasons?",
+}
+PREDICATES = {
+    "gratuit": r"gratuit\w*|offert\w*|sans frais|ne (?:vous )?coute rien|rien a payer|free|at no cost|free of charge",
+    "payant": r"payant\w*|a vos frais|a votre charge|a la charge du client|factur\w*|you pay|at your (?:own )?cost",
+    "exclu": r"impossibles?|exclue?s?|ne (?:peu\w*|pouv\w*) pas etre|n'est (?:pas )?accepte\w*|"
+    r"ne sont (?:ni|pas) (?:repris|acceptes|echanges|rembourses)|aucun \w+ n'est|"
+    r"not (?:accepted|possible|allowed|eligible)|excluded|cannot be",
+    "requis": r"obligatoires?|requis\w*|exige\w*|indispensables?|required|mandatory|must (?:be|give|provide)",
+}
+_MONEY = re.compile(r"€|\$|£|\beuros?\b|\beur\b|\bdollars?\b")
+_WINDOW = 80  # the characters between a subject and its predicate in one clause, either way
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[re.Pattern[str], dict[str, re.Pattern[str]], dict[str, re.Pattern[str]]]:
+    subjects = {k: re.compile(rf"\b(?:{v})\b") for k, v in SUBJECTS.items()}
+    predicates = {k: re.compile(rf"\b(?:{v})") for k, v in PREDICATES.items()}
+    hint = re.compile("|".join(f"(?:{v})" for v in PREDICATES.values()))
+    return hint, subjects, predicates
+
+
+def _clauses(folded: str) -> list[str]:
+    """Sentences and the clauses « , mais » or "; " part, each with its own end (« ? » is a question)."""
+    return [
+        c
+        for c in re.findall(r"[^.!?;\n]+[.!?;\n]?", folded)
+        for c in re.split(r", (?:mais|et|but|and) ", c)
+        if c.strip()
+    ]
+
+
+def stated(folded: str) -> list[tuple[frozenset[str], str, str]]:
+    """The rules a folded answer states: (the subjects named near the predicate, the predicate, the
+    clause). « l'étiquette de retour, gratuite » names a label and a return: what the agent read of
+    either supports it."""
+    hint, subjects, predicates = _patterns()
+    if hint.search(folded) is None:  # most answers state no rule: one search, no split
+        return []
+    out: list[tuple[frozenset[str], str, str]] = []
+    for clause in _clauses(folded):
+        if "?" in clause or re.match(r"\s*(?:si|if)\b", clause):
+            continue  # a question or a condition states nothing
+        if _MONEY.search(clause):
+            continue  # a fee with its amount: the amount is held by the figures' check
+        for pname, pattern in predicates.items():
+            p = pattern.search(clause)
+            if p is None:
+                continue
+            near = clause[max(0, p.start() - _WINDOW) : p.end() + _WINDOW]
+            named = frozenset(s for s, subject in subjects.items() if subject.search(near))
+            if named and all((named, pname) != (a, b) for a, b, _ in out):
+                out.append((named, pname, _quoted(clause, p.start(), p.end())))
+    return out
+
+
+def _quoted(clause: str, start: int, end: int) -> str:
+    """The words of a clause around its predicate, at most 80 characters (what a report quotes)."""
+    left = max(0, start - 56)
+    if left:
+        left = clause.find(" ", left) + 1 or left
+    return clause[left : min(len(clause), end + 20)].strip()[:80]
+
+
+@lru_cache(maxsize=2048)
+def _read(seen: str) -> frozenset[tuple[str, str]]:
+    """What the agent read states, read generously: every predicate with the subjects on either side,
+    across sentences (« La livraison coûte 3,90 €. Elle est offerte dès 60 € » is of the delivery)."""
+    hint, subjects, predicates = _patterns()
+    if hint.search(seen) is None:
+        return frozenset()
+    out: set[tuple[str, str]] = set()
+    for pname, pattern in predicates.items():
+        for p in pattern.finditer(seen):
+            near = seen[max(0, p.start() - _WINDOW) : p.end() + _WINDOW]
+            out |= {(s, pname) for s, subject in subjects.items() if subject.search(near)}
+    return frozenset(out)
+
+
+def keyed(value: object) -> str:
+    """A tool result as text its keys included (`{"etiquette": "gratuite"}` says « etiquette gratuite »),
+    folded by the caller: a result's key names what its value says something of."""
+    if isinstance(value, dict):
+        return " ".join(f"{k} {keyed(v)}." for k, v in value.items())
+    if isinstance(value, list):
+        return " ".join(keyed(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def unsupported(folded_answer: str, folded_seen: str, folded_rules: str = "") -> list[str]:
+    """The clauses of the answer stating a rule that neither what the agent read nor the agent's own
+    rules (its help texts, `policy_sources`) state of that subject."""
+    said = stated(folded_answer)
+    if not said:
+        return []
+    known = _read(folded_seen) | _read(folded_rules)
+    return [clause for named, predicate, clause in said if not any((s, predicate) in known for s in named)]
