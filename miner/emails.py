@@ -14,10 +14,12 @@ from collections.abc import Callable, Iterator
 
 LOCAL, LABEL, LABELS = 64, 63, 8
 # the local part: word characters, dots, plus and dash, and an apostrophe after its first character
-# ("jean-luc.o'neil@…"); the domain: dotted labels, or `localhost` alone ("bob@localhost")
+# ("jean-luc.o'neil@…"); the domain: dotted labels, or `localhost` alone ("bob@localhost");
+# a quoted local part ("jean dupont"@…) and a domain written as an address (…@[192.0.2.1]) are e-mails too
 EMAIL = re.compile(
-    rf"(?<![\w.+-])[\w.+-][\w.+'-]{{0,{LOCAL - 1}}}@"
-    rf"(?:[\w-]{{1,{LABEL}}}(?:\.[\w-]{{1,{LABEL}}}){{1,{LABELS}}}|localhost(?![\w.-]))"
+    rf"(?:\"[^\"\\\n]{{1,{LOCAL - 2}}}\"|(?<![\w.+-])[\w.+-][\w.+'-]{{0,{LOCAL - 1}}})@"
+    rf"(?:[\w-]{{1,{LABEL}}}(?:\.[\w-]{{1,{LABEL}}}){{1,{LABELS}}}|localhost(?![\w.-])"
+    r"|\[(?:\d{1,3}(?:\.\d{1,3}){3}|IPv6:[0-9A-Fa-f:.]{2,45})\])"
 )  # bounded: linear on hostile input
 AFTER = LABEL + LABELS * (LABEL + 1)  # the longest domain the pattern takes
 

@@ -43,7 +43,7 @@ class Settings(BaseSettings):
     secret: str | None = Field(
         None, description="The redaction key (default: a random key kept in FILON_HOME/secret.key)."
     )
-    redact: bool = Field(True, description="Redact emails, phones, cards and IBANs before storage.")
+    redact: bool = Field(True, description="Redact emails, phones, cards, IBANs and NIRs before storage.")
     capture_content: bool = Field(
         True, description="Ask the official google-genai instrumentation to record messages on spans."
     )

@@ -1,7 +1,7 @@
 """Personal data in a case: a case lands in git, so an email, a phone, a card or an IBAN in it must be a
 pseudonym, a reserved address, a fixture customer's, or one of the agent's declared test identities
 (`test_identities` in the set's filon.toml). What counts as one is what redaction replaces
-(`tracing.redact.personal_data`), whatever its form."""
+(`tracing.personal_data`), whatever its form: a value in an unusual form is compared in its plain one."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from goldens.case.problems import Problem
 from goldens.case.schema import Case
 from miner.identities import phone_key
 from miner.settings import settings
-from tracing.redact import personal_data
+from tracing.personal_data import personal_spans
 
 
 @cache
@@ -34,12 +34,19 @@ def _reserved(value: str) -> bool:
     return "@" in value and RESERVED.search(value) is not None
 
 
-PERSONAL = {"email": "an email", "phone": "a phone number", "card": "a card number", "iban": "an IBAN"}
+PERSONAL = {
+    "email": "an email",
+    "phone": "a phone number",
+    "card": "a card number",
+    "iban": "an IBAN",
+    "nir": "a social security number",
+}
 REMEDY = {  # what to write instead, by kind
     "email": "write a reserved address (…@example.com), a fixture customer's, or a pseudonym (…@redacted.invalid)",
     "phone": "write a fixture customer's number, or a pseudonym (33999 and six digits)",
     "card": "leave it out, or write [carte-…]",
     "iban": "leave it out, or write [iban-…]",
+    "nir": "leave it out, or write [nir-…]",
 }
 
 
@@ -85,7 +92,7 @@ def identity_problems(name: str, case: Case) -> list[Problem]:
     texts += [(f"ne_contient_pas[{i}]", t) for i, t in enumerate(case.ne_contient_pas)]
     out: list[Problem] = []
     for where, text in texts:
-        for kind, found in personal_data(text):
+        for kind, found, _, _ in personal_spans(text):
             value = found.lower()
             digits = re.sub(r"\D", "", value)
             if digits.startswith("0") and len(digits) == 10:

@@ -163,6 +163,14 @@ def test_explain_prints_the_matrix_of_examples_and_checks(tmp_path: Path) -> Non
         ("Remboursez sur fr76 3000 6000 0112 3456 7890 189", True),
         ("Écrivez à jean-luc.o'neil@gmail.com", True),
         ("Écrivez à bob@localhost", True),
+        (
+            "Rappelez-moi au 06\u00a012\u00a034\u00a056\u00a078",
+            True,
+        ),  # no-break spaces, as French text writes it
+        ("Écrivez à jean.inconnu%40gmail.com", True),  # copied from a URL
+        ("Mon NIR : 1 85 05 78 006 084 91", True),
+        ("Facturé à la société SIRET 732 829 320 00074", False),  # a company, not a card
+        ("Ma commande LL-19009, zoe.fixture%40exemple.fr", False),  # the fixture customer, URL-encoded
         ("Commande CMD-2024-00123 du 2024-06-12, 49,90 €, suivi 6A12345678901", False),
         ("Ma commande LL-10587, user-0123456789@redacted.invalid", False),  # a pseudonym
         ("Rappelez-moi au 33999123456", False),  # a pseudonym

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from tracing.redact import Redactor, personal_data
+from tracing.personal_data import personal_data
+from tracing.redact import Redactor
 
 TABLE = json.loads((Path(__file__).parent / "fixtures" / "personal_data_forms.json").read_text("utf-8"))
 R = Redactor(b"oracle")

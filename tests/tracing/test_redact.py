@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tracing.redact import CANDIDATE, Redactor, candidate, load_secret
+from tracing.redact import Redactor, load_secret
+from tracing.redact_patterns import CANDIDATE, candidate
 
 R = Redactor(b"secret")
 
