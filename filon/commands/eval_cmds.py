@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -22,6 +22,8 @@ from filon.commands.common import (
 )
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from miner.settings import Settings
 
 
@@ -167,7 +169,7 @@ def eval_command(
         fail(str(exc))  # FILON_LANG, or another FILON_* setting that does not parse: named
     say = language.say
 
-    from goldens.evaluate import EvalConfig, evaluate
+    from goldens.evaluate import EvalConfig
     from goldens.run.runner import Attempt
     from goldens.verdict.report import case_entry
     from goldens.verdict.report_console import case_line
@@ -227,6 +229,23 @@ def eval_command(
             if len(done) == repeat:
                 console.print(say(case_line(case_entry(done))), markup=False, soft_wrap=True)
 
+    from goldens.verdict.files import ReportBusy, report_lock
+
+    try:
+        with report_lock(config.report):  # one run per report, released however the run ends
+            _run(config, progress, on_start, on_attempt, live, finished)
+    except ReportBusy as exc:
+        fail(f"--report {exc}: give each run its own --report", Exit.USAGE)
+
+
+def _run(
+    config: Any, progress: Progress, on_start: Any, on_attempt: Any, live: bool, finished: dict[str, Any]
+) -> None:
+    """The run, its lines and its exit code (`typer.Exit`), with the report held."""
+    from goldens.evaluate import evaluate
+    from goldens.verdict import lang as language
+
+    say = language.say
     try:
         with progress:
             result = evaluate(config, on_start, on_attempt)

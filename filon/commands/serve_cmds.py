@@ -60,12 +60,13 @@ def serve(
 
     A 200 means the spans are committed. Point a Collector's otlphttp exporter or any OTLP SDK at it.
 
-    Example: FILON_TOKEN=s3cret filon serve --port 4318 --escalation-tool handoff_to_human
+    Example: FILON_TOKEN=$(openssl rand -hex 16) filon serve --port 4318 --escalation-tool handoff_to_human
     Example: filon serve --host 0.0.0.0 --token-file /run/secrets/filon-token
     Example: filon serve --max-bodies 16 --max-buffered 134217728 --body-timeout 20
     """
     import uvicorn
 
+    from filon.commands.serve_token import read_token_file, token_problem
     from miner.settings import SettingsError, settings
     from miner.store import Store, StoreError
     from tracing.limits import Limits, server_config
@@ -82,6 +83,7 @@ def serve(
         if not seconds > 0:
             fail(f"{name}: a number of seconds above 0")
     limits = Limits(max_connections, max_bodies, max_buffered, header_timeout, body_timeout)
+    token_given = token is not None
     if token is not None:  # accepted, and said: every local user's `ps` shows it
         err_console.print(
             "warning: --token is visible to every user of this machine (ps); prefer FILON_TOKEN or --token-file",
@@ -94,13 +96,15 @@ def serve(
             fail(str(exc))
     if token_file is not None:
         try:
-            token = token_file.read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            fail(f"--token-file {token_file}: {exc.strerror or exc}")
-        if not token:
-            fail(f"--token-file {token_file}: the file is empty")
-    if token is not None and not token.strip():  # "  " would be a token anyone can send
-        fail("FILON_TOKEN: a token of spaces only is no token (set one, or unset it)")
+            token, warnings = read_token_file(token_file)
+        except ValueError as exc:
+            fail(str(exc))
+        for warning in warnings:
+            err_console.print(warning, markup=False)
+    elif token is not None:  # "  " would be a token anyone can send; "é" one no client can
+        problem = token_problem(token, "--token" if token_given else "FILON_TOKEN")
+        if problem is not None:
+            fail(problem)
     loopback = host in ("127.0.0.1", "::1", "localhost") or host.startswith("127.")
     if not loopback and not token and not insecure_no_token:
         fail(

@@ -11,7 +11,6 @@ accept « trop lâche »; the example is kept either way, since that verdict is 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from goldens.case.fingerprint import checks_fingerprint
 from goldens.case.schema import Case, Example
 from goldens.drafting.leaks import redacted
 from goldens.set.calibration import grade
+from goldens.set.case_files import case_json
 from goldens.set.caseset import write_case
 from miner.model import Conversation, ToolCall
 from tracing.redact import Redactor, load_secret
@@ -65,7 +65,7 @@ def add_example(
     if not path.is_file():
         raise LabelError(f"no case {case_id!r} in {folder}")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = case_json(path)
         case = Case.model_validate(data)
     except (OSError, ValueError) as exc:
         raise LabelError(f"{path}: {str(exc).splitlines()[0]}") from None

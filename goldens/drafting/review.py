@@ -24,6 +24,7 @@ from goldens.drafting.draft_simulation import as_simulation
 from goldens.models.model_checks import open_model_checks
 from goldens.run.runner import Attempt, RunOptions, run_cases
 from goldens.set.calibration import grade as calibration_grade
+from goldens.set.case_files import case_json
 from goldens.set.caseset import CaseSet, Problem, goldens_dir, lint_case, load_set, parse_case, write_case
 from goldens.set.near import near_duplicates
 from goldens.verdict.report_model import EvalReport
@@ -268,7 +269,7 @@ def keep_regression(folder: Path, failure: Failure, note: str, reviewer: str) ->
     own checks reject it (else lint would call the case too loose); the sentence says what was done."""
     path = folder / f"{failure.case_id}.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = case_json(path)
         case = Case.model_validate(data)
     except (OSError, ValueError) as exc:
         return f"not kept as an example: {path}: {exc}"
@@ -302,7 +303,7 @@ def draft_from_case(path: Path, failing: Failure | None = None) -> Draft:
     """An existing case back in the editor (the "case is wrong" answer): its checks marked as existing,
     its examples kept, and the failing real answer added as a `bon` example, so the checks must be
     loosened before the case saves."""
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = case_json(path)
     checks = [Check("outils", v, Origin.EXISTING) for v in data.get("outils", [])]
     checks += [Check("outils_interdits", v, Origin.EXISTING) for v in data.get("outils_interdits", [])]
     if data.get("escalade") is not None:

@@ -29,6 +29,7 @@ from goldens.checks.grader import KINDS as CHECK_KINDS
 from goldens.checks.grading import norm
 from goldens.checks.rubrics import judges_dir
 from goldens.set import calibration, model_lint
+from goldens.set.case_files import case_text
 from goldens.set.personal import identity_problems
 from miner.places import default_goldens
 from miner.settings import settings
@@ -280,7 +281,11 @@ def load_set(folder: str | Path | None = None, strict: bool = False) -> CaseSet:
     tels: dict[str, str] = {}
     for file in sorted(path.glob("*.json")):
         name = str(file)
-        case, problems = parse_case(name, file.read_text(encoding="utf-8"), strict)
+        text, why = case_text(file, path)
+        if text is None:
+            result.problems.append(Problem(name, "", why, "error"))
+            continue
+        case, problems = parse_case(name, text, strict)
         result.problems.extend(problems)
         if case is None:
             continue

@@ -1,14 +1,52 @@
 """The report's JSON on disk: written whole or not at all (a half-written report never replaces a good
-one), as every file the gate writes (the JSON report, JUnit, the Markdown summary)."""
+one), as every file the gate writes (the JSON report, JUnit, the Markdown summary); and one run at a time
+per report, so that no run prints « Rapport : x.json » while the file holds another run's verdict."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
 def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # two writers never share a half file
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+class ReportBusy(Exception):
+    """Another run holds the report: its path, and the pid that holds it when known."""
+
+
+@contextmanager
+def report_lock(path: Path) -> Iterator[None]:
+    """Hold `path` for one run: a second run given the same report stops at once (`ReportBusy`) instead
+    of overwriting, or being overwritten by, the first. The lock (`flock` on `.NAME.lock` beside it) goes
+    with the process, however it ends; where `fcntl` is missing, nothing is held."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no flock; runs there share a report at their own risk
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = path.with_name(f".{path.name}.lock")
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.read(fd, 32).decode("ascii", "replace").strip()
+            raise ReportBusy(
+                f"{path}: another filon eval is writing it" + (f" (pid {holder})" if holder else "")
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        yield
+    finally:
+        os.close(fd)
