@@ -14,8 +14,8 @@ from sqlmodel import Session, select
 
 from miner.regroup import recount
 from miner.rows import flag_of_row
-from miner.severity import CAUSES, INCIDENT_PRIORITY, NO_FLAG, Cause, FlagKind
-from miner.tables import ConversationRow, FlagRow
+from miner.severity import CAUSES, INCIDENT_PRIORITY, NO_FLAG, Cause, FlagKind, ReviewStatus
+from miner.tables import ConversationRow, FlagRow, ReviewRow
 
 
 class IncidentStore:
@@ -27,7 +27,8 @@ class IncidentStore:
         return list(s.exec(query).all())
 
     def add_incident(self, conversation_id: str, note: str) -> bool:
-        """Mark it; False if the conversation is unknown."""
+        """Mark it, and reopen its review if it was done or dismissed; False if the conversation is
+        unknown."""
         with Session(self.engine, expire_on_commit=False) as s:
             conv = s.get(ConversationRow, conversation_id)
             if conv is None:
@@ -54,6 +55,11 @@ class IncidentStore:
             conv.priority = INCIDENT_PRIORITY
             conv.reason = note
             s.add(conv)
+            review = s.get(ReviewRow, conversation_id)
+            if review is not None and review.status in (ReviewStatus.DONE, ReviewStatus.DISMISSED):
+                review.status = ReviewStatus.OPEN  # reopened: the case made of it, or the dismissal,
+                review.updated_at = datetime.now(UTC)  # did not settle what a person now says matters
+                s.add(review)
             s.commit()
         self._regroup(conv.signature)
         return True

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Engine, Select, and_, or_, select, text, update
 
 from miner.regroup import recount
-from miner.severity import NO_FLAG, ReviewStatus, Severity, at_least, severity_of_priority
+from miner.severity import INCIDENT_PRIORITY, NO_FLAG, ReviewStatus, Severity, at_least, severity_of_priority
 from miner.sql import upsert_insert
 from miner.tables import CaseLink, CaseVerdict, ConversationRow, ReviewRow
 
@@ -55,6 +55,13 @@ class ClaimResult:
     ok: bool
     holder: str | None
     status: str
+
+    @property
+    def held_by_another(self) -> bool:
+        """The one rule the TUI and `filon draft --write` hold to: a conversation another reviewer has
+        claimed (and whose claim has not expired) is theirs; one already done or dismissed may give a
+        further case, a reviewer's call."""
+        return not self.ok and self.status == ReviewStatus.CLAIMED
 
 
 def _aware(value: datetime | None) -> datetime | None:
@@ -240,11 +247,14 @@ class ReviewStore:
         now: datetime | None = None,
         severity: Severity | None = None,
         group: str | None = None,
+        reviewer: str | None = None,
     ) -> list[QueueRow]:
         """Flagged conversations by priority (incidents, then severity), newest first; keyset pages.
-        `severity` keeps that level and above; `group`, the members of one failure signature."""
+        `severity` keeps that level and above; `group`, the members of one failure signature. The open
+        view also holds `reviewer`'s own claims, and an incident whatever its status: a person said it
+        matters, so it is on top until that person removes it."""
         now = now or datetime.now(UTC)
-        query = _queue_query(flag, status, now, severity)
+        query = _queue_query(flag, status, now, severity, reviewer)
         if group is not None:  # spelled out: the planner proves the group index's own condition from it
             query = query.where(
                 CONVERSATIONS.c.signature == group, text(f"conversations.priority < {NO_FLAG}")
@@ -262,7 +272,11 @@ class ReviewStore:
 
 
 def _queue_query(
-    flag: str | None, status: str | None, now: datetime, severity: Severity | None
+    flag: str | None,
+    status: str | None,
+    now: datetime,
+    severity: Severity | None,
+    reviewer: str | None = None,
 ) -> Select[Any]:
     """The queue's rows with their review, filtered; no order nor page yet."""
     conv, rev = CONVERSATIONS, REVIEWS
@@ -285,7 +299,7 @@ def _queue_query(
     if flag:
         query = query.where(conv.c.flag_kinds.contains(f'"{flag}"'))
     if status == ReviewStatus.OPEN:
-        query = query.where(claimable(now))
+        query = query.where(or_(claimable(now, reviewer), conv.c.priority == INCIDENT_PRIORITY))
     elif status:
         query = query.where(rev.c.status == status)
     return query

@@ -29,6 +29,7 @@ class ReviewApp(App[None]):
     .flag { color: $error; }
     .turn-head { margin-top: 1; }
     #filters, #status, #lint, #tried { padding: 0 1; }
+    #checks { max-height: 12; }  /* scrolls: the examples, lint and t's result stay within reach */
     """
 
     def __init__(

@@ -154,10 +154,14 @@ class ConversationScreen(ReviewScreen):
         if self.missing:
             self.notify("no such conversation in the store: nothing to draft or dismiss", severity="warning")
             return False
-        if not self.claim.ok:
+        if self.claim.held_by_another:
             holder = self.claim.holder or "another reviewer"
             self.notify(f"{holder} holds this conversation", severity="warning", markup=False)
             return False
+        if not self.claim.ok:  # done or dismissed: a further case is the reviewer's call, said
+            self.notify(
+                f"already {self.claim.status} by {self.claim.holder or 'a reviewer'}: drafting anyway"
+            )
         return True
 
     def action_draft(self) -> None:

@@ -247,7 +247,9 @@ class EditorScreen(ReviewScreen):
             checks.toggle(checks.get_option_at_index(checks.highlighted).value)
 
     def action_try_case(self) -> None:
-        self.query_one("#tried", Static).update(Text("trying the case against the agent…", style="italic"))
+        tried = self.query_one("#tried", Static)
+        tried.update(Text("trying the case against the agent…", style="italic"))
+        tried.scroll_visible()  # below the checks on a small screen: brought into view, not left unseen
         self.attempt(self.case())
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="try")
@@ -279,7 +281,13 @@ class EditorScreen(ReviewScreen):
     def _tried(self, message: Tried) -> None:
         if message.answer is not None:
             self.on_screen = message.answer
-        self.query_one("#tried", Static).update(literal(message.text, "green" if message.ok else "red"))
+        tried = self.query_one("#tried", Static)
+        tried.update(literal(message.text, "green" if message.ok else "red"))
+        tried.scroll_visible()
+        self.notify(
+            "the case passes on this agent" if message.ok else "the case fails on this agent (below)",
+            severity="information" if message.ok else "warning",
+        )
 
     def action_label(self) -> None:
         answer = self.on_screen

@@ -80,6 +80,8 @@ class QueueScreen(ReviewScreen):
         self.rows: list[QueueRow] = []
         self.has_more = False
         self.wide = True
+        self.width_laid = 0  # the width the columns were laid out for
+        self.layout_columns: list[str] = []
         self.generation = 0  # of the last load asked for
 
     @property
@@ -98,21 +100,33 @@ class QueueScreen(ReviewScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._columns(self.app.size.width)
+        self.load()
+
+    def on_resize(self) -> None:
+        if self.app.size.width != self.width_laid:
+            self._columns(self.app.size.width)
+            self._show()
+
+    def _columns(self, width: int) -> None:
+        """The columns for a screen this wide: the reason, the one column that explains the row, takes
+        what the others leave (27 characters at 80 columns, 35 at 120, 50 at 160); under 120 columns the
+        holder shows in the status column (« @alice »), the flags and holder come at 120, turns and case
+        at 160. Laid out again when the terminal is resized."""
         table = self.query_one(DataTable)
-        # fixed widths: the layout never depends on which page, or which moment, filled the table; at 80
-        # columns what decides a pick stays (severity, the whole id, the reason, age, status, who holds it)
-        width = self.app.size.width
-        wide = width >= 120
-        columns = [("severity", 8), ("conversation", 30 if wide else 22)]
-        columns += [("flags", 16), ("turns", 5)] if wide else []
-        columns += [("age", 4), ("status", 9), ("holder", 10 if wide else 6)]
-        columns += [("case", 8)] if wide else []
-        # the reason takes what is left of the screen (cell padding and the scroll bar included)
+        table.clear(columns=True)
+        self.width_laid = width
+        self.wide = width >= 120
+        columns = [("severity", 8), ("conversation", 30 if width >= 160 else 22 if self.wide else 20)]
+        columns += [("flags", 16)] if self.wide else []
+        columns += [("turns", 5)] if width >= 160 else []
+        columns += [("age", 4), ("status", 9)]
+        columns += [("holder", 10)] if self.wide else []
+        columns += [("case", 8)] if width >= 160 else []
         columns.insert(2, ("why", remaining(width, columns)))
-        self.wide = wide
+        self.layout_columns = [label for label, _ in columns]
         for label, size in columns:
             table.add_column(label, width=size)
-        self.load()
 
     def on_screen_resume(self) -> None:
         self.load()
@@ -132,6 +146,7 @@ class QueueScreen(ReviewScreen):
                 self.review.now(),
                 self.severity,
                 self.group,
+                self.review.reviewer,
             )
         except Exception as exc:  # shown, never a crash
             self.post_message(self.Failed(str(exc)))
@@ -143,27 +158,36 @@ class QueueScreen(ReviewScreen):
         if message.generation != self.generation:
             return  # a later load is on its way: these rows may predate a change the reviewer made
         self.rows, self.has_more = message.rows, message.has_more
+        self._show()
+
+    def _show(self) -> None:
+        """The rows loaded, in the columns laid out for this width."""
         table = self.query_one(DataTable)
         table.clear()
         now = self.review.now()
-        for row in message.rows:
-            table.add_row(
-                Text(row.severity, style=SEVERITY_STYLE.get(row.severity, "")),
-                literal(row.conversation_id),
-                literal(row.reason),
-                *((", ".join(row.flags), str(row.turns)) if self.wide else ()),
-                age(row.last_at, now),
-                row.status,
-                literal(row.claimant or ""),
-                *((row.case_id or "",) if self.wide else ()),
-                key=row.conversation_id,
-            )
+        for row in self.rows:
+            held = row.status == "claimed" and row.claimant and "holder" not in self.layout_columns
+            cells = {
+                "severity": Text(row.severity, style=SEVERITY_STYLE.get(row.severity, "")),
+                "conversation": literal(row.conversation_id),
+                "why": literal(row.reason),
+                "flags": literal(", ".join(row.flags)),
+                "turns": str(row.turns),
+                "age": age(row.last_at, now),
+                "status": literal(f"@{row.claimant}") if held else row.status,  # who holds it, at 80
+                "holder": literal(row.claimant or ""),
+                "case": literal(row.case_id or ""),
+            }
+            table.add_row(*(cells[c] for c in self.layout_columns), key=row.conversation_id)
+        self._filters(len(self.rows))
+
+    def _filters(self, shown: int) -> None:
         page = len(self.cursors)
         self.query_one("#filters", Static).update(
             f"flag: {self.flag or 'all'} · severity: {f'{self.severity}+' if self.severity else 'all'}"
             f" · status: {self.status or 'all'} · page {page}"
             + (" · more: n" if self.has_more else "")
-            + f" · {len(message.rows)} shown"
+            + f" · {shown} shown"
         )
 
     @on(Failed)

@@ -60,7 +60,7 @@ def draft(
     claim = store.claim(
         conversation_id, reviewer
     )  # done or dismissed already: a further case is the reviewer's call
-    if not claim.ok and claim.status == "claimed" and not force:
+    if claim.held_by_another and not force:
         fail(
             f"{escape(claim.holder or 'another reviewer')} holds {escape(repr(conversation_id))} ({claim.status}): "
             "nothing written (--force writes it all the same)",
@@ -69,6 +69,8 @@ def draft(
     try:
         path = save_case(store, case, reviewer)
     except SaveError as exc:
+        if claim.ok:  # nothing written: the claim goes back, others may take the conversation
+            store.release(conversation_id, reviewer)
         fail(str(exc), Exit.FAILED)
     for problem in lint_draft(case, replacing=case["id"]):
         if problem.level == "warning":

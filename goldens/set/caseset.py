@@ -275,7 +275,15 @@ def load_set(folder: str | Path | None = None, strict: bool = False) -> CaseSet:
     path = goldens_dir(folder)
     result = CaseSet(path)
     if not path.is_dir():
-        result.problems.append(Problem(str(path), "", "no such folder of golden cases", "error"))
+        result.problems.append(
+            Problem(
+                str(path),
+                "",
+                "no such folder of golden cases: make it and draft a first case into it "
+                "(filon draft CONVERSATION --write), or give --goldens the folder that holds yours",
+                "error",
+            )
+        )
         return result
     ids: dict[str, str] = {}
     tels: dict[str, str] = {}
@@ -309,7 +317,15 @@ def load_set(folder: str | Path | None = None, strict: bool = False) -> CaseSet:
             tels[case.tel] = name
         result.cases.append(case)
     if not result.cases and not result.errors:
-        result.problems.append(Problem(str(path), "", "the folder holds no case", "error"))
+        result.problems.append(
+            Problem(
+                str(path),
+                "",
+                "the folder holds no case (*.json): draft one from a conversation "
+                "(filon draft CONVERSATION --write) or write one (docs/cases.md)",
+                "error",
+            )
+        )
     result.problems.extend(category_problems(result.cases, ids, BLOCKING_DEFAULT))
     result.files = ids
     return result

@@ -89,3 +89,22 @@ def test_a_cli_draft_respects_a_reviewers_claim_and_links_its_source(cases: Path
     assert store.conversation_detail("web:faq") is not None  # its case's source stays
     bob = store.claim("web:faq", "bob")
     assert (bob.ok, bob.holder) == (False, "alice")  # still hers: the CLI did not take it from her
+
+
+def test_a_write_that_fails_gives_the_claim_back(cases: Path) -> None:
+    """Issue 45: an id already taken wrote nothing, and the conversation is not held for 30 minutes."""
+    taken = runner.invoke(app, ["draft", "web:geste", "--id", "faq-01", "--write", "--reviewer", "bob"])
+    assert taken.exit_code == 1 and "already exists" in taken.stderr
+    store = Store.open()
+    assert store.review_queue(status="claimed", limit=100) == []
+    assert store.claim("web:geste", "alice").ok  # another reviewer may take it at once
+
+
+def test_the_cli_and_the_tui_hold_to_one_claim_rule(cases: Path) -> None:
+    store = Store.open()
+    assert store.claim("web:geste", "alice").ok
+    held = runner.invoke(app, ["draft", "web:geste", "--id", "esc-10", "--write", "--reviewer", "bob"])
+    assert held.exit_code == 1 and "alice holds" in held.stderr  # claimed by another: refused
+    assert store.complete("web:geste", "alice", "esc-09", {"source": "test"})
+    done = runner.invoke(app, ["draft", "web:geste", "--id", "esc-10", "--write", "--reviewer", "bob"])
+    assert done.exit_code == 0, done.output  # done already: a further case is the reviewer's call
