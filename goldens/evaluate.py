@@ -36,7 +36,7 @@ from goldens.verdict.files import write_atomic
 from goldens.verdict.gate import BudgetStop, Gate, Interruption, decide
 from goldens.verdict.junit import junit
 from goldens.verdict.report_console import console_lines
-from goldens.verdict.report_model import BudgetRapport, CouvertureRapport, EvalReport, PromptRef
+from goldens.verdict.report_model import BudgetRapport, EvalReport, PromptRef
 from goldens.verdict.worst import worst
 from miner.settings import settings
 from miner.store import Store, StoreError
@@ -328,9 +328,7 @@ def _report(
     document.pires = worst(document.cas, document.bloquants, None if default else str(config.report))
     covered = last_week(inputs.caseset.cases, frozenset(inputs.escalation_tools))
     if covered is not None:
-        document.couverture = CouvertureRapport(
-            jours=WEEK, conversations=covered.conversations, couvertes=covered.covered
-        )
+        document.couverture = rpt.coverage_entry(covered, WEEK)
     document.cible = inputs.target
     if inputs.target != "filon":  # its prompt is its own: filon neither knows nor sends it
         document.prompt = PromptRef(chemin=inputs.target, nom="(celui de la cible)", sha256="")

@@ -157,6 +157,21 @@ class Store(TraceStore, GroupStore, BatchStore, GroupReviewStore, RetentionStore
                                  delta=delta, p_value=p_value))  # fmt: skip
             s.commit()
 
+    def eval_categories(self, run_ids: list[str]) -> dict[str, dict[str, tuple[int, int]]]:
+        """Each run's (passed, valid) attempts by category: what a shared report draws over the runs.
+        Errors and attempts the target could not run are not valid: they say nothing of the agent."""
+        out: dict[str, dict[str, tuple[int, int]]] = {run_id: {} for run_id in run_ids}
+        if not run_ids:
+            return out
+        with self.session() as s:
+            query = select(EvalAttemptRow).where(col(EvalAttemptRow.run_id).in_(run_ids))
+            for a in s.exec(query):
+                if a.status not in ("passed", "failed"):
+                    continue
+                passed, valid = out[a.run_id].get(a.category, (0, 0))
+                out[a.run_id][a.category] = (passed + (a.status == "passed"), valid + 1)
+        return out
+
     def eval_history(self, case_id: str | None = None, limit: int = 20) -> list[HistoryRow]:
         """The newest runs first; with a case id, only runs that replayed it, with its k/N there."""
         with self.session() as s:

@@ -38,6 +38,7 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "FILON_LANG", "fr"
     )  # `filon eval --lang` sets it for its process: never for the next test
     monkeypatch.setenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "SPAN_ONLY")
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)  # a job summary is asked for by its test only
     for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT"):
         monkeypatch.delenv(name, raising=False)
     for name in ("SEED", "LATENCY_MS", "429_RATE", "503_RATE", "NOISE"):

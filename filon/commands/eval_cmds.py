@@ -77,6 +77,23 @@ def eval_command(
         typer.Option("--report", help="Where the JSON report goes (default FILON_HOME/eval-rapport.json)."),
     ] = None,
     junit: Annotated[Path | None, typer.Option("--junit", help="Also write JUnit XML here.")] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option(
+            "--html",
+            help="Also write the run report to share here: one self-contained page (score by prompt over "
+            "the recorded runs, pass rate by category, the five worst with their turns, blocking rules, "
+            "coverage by failure group).",
+        ),
+    ] = None,
+    summary: Annotated[
+        Path | None,
+        typer.Option(
+            "--summary",
+            help="Also write that report as Markdown here (a CI job summary); without it, appended to "
+            "$GITHUB_STEP_SUMMARY when that is set.",
+        ),
+    ] = None,
     baseline: Annotated[
         Path | None, typer.Option("--baseline", help="A previous report to diff against.")
     ] = None,
@@ -149,6 +166,7 @@ def eval_command(
     With --compare-with, a passing gate takes the comparison's exit code (1 when this run is worse).
 
     Example: filon eval --backend scripted --junit var/eval.xml
+    Example: filon eval --backend scripted --html var/run.html --summary var/run.md
     Example: filon eval --target python:my_agent:answer --goldens my-goldens
     Example: filon eval --target http://127.0.0.1:8000/chat --otlp-port 4318
     Example: filon eval --model gemini-new --compare-with var/eval-ancien.json --markdown var/compare.md
@@ -233,13 +251,19 @@ def eval_command(
 
     try:
         with report_lock(config.report):  # one run per report, released however the run ends
-            _run(config, progress, on_start, on_attempt, live, finished)
+            _run(config, progress, on_start, on_attempt, live, finished, (html, summary))
     except ReportBusy as exc:
         fail(f"--report {exc}: give each run its own --report", Exit.USAGE)
 
 
 def _run(
-    config: Any, progress: Progress, on_start: Any, on_attempt: Any, live: bool, finished: dict[str, Any]
+    config: Any,
+    progress: Progress,
+    on_start: Any,
+    on_attempt: Any,
+    live: bool,
+    finished: dict[str, Any],
+    shared: tuple[Path | None, Path | None] = (None, None),
 ) -> None:
     """The run, its lines and its exit code (`typer.Exit`), with the report held."""
     from goldens.evaluate import evaluate
@@ -281,6 +305,10 @@ def _run(
                 console.print(say(f"{heading} : {', '.join(names)}"), markup=False)
     if result.store_warning:
         err_console.print(result.store_warning, markup=False)
+    from filon.commands.eval_share import publish
+
+    for line in publish(result.report, Path(config.report), *shared):
+        (err_console if "not written" in line else console).print(line, markup=False, soft_wrap=True)
     raise typer.Exit(result.exit_code)
 
 

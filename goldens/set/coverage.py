@@ -77,6 +77,8 @@ class Coverage:
     covered: int = 0
     uncovered: list[FailureGroup] = field(default_factory=list)  # largest first
     unseen_cases: list[str] = field(default_factory=list)
+    covering: dict[str, list[str]] = field(default_factory=dict)  # a covered group's signature → its cases
+    groups: list[FailureGroup] = field(default_factory=list)  # every group of the window, largest first
 
     @property
     def share(self) -> float | None:
@@ -103,9 +105,11 @@ def coverage(cases: list[Case], groups: list[FailureGroup], escalation: frozense
         if covering:
             out.covered += group.size
             seen.update(covering)
+            out.covering[group.signature] = covering
         else:
             out.uncovered.append(group)
     out.uncovered.sort(key=lambda g: (-g.size, g.priority, g.signature))
+    out.groups = sorted(groups, key=lambda g: (-g.size, g.priority, g.signature))
     out.unseen_cases = sorted(c.id for c in cases if c.id not in seen)
     return out
 

@@ -15,6 +15,7 @@ from agent.prompts import Prompt
 from goldens.checks.rules import RuleGate
 from goldens.models.model_checks import ModelChecks
 from goldens.run.runner import Attempt, RunOutput
+from goldens.set.coverage import Coverage
 from goldens.verdict.gate import Gate, stability
 from goldens.verdict.report_model import (
     DECISIONS,
@@ -24,11 +25,13 @@ from goldens.verdict.report_model import (
     Chiffres,
     Cout,
     CoutRole,
+    CouvertureRapport,
     CritereRapport,
     EmbeddingsRapport,
     Erreurs,
     EvalReport,
     Execution,
+    GroupeCouvert,
     JugeRapport,
     Latence,
     Modele,
@@ -299,4 +302,25 @@ def case_entry(attempts: list[Attempt]) -> CasRapport:
         total=len(attempts),
         stabilite=stability(attempts),
         tentatives=attempts,
+    )
+
+
+GROUPS_REPORTED = 20  # the largest failure groups of the window the report lists
+
+
+def coverage_entry(covered: Coverage, days: int) -> CouvertureRapport:
+    """The set's coverage of the window's traffic, with its largest groups and the cases covering each."""
+    return CouvertureRapport(
+        jours=days,
+        conversations=covered.conversations,
+        couvertes=covered.covered,
+        groupes=[
+            GroupeCouvert(
+                signature=g.signature,
+                taille=g.size,
+                cas=covered.covering.get(g.signature, []),
+                exemple=g.representative,
+            )
+            for g in covered.groups[:GROUPS_REPORTED]
+        ],
     )

@@ -184,12 +184,22 @@ class PireTentative(BaseModel):
     commande: str
 
 
+class GroupeCouvert(BaseModel):
+    """One failure group of the window: its signature, its size, the cases that cover it (none: uncovered)."""
+
+    signature: str
+    taille: int
+    cas: list[str] = Field(default_factory=list)
+    exemple: str = ""  # its most urgent conversation: what `filon draft` takes
+
+
 class CouvertureRapport(BaseModel):
     """How much of the last week's production traffic the set covers (`goldens.set.coverage`)."""
 
     jours: int
     conversations: int
     couvertes: int
+    groupes: list[GroupeCouvert] = Field(default_factory=list)  # the largest groups, largest first
 
     @property
     def part(self) -> float:

@@ -124,7 +124,10 @@ def test_end_to_end_on_the_scripted_model(tmp_path: Path, monkeypatch: pytest.Mo
     assert worse.exit_code == 1, worse.output
     assert "Verdict : PIRE" in worse.output and "adv-01" in worse.output
     text = summary.read_text(encoding="utf-8")
-    assert text.count("## ") == 2 and "❌ filon : B pire que A" in text  # appended, verdict first
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    compared = [h for h in headings if "filon :" in h]
+    assert len(compared) == 2 and "❌ filon : B pire que A" in text  # appended, verdict first
+    assert len(headings) - len(compared) == 3  # and each run's own report to share, appended too
     as_json = json.loads(run("eval", "compare", str(a), str(court), "--json").stdout)
     assert as_json["exit_code"] == 1 and {"adv-01", "adv-02", "adv-03"} <= set(as_json["nouveaux_echecs"])
     history = json.loads(run("eval", "history", "--json").stdout)

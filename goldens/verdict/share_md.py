@@ -1,0 +1,137 @@
+"""`filon eval --summary PATH`: the shared report as Markdown, for a CI job's summary
+(`$GITHUB_STEP_SUMMARY`) or a pull request's comment.
+
+The same parts as the page, in what a job summary renders: tables, and the score over the runs as a row
+of block characters per prompt (a summary shows no SVG). Text from traces is escaped for Markdown and
+for the HTML a summary also renders: `<`, `>` and `&` as entities, Markdown's punctuation behind a
+backslash, a line break as a space, so nothing a model wrote can open a tag, a link or a table cell.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from goldens.verdict.share import Shared, word
+
+BLOCKS = "▁▂▃▄▅▆▇█"
+_SPECIAL = re.compile(r"([\\`*_{}\[\]|~])")  # what opens emphasis, code, a link or a cell anywhere
+_LEADING = re.compile(r"^([#+\-!])")  # what opens a heading or a list at a line's start
+_NUMBERED = re.compile(r"^(\d+)([.)])")  # « 1. » opens a numbered list
+
+
+def md(text: object) -> str:
+    """Text as Markdown shows it literally, on one line."""
+    plain = " ".join(str(text).split())
+    plain = plain.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    escaped = _LEADING.sub(r"\\\1", _SPECIAL.sub(r"\\\1", plain))
+    return _NUMBERED.sub(r"\1\\\2", escaped)
+
+
+def code(text: object) -> str:
+    """Inline code (where `<` is text already): the longest run of backticks inside decides the fence."""
+    plain = " ".join(str(text).split()).replace("|", "\\|")  # | would end a table's cell
+    fence = "`" * (max((len(r) for r in re.findall(r"`+", plain)), default=0) + 1)
+    return f"{fence} {plain} {fence}"
+
+
+def spark(values: list[float | None]) -> str:
+    return "".join(" " if v is None else BLOCKS[min(7, int(v / 100 * 8))] for v in values)
+
+
+def render(shared: Shared, lang: str, say: Callable[[str], str]) -> str:
+    report = shared.report
+    decision = report.porte.decision
+    said = {"réussi": "passed", "échoué": "failed", "non concluant": "inconclusive"}.get(decision)
+    mark = "✅" if decision == "réussi" else "❌" if decision == "échoué" else "⚠️"
+    score = "—" if report.score is None else f"{report.score:.0%}"
+    numbers = report.porte.chiffres
+    out = [
+        f"## {mark} {md(word('title', lang))} {md(report.execution.id)}: "
+        f"{md(word(said, lang) if said else decision)}",
+        "",
+        f"**{md(word('score', lang))} {score}** ({numbers.reussis}/{numbers.valides}) · "
+        f"{md(word('threshold', lang))} {report.seuil:.0%} · {md(report.modele.nom)} · {md(shared.this_prompt)}",
+        "",
+        f"{md(word('rule', lang))} : {md(say(report.porte.regle))}",
+        "",
+    ]
+    if report.modele.substitut:
+        out += [f"> {md(word('stand_in', lang))}", ""]
+    return (
+        "\n".join(out + _runs(shared, lang) + _worst(shared, lang, say) + _rules_and_coverage(shared, lang))
+        + "\n"
+    )
+
+
+def _runs(shared: Shared, lang: str) -> list[str]:
+    report = shared.report
+    out = [f"### {md(word('over_runs', lang))}", "", "| prompt | runs | score |", "|---|---|---|"]
+    for prompt in shared.prompts():
+        values = [None if r.prompt != prompt or r.score is None else r.score * 100 for r in shared.runs]
+        last = next((v for v in reversed(values) if v is not None), None)
+        shown = "—" if last is None else f"{last:.0f}%"
+        out.append(f"| {md(prompt)} | `{spark(values)}` | {shown} |")
+    if shared.history_note:
+        out += ["", md(shared.history_note)]
+    out += [
+        "",
+        f"### {md(word('by_category', lang))}",
+        "",
+        f"| {md(word('category', lang))} | | |",
+        "|---|---|---|",
+    ]
+    for name, c in report.categories.items():
+        rate = f"{c.reussis / c.valides:.0%}" if c.valides else "—"
+        tag = f" ({md(word('blocking', lang))})" if name in report.bloquants else ""
+        out.append(f"| {md(name)}{tag} | {rate} | {c.reussis}/{c.valides} |")
+    return out
+
+
+def _worst(shared: Shared, lang: str, say: Callable[[str], str]) -> list[str]:
+    out = ["", f"### {md(word('worst', lang))}", ""]
+    if not shared.worst:
+        out.append(md(word("worst_none", lang)))
+    for rank, shown_attempt in enumerate(shared.worst, 1):
+        w = shown_attempt.worst
+        state = word("ok", lang) if w.statut == "ok" else f"{len(w.ecarts)} {word('gaps', lang)}"
+        blocking = f" · **{md(word('blocking', lang))}** : {md(', '.join(w.bloquant))}" if w.bloquant else ""
+        out.append(
+            f"{rank}. **{md(w.cas)}** ({md(word('attempt', lang))} {w.tentative}){blocking} · {md(state)}"
+        )
+        out += [f"   - {md(say(gap))}" for gap in w.ecarts[:5]]
+        out.append(f"   - {code(w.commande)}")
+    return out
+
+
+def _rules_and_coverage(shared: Shared, lang: str) -> list[str]:
+    report = shared.report
+    out = ["", f"### {md(word('rules', lang))}", ""]
+    broken = report.porte.regles_bloquantes
+    if broken:
+        out += [
+            f"- `{name}` {md(word('broke', lang))} {md(', '.join(cases))}" for name, cases in broken.items()
+        ]
+    else:
+        out.append(md(word("rules_none", lang)))
+    for category, cases in report.porte.echecs_bloquants.items():
+        out.append(f"- {md(word('blocking_failed', lang))} : **{md(category)}** ({md(', '.join(cases))})")
+    out += ["", f"### {md(word('coverage', lang))}", ""]
+    cov = report.couverture
+    if cov is None:
+        out.append(md(word("coverage_none", lang)))
+    else:
+        out += [
+            f"**{cov.part:.0%}** ({cov.couvertes}/{cov.conversations} {md(word('size', lang))})",
+            "",
+            f"| {md(word('signature', lang))} | {md(word('size', lang))} | |",
+            "|---|---|---|",
+        ]
+        for g in cov.groupes:
+            cell = (
+                f"{md(word('covered_by', lang))} {md(', '.join(g.cas))}"
+                if g.cas
+                else (f"**{md(word('uncovered', lang))}** {code('filon draft ' + g.exemple)}")
+            )
+            out.append(f"| {code(g.signature)} | {g.taille} | {cell} |")
+    return out
