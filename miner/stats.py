@@ -61,7 +61,7 @@ class StoreStats:
             *((f"  {kind}", _levels(levels)) for kind, levels in sorted(self.flags_by_kind_severity.items())),
             ("cases made", self.cases_made),
             ("eval runs", self.eval_runs),
-            ("oldest conversation", self.oldest.isoformat() if self.oldest else "-"),
+            ("oldest conversation", f"{self.oldest:%Y-%m-%d %H:%M} UTC" if self.oldest else "-"),
         ]
 
     def _turns(self) -> int | str:

@@ -87,18 +87,30 @@ def history(
 def trend(rows: list[HistoryRow], case_id: str | None, width: int) -> str | None:
     """The score (or the case's pass rate) of each run, oldest left, as plain text: no colour codes, so
     that it reads the same in a pipe or a CI log. None under two runs with a figure."""
-    points = [(r, v) for r in reversed(rows) if (v := _rate(r, case_id)) is not None]
+    newest = rows[0] if rows else None
+    # the set's score: one prompt on one set (a case's pass rate is read across prompts: when did it break)
+    same = [r for r in rows if case_id or (newest is not None and _line_of(r) == _line_of(newest))]
+    points = [(r, v) for r in reversed(same) if (v := _rate(r, case_id)) is not None]
     if len(points) < 2:
         return None
     from filon.commands.plots import percent_line
 
     what = f"{case_id}: pass rate" if case_id else "score"
+    assert newest is not None
+    prompt = Path(newest.prompt_path).name or newest.prompt_sha256[:10]
+    which = "" if case_id else f" of {prompt} on {_line_of(newest)[1]} attempt(s)"
     return percent_line(
         [v for _, v in points],
         [r.started_at.strftime("%m-%d %H:%M") for r, _ in points],
-        f"{what} over the last {len(points)} runs (%), oldest left",
+        f"{what} over the last {len(points)} runs{which} (%), oldest left",
         width,
     )
+
+
+def _line_of(row: HistoryRow) -> tuple[str, int]:
+    """What makes runs comparable on one line: the same prompt, the same number of attempts (the set's
+    size times its repeats). Another prompt or another set is another line, not a dip."""
+    return row.prompt_sha256, row.valid + row.errors
 
 
 def _rate(row: HistoryRow, case_id: str | None) -> float | None:

@@ -211,7 +211,19 @@ def _groups(store: Store, severity: Severity | None, limit: int, replays: bool, 
     if not found:
         console.print(f"no conversation matches in the store {store.name}", markup=False)
         return
-    console.print(groups_table(found, console.width))
+    from miner.signature import OK
+
+    # no rule flagged and nobody filed an incident: no failure to show
+    failures = [g for g in found if g.signature.split(" · ", 1)[0] != OK or g.priority == 0]
+    if not failures:
+        console.print(f"no failure group: no rule flagged the {len(found)} group(s) shown", markup=False)
+        return
+    console.print(groups_table(failures, console.width))
+    if len(failures) < len(found):
+        console.print(
+            f"{len(found) - len(failures)} group(s) no rule flagged left out (--json lists them)",
+            markup=False,
+        )
     console.print(
         "the members of a group: filon traces list --group GROUP; one of them: filon traces show ID",
         markup=False,

@@ -225,6 +225,7 @@ _CATALOG: list[tuple[str, str]] = [
     (r"^Décision : non concluant\b", "Decision: inconclusive"),
     (r"^Décision : interrompu\b", "Decision: interrupted"),
     (r"^Décision : ", "Decision: "),
+    (r"^La pire tentative \(à lire avant la moyenne\) :", "The worst attempt (to read before the average):"),
     (
         r"^Les (\d+) pires tentatives \(à lire avant la moyenne\) :",
         r"The \1 worst attempts (to read before the average):",

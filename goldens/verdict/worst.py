@@ -64,7 +64,8 @@ def worst_lines(pires: list[PireTentative]) -> list[str]:
     """The console's block: one line per attempt, its gaps beneath, then the command that opens it."""
     if not pires:
         return []
-    lines = [f"Les {len(pires)} pires tentatives (à lire avant la moyenne) :"]
+    head = "La pire tentative" if len(pires) == 1 else f"Les {len(pires)} pires tentatives"
+    lines = [f"{head} (à lire avant la moyenne) :"]
     for rank, p in enumerate(pires, 1):
         why = f"bloquant : {', '.join(p.bloquant)} · " if p.bloquant else ""
         state = "réussie" if p.statut == "ok" else f"{len(p.ecarts)} écart(s)"

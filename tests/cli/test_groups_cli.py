@@ -46,6 +46,9 @@ def test_a_bad_deploys_conversations_are_a_few_groups_worst_first(db_url: str) -
     assert listed("--group", str(group["id"]), "--limit", "1000") == members  # by its short id, as shown
     shown = runner.invoke(app, ["traces", "list", "--groups"], env={"COLUMNS": "80"})
     assert str(group["id"]) in shown.stdout  # the handle to copy is on the screen, whole
+    unflagged = [g for g in groups if str(g["signature"]).startswith("ok · ")]
+    assert unflagged and all(str(g["id"]) not in shown.stdout for g in unflagged)  # no "ok" failure group
+    assert f"{len(unflagged)} group(s) no rule flagged left out" in shown.stdout
     # an incident marked on a member of a small group puts that group on top, as its failure's, not alone
     smallest = min((g for g in groups if not g["severity"]), key=lambda g: g["size"])
     marked = runner.invoke(

@@ -148,3 +148,14 @@ def test_headless_chromium_renders_every_part(tmp_path: Path) -> None:
     png = shot.read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert int.from_bytes(png[16:20], "big") == 1000 and int.from_bytes(png[20:24], "big") == 1600
+
+
+def test_one_attempt_is_the_worst_attempt_not_the_1_worst(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["eval", "--backend", "scripted", "--goldens", str(CASES), "--ids", "faq-01"])
+    assert result.exit_code == 0
+    assert "La pire tentative (à lire avant la moyenne) :" in result.stdout
+    assert "Les 1 pires" not in result.stdout
+    english = runner.invoke(
+        app, ["eval", "--backend", "scripted", "--goldens", str(CASES), "--ids", "faq-01", "--lang", "en"]
+    )
+    assert "The worst attempt (to read before the average):" in english.stdout

@@ -29,6 +29,7 @@ def test_runs_are_recorded_and_read_back_per_case(tmp_path: Path, db_url: str) -
     assert len(only_faq) == 1
     table = runner.invoke(app, ["eval", "history"])
     assert table.exit_code == 0 and "failed" in table.stdout
+    assert "score over the last" not in table.stdout  # two prompts, two sets: no one line drawn through them
     # beside the table, the trend drawn in the terminal: the case at 100% then 0%, oldest left
     drawn = runner.invoke(app, ["eval", "history", "adv-01"], env={"COLUMNS": "80"}).stdout
     plot = drawn[drawn.index("adv-01: pass rate over the last 2 runs") :].splitlines()
@@ -41,6 +42,12 @@ def test_runs_are_recorded_and_read_back_per_case(tmp_path: Path, db_url: str) -
     assert "•" in inside(bottom)[-10:] and "•" not in inside(bottom)[:10]  # low on the right (the last)
     quiet = runner.invoke(app, ["eval", "history", "adv-01", "--no-plot"]).stdout
     assert "pass rate over" not in quiet
+    again = runner.invoke(
+        app, ["eval", "--backend", "scripted", "--ids", "adv-01,faq-01", "--report", report]
+    )
+    assert again.exit_code == 0
+    drawn_set = runner.invoke(app, ["eval", "history"], env={"COLUMNS": "100"}).stdout
+    assert "score over the last 2 runs of system.md on 2 attempt(s)" in drawn_set
 
 
 def test_empty_history_says_what_to_do(db_url: str) -> None:
