@@ -104,15 +104,21 @@ def postgres_url() -> Iterator[str]:
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every store test runs on a real SQLite file and on a real PostgreSQL database."""
+def db_url(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Every store test runs on a real SQLite file and on a real PostgreSQL database, dropped after it
+    (`WITH (FORCE)`: a connection the test left open does not keep it)."""
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path / 'store.db'}"
     else:
         base = request.getfixturevalue("postgres_url")
         url = _fresh_schema(base)
     monkeypatch.setenv("FILON_DB", url)
-    return url
+    yield url
+    if request.param == "postgres":
+        import psycopg
+
+        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
 
 
 def _fresh_schema(base: str) -> str:
