@@ -182,6 +182,12 @@ class EditorScreen(ReviewScreen):
         )
 
     def action_example(self, verdict: str) -> None:
+        wrong = self.draft.observed_wrong
+        if verdict == "bon" and wrong is not None:  # a leak kept as a good example would teach the gate it
+            self.notify(
+                f"not a good example: {wrong} (m keeps it as a bad one)", severity="error", markup=False
+            )
+            return
         if not self.draft.add_observed(verdict):
             self.notify("no answer of the conversation to add", severity="warning")
             return

@@ -90,6 +90,18 @@ class Draft:
             out["exemples"] = [e.model_dump(mode="json", exclude_unset=True) for e in self.exemples]
         return out
 
+    @property
+    def observed_wrong(self) -> str | None:
+        """Why the conversation's own answer is what the case must refuse (a leak, a promise, an incident
+        drafted as its bad example), or None: such an answer is never a good example."""
+        if self.observed is None:
+            return None
+        said = self.observed.get("reponse")
+        for e in self.exemples:
+            if e.origine == "observé" and e.verdict == "mauvais" and e.reponse == said:
+                return e.note or "observed answer flagged"
+        return None
+
     def add_observed(self, verdict: str) -> bool:
         """The conversation's answer as an example of that verdict (a reviewer's call); False if none."""
         if self.observed is None:

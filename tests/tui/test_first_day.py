@@ -73,3 +73,19 @@ async def test_the_reason_column_has_room_and_follows_a_resize(make_app) -> None
         await settle(pilot)
         assert why_width() >= 45 and "case" in screen.layout_columns
         assert len(screen.query_one(DataTable).rows) == len(screen.rows)  # the rows shown again
+
+
+async def test_a_leaking_answer_is_never_added_as_a_good_example(make_app) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(reviewer="demo", conversation="web:leak")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        assert editor.draft.observed_wrong is not None  # the leak was drafted as the case's bad example
+        before = [(e.verdict, e.reponse) for e in editor.draft.exemples]
+        await pilot.press("b")
+        await settle(pilot)
+        assert [(e.verdict, e.reponse) for e in editor.draft.exemples] == before  # nothing added as bon
+        assert all(e.verdict == "mauvais" for e in editor.draft.exemples if e.origine == "observé")
