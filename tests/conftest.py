@@ -100,7 +100,11 @@ def postgres_url() -> Iterator[str]:
     import psycopg
 
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+        for name in [url.rsplit("/", 1)[1], *_MADE]:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+_MADE: list[str] = []  # every database `_fresh_schema` made in this process
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -128,4 +132,5 @@ def _fresh_schema(base: str) -> str:
     name = f"filon_t_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
+    _MADE.append(name)  # dropped at the session's end if its test did not drop it
     return base.rsplit("/", 1)[0] + "/" + name
