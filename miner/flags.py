@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from miner.claims import claimed, denied, looks_up_an_order, spoken
 from miner.config import FlagConfig, source_texts
+from miner.corrections import corrected
 from miner.facts import facts
 from miner.grounding import Seen, admitted, grounded, seen_in
 from miner.identity_rule import unverified
@@ -328,11 +329,13 @@ def latency(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
 
 
 def feedback(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
-    return [
+    """What the customer said of the answers: a negative score on a turn, or words that correct it."""
+    scored = [
         Flag.of(Cause.NEGATIVE_FEEDBACK, i, f"negative feedback ({t.feedback:g}) on this turn", t.trace_id)
         for i, t in enumerate(conv.turns)
         if t.feedback is not None and t.feedback < 0
     ]
+    return scored + corrected(conv)
 
 
 def identity(conv: Conversation, cfg: FlagConfig) -> list[Flag]:

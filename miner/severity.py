@@ -70,6 +70,7 @@ class Cause(StrEnum):
     REPEATED_CALL = "repeated_call"
     SLOW_TURN = "slow_turn"
     NEGATIVE_FEEDBACK = "negative_feedback"
+    CUSTOMER_CORRECTED = "customer_corrected"
     CLAIMED_ACTION = "claimed_action"
     UNGROUNDED_FACT = "ungrounded_fact"
     TRANSFER_ASKED = "transfer_asked"
@@ -150,6 +151,12 @@ CAUSES: dict[Cause, Rule] = {
         FlagKind.FEEDBACK,
         Severity.MEDIUM,
         "the customer said it went badly: often the policy, not the agent, so not above a failure",
+    ),
+    Cause.CUSTOMER_CORRECTED: Rule(
+        FlagKind.FEEDBACK,
+        Severity.MEDIUM,
+        "the customer corrected the agent (« actually », « that's not what I asked », « en fait »): it "
+        "misunderstood, or acted on the wrong record (on tau-bench's airline, 15 of the 17 trials so were wrong)",
     ),
     Cause.CLAIMED_ACTION: Rule(
         FlagKind.GROUNDING,

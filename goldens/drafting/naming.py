@@ -38,8 +38,13 @@ SECURITY_DRAFTS = frozenset(
 
 
 def kinds_of(flags: list[Flag]) -> set[str]:
-    """The kinds of flag a draft is made from: `security` only from a flag of `SECURITY_DRAFTS`."""
-    return {f.kind for f in flags if f.kind != "security" or f.cause in SECURITY_DRAFTS}
+    """The kinds of flag a draft is made from: `security` only from a flag of `SECURITY_DRAFTS`; never a
+    customer's correction, which says an earlier answer missed, not that the one drafted from did."""
+    return {
+        f.kind
+        for f in flags
+        if (f.kind != "security" or f.cause in SECURITY_DRAFTS) and f.cause != "customer_corrected"
+    }
 
 
 def category(conv: Conversation, flags: list[Flag], cfg: FlagConfig | None = None) -> str:

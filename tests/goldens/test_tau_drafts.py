@@ -57,6 +57,20 @@ def test_no_critical_flag_on_a_record_the_conversation_tied_to_its_customer(
     assert handed and all(x["severity"] in ("low", "medium") for x in handed)
 
 
+def test_a_customer_who_corrects_the_agent_ranks_a_wrong_trial(
+    ingested: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = json.loads(run(ingested, monkeypatch, "traces", "list", "--json", "--limit", "500").stdout)
+    verdicts = tau.verdicts()
+    corrected = [
+        r["conversation_id"] for r in rows if any(x["cause"] == "customer_corrected" for x in r["reasons"])
+    ]
+    wrong = [c for c in corrected if not verdicts[c]]
+    assert len(corrected) >= 10 and len(wrong) / len(corrected) >= 0.8, (len(wrong), len(corrected))
+    flagged = next(r for r in rows if r["conversation_id"] in corrected)
+    assert flagged["severity"] in ("medium", "high", "critical")
+
+
 def test_a_case_drafted_from_a_right_trial_judges_the_task_s_other_trials(
     ingested: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
