@@ -2,9 +2,10 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+WORKERS ?= 2
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint docs eval review bench clean
+.PHONY: install demo test test-unit lint docs eval review bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -17,8 +18,13 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/filon demo
 
+# every tier, two workers (pytest-xdist); `make test PYTEST_ARGS=-n0` runs them one after another
 test: $(STAMP)
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n $(WORKERS) $(PYTEST_ARGS)
+
+# the tests that need no server, model, database server, terminal or browser: a minute or two
+test-unit: $(STAMP)
+	$(BIN)/python -m pytest -q -n $(WORKERS) -m "not postgres and not model and not server and not tmux and not browser" $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -29,6 +29,24 @@ def copy_set(cases: Path | str) -> Path:
     return cases
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tiers by what a test uses: PostgreSQL (`db_url`'s postgres side, `postgres_url`), the scripted
+    model (`scripted` and what builds on it), a receiver on a port (`tests/tracing/server.py`); `tmux` and
+    `browser` are marked where they are written."""
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if params.get("db_url") == "postgres" or "postgres_url" in names:
+            item.add_marker(pytest.mark.postgres)
+        if "scripted" in names:
+            item.add_marker(pytest.mark.model)
+        module = getattr(item, "module", None)
+        if module is not None and any(
+            getattr(v, "__module__", None) == "tests.tracing.server" for v in vars(module).values()
+        ):
+            item.add_marker(pytest.mark.server)
+
+
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FILON_DB", f"sqlite:///{tmp_path / 'filon.db'}")

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from typing import Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.text import Text
 
 from goldens.exits import Exit as Exit  # re-exported: the exit codes of every command
@@ -21,6 +22,18 @@ class SafeConsole(Console):
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
         super().print(*(_safe(o) for o in objects), **kwargs)
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        """The terminal's size as `COLUMNS` says now, not as it said when the module was imported: one
+        process may run many commands (a test session, a shell's `filon` function), each in its own width."""
+        columns = os.environ.get("COLUMNS", "")
+        self._width = int(columns) if columns.isdigit() and int(columns) > 0 else None
+        return super().size
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        self._width, self._height = new_size
 
 
 def _safe(value: Any) -> Any:

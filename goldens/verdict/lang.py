@@ -6,7 +6,7 @@ sentences are said. They are said in English by one catalog of the report's own 
 fixed phrase the gate, the checks, the rulebook and the console write), each a pattern whose variable
 parts (case ids, tool names, figures, the texts a check quotes) are carried over as they are. A sentence
 the catalog does not know is said as written; the catalog is tested against the message shapes the
-checks produce (`tests/goldens/test_lang.py`).
+checks produce (`tests/goldens/verdict/test_lang.py`).
 """
 
 from __future__ import annotations

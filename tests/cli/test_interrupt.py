@@ -29,6 +29,9 @@ def start(args: list[str], tmp_path: Path) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # a pytest-xdist worker ignores SIGINT, and a child inherits an ignored signal: ctrl-C as a
+        # terminal would deliver it needs the default disposition back
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.default_int_handler),
     )
 
 

@@ -20,12 +20,18 @@ from miner.store import Store
 from tests.conftest import REPO, copy_set
 from tests.tui.data import fill
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = [
+    pytest.mark.tmux,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+# a tmux server of this process's own: in a parallel run, another worker's sessions would share the
+# default server, and a session's size would follow the other's client
+TMUX = ["tmux", "-L", f"filon-tests-{os.getpid()}"]
 
 
 def capture(session: str) -> str:
     return subprocess.run(
-        ["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True, check=True
+        [*TMUX, "capture-pane", "-p", "-t", session], capture_output=True, text=True, check=True
     ).stdout
 
 
@@ -45,6 +51,8 @@ def normalised(screen: str, tmp_path: Path) -> str:
     """The capture without what moves between runs: the temporary folder, the ages, and the header's
     icon (drawn a frame after the rest: a capture may come between the two)."""
     screen = screen.replace(str(tmp_path), "TMP")
+    # the header cuts a long folder where its length says, which differs in a parallel run's worker
+    screen = re.sub(r"(cases in )\S+", r"\1TMP", screen)
     # the header's icon and the title centred beside it: drawn a frame apart, so kept out of the comparison
     screen = re.sub(r"(?m)^[ ⭘]*(filon review —)", r"\1", screen)
     return re.sub(r"(?<!\w)\d+[smhd](?!\w)", "AGE", screen).rstrip() + "\n"
@@ -68,7 +76,7 @@ def test_review_in_a_real_terminal(width: int, height: int, tmp_path: Path, snap
     )  # fmt: skip
     subprocess.run(
         [
-            "tmux",
+            *TMUX,
             "new-session",
             "-d",
             "-s",
@@ -82,7 +90,7 @@ def test_review_in_a_real_terminal(width: int, height: int, tmp_path: Path, snap
             command,
         ],
         check=True,
-        env={**os.environ, "TMUX": ""},
+        env={**{k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}, "TMUX": ""},
     )
     try:
         queue = wait_for(session, "web:leak")
@@ -96,19 +104,19 @@ def test_review_in_a_real_terminal(width: int, height: int, tmp_path: Path, snap
         footer = queue.strip().splitlines()[-1]
         for key in ("q Quit", "? Help", "F Failures"):
             assert key in footer, footer
-        subprocess.run(["tmux", "send-keys", "-t", session, "Enter"], check=True)
+        subprocess.run([*TMUX, "send-keys", "-t", session, "Enter"], check=True)
         wait_for(session, "Draft a case")
         wait_for(session, "1 turn(s)")  # the title once the conversation and its claim have come back
-        subprocess.run(["tmux", "send-keys", "-t", session, "d"], check=True)
+        subprocess.run([*TMUX, "send-keys", "-t", session, "d"], check=True)
         editor = wait_for(session, "Edit check")  # the footer drawn: the screen is complete
         footer = editor.strip().splitlines()[-1]
         for key in ("Save", "q Quit", "? Help"):
             assert key in footer, footer
-        subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
+        subprocess.run([*TMUX, "send-keys", "-t", session, "q"], check=True)
         deadline = time.monotonic() + 30
-        while subprocess.run(["tmux", "has-session", "-t", session], capture_output=True).returncode == 0:
+        while subprocess.run([*TMUX, "has-session", "-t", session], capture_output=True).returncode == 0:
             assert time.monotonic() < deadline, "filon review did not quit on q"
             time.sleep(0.1)  # the session ends when the app exits: polled, bounded
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        subprocess.run([*TMUX, "kill-session", "-t", session], capture_output=True)
     assert Store.open(db).review_queue(status="claimed") == []  # q gave the claim back

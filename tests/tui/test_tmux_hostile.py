@@ -19,13 +19,20 @@ from filon.cli import app
 from tests.cli.test_ingest_bad_spans import request, span
 from tests.conftest import REPO
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = [
+    pytest.mark.tmux,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+# a tmux server of this process's own: in a parallel run, another worker's sessions would share the
+# default server, and a session's size would follow the other's client
+TMUX = ["tmux", "-L", f"filon-tests-{os.getpid()}"]
 HOSTILE = "\x1b]0;pwned\x07\x1b[2J\x1b]8;;http://evil.invalid\x1b\\clic\x1b]8;;\x1b\\\x9b31m rouge"
 
 
 def tmux(*args: str) -> str:
-    outside = {**os.environ, "TMUX": ""}  # a session of its own, even when the tests run inside tmux
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True, env=outside).stdout
+    # a session of its own, even when the tests run inside tmux; its size is its own, not a COLUMNS inherited
+    outside = {**{k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}, "TMUX": ""}
+    return subprocess.run([*TMUX, *args], capture_output=True, text=True, check=True, env=outside).stdout
 
 
 def test_trace_text_cannot_drive_a_real_terminal(tmp_path: Path) -> None:
@@ -63,7 +70,7 @@ def test_trace_text_cannot_drive_a_real_terminal(tmp_path: Path) -> None:
         escaped = tmux("capture-pane", "-p", "-e", "-t", session, "-S", "-100")
         after = tmux("display-message", "-p", "-t", session, "#{pane_title}")
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        subprocess.run([*TMUX, "kill-session", "-t", session], capture_output=True)
     assert "pwned" not in after and after == title  # no OSC 0 reached the terminal
     assert "BEFORE-THE-COMMANDS" in screen  # no ESC[2J cleared it
     assert "\\x1b]0;pwned" in screen or "\\x1b" in screen  # the escape shown as text

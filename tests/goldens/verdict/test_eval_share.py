@@ -127,6 +127,7 @@ def test_text_from_traces_is_text_on_the_page_and_in_the_summary(tmp_path: Path)
     assert "## " in markdown and "The worst attempts" in markdown  # the console's language: English
 
 
+@pytest.mark.browser
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 def test_headless_chromium_renders_every_part(tmp_path: Path) -> None:
     page = tmp_path / "run.html"

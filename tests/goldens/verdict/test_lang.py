@@ -16,7 +16,7 @@ from filon.cli import app
 from goldens.verdict.lang import english
 
 runner = CliRunner()
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 # words only the French report uses: none may be left in an English line (the case format's own labels,
 # such as « <commande du cas> », and the texts a check quotes are carried over as they are)
 FRENCH = re.compile(

@@ -13,7 +13,7 @@ from filon.cli import app
 from goldens.checks.rubrics import load_rubric, read_calibration
 from goldens.set.caseset import load_set
 from goldens.set.judge_calibration import kappa, labels
-from tests.goldens.test_judge import TONE
+from tests.goldens.models.test_judge import TONE
 
 runner = CliRunner()
 POLITE = "Oui, nous livrons en Belgique : comptez 9,90 € de frais de port."
