@@ -4,6 +4,6 @@ It is instrumented through the OpenTelemetry API only, as any real agent is; who
 tracing up. Nothing here imports the rest of filon.
 """
 
-from agent.service import Conversation, Reponse, SupportService
+from filon.agent.service import Conversation, Reponse, SupportService
 
 __all__ = ["Conversation", "Reponse", "SupportService"]

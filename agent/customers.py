@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from agent.shop import default_fixtures
+from filon.agent.shop import default_fixtures
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from google import genai
 from google.auth.exceptions import DefaultCredentialsError
 from google.genai import types
 
-from agent.scripted import ScriptedModel, ScriptedSettings
+from filon.agent.scripted import ScriptedModel, ScriptedSettings
 
 DEFAULT_MODEL = os.environ.get("FILON_MODEL", "gemini-3.5-flash-lite")
 SCRIPTED_MODEL = "scripted-lin-et-laine"

@@ -22,9 +22,9 @@ from opentelemetry.trace import TracerProvider
 from opentelemetry.util.genai.handler import TelemetryHandler
 from opentelemetry.util.genai.types import Error, InputMessage, OutputMessage, Text
 
-from agent.prompts import Prompt, load_prompt
-from agent.shop import Shop, new_shop
-from agent.tools import DECLARATIONS, ESCALATION_TOOL, Toolbox, ToolError
+from filon.agent.prompts import Prompt, load_prompt
+from filon.agent.shop import Shop, new_shop
+from filon.agent.tools import DECLARATIONS, ESCALATION_TOOL, Toolbox, ToolError
 
 AGENT_NAME = "support-lin-et-laine"
 MAX_STEPS = 6

@@ -11,9 +11,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from agent.knowledge import search
-from agent.shop import Shop
-from agent.shop.models import Client, Colis, Commande, Ligne
+from filon.agent.knowledge import search
+from filon.agent.shop import Shop
+from filon.agent.shop.models import Client, Colis, Commande, Ligne
 
 ESCALATION_TOOL = "transferer_a_un_conseiller"
 RETURN_WINDOW_DAYS = 30

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
-from agent.customers import Customers, Script
-from agent.model import Backend
-from agent.prompts import Prompt
-from agent.service import Conversation, SupportService
+from filon.agent.customers import Customers, Script
+from filon.agent.model import Backend
+from filon.agent.prompts import Prompt
+from filon.agent.service import Conversation, SupportService
 
 
 @dataclass

@@ -13,18 +13,18 @@ from functools import cache
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from tracing.grouping import CONVERSATION
-from tracing.records import SpanRecord, from_sdk
+from filon.tracing.grouping import CONVERSATION
+from filon.tracing.records import SpanRecord, from_sdk
 
 CONVERSATIONS = 40
 
 
 @cache
 def _captured() -> tuple[SpanRecord, ...]:
-    from agent.model import open_backend
-    from agent.prompts import load_prompt
-    from agent.traffic import run_traffic
-    from tracing.setup import ensure_tracing
+    from filon.agent.model import open_backend
+    from filon.agent.prompts import load_prompt
+    from filon.agent.traffic import run_traffic
+    from filon.tracing.setup import ensure_tracing
 
     fanout = ensure_tracing()
     memory = InMemorySpanExporter()

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent.customers import Customers, Script
-from agent.shop import default_fixtures
-from miner.text import fold
+from filon.agent.customers import Customers, Script
+from filon.agent.shop import default_fixtures
+from filon.miner.text import fold
 
 HERE = Path(__file__).resolve().parent
 PROMISES = HERE / "promise_labels.json"

@@ -22,7 +22,7 @@ def foreign_corpus() -> tuple[list[Labelled], set[str]]:
     from typer.testing import CliRunner
 
     from filon.cli import app
-    from miner.store import Store
+    from filon.miner.store import Store
 
     spec = json.loads(LABELS.read_text(encoding="utf-8"))
     out: list[Labelled] = []

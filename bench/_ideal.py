@@ -8,8 +8,8 @@ conversation shorter than its turns.
 
 from __future__ import annotations
 
-from goldens.run.attempt import Attempt
-from goldens.verdict.report_model import EvalReport
+from filon.goldens.run.attempt import Attempt
+from filon.goldens.verdict.report_model import EvalReport
 
 
 def serial_calls(t: Attempt) -> int:

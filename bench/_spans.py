@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tracing.records import SpanRecord
+from filon.tracing.records import SpanRecord
 
 
 def agent_trace(n: int, conversation: str) -> list[SpanRecord]:

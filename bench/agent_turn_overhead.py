@@ -11,9 +11,9 @@ import json
 import statistics
 import time
 
-from agent import Conversation, SupportService
-from agent.model import SCRIPTED_MODEL, scripted_client
-from agent.scripted import ScriptedModel
+from filon.agent import Conversation, SupportService
+from filon.agent.model import SCRIPTED_MODEL, scripted_client
+from filon.agent.scripted import ScriptedModel
 
 ROUNDS = 300
 

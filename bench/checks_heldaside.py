@@ -57,15 +57,15 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from agent.model import open_backend
-from goldens.case.schema import Case, Example
-from goldens.checks.rules import RuleGate, Rules
-from goldens.models.model_checks import ModelChecks, open_model_checks
-from goldens.models.similarity import cosine
-from goldens.set.calibration import grade
-from goldens.set.caseset import load_set
-from goldens.set.mutants import accepted as accepted_mutants
-from goldens.set.rule_standing import example_transcript, standings
+from filon.agent.model import open_backend
+from filon.goldens.case.schema import Case, Example
+from filon.goldens.checks.rules import RuleGate, Rules
+from filon.goldens.models.model_checks import ModelChecks, open_model_checks
+from filon.goldens.models.similarity import cosine
+from filon.goldens.set.calibration import grade
+from filon.goldens.set.caseset import load_set
+from filon.goldens.set.mutants import accepted as accepted_mutants
+from filon.goldens.set.rule_standing import example_transcript, standings
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE.parent / "goldens" / "cases"

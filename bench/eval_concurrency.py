@@ -19,11 +19,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _ideal import ideal_seconds
 
-from agent.scripted.server import ScriptedModel, ScriptedSettings
-from goldens.case.schema import Case
-from goldens.checks import grade
-from goldens.evaluate import EvalConfig, evaluate
-from miner.transcript import Transcript
+from filon.agent.scripted.server import ScriptedModel, ScriptedSettings
+from filon.goldens.case.schema import Case
+from filon.goldens.checks import grade
+from filon.goldens.evaluate import EvalConfig, evaluate
+from filon.miner.transcript import Transcript
 
 LATENCY_MS = 800
 CONCURRENCY = 8

@@ -29,10 +29,10 @@ from opentelemetry import trace
 from opentelemetry.sdk.trace import ReadableSpan, SpanProcessor, TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanExportResult
 
-from miner.store import Store
-from tracing.offload import OffloadExporter
-from tracing.sampling.decider import Decider
-from tracing.sampling.sampler import TailSampler
+from filon.miner.store import Store
+from filon.tracing.offload import OffloadExporter
+from filon.tracing.sampling.decider import Decider
+from filon.tracing.sampling.sampler import TailSampler
 
 TRACES = 500  # per round: four spans each
 ROUNDS = 25
@@ -105,7 +105,7 @@ def decision_us_per_trace() -> float:
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-    from tracing.records import from_sdk
+    from filon.tracing.records import from_sdk
 
     memory = InMemorySpanExporter()
     provider = TracerProvider()

@@ -46,17 +46,17 @@ GOALS = {
 
 
 def run_slice(s: Slice, promises: dict[str, bool], answers: set[str]) -> list[Labelled]:
-    from agent.model import open_backend
-    from agent.prompts import load_prompt
-    from agent.traffic import run_traffic
-    from miner.config import FlagConfig
-    from miner.flags import grounding
-    from miner.model import Conversation
-    from miner.store import Store
-    from tracing.redact import Redactor, redaction_secret
+    from filon.agent.model import open_backend
+    from filon.agent.prompts import load_prompt
+    from filon.agent.traffic import run_traffic
+    from filon.miner.config import FlagConfig
+    from filon.miner.flags import grounding
+    from filon.miner.model import Conversation
+    from filon.miner.store import Store
+    from filon.tracing.redact import Redactor, redaction_secret
 
     rules = FlagConfig.load()
-    from tracing.setup import setup_tracing
+    from filon.tracing.setup import setup_tracing
 
     with store_for(s):
         secret = redaction_secret()
@@ -120,7 +120,7 @@ def scores(corpus: list[Labelled]) -> dict[str, dict[str, float | int | None]]:
 
 
 def _critical(c: Labelled) -> bool:
-    from miner.severity import CAUSES, Severity
+    from filon.miner.severity import CAUSES, Severity
 
     return any(
         rule.severity == Severity.CRITICAL
@@ -130,7 +130,7 @@ def _critical(c: Labelled) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    from miner.severity import CAUSES, Severity
+    from filon.miner.severity import CAUSES, Severity
 
     if "--tau-only" in argv:  # the real conversations alone (a minute less than the whole corpus)
         print(json.dumps({"tau_airline": tau_figures()}, ensure_ascii=False))

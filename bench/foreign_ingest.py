@@ -31,9 +31,9 @@ sys.path.insert(0, str(HERE.parent))
 import ingest_throughput as measure  # noqa: E402
 from _spread import spread  # noqa: E402
 
-from tracing.conventions import readable, stack_of  # noqa: E402
-from tracing.files import read_otlp_file  # noqa: E402
-from tracing.records import SpanRecord  # noqa: E402
+from filon.tracing.conventions import readable, stack_of  # noqa: E402
+from filon.tracing.files import read_otlp_file  # noqa: E402
+from filon.tracing.records import SpanRecord  # noqa: E402
 
 FIXTURES = HERE.parent / "tests" / "tracing" / "fixtures"
 PAYLOADS = {
@@ -101,8 +101,8 @@ def per_span_us(records: list[SpanRecord]) -> tuple[float, float]:
 
 def _turns(records: list[SpanRecord]) -> int:
     """The turns as lived, as ingest counts them (a tool-call step joined to the trace that answers)."""
-    from miner.model import join_steps
-    from tracing.grouping import by_trace, turn_of
+    from filon.miner.model import join_steps
+    from filon.tracing.grouping import by_trace, turn_of
 
     read: dict[str, list] = {}  # type: ignore[type-arg]
     for spans in by_trace(records).values():

@@ -25,9 +25,9 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # this tree's f
 from _spans import traffic
 from _spread import spread
 
-from miner.store import Store
-from tracing.ingest import Ingestor
-from tracing.records import batched
+from filon.miner.store import Store
+from filon.tracing.ingest import Ingestor
+from filon.tracing.records import batched
 
 ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 TURNS = 3000

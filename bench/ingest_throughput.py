@@ -32,11 +32,11 @@ from _agent_spans import agent_traffic
 from _spans import traffic
 from _spread import spread
 
-from miner.config import FlagConfig
-from miner.store import Store
-from tracing.ingest import Ingestor
-from tracing.records import SpanRecord, batched
-from tracing.redact import Redactor
+from filon.miner.config import FlagConfig
+from filon.miner.store import Store
+from filon.tracing.ingest import Ingestor
+from filon.tracing.records import SpanRecord, batched
+from filon.tracing.redact import Redactor
 
 TURNS = 3000
 BATCH = 512
@@ -95,9 +95,9 @@ def raw_rate(folder: Path, source: Path, name: str = "raw") -> float:
 def python_us_per_turn(source: Source, config: FlagConfig | None = None) -> tuple[float, float]:
     """The per-turn Python work that raw `executemany` does not do, alone (best of three): reading a
     trace's GenAI JSON into a turn, and the flag rules (per turn of the same conversations)."""
-    from miner.flags import flag_conversation
-    from miner.model import Conversation
-    from tracing.grouping import by_trace, turn_of
+    from filon.miner.flags import flag_conversation
+    from filon.miner.model import Conversation
+    from filon.tracing.grouping import by_trace, turn_of
 
     traces = list(by_trace(source(TURNS)).values())
     config = config or FlagConfig()

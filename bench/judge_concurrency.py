@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _ideal import ideal_seconds
 
-from agent.scripted.server import ScriptedModel, ScriptedSettings
-from goldens.evaluate import EvalConfig, evaluate
+from filon.agent.scripted.server import ScriptedModel, ScriptedSettings
+from filon.goldens.evaluate import EvalConfig, evaluate
 
 LATENCY_MS = 800
 CONCURRENCY = 8

@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from agent.model import scripted_client
-from agent.scripted.server import ScriptedModel
-from goldens.checks.rubrics import load_rubric, read_calibration
-from goldens.models.judge import SCRIPTED_JUDGE, Judge
-from goldens.set.judge_calibration import kappa
+from filon.agent.model import scripted_client
+from filon.agent.scripted.server import ScriptedModel
+from filon.goldens.checks.rubrics import load_rubric, read_calibration
+from filon.goldens.models.judge import SCRIPTED_JUDGE, Judge
+from filon.goldens.set.judge_calibration import kappa
 
 TABLE = Path(__file__).resolve().parent / "judge_heldaside.json"
 

@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _spans import agent_trace
 
-from miner.regroup import recount
-from miner.store import Store
-from tracing.ingest import Ingestor
+from filon.miner.regroup import recount
+from filon.miner.store import Store
+from filon.tracing.ingest import Ingestor
 
 CALLS = int(__import__("os").environ.get("BENCH_CALLS", "200"))
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
@@ -98,8 +98,8 @@ def deep_cursor(store: Store, pages: int) -> tuple[int, str, str]:
 
 
 async def tui_first_row(store: Store) -> float:
-    from tui.app import ReviewApp
-    from tui.queue import QueueScreen
+    from filon.tui.app import ReviewApp
+    from filon.tui.queue import QueueScreen
 
     loaded = asyncio.Event()
 

@@ -14,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 
-from agent.scripted import ScriptedModel
+from filon.agent.scripted import ScriptedModel
 
 REQUESTS = 2000
 CLIENTS = 4

@@ -35,10 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from _spans import traffic
 from _spread import spread
 
-from miner.store import Store
+from filon.miner.store import Store
+from filon.tracing.ingest import Ingestor
+from filon.tracing.records import SpanRecord, batched
 from tests.tracing.server import free_port
-from tracing.ingest import Ingestor
-from tracing.records import SpanRecord, batched
 
 TURNS = 3072  # 12,288 spans: 24 batches of 512
 CLIENTS = 4

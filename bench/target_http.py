@@ -27,8 +27,8 @@ REPO = HERE.parent
 DESK = REPO / "examples" / "support_desk"
 sys.path.insert(0, str(REPO))
 
-from agent.scripted.server import ScriptedModel, ScriptedSettings  # noqa: E402
-from goldens.evaluate import EvalConfig, evaluate  # noqa: E402
+from filon.agent.scripted.server import ScriptedModel, ScriptedSettings  # noqa: E402
+from filon.goldens.evaluate import EvalConfig, evaluate  # noqa: E402
 
 LATENCY_MS = 800
 CONCURRENCY = 8

@@ -19,14 +19,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from goldens.case.schema import Case
-from goldens.checks import grade
-from goldens.checks.rules import RuleGate, Rules
-from goldens.set.calibration import transcript
-from goldens.set.caseset import load_set
-from goldens.set.rule_standing import example_transcript, standings
-from miner.text import comparable, norm
-from miner.transcript import Transcript
+from filon.goldens.case.schema import Case
+from filon.goldens.checks import grade
+from filon.goldens.checks.rules import RuleGate, Rules
+from filon.goldens.set.calibration import transcript
+from filon.goldens.set.caseset import load_set
+from filon.goldens.set.rule_standing import example_transcript, standings
+from filon.miner.text import comparable, norm
+from filon.miner.transcript import Transcript
 
 CASES = Path(__file__).resolve().parent.parent / "goldens" / "cases"
 ROUNDS = 40

@@ -50,8 +50,8 @@ app.add_typer(judge_cmds.app, name="judge")
 
 
 def main() -> None:
-    from miner.errors import StoreError
-    from miner.settings import SettingsError
+    from filon.miner.errors import StoreError
+    from filon.miner.settings import SettingsError
 
     try:
         app()

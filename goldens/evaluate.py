@@ -14,32 +14,32 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agent.model import Backend, MissingCredentials, open_backend
-from agent.prompts import Prompt, load_prompt
-from goldens.case.schema import Case
-from goldens.checks.rubrics import RubricError
-from goldens.checks.rules import RuleGate, Rules
-from goldens.exits import Exit
-from goldens.models.model_checks import ModelChecks, open_model_checks
-from goldens.models.retry import RetryPolicy, RetryTransport
-from goldens.run.budget import Budget
-from goldens.run.runner import Attempt, RunOptions, RunOutput, make_http_client, run_cases
-from goldens.run.targets import Target, parse_target
-from goldens.run.transcripts import store_transcripts
-from goldens.set.caseset import BLOCKING_DEFAULT, CaseSet, Problem, load_set, missing_set
-from goldens.set.coverage import WEEK, last_week
-from goldens.set.rule_standing import standings
-from goldens.verdict import compare_view, record
-from goldens.verdict import report as rpt
-from goldens.verdict.compare import Comparison, compare
-from goldens.verdict.files import write_atomic
-from goldens.verdict.gate import BudgetStop, Gate, Interruption, decide
-from goldens.verdict.junit import junit
-from goldens.verdict.report_console import console_lines
-from goldens.verdict.report_model import BudgetRapport, EvalReport, PromptRef
-from goldens.verdict.worst import worst
-from miner.settings import settings
-from miner.store import Store, StoreError
+from filon.agent.model import Backend, MissingCredentials, open_backend
+from filon.agent.prompts import Prompt, load_prompt
+from filon.goldens.case.schema import Case
+from filon.goldens.checks.rubrics import RubricError
+from filon.goldens.checks.rules import RuleGate, Rules
+from filon.goldens.exits import Exit
+from filon.goldens.models.model_checks import ModelChecks, open_model_checks
+from filon.goldens.models.retry import RetryPolicy, RetryTransport
+from filon.goldens.run.budget import Budget
+from filon.goldens.run.runner import Attempt, RunOptions, RunOutput, make_http_client, run_cases
+from filon.goldens.run.targets import Target, parse_target
+from filon.goldens.run.transcripts import store_transcripts
+from filon.goldens.set.caseset import BLOCKING_DEFAULT, CaseSet, Problem, load_set, missing_set
+from filon.goldens.set.coverage import WEEK, last_week
+from filon.goldens.set.rule_standing import standings
+from filon.goldens.verdict import compare_view, record
+from filon.goldens.verdict import report as rpt
+from filon.goldens.verdict.compare import Comparison, compare
+from filon.goldens.verdict.files import write_atomic
+from filon.goldens.verdict.gate import BudgetStop, Gate, Interruption, decide
+from filon.goldens.verdict.junit import junit
+from filon.goldens.verdict.report_console import console_lines
+from filon.goldens.verdict.report_model import BudgetRapport, EvalReport, PromptRef
+from filon.goldens.verdict.worst import worst
+from filon.miner.settings import settings
+from filon.miner.store import Store, StoreError
 
 
 @dataclass
@@ -211,7 +211,7 @@ def _evaluate_target(
     on_attempt: Callable[[Attempt], None] | None,
 ) -> EvalOutcome:
     """The run on someone else's agent: no model of filon's is opened; the target answers."""
-    from goldens.run.targets import open_target
+    from filon.goldens.run.targets import open_target
 
     checks = None
     try:

@@ -16,9 +16,9 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, delete, func, select
 
-from miner.model import Flag, Turn
-from miner.regroup import day_of, members, regroup
-from miner.rows import (
+from filon.miner.model import Flag, Turn
+from filon.miner.regroup import day_of, members, regroup
+from filon.miner.rows import (
     CONVERSATION_COLUMNS,
     FLAG_FIELDS,
     SPAN_COLUMNS,
@@ -28,7 +28,7 @@ from miner.rows import (
     row_turn,
     turn_row,
 )
-from miner.sql import (
+from filon.miner.sql import (
     delete_in,
     insert_dicts,
     insert_rows,
@@ -37,7 +37,7 @@ from miner.sql import (
     select_rows,
     update_rows,
 )
-from miner.tables import ConversationRow, FlagRow, ReviewRow, SpanRow, TurnRow
+from filon.miner.tables import ConversationRow, FlagRow, ReviewRow, SpanRow, TurnRow
 
 CONVERSATIONS = ConversationRow.__table__  # type: ignore[attr-defined]
 TURNS = TurnRow.__table__  # type: ignore[attr-defined]

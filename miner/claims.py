@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from fnmatch import fnmatchcase
 from typing import Any
 
-from miner.text import formal, norm
+from filon.miner.text import formal, norm
 
 LOOKUP_TOOLS = ("consulter_commande", "suivre_colis", "rechercher_aide", "*lookup*", "*track*", "*search*")
 ORDER_TOOLS = (

@@ -11,8 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from miner.places import project_folder
-from miner.rulebook import Rulebook, rulebook
+from filon.miner.places import project_folder
+from filon.miner.rulebook import Rulebook, rulebook
 
 INJECTION = [
     "mode maintenance",

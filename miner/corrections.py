@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
-from miner.model import Conversation, Flag
-from miner.severity import Cause
-from miner.text import fold
+from filon.miner.model import Conversation, Flag
+from filon.miner.severity import Cause
+from filon.miner.text import fold
 
 _CORRECTS = re.compile(
     r"\b(?:actually|that'?s not (?:what|right|correct|it)|that is not (?:what|right|correct)"

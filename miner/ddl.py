@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from sqlalchemy import Connection, text
 
-from miner.severity import NO_FLAG
+from filon.miner.severity import NO_FLAG
 
 TYPES = {
     "sqlite": {"ts": "DATETIME", "serial": "INTEGER"},

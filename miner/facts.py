@@ -17,9 +17,9 @@ from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any
 
-from miner import facts_en
-from miner.subjects import anchor_after, clause_end, clause_start, subjects_around
-from miner.text import comparable
+from filon.miner import facts_en
+from filon.miner.subjects import anchor_after, clause_end, clause_start, subjects_around
+from filon.miner.text import comparable
 
 _NUM = r"(\d+(?:[.,]\d{1,2})?)"
 AMOUNT = re.compile(rf"{_NUM}\s?(?:€|eur\b|euros?\b)(?:\s?(\d{{2}})\b)?")  # « 3 euros 90 » too

@@ -14,22 +14,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
-from miner.claims import claimed, denied, looks_up_an_order, spoken
-from miner.config import FlagConfig, source_texts
-from miner.corrections import corrected
-from miner.facts import facts
-from miner.grounding import Seen, admitted, grounded, seen_in
-from miner.identity_rule import unverified
-from miner.jsontext import dumps_sorted
-from miner.language import language
-from miner.matching import has as _has
-from miner.model import Conversation, Flag, Turn
-from miner.policy import keyed, unsupported
-from miner.policy import stated as policy_stated
-from miner.security_rule import security
-from miner.severity import Cause
-from miner.text import fold, formal
-from miner.writes import failure, writes
+from filon.miner.claims import claimed, denied, looks_up_an_order, spoken
+from filon.miner.config import FlagConfig, source_texts
+from filon.miner.corrections import corrected
+from filon.miner.facts import facts
+from filon.miner.grounding import Seen, admitted, grounded, seen_in
+from filon.miner.identity_rule import unverified
+from filon.miner.jsontext import dumps_sorted
+from filon.miner.language import language
+from filon.miner.matching import has as _has
+from filon.miner.model import Conversation, Flag, Turn
+from filon.miner.policy import keyed, unsupported
+from filon.miner.policy import stated as policy_stated
+from filon.miner.security_rule import security
+from filon.miner.severity import Cause
+from filon.miner.text import fold, formal
+from filon.miner.writes import failure, writes
 
 # the customer asks for a person: « can I speak to a human », « un conseiller svp », « a supervisor »
 _ASKS_A_PERSON = re.compile(

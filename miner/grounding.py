@@ -22,8 +22,8 @@ from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from miner import facts_en
-from miner.facts import (
+from filon.miner import facts_en
+from filon.miner.facts import (
     ADDRESS,
     BARE,
     CLOCK,
@@ -48,8 +48,8 @@ from miner.facts import (
     range_lows,
     unit_of,
 )
-from miner.subjects import anchor_after, clauses, subjects_of
-from miner.text import comparable, norm
+from filon.miner.subjects import anchor_after, clauses, subjects_of
+from filon.miner.text import comparable, norm
 
 
 @dataclass

@@ -17,9 +17,9 @@ from datetime import UTC, datetime
 
 from sqlalchemy import Engine, delete, select, update
 
-from miner.batch import chunks  # ids per statement, under every driver's limit
-from miner.reviews import CONVERSATIONS, GATE, LINKS, REVIEWS, ReviewStore, claimable
-from miner.severity import INCIDENT_PRIORITY, NO_FLAG, ReviewStatus
+from filon.miner.batch import chunks  # ids per statement, under every driver's limit
+from filon.miner.reviews import CONVERSATIONS, GATE, LINKS, REVIEWS, ReviewStore, claimable
+from filon.miner.severity import INCIDENT_PRIORITY, NO_FLAG, ReviewStatus
 
 
 @dataclass

@@ -18,10 +18,10 @@ from typing import Any
 from sqlalchemy import Engine, func, or_
 from sqlalchemy import select as sa_select
 
-from miner.regroup import day_of
-from miner.reviews import GATE
-from miner.severity import Severity, at_least, severity_of_priority
-from miner.tables import ConversationRow, FailureGroupDayRow, FailureGroupRow, ReviewRow
+from filon.miner.regroup import day_of
+from filon.miner.reviews import GATE
+from filon.miner.severity import Severity, at_least, severity_of_priority
+from filon.miner.tables import ConversationRow, FailureGroupDayRow, FailureGroupRow, ReviewRow
 
 INCIDENT = 0  # an incident's priority (`miner.severity`)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from miner.emails import emails
+from filon.miner.emails import emails
 
 # Each branch begins with a character class and its "not preceded by" test comes just after it: Python's
 # engine then skips ahead to candidate characters instead of trying every position.

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import re
 
-from miner.config import FlagConfig
-from miner.identities import identities
-from miner.matching import phone_or_text
-from miner.model import Conversation, Flag, ToolCall
-from miner.security_rule import ID, records, told
-from miner.severity import Cause
-from miner.writes import failure
+from filon.miner.config import FlagConfig
+from filon.miner.identities import identities
+from filon.miner.matching import phone_or_text
+from filon.miner.model import Conversation, Flag, ToolCall
+from filon.miner.security_rule import ID, records, told
+from filon.miner.severity import Cause
+from filon.miner.writes import failure
 
 _ID_LIKE = re.compile(r"\d")
 

@@ -12,10 +12,10 @@ from datetime import UTC, datetime
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from miner.regroup import recount
-from miner.rows import flag_of_row
-from miner.severity import CAUSES, INCIDENT_PRIORITY, NO_FLAG, Cause, FlagKind, ReviewStatus
-from miner.tables import ConversationRow, FlagRow, ReviewRow
+from filon.miner.regroup import recount
+from filon.miner.rows import flag_of_row
+from filon.miner.severity import CAUSES, INCIDENT_PRIORITY, NO_FLAG, Cause, FlagKind, ReviewStatus
+from filon.miner.tables import ConversationRow, FlagRow, ReviewRow
 
 
 class IncidentStore:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from miner.identities import phone_key
-from miner.text import fold
+from filon.miner.identities import phone_key
+from filon.miner.text import fold
 
 
 def phone_or_text(value: str) -> str:

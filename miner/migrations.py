@@ -13,9 +13,9 @@ from datetime import UTC, datetime
 
 from sqlalchemy import Connection, Engine, inspect
 
-from miner import ddl, tables
-from miner.ddl import statements, steps
-from miner.regroup import recount_all
+from filon.miner import ddl, tables
+from filon.miner.ddl import statements, steps
+from filon.miner.regroup import recount_all
 
 MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
     (1, "migrations ledger", statements(ddl.LEDGER)),

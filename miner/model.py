@@ -7,7 +7,7 @@ from datetime import datetime
 from itertools import pairwise
 from typing import Any
 
-from miner.severity import CAUSES, Cause, priority_of
+from filon.miner.severity import CAUSES, Cause, priority_of
 
 
 @dataclass(slots=True)

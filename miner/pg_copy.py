@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Connection, Table, event
 from sqlalchemy.engine import Dialect
 
-from miner.sql import Conflict, insert_statement
+from filon.miner.sql import Conflict, insert_statement
 
 
 @lru_cache(maxsize=128)

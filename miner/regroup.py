@@ -214,8 +214,8 @@ def _upsert(
     conn: Connection, sql: Callable[[bool, int], str], rows: list[tuple[Any, ...]], dates: Sequence[int]
 ) -> None:
     """Rows through the driver, in statements of at most 200 rows, dates as the column type stores them."""
-    from miner.sql import _processors
-    from miner.tables import FailureGroupRow
+    from filon.miner.sql import _processors
+    from filon.miner.tables import FailureGroupRow
 
     postgres = conn.dialect.name == "postgresql"
     converted = (

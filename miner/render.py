@@ -11,8 +11,8 @@ from typing import Any
 
 from rich.text import Text
 
-from miner.model import ToolCall
-from miner.untrusted import clean, line, literal, one_line
+from filon.miner.model import ToolCall
+from filon.miner.untrusted import clean, line, literal, one_line
 
 
 def title(conversation_id: str, channel: str, turns: int, note: str = "") -> Text:

@@ -11,8 +11,8 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import Engine, delete, func, select
 from sqlmodel import SQLModel
 
-from miner import tables as _tables  # noqa: F401  (registers the tables in the metadata)
-from miner.regroup import recount
+from filon.miner import tables as _tables  # noqa: F401  (registers the tables in the metadata)
+from filon.miner.regroup import recount
 
 T = SQLModel.metadata.tables
 

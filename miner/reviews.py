@@ -15,10 +15,17 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Engine, Select, and_, or_, select, text, update
 
-from miner.regroup import recount
-from miner.severity import INCIDENT_PRIORITY, NO_FLAG, ReviewStatus, Severity, at_least, severity_of_priority
-from miner.sql import upsert_insert
-from miner.tables import CaseLink, CaseVerdict, ConversationRow, ReviewRow
+from filon.miner.regroup import recount
+from filon.miner.severity import (
+    INCIDENT_PRIORITY,
+    NO_FLAG,
+    ReviewStatus,
+    Severity,
+    at_least,
+    severity_of_priority,
+)
+from filon.miner.sql import upsert_insert
+from filon.miner.tables import CaseLink, CaseVerdict, ConversationRow, ReviewRow
 
 CLAIM_TTL = timedelta(minutes=30)
 GATE = "filon eval"  # the reviewer name of the gate's own replays, dismissed as they are stored

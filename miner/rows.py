@@ -9,11 +9,11 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from miner.jsontext import dumps, loads
-from miner.model import Flag, ToolCall, Turn
-from miner.severity import NO_FLAG
-from miner.signature import signature
-from miner.tables import ConversationRow, SpanRow, TurnRow
+from filon.miner.jsontext import dumps, loads
+from filon.miner.model import Flag, ToolCall, Turn
+from filon.miner.severity import NO_FLAG
+from filon.miner.signature import signature
+from filon.miner.tables import ConversationRow, SpanRow, TurnRow
 
 SPAN_COLUMNS = tuple(SpanRow.model_fields)  # what the ingest path's span rows hold, in this order
 

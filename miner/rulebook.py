@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from miner.severity import Cause, Severity
+from filon.miner.severity import Cause, Severity
 
 
 @dataclass(frozen=True)

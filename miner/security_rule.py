@@ -10,14 +10,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from miner.config import FlagConfig
-from miner.identities import PHONE_MIN, identities
-from miner.matching import has as _has
-from miner.matching import phone_or_text
-from miner.model import Conversation, Flag, ToolCall
-from miner.severity import Cause
-from miner.text import fold
-from miner.writes import failure
+from filon.miner.config import FlagConfig
+from filon.miner.identities import PHONE_MIN, identities
+from filon.miner.matching import has as _has
+from filon.miner.matching import phone_or_text
+from filon.miner.model import Conversation, Flag, ToolCall
+from filon.miner.severity import Cause
+from filon.miner.text import fold
+from filon.miner.writes import failure
 
 # keys whose value names a record's owner (`user_id`, `customer_id`, `client`…): a record is someone's
 # when it carries one of those, an email or a phone number

@@ -16,8 +16,8 @@ from typing import Any, Literal
 from pydantic import AliasChoices, Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from miner.config import FlagConfig
-from miner.places import default_home
+from filon.miner.config import FlagConfig
+from filon.miner.places import default_home
 
 
 class SettingsError(ValueError):

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from miner.model import Flag, Turn
-from miner.text import fold
+from filon.miner.model import Flag, Turn
+from filon.miner.text import fold
 
 OK = "ok"  # the cause part of a conversation no rule flagged
 MAX = 400  # a signature is a key, indexed: long tool chains are cut

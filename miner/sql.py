@@ -136,7 +136,7 @@ def insert_rows(
     width = len(names)
     back = keys[0] if returned is not None else None
     if conn.dialect.name == "postgresql" and len(rows) * width > COPY_FROM_PARAMETERS:
-        from miner.pg_copy import copied
+        from filon.miner.pg_copy import copied
 
         return copied(conn, table, names, rows, conflict, tuple(keys), back, returned, converted)
     per_statement = max(1, min(ROWS_PER_STATEMENT, MAX_PARAMETERS // width))

@@ -10,8 +10,8 @@ from typing import Any
 from sqlalchemy import Engine, func, select
 from sqlmodel import SQLModel
 
-from miner import tables as _tables  # noqa: F401  (registers the tables in the metadata)
-from miner.severity import Severity
+from filon.miner import tables as _tables  # noqa: F401  (registers the tables in the metadata)
+from filon.miner.severity import Severity
 
 T = SQLModel.metadata.tables
 

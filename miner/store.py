@@ -18,18 +18,18 @@ from typing import Any
 from sqlalchemy import Engine, event
 from sqlmodel import Session, col, create_engine, select
 
-from miner.batch import BatchStore
-from miner.errors import StoreError as StoreError
-from miner.group_review import GroupReviewStore
-from miner.groups import GroupStore
-from miner.incidents import IncidentStore
-from miner.migrations import migrate
-from miner.places import shown, store_opened, where
-from miner.retention import RetentionStore
-from miner.settings import settings
-from miner.stats import StatsStore
-from miner.tables import EvalAttemptRow, EvalComparison, EvalRun
-from miner.traces import TraceStore
+from filon.miner.batch import BatchStore
+from filon.miner.errors import StoreError as StoreError
+from filon.miner.group_review import GroupReviewStore
+from filon.miner.groups import GroupStore
+from filon.miner.incidents import IncidentStore
+from filon.miner.migrations import migrate
+from filon.miner.places import shown, store_opened, where
+from filon.miner.retention import RetentionStore
+from filon.miner.settings import settings
+from filon.miner.stats import StatsStore
+from filon.miner.tables import EvalAttemptRow, EvalComparison, EvalRun
+from filon.miner.traces import TraceStore
 
 
 def default_db() -> str:

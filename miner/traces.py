@@ -11,12 +11,12 @@ from typing import Any
 from sqlalchemy import Engine, or_
 from sqlmodel import Session, col, select
 
-from miner.batch import chunks
-from miner.model import Flag, Turn, join_steps
-from miner.reviews import GATE, claimable
-from miner.rows import flag_of_row, row_turn
-from miner.severity import ReviewStatus, Severity, at_least, severity_of_priority
-from miner.tables import ConversationRow, FlagRow, ReviewRow, TurnRow
+from filon.miner.batch import chunks
+from filon.miner.model import Flag, Turn, join_steps
+from filon.miner.reviews import GATE, claimable
+from filon.miner.rows import flag_of_row, row_turn
+from filon.miner.severity import ReviewStatus, Severity, at_least, severity_of_priority
+from filon.miner.tables import ConversationRow, FlagRow, ReviewRow, TurnRow
 
 
 @dataclass

@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from miner.model import ToolCall, Turn
-from miner.results import failed_result
+from filon.miner.model import ToolCall, Turn
+from filon.miner.results import failed_result
 
 
 class Call(BaseModel):

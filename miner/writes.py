@@ -26,12 +26,12 @@ from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
-from miner.config import FlagConfig
-from miner.jsontext import dumps
-from miner.model import Conversation, Flag, ToolCall
-from miner.results import failed_result
-from miner.severity import Cause
-from miner.text import fold
+from filon.miner.config import FlagConfig
+from filon.miner.jsontext import dumps
+from filon.miner.model import Conversation, Flag, ToolCall
+from filon.miner.results import failed_result
+from filon.miner.severity import Cause
+from filon.miner.text import fold
 
 
 def failure(call: ToolCall) -> str | None:

@@ -12,9 +12,9 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from agent.model import SCRIPTED_MODEL, scripted_client
-from agent.scripted import ScriptedModel, ScriptedSettings
-from agent.service import SupportService
+from filon.agent.model import SCRIPTED_MODEL, scripted_client
+from filon.agent.scripted import ScriptedModel, ScriptedSettings
+from filon.agent.service import SupportService
 
 REPO = Path(__file__).resolve().parent.parent
 

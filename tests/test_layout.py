@@ -5,12 +5,20 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO
 
-HEADLESS = ["agent", "agent.scripted", "agent.service", "miner", "tracing", "goldens"]
+HEADLESS = [
+    "filon.agent",
+    "filon.agent.scripted",
+    "filon.agent.service",
+    "filon.miner",
+    "filon.tracing",
+    "filon.goldens",
+]
 
 
 @pytest.mark.parametrize("module", HEADLESS)
@@ -56,3 +64,66 @@ def test_modules_stay_small_enough_to_hold_in_ones_head() -> None:
                     if length > 60:
                         big.append(f"{path.relative_to(REPO)}: {node.name} has {length} lines")
     assert big == []
+
+
+def test_filon_is_the_one_import_name_beside_a_team_s_own_agent(tmp_path: Path) -> None:
+    """A team's project with its own `agent` and `tracing` packages (names any team may use) imports
+    filon's CLI, agent and gate without either being touched: filon's rooms are `filon.*` only."""
+    for name in ("agent", "tracing", "miner", "tui", "goldens"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text(
+            f"raise ImportError('the team\\'s own {name} was imported')\n"
+        )
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); "
+        "import filon.cli, filon.agent.service, filon.goldens.evaluate, filon.tracing.receiver, filon.tui; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('agent', 'tracing', 'miner', 'tui', 'goldens')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_wheel_installs_filon_and_nothing_else(tmp_path: Path) -> None:
+    """The wheel's top level is `filon` alone, and the rooms (linked into filon/) are in it with their data."""
+
+    existed = (REPO / "build").exists()
+    try:
+        _check_wheel(tmp_path)
+    finally:
+        if not existed:  # setuptools builds in the checkout's build/: leave the checkout as it was
+            shutil.rmtree(REPO / "build", ignore_errors=True)
+
+
+def _check_wheel(tmp_path: Path) -> None:
+    import zipfile
+
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(REPO),
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr[-2000:]
+    [wheel] = tmp_path.glob("filon-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    top = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("top_level.txt"))).decode()
+    assert top.split() == ["filon"]
+    assert {n.split("/")[0] for n in names} == {
+        "filon",
+        wheel.name.split("-")[0] + "-" + wheel.name.split("-")[1] + ".dist-info",
+    }
+    for needed in ("filon/miner/flags.py", "filon/agent/prompts/system.md", "filon/agent/shop/fixtures.json"):
+        assert needed in names

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from miner.model import Turn
-from tracing.conventions import envelopes, readable
-from tracing.grouping import MODEL_OPS, op
-from tracing.records import SpanRecord
-from tracing.tool_calls import answered
+from filon.miner.model import Turn
+from filon.tracing.conventions import envelopes, readable
+from filon.tracing.grouping import MODEL_OPS, op
+from filon.tracing.records import SpanRecord
+from filon.tracing.tool_calls import answered
 
 
 def results_elsewhere(traces: dict[str, list[SpanRecord]], turns: list[Turn]) -> None:

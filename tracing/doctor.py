@@ -18,11 +18,11 @@ from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from miner.config import ESCALATION, is_escalation
-from miner.model import Turn, join_steps
-from tracing.conventions import GENAI, Convention, readable, stack_of
-from tracing.conventions.envelopes import wrapped
-from tracing.grouping import (
+from filon.miner.config import ESCALATION, is_escalation
+from filon.miner.model import Turn, join_steps
+from filon.tracing.conventions import GENAI, Convention, readable, stack_of
+from filon.tracing.conventions.envelopes import wrapped
+from filon.tracing.grouping import (
     CONVERSATION_KEYS,
     MODEL_OPS,
     SCRUBBED,
@@ -32,7 +32,7 @@ from tracing.grouping import (
     placeholder,
     turn_of,
 )
-from tracing.records import DROPPED, SpanRecord
+from filon.tracing.records import DROPPED, SpanRecord
 
 TOOL_ADVICE = (
     "each tool's own arguments and return value, on its span (gen_ai.tool.call.arguments / result) or in "

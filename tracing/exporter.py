@@ -14,10 +14,10 @@ from collections.abc import Callable
 
 from opentelemetry.sdk.trace import ReadableSpan
 
-from tracing.ingest import Ingestor
-from tracing.records import SpanRecord, from_sdk
-from tracing.sampling.decider import Decider
-from tracing.sampling.keeper import ExportCounters, Keeper
+from filon.tracing.ingest import Ingestor
+from filon.tracing.records import SpanRecord, from_sdk
+from filon.tracing.sampling.decider import Decider
+from filon.tracing.sampling.keeper import ExportCounters, Keeper
 
 __all__ = ["ExportCounters", "StoreExporter"]
 

@@ -10,8 +10,8 @@ import gzip
 import json
 from pathlib import Path
 
-from tracing.otlp_json import from_json
-from tracing.records import DecodeError, SpanRecord, from_protobuf
+from filon.tracing.otlp_json import from_json
+from filon.tracing.records import DecodeError, SpanRecord, from_protobuf
 
 
 def read_otlp_file(path: Path, rejected: list[str] | None = None) -> list[SpanRecord]:

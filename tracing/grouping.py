@@ -19,12 +19,12 @@ from typing import Any, NamedTuple
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as gen_ai
 from opentelemetry.semconv.attributes import error_attributes
 
-from miner.config import CONVERSATION_KEYS as DEFAULT_KEYS
-from miner.config import is_escalation
-from miner.model import ToolCall, Turn
-from tracing.conventions import JUST_GENAI, read, readable
-from tracing.records import SpanRecord
-from tracing.tool_calls import messages, tool_calls
+from filon.miner.config import CONVERSATION_KEYS as DEFAULT_KEYS
+from filon.miner.config import is_escalation
+from filon.miner.model import ToolCall, Turn
+from filon.tracing.conventions import JUST_GENAI, read, readable
+from filon.tracing.records import SpanRecord
+from filon.tracing.tool_calls import messages, tool_calls
 
 MODEL_OPS = frozenset(
     ("generate_content", "chat", "text_completion", "chat.completions", "completion", "generate")

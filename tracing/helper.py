@@ -9,7 +9,7 @@ side feels the back-pressure, where drops are counted.
 The same process, in "ingest" mode, is `filon serve`'s writer (`tracing/receiver.py`): the receiver
 decodes requests while the helper stores the previous ones, on two cores instead of one GIL.
 
-Started as `python -m tracing.helper SETTINGS_JSON` with the settings `setup_tracing` resolved: `db`,
+Started as `python -m filon.tracing.helper SETTINGS_JSON` with the settings `setup_tracing` resolved: `db`,
 `rate`, `config` (the flag settings), `redact` and `max_traces`; the key for redaction comes in the
 environment (FILON_SECRET). It ignores Ctrl-C (the agent's terminal is not its business), runs niced,
 and ends when its input ends, after storing what is pending: an agent that exits, even killed, loses
@@ -29,17 +29,17 @@ import sys
 from functools import partial
 from typing import IO, Any
 
-from miner.config import FlagConfig
-from miner.jsontext import loads
-from miner.settings import settings as current_settings
-from miner.store import Store
-from tracing.ingest import Ingestor, ingest_replaying
-from tracing.isolate import store_requests
-from tracing.records import SpanRecord
-from tracing.redact import Redactor
-from tracing.sampling.decider import Decider
-from tracing.sampling.keeper import Keeper
-from tracing.wire import HEADER, HELPER_SETTINGS, MAX_FRAME, WireError, counters_json, write_frame
+from filon.miner.config import FlagConfig
+from filon.miner.jsontext import loads
+from filon.miner.settings import settings as current_settings
+from filon.miner.store import Store
+from filon.tracing.ingest import Ingestor, ingest_replaying
+from filon.tracing.isolate import store_requests
+from filon.tracing.records import SpanRecord
+from filon.tracing.redact import Redactor
+from filon.tracing.sampling.decider import Decider
+from filon.tracing.sampling.keeper import Keeper
+from filon.tracing.wire import HEADER, HELPER_SETTINGS, MAX_FRAME, WireError, counters_json, write_frame
 
 log = logging.getLogger("filon.helper")
 CHUNK = 4 << 20
@@ -226,7 +226,7 @@ def main() -> int:
     logging.basicConfig(level=logging.WARNING, format="filon helper: %(message)s", stream=sys.stderr)
     given = os.environ.pop(HELPER_SETTINGS, None)  # out of what its own children would inherit
     if given is None:
-        print(f"usage: {HELPER_SETTINGS}=SETTINGS_JSON python -m tracing.helper", file=sys.stderr)
+        print(f"usage: {HELPER_SETTINGS}=SETTINGS_JSON python -m filon.tracing.helper", file=sys.stderr)
         return 2
     return serve(json.loads(given), sys.stdin.buffer, sys.stdout.buffer)
 

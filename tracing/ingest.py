@@ -15,18 +15,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from miner.batch import TraceBatch
-from miner.config import FlagConfig
-from miner.flags import flag_conversation
-from miner.jsontext import dumps, loads
-from miner.model import Conversation, Flag, Turn, join_steps
-from miner.rows import conversation_row, conversation_values
-from miner.store import Store
-from tracing.across import results_elsewhere
-from tracing.grouping import by_trace, turn_of
-from tracing.records import SpanRecord
-from tracing.redact import Redactor
-from tracing.sampling.rate import sampled
+from filon.miner.batch import TraceBatch
+from filon.miner.config import FlagConfig
+from filon.miner.flags import flag_conversation
+from filon.miner.jsontext import dumps, loads
+from filon.miner.model import Conversation, Flag, Turn, join_steps
+from filon.miner.rows import conversation_row, conversation_values
+from filon.miner.store import Store
+from filon.tracing.across import results_elsewhere
+from filon.tracing.grouping import by_trace, turn_of
+from filon.tracing.records import SpanRecord
+from filon.tracing.redact import Redactor
+from filon.tracing.sampling.rate import sampled
 
 log = logging.getLogger(__name__)
 MAX_PAIRS = 1_000_000
@@ -356,7 +356,7 @@ def _rows(
 def ingest_replaying(ingestor: Ingestor, records: list[SpanRecord]) -> IngestStats:
     """`ingest`, where a batch that lost a deadlock or a serialization race to another writer (several
     receivers on one PostgreSQL) is simply replayed."""
-    from tracing.isolate import sqlstate
+    from filon.tracing.isolate import sqlstate
 
     for attempt in range(3):
         try:

@@ -21,9 +21,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tracing.grouping import by_trace
-from tracing.ingest import IngestStats
-from tracing.records import SpanRecord
+from filon.tracing.grouping import by_trace
+from filon.tracing.ingest import IngestStats
+from filon.tracing.records import SpanRecord
 
 log = logging.getLogger(__name__)
 UNSAFE = re.compile("[\x00\ud800-\udfff]")  # what no store takes in text: NUL, a lone surrogate
@@ -86,7 +86,7 @@ def store_unavailable(exc: BaseException) -> bool:
     crash) is the content's."""
     from sqlalchemy import exc as sa
 
-    from miner.errors import StoreError
+    from filon.miner.errors import StoreError
 
     if isinstance(exc, StoreError | ConnectionError | TimeoutError):
         return True

@@ -22,10 +22,10 @@ from typing import Any
 import orjson
 from opentelemetry.sdk.trace import ReadableSpan
 
-from miner.jsontext import dumps_bytes, loads
-from tracing.records import RESOURCE, sdk_fields
-from tracing.sampling.keeper import ExportCounters
-from tracing.wire import WireError, counters_from, read_frame, start_helper, write_frame
+from filon.miner.jsontext import dumps_bytes, loads
+from filon.tracing.records import RESOURCE, sdk_fields
+from filon.tracing.sampling.keeper import ExportCounters
+from filon.tracing.wire import WireError, counters_from, read_frame, start_helper, write_frame
 
 log = logging.getLogger(__name__)
 TRACES_PER_FRAME = 256

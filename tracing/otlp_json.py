@@ -7,7 +7,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from tracing.records import (
+from filon.tracing.records import (
     DROPPED,
     KIND,
     MAX_DEPTH,

@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from miner.emails import EMAIL
-from miner.identities import PHONE, phone_key
-from tracing.redact_forms import nirs, odd, siret, unfold
-from tracing.redact_patterns import CARD, CARD_DOTTED, ibans, luhn
+from filon.miner.emails import EMAIL
+from filon.miner.identities import PHONE, phone_key
+from filon.tracing.redact_forms import nirs, odd, siret, unfold
+from filon.tracing.redact_patterns import CARD, CARD_DOTTED, ibans, luhn
 
 PSEUDO_DOMAIN = "redacted.invalid"
 PSEUDO_PHONE = "33999"

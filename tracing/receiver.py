@@ -32,17 +32,17 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from miner.settings import settings as current_settings
-from miner.store import Store, db_url
-from tracing.ingest import Ingestor, ingest_replaying
-from tracing.isolate import Outcome, store_requests
-from tracing.limits import BodyBudget, Limits, OverBudget
-from tracing.otlp_json import from_json
-from tracing.records import DecodeError, SpanRecord, from_protobuf
-from tracing.redact import Redactor, redaction_secret
-from tracing.store_writer import HelperCommitter, StoreUnavailable
-from tracing.summary import Announcer
-from tracing.wire import helper_settings, offload_enabled
+from filon.miner.settings import settings as current_settings
+from filon.miner.store import Store, db_url
+from filon.tracing.ingest import Ingestor, ingest_replaying
+from filon.tracing.isolate import Outcome, store_requests
+from filon.tracing.limits import BodyBudget, Limits, OverBudget
+from filon.tracing.otlp_json import from_json
+from filon.tracing.records import DecodeError, SpanRecord, from_protobuf
+from filon.tracing.redact import Redactor, redaction_secret
+from filon.tracing.store_writer import HelperCommitter, StoreUnavailable
+from filon.tracing.summary import Announcer
+from filon.tracing.wire import helper_settings, offload_enabled
 
 log = logging.getLogger(__name__)
 PROTOBUF = "application/x-protobuf"

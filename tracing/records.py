@@ -18,7 +18,7 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.trace import SpanKind, StatusCode
 
-from miner.jsontext import dumps, loads
+from filon.miner.jsontext import dumps, loads
 
 STATUS = {0: "UNSET", 1: "OK", 2: "ERROR"}
 # how many attributes the SDK dropped from a span (its limit, OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT, 128 by
@@ -132,7 +132,7 @@ def with_events(attributes: dict[str, Any], events: Iterable[tuple[str, Any]]) -
         elif name.startswith("gen_ai."):
             genai.append((name, event_attributes or {}))
     if genai:
-        from tracing.conventions.genai_events import messages, tool_run
+        from filon.tracing.conventions.genai_events import messages, tool_run
 
         tool = attributes.get("gen_ai.operation.name") == "execute_tool"  # its events are the tool's run
         found = tool_run(genai) if tool else messages(genai)

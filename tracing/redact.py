@@ -17,12 +17,12 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from miner.emails import EMAIL, replace_emails
-from miner.identities import PHONE, PHONE_GROUPED, PHONE_LEADING, grouped_shape, phone_key
-from miner.settings import settings
-from tracing.personal_data import PSEUDO_DOMAIN, PSEUDO_PHONE, card_digits, replaced
-from tracing.redact_forms import nir_shape, nirs, odd
-from tracing.redact_patterns import (
+from filon.miner.emails import EMAIL, replace_emails
+from filon.miner.identities import PHONE, PHONE_GROUPED, PHONE_LEADING, grouped_shape, phone_key
+from filon.miner.settings import settings
+from filon.tracing.personal_data import PSEUDO_DOMAIN, PSEUDO_PHONE, card_digits, replaced
+from filon.tracing.redact_forms import nir_shape, nirs, odd
+from filon.tracing.redact_patterns import (
     CARD,
     CARD_ASCII,
     CARD_DIGITS,

@@ -16,11 +16,11 @@ from opentelemetry import trace
 from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, TracerProvider
 
-from miner.settings import settings
+from filon.miner.settings import settings
 
 if TYPE_CHECKING:
-    from tracing.exporter import ExportCounters
-    from tracing.sampling.sampler import TailSampler
+    from filon.tracing.exporter import ExportCounters
+    from filon.tracing.sampling.sampler import TailSampler
 
 log = logging.getLogger(__name__)
 CAPTURE_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
@@ -129,15 +129,15 @@ def setup_tracing(
     FILON_REDACT (on), FILON_OFFLOAD (on: deciding and storing run in filon's helper process, not in
     the agent's). The store is opened (and migrated) now, so a bad FILON_DB fails here, not later.
     """
-    from miner.store import Store, db_url
-    from tracing.exporter import StoreExporter
-    from tracing.ingest import Ingestor
-    from tracing.offload import OffloadExporter
-    from tracing.redact import Redactor, redaction_secret
-    from tracing.sampling.decider import Decider
-    from tracing.sampling.rate import rate_from_env
-    from tracing.sampling.sampler import Exporter, TailSampler
-    from tracing.wire import helper_settings, offload_enabled
+    from filon.miner.store import Store, db_url
+    from filon.tracing.exporter import StoreExporter
+    from filon.tracing.ingest import Ingestor
+    from filon.tracing.offload import OffloadExporter
+    from filon.tracing.redact import Redactor, redaction_secret
+    from filon.tracing.sampling.decider import Decider
+    from filon.tracing.sampling.rate import rate_from_env
+    from filon.tracing.sampling.sampler import Exporter, TailSampler
+    from filon.tracing.wire import helper_settings, offload_enabled
 
     fanout = ensure_tracing()
     rate = rate_from_env() if sample_rate is None else sample_rate

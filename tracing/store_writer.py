@@ -18,11 +18,11 @@ from concurrent.futures import Future
 from dataclasses import replace
 from typing import Any
 
-from miner.jsontext import dumps_bytes, loads
-from tracing.ingest import IngestStats
-from tracing.isolate import Outcome, made_safe_note, safe_record
-from tracing.records import SpanRecord, fields_of
-from tracing.wire import WireError, read_frame, start_helper, write_frame
+from filon.miner.jsontext import dumps_bytes, loads
+from filon.tracing.ingest import IngestStats
+from filon.tracing.isolate import Outcome, made_safe_note, safe_record
+from filon.tracing.records import SpanRecord, fields_of
+from filon.tracing.wire import WireError, read_frame, start_helper, write_frame
 
 log = logging.getLogger(__name__)
 

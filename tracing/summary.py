@@ -5,8 +5,8 @@ an escalation (a name missing there is what `--escalation-tool` is for)."""
 
 from __future__ import annotations
 
-from tracing.conventions import CONVENTIONS, GENAI, Convention
-from tracing.ingest import IngestStats
+from filon.tracing.conventions import CONVENTIONS, GENAI, Convention
+from filon.tracing.ingest import IngestStats
 
 
 def notes(stats: IngestStats) -> list[str]:

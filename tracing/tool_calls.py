@@ -18,10 +18,10 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from miner.jsontext import loads, parsed
-from miner.model import ToolCall
-from tracing.conventions import envelopes, shapes
-from tracing.records import SpanRecord
+from filon.miner.jsontext import loads, parsed
+from filon.miner.model import ToolCall
+from filon.tracing.conventions import envelopes, shapes
+from filon.tracing.records import SpanRecord
 
 OUTPUT, INPUT = "gen_ai.output.messages", "gen_ai.input.messages"
 TOOL_NAME, TOOL_ARGUMENTS = "gen_ai.tool.name", "gen_ai.tool.call.arguments"

@@ -19,10 +19,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any
 
-from miner.jsontext import dumps_bytes
-from miner.settings import settings
-from tracing.ingest import IngestStats
-from tracing.sampling.keeper import ExportCounters
+from filon.miner.jsontext import dumps_bytes
+from filon.miner.settings import settings
+from filon.tracing.ingest import IngestStats
+from filon.tracing.sampling.keeper import ExportCounters
 
 HEADER = struct.Struct(">I")
 MAX_FRAME = 1 << 30
@@ -70,7 +70,7 @@ HELPER_SETTINGS = "FILON_HELPER_SETTINGS"
 
 
 def start_helper(settings: dict[str, Any], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-    """`python -m tracing.helper`, talking frames on its standard input and output, in a session of its
+    """`python -m filon.tracing.helper`, talking frames on its standard input and output, in a session of its
     own (Ctrl-C in the parent's terminal is for the parent), importing this same filon. Its settings go
     through its environment (`HELPER_SETTINGS`), never its command line: they carry the store's URL, whose
     password `ps` would show every local user."""
@@ -79,7 +79,7 @@ def start_helper(settings: dict[str, Any], env: dict[str, str] | None = None) ->
     child_env["PYTHONPATH"] = os.pathsep.join(p for p in (root, child_env.get("PYTHONPATH")) if p)
     child_env[HELPER_SETTINGS] = json.dumps(settings)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tracing.helper"],
+        [sys.executable, "-m", "filon.tracing.helper"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         env=child_env,

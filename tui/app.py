@@ -10,11 +10,11 @@ from pathlib import Path
 from textual.app import App
 from textual.binding import Binding
 
-from goldens.set.caseset import goldens_dir
-from miner.group_review import GroupVerdict
-from miner.settings import settings
-from miner.store import Store
-from tui.queue import QueueScreen
+from filon.goldens.set.caseset import goldens_dir
+from filon.miner.group_review import GroupVerdict
+from filon.miner.settings import settings
+from filon.miner.store import Store
+from filon.tui.queue import QueueScreen
 
 
 class ReviewApp(App[None]):
@@ -84,16 +84,16 @@ class ReviewApp(App[None]):
             self.open_conversation(self.start_conversation)
 
     def open_conversation(self, conversation_id: str) -> None:
-        from tui.conversation import ConversationScreen
+        from filon.tui.conversation import ConversationScreen
 
         self.push_screen(ConversationScreen(conversation_id))
 
     def action_help(self) -> None:
-        from tui.help import HelpScreen
+        from filon.tui.help import HelpScreen
 
         self.push_screen(HelpScreen(self.screen))
 
     def action_failures(self) -> None:
-        from tui.failures import FailuresScreen
+        from filon.tui.failures import FailuresScreen
 
         self.push_screen(FailuresScreen(self.report))

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, cast
 from textual.screen import Screen
 
 if TYPE_CHECKING:
-    from tui.app import ReviewApp
+    from filon.tui.app import ReviewApp
 
 
 class ReviewScreen(Screen[None]):

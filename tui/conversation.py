@@ -18,16 +18,16 @@ from textual.message import Message
 from textual.widgets import Collapsible, Footer, Header, Static
 from textual.worker import Worker, WorkerState
 
-from goldens.drafting.draft import Draft
-from goldens.drafting.review import load_conversation, make_draft
-from miner import render
-from miner.flags import not_evaluated
-from miner.model import Conversation, Flag
-from miner.reviews import ClaimResult
-from miner.settings import settings
-from tui.base import ReviewScreen
-from tui.prompt import PromptScreen
-from tui.safe import line
+from filon.goldens.drafting.draft import Draft
+from filon.goldens.drafting.review import load_conversation, make_draft
+from filon.miner import render
+from filon.miner.flags import not_evaluated
+from filon.miner.model import Conversation, Flag
+from filon.miner.reviews import ClaimResult
+from filon.miner.settings import settings
+from filon.tui.base import ReviewScreen
+from filon.tui.prompt import PromptScreen
+from filon.tui.safe import line
 
 
 class ConversationScreen(ReviewScreen):
@@ -188,7 +188,7 @@ class ConversationScreen(ReviewScreen):
         if message.draft is None:
             self.notify("nothing to draft", severity="error")
             return
-        from tui.editor import EditorScreen
+        from filon.tui.editor import EditorScreen
 
         self.app.push_screen(EditorScreen(message.draft, self.conversation_id))
 

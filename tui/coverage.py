@@ -17,10 +17,10 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Sparkline, Static
 
-from goldens.set.coverage import Coverage
-from miner.groups import FailureGroup
-from tui.base import ReviewScreen
-from tui.safe import line, literal
+from filon.goldens.set.coverage import Coverage
+from filon.miner.groups import FailureGroup
+from filon.tui.base import ReviewScreen
+from filon.tui.safe import line, literal
 
 WINDOWS = (("7d", timedelta(days=7)), ("30d", timedelta(days=30)), ("24h", timedelta(hours=24)))
 
@@ -70,9 +70,9 @@ class CoverageScreen(ReviewScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="coverage")
     def measure(self) -> None:
-        from goldens.set.caseset import load_set
-        from goldens.set.coverage import coverage, over_time
-        from miner.settings import settings
+        from filon.goldens.set.caseset import load_set
+        from filon.goldens.set.coverage import coverage, over_time
+        from filon.miner.settings import settings
 
         which = self.window
         _, window = WINDOWS[which]
@@ -134,7 +134,7 @@ class CoverageScreen(ReviewScreen):
         if not self.uncovered or table.cursor_row >= len(self.uncovered):
             self.notify("no uncovered group to draft from", severity="warning")
             return
-        from tui.conversation import ConversationScreen
+        from filon.tui.conversation import ConversationScreen
 
         self.app.push_screen(ConversationScreen(self.uncovered[table.cursor_row].representative, draft=True))
 

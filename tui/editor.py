@@ -17,17 +17,17 @@ from textual.message import Message
 from textual.widgets import Footer, Header, Input, Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
-from goldens.case.schema import Example
-from goldens.drafting.check import ADDABLE, Check, Origin
-from goldens.drafting.draft import Draft
-from goldens.drafting.review import SaveError, label_answer, lint_draft, save_case, try_case
-from goldens.set.calibration import Trial, as_example, trials
-from goldens.set.caseset import CaseSet, Problem, load_set, parse_case
-from tui.base import ReviewScreen
-from tui.confirm import ConfirmScreen
-from tui.editor_view import ORIGIN_STYLE, examples_text
-from tui.prompt import PromptScreen
-from tui.safe import line, literal
+from filon.goldens.case.schema import Example
+from filon.goldens.drafting.check import ADDABLE, Check, Origin
+from filon.goldens.drafting.draft import Draft
+from filon.goldens.drafting.review import SaveError, label_answer, lint_draft, save_case, try_case
+from filon.goldens.set.calibration import Trial, as_example, trials
+from filon.goldens.set.caseset import CaseSet, Problem, load_set, parse_case
+from filon.tui.base import ReviewScreen
+from filon.tui.confirm import ConfirmScreen
+from filon.tui.editor_view import ORIGIN_STYLE, examples_text
+from filon.tui.prompt import PromptScreen
+from filon.tui.safe import line, literal
 
 
 class EditorScreen(ReviewScreen):

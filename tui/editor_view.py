@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from goldens.drafting.check import Origin
-from goldens.set.calibration import Trial
-from tui.safe import line
+from filon.goldens.drafting.check import Origin
+from filon.goldens.set.calibration import Trial
+from filon.tui.safe import line
 
 ORIGIN_STYLE = {
     Origin.OBSERVED: "cyan",

@@ -16,10 +16,10 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 
-from goldens.drafting.review import Failure, ReportMissing, draft_from_case, failures, keep_regression
-from tui.base import ReviewScreen
-from tui.prompt import PromptScreen
-from tui.safe import line
+from filon.goldens.drafting.review import Failure, ReportMissing, draft_from_case, failures, keep_regression
+from filon.tui.base import ReviewScreen
+from filon.tui.prompt import PromptScreen
+from filon.tui.safe import line
 
 
 class FailuresScreen(ReviewScreen):
@@ -143,7 +143,7 @@ class FailuresScreen(ReviewScreen):
         if not path.exists():
             self.notify(f"{path} not found", severity="error")
             return
-        from tui.editor import EditorScreen
+        from filon.tui.editor import EditorScreen
 
         self.app.push_screen(EditorScreen(draft_from_case(path, f), None, replacing=f.case_id))
 

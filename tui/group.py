@@ -22,12 +22,12 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
-from miner.group_review import GroupVerdict, OpenMembers
-from miner.groups import FailureGroup, group_id
-from tui.confirm import ConfirmScreen
-from tui.prompt import PromptScreen
-from tui.queue import QueueScreen
-from tui.safe import line
+from filon.miner.group_review import GroupVerdict, OpenMembers
+from filon.miner.groups import FailureGroup, group_id
+from filon.tui.confirm import ConfirmScreen
+from filon.tui.prompt import PromptScreen
+from filon.tui.queue import QueueScreen
+from filon.tui.safe import line
 
 
 class GroupScreen(QueueScreen):
@@ -214,7 +214,7 @@ class GroupScreen(QueueScreen):
         if source is None:
             self.notify("no conversation to draft from", severity="warning")
             return
-        from tui.conversation import ConversationScreen
+        from filon.tui.conversation import ConversationScreen
 
         self.drafting = (source, datetime.now(UTC))  # the store's clock: a link written after this
         self.app.push_screen(ConversationScreen(source, draft=True))

@@ -19,11 +19,11 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 
-from miner.groups import INCIDENT, FailureGroup
-from miner.severity import Severity
-from tui.base import ReviewScreen, remaining
-from tui.queue import SEVERITY_STYLE, age
-from tui.safe import literal
+from filon.miner.groups import INCIDENT, FailureGroup
+from filon.miner.severity import Severity
+from filon.tui.base import ReviewScreen, remaining
+from filon.tui.queue import SEVERITY_STYLE, age
+from filon.tui.safe import literal
 
 SHOWN = 200  # groups on screen: past the worst two hundred, a reviewer filters by severity (traces list)
 
@@ -114,7 +114,7 @@ class GroupsScreen(ReviewScreen):
     def action_open(self) -> None:
         group = self.selected()
         if group is not None:
-            from tui.group import GroupScreen
+            from filon.tui.group import GroupScreen
 
             self.app.push_screen(GroupScreen(group))
 

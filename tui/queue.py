@@ -17,12 +17,12 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
-from miner.flags import KINDS
-from miner.reviews import QueueRow
-from miner.severity import ReviewStatus, Severity
-from tui.base import ReviewScreen, remaining
-from tui.prompt import PromptScreen
-from tui.safe import literal
+from filon.miner.flags import KINDS
+from filon.miner.reviews import QueueRow
+from filon.miner.severity import ReviewStatus, Severity
+from filon.tui.base import ReviewScreen, remaining
+from filon.tui.prompt import PromptScreen
+from filon.tui.safe import literal
 
 PAGE = 50
 STATUSES: tuple[str | None, ...] = (None, *(s.value for s in ReviewStatus))
@@ -269,11 +269,11 @@ class QueueScreen(ReviewScreen):
         self.load()
 
     def action_groups(self) -> None:
-        from tui.groups import GroupsScreen
+        from filon.tui.groups import GroupsScreen
 
         self.app.push_screen(GroupsScreen())
 
     def action_coverage(self) -> None:
-        from tui.coverage import CoverageScreen
+        from filon.tui.coverage import CoverageScreen
 
         self.app.push_screen(CoverageScreen())

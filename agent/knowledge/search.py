@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from agent.text import words
+from filon.agent.text import words
 
 _STOP = frozenset(
     [
@@ -125,7 +125,7 @@ def _terms(text: str) -> set[str]:
 def passages() -> tuple[Passage, ...]:
     out: list[Passage] = []
     for source in ("faq", "cgv"):
-        text = resources.files("agent.knowledge").joinpath(f"{source}.md").read_text(encoding="utf-8")
+        text = resources.files("filon.agent.knowledge").joinpath(f"{source}.md").read_text(encoding="utf-8")
         title, body = "", list[str]()
         for line in [*text.splitlines(), "## "]:
             if line.startswith("## "):

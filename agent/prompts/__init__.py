@@ -27,7 +27,7 @@ def load_prompt(path: str | Path | None = None) -> Prompt:
     candidate = Path(path)
     if candidate.is_file():
         return Prompt(str(candidate), candidate.read_text(encoding="utf-8"))
-    packaged = resources.files("agent.prompts").joinpath(candidate.name)
+    packaged = resources.files("filon.agent.prompts").joinpath(candidate.name)
     if candidate.parent in (Path("."), Path("agent/prompts")) and packaged.is_file():
         return Prompt(f"agent/prompts/{candidate.name}", packaged.read_text(encoding="utf-8"))
     raise FileNotFoundError(f"prompt not found: {path}")

@@ -4,6 +4,6 @@ It is deterministic for a seed, decides by French keywords, and reproduces the s
 system prompt lacks the identity rule. It is a stand-in for demos, tests and benchmarks, never a model.
 """
 
-from agent.scripted.server import ScriptedModel, ScriptedSettings
+from filon.agent.scripted.server import ScriptedModel, ScriptedSettings
 
 __all__ = ["ScriptedModel", "ScriptedSettings"]

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from agent.scripted import intents
-from agent.scripted.identity import identity_ok, refuse_identity
-from agent.scripted.keywords import LOST
-from agent.scripted.request import Decision, Turn, day, euros, parse
+from filon.agent.scripted import intents
+from filon.agent.scripted.identity import identity_ok, refuse_identity
+from filon.agent.scripted.keywords import LOST
+from filon.agent.scripted.request import Decision, Turn, day, euros, parse
 
 __all__ = ["Brain", "Decision", "Turn", "parse"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.scripted import intents
-from agent.scripted.request import Decision, Turn
+from filon.agent.scripted import intents
+from filon.agent.scripted.request import Decision, Turn
 
 
 def emails_in(value: Any) -> list[str]:

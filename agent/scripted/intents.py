@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from agent.scripted.keywords import (
+from filon.agent.scripted.keywords import (
     ASKS_ACTION,
     CARE_QUESTION,
     CHANGE,
@@ -25,7 +25,7 @@ from agent.scripted.keywords import (
     TRACKING,
     WAITING,
 )
-from agent.text import fold
+from filon.agent.text import fold
 
 ORDER = re.compile(
     r"\bLL[-\s]?(\d{5})\b|(?<![\d,.])(1\d{4})\b(?!\s+(?-i:[A-Z]))|\b(?-i:(?!LL-)([A-Z]{2,4}-\d{3,6}))\b",

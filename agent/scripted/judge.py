@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.scripted.structured import asks_for, data, system_text
-from agent.text import fold
+from filon.agent.scripted.structured import asks_for, data, system_text
+from filon.agent.text import fold
 
 SCALE = re.compile(r"de 1 à (\d+)")
 TO_EVALUATOR = re.compile(

@@ -180,7 +180,7 @@ DAYS = re.compile(r"\b(\d+) jours\b")
 @cache
 def policy_paraphrases() -> dict[str, tuple[str, ...]]:
     """Each FAQ/CGV sentence and its paraphrases (written to keep every fact)."""
-    text = resources.files("agent.scripted").joinpath("paraphrases.json").read_text(encoding="utf-8")
+    text = resources.files("filon.agent.scripted").joinpath("paraphrases.json").read_text(encoding="utf-8")
     table: dict[str, list[str]] = json.loads(text)
     return {k: tuple(v) for k, v in sorted(table.items(), key=lambda kv: -len(kv[0])) if v}
 

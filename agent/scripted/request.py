@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from agent.scripted.rules import read_rules
-from agent.scripted.vocabulary import Vocabulary, vocabulary
+from filon.agent.scripted.rules import read_rules
+from filon.agent.scripted.vocabulary import Vocabulary, vocabulary
 
 SENDER = re.compile(r"Numéro de l'expéditeur : (\d+)")
 TODAY = re.compile(r"Date du jour : (\d{4}-\d{2}-\d{2})")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent.text import fold
+from filon.agent.text import fold
 
 _SENTENCES = re.compile(r"[.!?\n;]+")
 # the subject: whose order it is, who asks

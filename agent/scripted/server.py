@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from agent.scripted.brain import Brain, Decision, parse
-from agent.scripted.embeddings import embed
-from agent.scripted.judge import is_judge_request, judge
-from agent.scripted.paraphrase import Paraphraser
-from agent.scripted.simulated_customer import customer, is_customer_request
+from filon.agent.scripted.brain import Brain, Decision, parse
+from filon.agent.scripted.embeddings import embed
+from filon.agent.scripted.judge import is_judge_request, judge
+from filon.agent.scripted.paraphrase import Paraphraser
+from filon.agent.scripted.simulated_customer import customer, is_customer_request
 
 PATH = re.compile(r"^/v1(?:beta)?/models/([^/:]+):(generateContent|embedContent|batchEmbedContents)$")
 VERSION = "scripted-1"

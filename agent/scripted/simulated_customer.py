@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.scripted.embeddings import features
-from agent.scripted.structured import asks_for, data, system_text
-from agent.text import fold
+from filon.agent.scripted.embeddings import features
+from filon.agent.scripted.structured import asks_for, data, system_text
+from filon.agent.text import fold
 
 WHO = re.compile(r"Qui tu es : (.*)")
 GOAL = re.compile(r"Ce que tu veux obtenir : (.*)")

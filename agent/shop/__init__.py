@@ -1,6 +1,6 @@
 """The shop's database: customers, orders, lines, parcels and returns, with dates relative to today."""
 
-from agent.shop.db import Shop, new_shop
-from agent.shop.fixtures import default_fixtures, load_fixtures
+from filon.agent.shop.db import Shop, new_shop
+from filon.agent.shop.fixtures import default_fixtures, load_fixtures
 
 __all__ = ["Shop", "default_fixtures", "load_fixtures", "new_shop"]

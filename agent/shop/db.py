@@ -15,8 +15,8 @@ from sqlalchemy import Engine
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, create_engine, select
 
-from agent.shop.fixtures import default_fixtures, load_fixtures, merge_fixtures
-from agent.shop.models import Client, Colis, Commande, Ligne, Retour
+from filon.agent.shop.fixtures import default_fixtures, load_fixtures, merge_fixtures
+from filon.agent.shop.models import Client, Colis, Commande, Ligne, Retour
 
 SHOP_TABLES = ("clients", "commandes", "lignes", "colis", "retours")
 

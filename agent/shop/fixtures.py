@@ -38,7 +38,7 @@ def relative_label(day: date, today: date) -> str:
 
 def default_fixtures() -> dict[str, Any]:
     """The shop's default world: 22 customers, 32 orders covering every status and edge."""
-    text = resources.files("agent.shop").joinpath("fixtures.json").read_text(encoding="utf-8")
+    text = resources.files("filon.agent.shop").joinpath("fixtures.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 

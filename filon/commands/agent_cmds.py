@@ -10,8 +10,8 @@ import typer
 from rich.text import Text
 
 if TYPE_CHECKING:
-    from agent.service import Conversation, Reponse, SupportService
-    from miner.transcript import Transcript
+    from filon.agent.service import Conversation, Reponse, SupportService
+    from filon.miner.transcript import Transcript
 
 from filon.commands.common import (
     BackendOpt,
@@ -27,7 +27,7 @@ from filon.commands.common import (
 
 def _conversation(tel: str | None, session: str | None) -> Conversation:
 
-    from agent import Conversation
+    from filon.agent import Conversation
 
     if tel and session:
         fail("--tel and --session are exclusive: a conversation is WhatsApp (tel) or web (session)")
@@ -73,10 +73,10 @@ def ask(
     if target and target != "filon":
         _ask_target(target, message, tel, session, as_json, otlp_port)
         return
-    from agent.model import MissingCredentials, open_backend
-    from agent.service import SupportService
-    from goldens.run.ask import traced_turn
-    from miner.transcript import Transcript
+    from filon.agent.model import MissingCredentials, open_backend
+    from filon.agent.service import SupportService
+    from filon.goldens.run.ask import traced_turn
+    from filon.miner.transcript import Transcript
 
     conversation = _conversation(tel, session)
     try:
@@ -110,7 +110,7 @@ def _print_turn(said: Transcript, as_json: bool) -> None:
 
 def _configured_target() -> str | None:
     """`target` in filon.toml / [tool.filon], as `filon eval` reads it."""
-    from miner.settings import settings
+    from filon.miner.settings import settings
 
     try:
         return settings().flag_config().target
@@ -121,9 +121,9 @@ def _configured_target() -> str | None:
 def _ask_target(
     target: str, message: str, tel: str | None, session: str | None, as_json: bool, port: int
 ) -> None:
-    from goldens.run.ask import ask_target
-    from goldens.run.targets import parse_target
-    from miner.settings import settings
+    from filon.goldens.run.ask import ask_target
+    from filon.goldens.run.targets import parse_target
+    from filon.miner.settings import settings
 
     if tel and session:
         fail("--tel and --session are exclusive: a conversation is WhatsApp (tel) or web (session)")
@@ -170,8 +170,8 @@ def chat(
 
     Example: filon chat --backend scripted --tel 33600000103
     """
-    from agent.model import MissingCredentials, open_backend
-    from agent.service import SupportService
+    from filon.agent.model import MissingCredentials, open_backend
+    from filon.agent.service import SupportService
 
     conversation = _conversation(tel, session)
     try:

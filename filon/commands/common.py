@@ -10,9 +10,9 @@ import typer
 from rich.console import Console, ConsoleDimensions
 from rich.text import Text
 
-from goldens.exits import Exit as Exit  # re-exported: the exit codes of every command
-from miner.config import ESCALATION
-from miner.untrusted import clean
+from filon.goldens.exits import Exit as Exit  # re-exported: the exit codes of every command
+from filon.miner.config import ESCALATION
+from filon.miner.untrusted import clean
 
 
 class SafeConsole(Console):
@@ -53,7 +53,7 @@ _named: set[str] = set()
 
 def name_store(url: str, new: bool) -> None:
     """Say once per command, on stderr, which store it reads or writes (absolute), and when it is new."""
-    from miner.places import where
+    from filon.miner.places import where
 
     if url in _named:
         return
@@ -64,7 +64,7 @@ def name_store(url: str, new: bool) -> None:
 
 def each_command(ctx: typer.Context) -> None:
     """Before every command: the store it opens will be named once, while it runs."""
-    from miner.places import store_opened
+    from filon.miner.places import store_opened
 
     _named.clear()
     if name_store not in store_opened:

@@ -13,8 +13,8 @@ import typer
 from filon.commands.common import Exit, console, duration, fail
 
 if TYPE_CHECKING:
-    from goldens.case.schema import Case
-    from miner.store import Store
+    from filon.goldens.case.schema import Case
+    from filon.miner.store import Store
 
 
 def coverage(
@@ -36,10 +36,10 @@ def coverage(
     Example: filon goldens coverage goldens/cases --since 24h --json
     """
     from filon.commands.traces_cmds import open_store
-    from goldens.set.caseset import load_set, missing_set
-    from goldens.set.coverage import coverage as measure
-    from miner.settings import settings
-    from miner.untrusted import one_line
+    from filon.goldens.set.caseset import load_set, missing_set
+    from filon.goldens.set.coverage import coverage as measure
+    from filon.miner.settings import settings
+    from filon.miner.untrusted import one_line
 
     window = duration(since, "--since", "a window", zero=False)
     if limit < 1:
@@ -105,7 +105,7 @@ def _over_time(
 ) -> str | None:
     """The coverage of each day (or hour) of the window as plain text, oldest left; None under two
     periods with traffic."""
-    from goldens.set.coverage import over_time
+    from filon.goldens.set.coverage import over_time
 
     points, daily = over_time(store, cases, escalation, start, window)
     if len(points) < 2:

@@ -25,8 +25,8 @@ def doctor(
     Example: filon traces doctor my-agent-export.pb
     """
     from filon.commands.ingest_cmds import read_or_say
-    from miner.settings import settings
-    from tracing.doctor import diagnose, lines
+    from filon.miner.settings import settings
+    from filon.tracing.doctor import diagnose, lines
 
     try:  # the escalation names and conversation keys ingest would use (filon.toml, then the options)
         config = settings().flag_config(escalation_tools=escalation_tool)

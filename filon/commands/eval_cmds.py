@@ -24,11 +24,11 @@ from filon.commands.common import (
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from miner.settings import Settings
+    from filon.miner.settings import Settings
 
 
 def _settings() -> Settings:
-    from miner.settings import SettingsError, settings
+    from filon.miner.settings import SettingsError, settings
 
     try:
         return settings()
@@ -175,7 +175,7 @@ def eval_command(
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from goldens.verdict import lang as language
+    from filon.goldens.verdict import lang as language
 
     if lang is not None:
         if lang not in language.LANGS:
@@ -187,10 +187,10 @@ def eval_command(
         fail(str(exc))  # FILON_LANG, or another FILON_* setting that does not parse: named
     say = language.say
 
-    from goldens.evaluate import EvalConfig
-    from goldens.run.runner import Attempt
-    from goldens.verdict.report import case_entry
-    from goldens.verdict.report_console import case_line
+    from filon.goldens.evaluate import EvalConfig
+    from filon.goldens.run.runner import Attempt
+    from filon.goldens.verdict.report import case_entry
+    from filon.goldens.verdict.report_console import case_line
 
     config = EvalConfig(
         goldens=goldens,
@@ -247,7 +247,7 @@ def eval_command(
             if len(done) == repeat:
                 console.print(say(case_line(case_entry(done))), markup=False, soft_wrap=True)
 
-    from goldens.verdict.files import ReportBusy, report_lock
+    from filon.goldens.verdict.files import ReportBusy, report_lock
 
     try:
         with report_lock(config.report):  # one run per report, released however the run ends
@@ -266,8 +266,8 @@ def _run(
     shared: tuple[Path | None, Path | None] = (None, None),
 ) -> None:
     """The run, its lines and its exit code (`typer.Exit`), with the report held."""
-    from goldens.evaluate import evaluate
-    from goldens.verdict import lang as language
+    from filon.goldens.evaluate import evaluate
+    from filon.goldens.verdict import lang as language
 
     say = language.say
     try:
@@ -335,8 +335,8 @@ def compare_command(
     """
     import json
 
-    from goldens.evaluate import compare_reports
-    from goldens.verdict.compare_view import console_lines
+    from filon.goldens.evaluate import compare_reports
+    from filon.goldens.verdict.compare_view import console_lines
 
     result = compare_reports(a, b, marge, markdown)
     if result.comparison is None:

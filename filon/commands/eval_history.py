@@ -11,7 +11,7 @@ import typer
 from filon.commands.common import console, fail
 
 if TYPE_CHECKING:
-    from miner.store import HistoryRow
+    from filon.miner.store import HistoryRow
 
 
 def history(

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from goldens.verdict.report_model import EvalReport
+    from filon.goldens.verdict.report_model import EvalReport
 
 SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 
@@ -24,10 +24,10 @@ def publish(report: EvalReport, report_path: Path, html: Path | None, summary: P
     step_summary = os.environ.get(SUMMARY_ENV) if summary is None else None
     if html is None and summary is None and not step_summary:
         return []
-    from goldens.verdict import lang as language
-    from goldens.verdict import share_html, share_md
-    from goldens.verdict.files import write_atomic
-    from goldens.verdict.share import gather
+    from filon.goldens.verdict import lang as language
+    from filon.goldens.verdict import share_html, share_md
+    from filon.goldens.verdict.files import write_atomic
+    from filon.goldens.verdict.share import gather
 
     shared = gather(report, str(report_path))
     lang = language.current()

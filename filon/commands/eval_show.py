@@ -29,8 +29,8 @@ def show(
     """
     from difflib import get_close_matches
 
-    from goldens.verdict.report_model import EvalReport
-    from miner.settings import settings
+    from filon.goldens.verdict.report_model import EvalReport
+    from filon.miner.settings import settings
 
     path = report or settings().report_path()
     try:

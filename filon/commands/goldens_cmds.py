@@ -10,7 +10,7 @@ import typer
 from filon.commands.common import Exit, console, err_console, fail
 
 if TYPE_CHECKING:
-    from goldens.set.caseset import CaseSet
+    from filon.goldens.set.caseset import CaseSet
 
 app = typer.Typer(help="The golden set: lint it, import the seeds' format.", no_args_is_help=True)
 
@@ -69,7 +69,7 @@ def lint(
     Example: filon goldens lint --embeddings --backend scripted
     Example: filon goldens lint --mutants goldens/cases
     """
-    from goldens.set.caseset import load_set, missing_set
+    from filon.goldens.set.caseset import load_set, missing_set
 
     absent = missing_set(folder)
     if absent is not None:
@@ -86,9 +86,9 @@ def lint(
         raise typer.Exit(0)
     problems = list(caseset.problems)
     if embeddings and not caseset.errors:
-        from agent.model import MissingCredentials
-        from goldens.models.similarity import EmbeddingError
-        from goldens.set.model_lint import prove_thresholds
+        from filon.agent.model import MissingCredentials
+        from filon.goldens.models.similarity import EmbeddingError
+        from filon.goldens.set.model_lint import prove_thresholds
 
         try:
             found, banner = prove_thresholds(
@@ -122,9 +122,9 @@ def lint(
 def _print_rules(caseset: CaseSet) -> None:
     """Each rule of the rulebook proven on the set's examples: tried, good ones broken, bad ones caught;
     a rule that breaks a good example is advisory (named with the examples), the others gate."""
-    from goldens.checks.rules import Rules
-    from goldens.set.rule_standing import standings
-    from miner.settings import settings
+    from filon.goldens.checks.rules import Rules
+    from filon.goldens.set.rule_standing import standings
+    from filon.miner.settings import settings
 
     try:
         config = settings().flag_config()
@@ -139,7 +139,7 @@ def _print_rules(caseset: CaseSet) -> None:
 
 def _print_mutants(caseset: CaseSet) -> None:
     """After lint's own lines: a warning per mutant the checks accept, then how many they rejected."""
-    from goldens.set.mutants import mutant_problems
+    from filon.goldens.set.mutants import mutant_problems
 
     accepted, tried = 0, 0
     for case in caseset.cases:
@@ -173,9 +173,9 @@ def label_command(
     Example: filon goldens label upda-01 tau-airline-06-1 --verdict mauvais --note "wrong flight"
     """
     from filon.commands.traces_cmds import no_conversation, open_store
-    from goldens.drafting.examples import LabelError, add_example
-    from goldens.drafting.review import load_conversation
-    from goldens.set.caseset import goldens_dir, missing_set
+    from filon.goldens.drafting.examples import LabelError, add_example
+    from filon.goldens.drafting.review import load_conversation
+    from filon.goldens.set.caseset import goldens_dir, missing_set
 
     absent = missing_set(folder)
     if absent is not None:
@@ -211,7 +211,7 @@ def import_cases(
 
     Example: filon goldens import eval/conversations.json --to goldens/cases
     """
-    from goldens.set.importer import ImportError_, import_list
+    from filon.goldens.set.importer import ImportError_, import_list
 
     try:
         written = import_list(file, to, overwrite)
@@ -231,8 +231,8 @@ def _print_matrix(case: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from goldens.set.calibration import calls_line, label, matrix
-    from miner.untrusted import one_line
+    from filon.goldens.set.calibration import calls_line, label, matrix
+    from filon.miner.untrusted import one_line
 
     m = matrix(case)
     if not m.rows:

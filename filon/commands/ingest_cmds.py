@@ -12,14 +12,14 @@ from filon.commands.common import EscalationOpt, Exit, console, err_console, fai
 from filon.commands.traces_cmds import open_store
 
 if TYPE_CHECKING:
-    from tracing.records import SpanRecord
+    from filon.tracing.records import SpanRecord
 
 
 def read_or_say(path: Path, rejected: list[str] | None = None) -> list[SpanRecord]:
     """The spans of an OTLP file, or [] after one line on stderr naming the file and what it is; with
     `rejected`, its bad spans and lines are skipped and named there."""
-    from tracing.files import read_otlp_file, what_it_is
-    from tracing.records import DecodeError
+    from filon.tracing.files import read_otlp_file, what_it_is
+    from filon.tracing.records import DecodeError
 
     try:
         records = read_otlp_file(path, rejected)
@@ -54,12 +54,12 @@ def ingest(
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from miner.settings import settings
-    from tracing.ingest import Ingestor, IngestStats, ingest_replaying
-    from tracing.isolate import store_requests
-    from tracing.records import batched
-    from tracing.redact import Redactor, load_secret, redaction_enabled
-    from tracing.summary import notes
+    from filon.miner.settings import settings
+    from filon.tracing.ingest import Ingestor, IngestStats, ingest_replaying
+    from filon.tracing.isolate import store_requests
+    from filon.tracing.records import batched
+    from filon.tracing.redact import Redactor, load_secret, redaction_enabled
+    from filon.tracing.summary import notes
 
     if not 0 <= sample_rate <= 1:
         fail(f"--sample-rate: {sample_rate} is not between 0 and 1")

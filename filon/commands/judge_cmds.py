@@ -10,7 +10,7 @@ import typer
 from filon.commands.common import BackendOpt, ModelUrlOpt, console, err_console, fail
 
 if TYPE_CHECKING:  # imported when the command runs: the CLI starts fast
-    from goldens.set.judge_calibration import Result
+    from filon.goldens.set.judge_calibration import Result
 
 app = typer.Typer(help="The LLM judge behind `juge` checks.", no_args_is_help=True)
 
@@ -53,8 +53,8 @@ def calibrate(
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from goldens.set.judge_calibration import calibrate_set
-    from miner.settings import settings
+    from filon.goldens.set.judge_calibration import calibrate_set
+    from filon.miner.settings import settings
 
     progress = Progress(
         TextColumn("[bold]judge"), BarColumn(), MofNCompleteColumn(), console=err_console, transient=True
@@ -85,7 +85,7 @@ def calibrate(
 
 def _print_result(result: Result, written: bool, min_kappa: float, min_labels: int) -> None:
     """One criterion: its judge errors (three at most), then its figures and whether it would gate."""
-    from goldens.checks.rubrics import figures_standing
+    from filon.goldens.checks.rubrics import figures_standing
 
     f = result.figures
     if result.errors:

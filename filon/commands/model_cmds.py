@@ -37,7 +37,7 @@ def serve(
     Example: filon model serve --port 8765 --latency-ms 800 --429-rate 0.05
     then: filon ask --backend scripted --model-url http://127.0.0.1:8765 "Bonjour"
     """
-    from agent.scripted import ScriptedModel, ScriptedSettings
+    from filon.agent.scripted import ScriptedModel, ScriptedSettings
 
     try:
         settings = ScriptedSettings.from_env(

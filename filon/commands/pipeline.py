@@ -31,10 +31,10 @@ class Summary(list[str]):
 def run_traffic_into_store(run: TrafficRun, console: Console, label: str = "traffic") -> Summary:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from agent.model import open_backend
-    from agent.prompts import load_prompt
-    from agent.traffic import TrafficResult, run_traffic
-    from tracing.setup import setup_tracing
+    from filon.agent.model import open_backend
+    from filon.agent.prompts import load_prompt
+    from filon.agent.traffic import TrafficResult, run_traffic
+    from filon.tracing.setup import setup_tracing
 
     prompt = load_prompt(run.prompt)
     tracing = setup_tracing(sample_rate=run.sample_rate, escalation_tools=run.escalation_tools)

@@ -38,8 +38,8 @@ def draft(
     from rich.markup import escape
 
     from filon.commands.traces_cmds import no_conversation, open_store
-    from goldens.case.schema import id_problem
-    from goldens.drafting.review import SaveError, lint_draft, make_draft, save_case
+    from filon.goldens.case.schema import id_problem
+    from filon.goldens.drafting.review import SaveError, lint_draft, make_draft, save_case
 
     if case_id is not None and (wrong := id_problem(case_id)) is not None:
         fail(f"--id: {wrong}")
@@ -80,8 +80,8 @@ def draft(
 
 def example_lines(case: dict[str, Any]) -> list[str]:
     """Each example of a draft, and whether the checks agree with its verdict."""
-    from goldens.set.calibration import trials
-    from goldens.set.caseset import parse_case
+    from filon.goldens.set.calibration import trials
+    from filon.goldens.set.caseset import parse_case
 
     parsed, _ = parse_case(f"{case.get('id')}.json", json.dumps(case, ensure_ascii=False))
     if parsed is None:
@@ -124,12 +124,12 @@ def review(
     if not (sys.stdin.isatty() and sys.stdout.isatty()):  # a script, nohup, CI: no one to type
         fail("filon review needs a terminal: standard input and output are not one (a script, nohup, CI?)")
     from filon.commands.traces_cmds import open_store
-    from tui.app import ReviewApp
+    from filon.tui.app import ReviewApp
 
     store = open_store()
     name = reviewer or getpass.getuser() or "reviewer"
     if prompt is not None:
-        from agent.prompts import load_prompt
+        from filon.agent.prompts import load_prompt
 
         try:
             load_prompt(prompt)

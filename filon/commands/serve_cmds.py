@@ -67,10 +67,10 @@ def serve(
     import uvicorn
 
     from filon.commands.serve_token import read_token_file, token_problem
-    from miner.settings import SettingsError, settings
-    from miner.store import Store, StoreError
-    from tracing.limits import Limits, server_config
-    from tracing.receiver import ReceiverSettings, build_app
+    from filon.miner.settings import SettingsError, settings
+    from filon.miner.store import Store, StoreError
+    from filon.tracing.limits import Limits, server_config
+    from filon.tracing.receiver import ReceiverSettings, build_app
 
     if max_body < 1024:
         fail("--max-body: at least 1024 bytes")
@@ -129,7 +129,7 @@ def serve(
     logging.basicConfig(level=logging.WARNING, format="filon serve: %(message)s")
     for handler in logging.getLogger().handlers:  # what the log quotes of a request is the sender's text
         handler.addFilter(_untrusted_record)
-    logging.getLogger("tracing.receiver").setLevel(logging.INFO)
+    logging.getLogger("filon.tracing.receiver").setLevel(logging.INFO)
     import gc
 
     # what is loaded by now lives as long as the process: out of the collector's full passes, the first
@@ -174,7 +174,7 @@ def prune(
 def _untrusted_record(record: logging.LogRecord) -> bool:
     """A log line quoting trace text (a tool's name, a stack's key) with its control characters made
     visible: the receiver's log is a terminal too."""
-    from miner.untrusted import one_line
+    from filon.miner.untrusted import one_line
 
     record.msg, record.args = one_line(record.getMessage()), None
     return True

@@ -22,12 +22,12 @@ from filon.commands.common import (
     fail,
 )
 from filon.commands.traces_view import EXPORTS, groups_table, queue_table
-from miner import render
-from miner.untrusted import one_line
+from filon.miner import render
+from filon.miner.untrusted import one_line
 
 if TYPE_CHECKING:
-    from miner.severity import Severity
-    from miner.store import Store
+    from filon.miner.severity import Severity
+    from filon.miner.store import Store
 
 traces_app = typer.Typer(help="Read the store: conversations, turns, tools, flags.", no_args_is_help=True)
 incident_app = typer.Typer(
@@ -36,8 +36,8 @@ incident_app = typer.Typer(
 
 
 def open_store() -> Store:
-    from miner.settings import SettingsError
-    from miner.store import Store, StoreError
+    from filon.miner.settings import SettingsError
+    from filon.miner.store import Store, StoreError
 
     try:
         return Store.open()
@@ -51,7 +51,7 @@ def no_conversation(store: Store, conversation_id: str) -> NoReturn:
     """The one-line error for an id the store does not hold, with the ids it probably meant."""
     from rich.markup import escape
 
-    from miner.untrusted import clean
+    from filon.miner.untrusted import clean
 
     def quoted(value: str) -> str:
         return escape(repr(clean(value)))
@@ -81,7 +81,7 @@ def traffic(
 
     Example: filon traffic --conversations 200 --backend scripted --prompt agent/prompts/court.md
     """
-    from agent.model import MissingCredentials
+    from filon.agent.model import MissingCredentials
     from filon.commands.pipeline import TrafficRun, run_traffic_into_store
 
     if conversations < 1 or concurrency < 1:
@@ -145,8 +145,8 @@ def traces_list(
     Example: filon traces list --groups --severity high
     Example: filon traces list --format csv --limit 1000 > queue.csv
     """
-    from miner.flags import KINDS
-    from miner.severity import ReviewStatus, Severity
+    from filon.miner.flags import KINDS
+    from filon.miner.severity import ReviewStatus, Severity
 
     if flag and flag not in KINDS:
         fail(f"--flag: unknown kind {flag!r} (known: {', '.join(KINDS)})")
@@ -211,7 +211,7 @@ def _groups(store: Store, severity: Severity | None, limit: int, replays: bool, 
     if not found:
         console.print(f"no conversation matches in the store {store.name}", markup=False)
         return
-    from miner.signature import OK
+    from filon.miner.signature import OK
 
     # no rule flagged and nobody filed an incident: no failure to show
     failures = [g for g in found if g.signature.split(" · ", 1)[0] != OK or g.priority == 0]
@@ -239,8 +239,8 @@ def traces_show(
 
     Example: filon traces show whatsapp:33999123456
     """
-    from miner.flags import not_evaluated
-    from miner.settings import settings
+    from filon.miner.flags import not_evaluated
+    from filon.miner.settings import settings
 
     try:
         config = settings().flag_config()

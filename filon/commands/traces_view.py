@@ -11,11 +11,11 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from miner.untrusted import one_line
+from filon.miner.untrusted import one_line
 
 if TYPE_CHECKING:
-    from miner.groups import FailureGroup
-    from miner.traces import ConversationSummary
+    from filon.miner.groups import FailureGroup
+    from filon.miner.traces import ConversationSummary
 
 
 def _csv(rows: list[ConversationSummary]) -> None:

@@ -13,7 +13,7 @@ import typer
 from filon.commands.common import BackendOpt, Exit, ModelUrlOpt, console, fail
 
 if TYPE_CHECKING:
-    from goldens.set.trust import Trust
+    from filon.goldens.set.trust import Trust
 
 
 def trust_command(
@@ -62,11 +62,11 @@ def trust_command(
     Example: filon goldens trust --json --table bench/heldaside_set_c.json
     Example: filon goldens trust --table bench/heldaside_set_f.json --on 2026-12-03
     """
-    from goldens.checks.rules import RuleGate, Rules
-    from goldens.set.caseset import load_set
-    from goldens.set.rule_standing import standings
-    from goldens.set.trust import set_examples, table_examples, trust
-    from miner.settings import settings
+    from filon.goldens.checks.rules import RuleGate, Rules
+    from filon.goldens.set.caseset import load_set
+    from filon.goldens.set.rule_standing import standings
+    from filon.goldens.set.trust import set_examples, table_examples, trust
+    from filon.miner.settings import settings
 
     try:
         caseset = load_set(folder)
@@ -132,11 +132,11 @@ def _trust_with_judge(
     examples: Any, gate: Any, folder: Path, backend: str, model_url: str | None, judge_model: str | None
 ) -> Trust:
     """`trust` with the calibrated judge asked too; a model that cannot be reached is exit 3."""
-    from agent.model import MissingCredentials, open_backend
-    from goldens.models.judge import Judge, JudgeError, default_judge_model
-    from goldens.set.trust import trust
-    from goldens.set.trust_judge import judge_gaps
-    from miner.settings import settings
+    from filon.agent.model import MissingCredentials, open_backend
+    from filon.goldens.models.judge import Judge, JudgeError, default_judge_model
+    from filon.goldens.set.trust import trust
+    from filon.goldens.set.trust_judge import judge_gaps
+    from filon.miner.settings import settings
 
     config = settings().flag_config()
     try:

@@ -3,8 +3,8 @@ objects its checks name (`ToolSpec`), and the problems lint reports (`Problem`).
 room; every other room reads cases through it.
 """
 
-from goldens.case.problems import Problem
-from goldens.case.schema import Case, Example
-from goldens.case.tool_spec import ToolSpec
+from filon.goldens.case.problems import Problem
+from filon.goldens.case.schema import Case, Example
+from filon.goldens.case.tool_spec import ToolSpec
 
 __all__ = ["Case", "Example", "Problem", "ToolSpec"]

@@ -12,9 +12,9 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 
-from goldens.case.problems import Problem
-from goldens.case.schema import Case
-from miner.text import fold
+from filon.goldens.case.problems import Problem
+from filon.goldens.case.schema import Case
+from filon.miner.text import fold
 
 CLOSE = 0.75  # difflib's ratio from which two names read as one misspelt
 

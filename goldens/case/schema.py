@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from goldens.case.tool_spec import ExampleTool, Tool, ToolGroup, TurnChecks, as_group, tool_name
+from filon.goldens.case.tool_spec import ExampleTool, Tool, ToolGroup, TurnChecks, as_group, tool_name
 
 ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 ID_MAX = 64  # a case id names its file: short enough for every file system, and for a person

@@ -11,8 +11,8 @@ and warnings: a case whose checks name arguments but whose examples carry none (
 
 from __future__ import annotations
 
-from goldens.case.schema import Case
-from goldens.case.tool_spec import Tool, as_group, tool_name
+from filon.goldens.case.schema import Case
+from filon.goldens.case.tool_spec import Tool, as_group, tool_name
 
 
 def named_tools(case: Case) -> list[tuple[str, Tool]]:

@@ -5,9 +5,9 @@ Kinds, in cost order: `Actions` (tools expected with their arguments, tools forb
 conversation left behind). The checks that ask a model run after them (`goldens.models.model_checks`).
 """
 
-from goldens.checks.base import Check, Cost, Gap, GapKind
-from goldens.checks.grader import KINDS, grade, words_only
-from goldens.checks.matching import case_data
-from miner.text import comparable
+from filon.goldens.checks.base import Check, Cost, Gap, GapKind
+from filon.goldens.checks.grader import KINDS, grade, words_only
+from filon.goldens.checks.matching import case_data
+from filon.miner.text import comparable
 
 __all__ = ["KINDS", "Check", "Cost", "Gap", "GapKind", "case_data", "comparable", "grade", "words_only"]

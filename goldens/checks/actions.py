@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from goldens.case.schema import Case
-from goldens.case.tool_spec import Tool, ToolGroup, ToolSpec, as_group, tool_label, tool_name
-from goldens.checks.base import Cost, Gap
-from goldens.checks.matching import case_data, matches, wrong_arguments
-from miner.transcript import Call, Transcript
+from filon.goldens.case.schema import Case
+from filon.goldens.case.tool_spec import Tool, ToolGroup, ToolSpec, as_group, tool_label, tool_name
+from filon.goldens.checks.base import Cost, Gap
+from filon.goldens.checks.matching import case_data, matches, wrong_arguments
+from filon.miner.transcript import Call, Transcript
 
 NOT_RECORDED = (
     "arguments des outils non enregistrés par les spans de cette pile : {tool} ne peut être vérifié"

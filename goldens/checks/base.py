@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Literal, Protocol
 
-from goldens.case.schema import Case
-from miner.transcript import Transcript
+from filon.goldens.case.schema import Case
+from filon.miner.transcript import Transcript
 
 GapKind = Literal[
     "outil_manquant",

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from goldens.case.schema import Case
-from goldens.checks.actions import Escalation, Tools
-from goldens.checks.base import Check, Cost, Gap
-from goldens.checks.order import Order
-from goldens.checks.per_turn import TurnActions, TurnTexts
-from goldens.checks.state import FinalState, Simulated
-from goldens.checks.texts import Texts
-from miner.transcript import Transcript
+from filon.goldens.case.schema import Case
+from filon.goldens.checks.actions import Escalation, Tools
+from filon.goldens.checks.base import Check, Cost, Gap
+from filon.goldens.checks.order import Order
+from filon.goldens.checks.per_turn import TurnActions, TurnTexts
+from filon.goldens.checks.state import FinalState, Simulated
+from filon.goldens.checks.texts import Texts
+from filon.miner.transcript import Transcript
 
 # in the seeds' order of trust: actions, their order and their turn, then the shop, then words
 KINDS: tuple[Check, ...] = (

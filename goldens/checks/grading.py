@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from goldens.case.schema import CHECK_FIELDS, Case
-from goldens.checks import comparable, grade
-from miner.text import norm
-from miner.transcript import Transcript
+from filon.goldens.case.schema import CHECK_FIELDS, Case
+from filon.goldens.checks import comparable, grade
+from filon.miner.text import norm
+from filon.miner.transcript import Transcript
 
 __all__ = ["comparable", "evaluer_cas", "norm"]
 

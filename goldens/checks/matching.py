@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from goldens.case.schema import Case
-from goldens.case.tool_spec import Tool, ToolSpec, tool_name
-from miner.emails import emails
-from miner.text import norm
-from miner.transcript import Call
+from filon.goldens.case.schema import Case
+from filon.goldens.case.tool_spec import Tool, ToolSpec, tool_name
+from filon.miner.emails import emails
+from filon.miner.text import norm
+from filon.miner.transcript import Call
 
 # an order number as shops write them: « LL-10587 », « PP-2001 »; and « A-300 », read only where the
 # customer wrote none of those (one letter is also how tickets are numbered: « T-0001 »)

@@ -7,12 +7,12 @@ it, is a wrong order: two different gaps, each named in the report.
 
 from __future__ import annotations
 
-from goldens.case.schema import Case
-from goldens.case.tool_spec import tool_label, tool_name
-from goldens.checks.actions import NOT_RECORDED
-from goldens.checks.base import Cost, Gap
-from goldens.checks.matching import case_data, matches
-from miner.transcript import Transcript
+from filon.goldens.case.schema import Case
+from filon.goldens.case.tool_spec import tool_label, tool_name
+from filon.goldens.checks.actions import NOT_RECORDED
+from filon.goldens.checks.base import Cost, Gap
+from filon.goldens.checks.matching import case_data, matches
+from filon.miner.transcript import Transcript
 
 
 class Order:

@@ -8,12 +8,12 @@ per-turn action checks say so as a gap of their own kind only in a replay, never
 
 from __future__ import annotations
 
-from goldens.case.schema import Case
-from goldens.checks.actions import Scope, escalation_gaps, expected_gaps, forbidden_gaps
-from goldens.checks.base import Cost, Gap
-from goldens.checks.matching import case_data
-from goldens.checks.texts import text_gaps
-from miner.transcript import Transcript
+from filon.goldens.case.schema import Case
+from filon.goldens.checks.actions import Scope, escalation_gaps, expected_gaps, forbidden_gaps
+from filon.goldens.checks.base import Cost, Gap
+from filon.goldens.checks.matching import case_data
+from filon.goldens.checks.texts import text_gaps
+from filon.miner.transcript import Transcript
 
 
 class TurnActions:

@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from typing import Any
 
-from goldens.case.schema import Case
-from goldens.checks.base import Cost, Gap
-from goldens.checks.matching import case_data
-from miner.config import FlagConfig
-from miner.flags import rule_flags
-from miner.model import Conversation, ToolCall, Turn
-from miner.transcript import Call, Transcript
+from filon.goldens.case.schema import Case
+from filon.goldens.checks.base import Cost, Gap
+from filon.goldens.checks.matching import case_data
+from filon.miner.config import FlagConfig
+from filon.miner.flags import rule_flags
+from filon.miner.model import Conversation, ToolCall, Turn
+from filon.miner.transcript import Call, Transcript
 
 
 @dataclass
@@ -106,7 +106,7 @@ def said(name: str, description: str, reason: str) -> str:
 
 def _every_passage() -> dict[str, Any]:
     """The result of a search whose question is unknown: every passage of the reference agent's help texts."""
-    from agent.knowledge import passages
+    from filon.agent.knowledge import passages
 
     return {"passages": [{"source": p.source, "titre": p.titre, "texte": p.texte} for p in passages()]}
 
@@ -114,8 +114,8 @@ def _every_passage() -> dict[str, Any]:
 def _replay(case: Case, tool: str, args: dict[str, Any], today: date | None = None) -> tuple[Any, str | None]:
     """One call of the reference agent's tools on the case's shop as it starts (on `today`, or the day
     it is): (result, error)."""
-    from agent.shop import new_shop
-    from agent.tools import Toolbox, ToolError
+    from filon.agent.shop import new_shop
+    from filon.agent.tools import Toolbox, ToolError
 
     writes = tool == "demander_retour"  # the only tool that changes the shop
     shop = new_shop(case.fixtures, today) if writes else _shop(case.fixtures, new_shop, today)

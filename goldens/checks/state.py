@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from goldens.case.schema import Case, EtatFinal
-from goldens.checks.base import Cost, Gap
-from miner.text import norm
-from miner.transcript import Transcript
+from filon.goldens.case.schema import Case, EtatFinal
+from filon.goldens.checks.base import Cost, Gap
+from filon.miner.text import norm
+from filon.miner.transcript import Transcript
 
 
 class FinalState:

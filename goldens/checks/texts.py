@@ -20,11 +20,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from goldens.case.schema import Case
-from goldens.checks.base import Cost, Gap
-from miner.language import language
-from miner.text import comparable, norm
-from miner.transcript import Transcript
+from filon.goldens.case.schema import Case
+from filon.goldens.checks.base import Cost, Gap
+from filon.miner.language import language
+from filon.miner.text import comparable, norm
+from filon.miner.transcript import Transcript
 
 
 @lru_cache(maxsize=4096)

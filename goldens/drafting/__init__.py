@@ -3,7 +3,7 @@ words last), its fixtures and leaks, a simulation case, and the review's library
 `filon draft` share (`make_draft`, `lint_draft`, `save_case`, `try_case`).
 """
 
-from goldens.drafting.check import Check, Origin
-from goldens.drafting.draft import Draft, draft_case
+from filon.goldens.drafting.check import Check, Origin
+from filon.goldens.drafting.draft import Draft, draft_case
 
 __all__ = ["Check", "Draft", "Origin", "draft_case"]

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
-from goldens.case.tool_spec import ToolSpec
+from filon.goldens.case.tool_spec import ToolSpec
 
 
 class Origin(StrEnum):

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from goldens.case.schema import Example
-from goldens.drafting.check import Check, Origin
-from goldens.drafting.draft_facts import facts
-from goldens.drafting.draft_fixtures import fixtures_seen
-from goldens.drafting.draft_identity import identity_checks
-from goldens.drafting.draft_trajectory import (
+from filon.goldens.case.schema import Example
+from filon.goldens.drafting.check import Check, Origin
+from filon.goldens.drafting.draft_facts import facts
+from filon.goldens.drafting.draft_fixtures import fixtures_seen
+from filon.goldens.drafting.draft_identity import identity_checks
+from filon.goldens.drafting.draft_trajectory import (
     LOOKUPS,
     case_data_of,
     example_call,
@@ -29,17 +29,17 @@ from goldens.drafting.draft_trajectory import (
     spec,
     strangers_orders,
 )
-from goldens.drafting.draft_writes import write_checks
-from goldens.drafting.examples import example_of
-from goldens.drafting.leaks import leaked_facts, redacted
-from goldens.drafting.naming import category, free_id, free_tel, kinds_of
-from goldens.set.caseset import escalation_tool
-from miner.config import FlagConfig
-from miner.identities import identities
-from miner.model import Conversation, Flag
-from miner.severity import Cause
-from miner.text import fold
-from tracing.redact import Redactor, load_secret
+from filon.goldens.drafting.draft_writes import write_checks
+from filon.goldens.drafting.examples import example_of
+from filon.goldens.drafting.leaks import leaked_facts, redacted
+from filon.goldens.drafting.naming import category, free_id, free_tel, kinds_of
+from filon.goldens.set.caseset import escalation_tool
+from filon.miner.config import FlagConfig
+from filon.miner.identities import identities
+from filon.miner.model import Conversation, Flag
+from filon.miner.severity import Cause
+from filon.miner.text import fold
+from filon.tracing.redact import Redactor, load_secret
 
 
 @dataclass

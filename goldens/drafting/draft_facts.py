@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from miner.language import language
-from miner.text import fold
+from filon.miner.language import language
+from filon.miner.text import fold
 
 STATUSES = (
     "en préparation",

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from agent.shop.fixtures import relative_label
-from miner.model import Conversation
+from filon.agent.shop.fixtures import relative_label
+from filon.miner.model import Conversation
 
 
 def fixtures_seen(conv: Conversation, today: date) -> dict[str, Any] | None:

@@ -5,10 +5,10 @@ case); one who never did gets none of those calls (the agent asks who they are f
 
 from __future__ import annotations
 
-from goldens.drafting.check import Check, Origin
-from miner.config import SHOP_IDENTITY, FlagConfig
-from miner.identities import identities
-from miner.model import Conversation
+from filon.goldens.drafting.check import Check, Origin
+from filon.miner.config import SHOP_IDENTITY, FlagConfig
+from filon.miner.identities import identities
+from filon.miner.model import Conversation
 
 
 def identity_checks(conv: Conversation, cfg: FlagConfig) -> tuple[list[Check], list[str]]:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 
-from goldens.checks.matching import ORDER
-from goldens.drafting.check import Check, Origin
-from goldens.drafting.draft import Draft
-from miner.emails import emails
-from miner.language import language
+from filon.goldens.checks.matching import ORDER
+from filon.goldens.drafting.check import Check, Origin
+from filon.goldens.drafting.draft import Draft
+from filon.miner.emails import emails
+from filon.miner.language import language
 
 TERSE = re.compile(r"\b(?:bjr|slt|svp|stp|tjrs|pk|pcq|jsp|jsuis|cc|mrc|dsl)\b", re.I)
 EXTRA_TURNS = 2  # the simulated customer may need a turn or two more than the original

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.tools import TOOL_NAMES
-from goldens.checks.matching import said_data
-from miner.model import Conversation, ToolCall
+from filon.agent.tools import TOOL_NAMES
+from filon.goldens.checks.matching import said_data
+from filon.miner.model import Conversation, ToolCall
 
 LOOKUPS = ("consulter_commande", "suivre_colis")
 

@@ -14,14 +14,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from goldens.case.fingerprint import checks_fingerprint
-from goldens.case.schema import Case, Example
-from goldens.drafting.leaks import redacted
-from goldens.set.calibration import grade
-from goldens.set.case_files import case_json
-from goldens.set.caseset import write_case
-from miner.model import Conversation, ToolCall
-from tracing.redact import Redactor, load_secret
+from filon.goldens.case.fingerprint import checks_fingerprint
+from filon.goldens.case.schema import Case, Example
+from filon.goldens.drafting.leaks import redacted
+from filon.goldens.set.calibration import grade
+from filon.goldens.set.case_files import case_json
+from filon.goldens.set.caseset import write_case
+from filon.miner.model import Conversation, ToolCall
+from filon.tracing.redact import Redactor, load_secret
 
 
 def example_call(call: ToolCall) -> dict[str, Any]:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from miner.identities import identities
-from miner.model import Conversation
-from tracing.redact import Redactor
+from filon.miner.identities import identities
+from filon.miner.model import Conversation
+from filon.tracing.redact import Redactor
 
 STATUS_FORMS = {
     "en préparation": ["préparation"],

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-from goldens.set.caseset import escalation_tool
-from miner.config import FlagConfig
-from miner.model import Conversation, Flag
-from miner.severity import Cause
-from miner.writes import succeeded_writes
+from filon.goldens.set.caseset import escalation_tool
+from filon.miner.config import FlagConfig
+from filon.miner.model import Conversation, Flag
+from filon.miner.severity import Cause
+from filon.miner.writes import succeeded_writes
 
 PREFIX = {
     "securite": "adv",

@@ -12,27 +12,35 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from agent.knowledge import search
-from agent.model import open_backend
-from agent.prompts import load_prompt
-from goldens.case.fingerprint import checks_fingerprint
-from goldens.case.schema import Case, Example
-from goldens.case.tool_spec import tool_label
-from goldens.drafting.check import Check, Origin
-from goldens.drafting.draft import Draft, draft_case
-from goldens.drafting.draft_simulation import as_simulation
-from goldens.models.model_checks import open_model_checks
-from goldens.run.runner import Attempt, RunOptions, run_cases
-from goldens.set.calibration import grade as calibration_grade
-from goldens.set.case_files import case_json
-from goldens.set.caseset import CaseSet, Problem, goldens_dir, lint_case, load_set, parse_case, write_case
-from goldens.set.near import near_duplicates
-from goldens.verdict.report_model import EvalReport
-from miner.config import FlagConfig
-from miner.model import Conversation, Flag
-from miner.rows import flag_of_row
-from miner.store import Store
-from miner.transcript import Call
+from filon.agent.knowledge import search
+from filon.agent.model import open_backend
+from filon.agent.prompts import load_prompt
+from filon.goldens.case.fingerprint import checks_fingerprint
+from filon.goldens.case.schema import Case, Example
+from filon.goldens.case.tool_spec import tool_label
+from filon.goldens.drafting.check import Check, Origin
+from filon.goldens.drafting.draft import Draft, draft_case
+from filon.goldens.drafting.draft_simulation import as_simulation
+from filon.goldens.models.model_checks import open_model_checks
+from filon.goldens.run.runner import Attempt, RunOptions, run_cases
+from filon.goldens.set.calibration import grade as calibration_grade
+from filon.goldens.set.case_files import case_json
+from filon.goldens.set.caseset import (
+    CaseSet,
+    Problem,
+    goldens_dir,
+    lint_case,
+    load_set,
+    parse_case,
+    write_case,
+)
+from filon.goldens.set.near import near_duplicates
+from filon.goldens.verdict.report_model import EvalReport
+from filon.miner.config import FlagConfig
+from filon.miner.model import Conversation, Flag
+from filon.miner.rows import flag_of_row
+from filon.miner.store import Store
+from filon.miner.transcript import Call
 
 
 def load_conversation(store: Store, conversation_id: str) -> tuple[Conversation, list[Flag]] | None:
@@ -154,8 +162,8 @@ def try_case(
     """One replay of the case through the agent, as the gate would do it: the reference agent, or the
     target given or configured (`target` in filon.toml), with its judge, similarity and simulated customer
     on `backend` (rubrics beside `folder`); raises MissingCredentials."""
-    from goldens.run.targets import open_target, parse_target
-    from miner.settings import settings
+    from filon.goldens.run.targets import open_target, parse_target
+    from filon.miner.settings import settings
 
     model = Case.model_validate(case)
     loaded = load_prompt(prompt)
@@ -345,7 +353,7 @@ def label_answer(
     """A reviewer's label on the answer on screen for one judge criterion, kept as an example (the known
     verdicts `filon judge calibrate` measures the judge on). The answer's example gets the label if it is
     one already; else it becomes one, of that verdict. `ValueError` for an unknown criterion or verdict."""
-    from goldens.checks.rubrics import judges_dir
+    from filon.goldens.checks.rubrics import judges_dir
 
     if verdict not in ("bon", "mauvais"):
         raise ValueError(f"verdict {verdict!r}: bon or mauvais")

@@ -4,7 +4,7 @@ causes (`model_calls`), and the client's retries and breaker (`retry`). Above th
 which never call a model.
 """
 
-from goldens.models.model_calls import cause, structured_call
-from goldens.models.model_checks import ModelChecks, open_model_checks
+from filon.goldens.models.model_calls import cause, structured_call
+from filon.goldens.models.model_checks import ModelChecks, open_model_checks
 
 __all__ = ["ModelChecks", "cause", "open_model_checks", "structured_call"]

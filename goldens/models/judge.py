@@ -17,8 +17,8 @@ from typing import Any
 from google import genai
 from google.genai import types
 
-from goldens.checks.rubrics import Rubric
-from goldens.models.model_calls import data_block, structured_call, structured_config
+from filon.goldens.checks.rubrics import Rubric
+from filon.goldens.models.model_calls import data_block, structured_call, structured_config
 
 SCRIPTED_JUDGE = "scripted-juge"
 # the judge is by default another model than the agent's: the first of these that is not the agent's own

@@ -16,7 +16,7 @@ import httpx
 from google import genai
 from google.genai import errors, types
 
-from goldens.models.retry import CircuitOpen
+from filon.goldens.models.retry import CircuitOpen
 
 
 def data_block(intro: str, value: Any) -> str:

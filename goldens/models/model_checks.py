@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agent.model import Backend
-from goldens.case.schema import Case
-from goldens.checks.base import Cost, Gap
-from goldens.checks.rubrics import Rubric, Standing, judges_dir, load_rubric, standing
-from goldens.models.judge import Judge, JudgeError
-from goldens.models.similarity import Embedder, EmbeddingError, Similarity
-from goldens.models.simulator import Simulator
-from miner.transcript import Transcript
+from filon.agent.model import Backend
+from filon.goldens.case.schema import Case
+from filon.goldens.checks.base import Cost, Gap
+from filon.goldens.checks.rubrics import Rubric, Standing, judges_dir, load_rubric, standing
+from filon.goldens.models.judge import Judge, JudgeError
+from filon.goldens.models.similarity import Embedder, EmbeddingError, Similarity
+from filon.goldens.models.simulator import Simulator
+from filon.miner.transcript import Transcript
 
 
 @dataclass(frozen=True)
@@ -144,10 +144,10 @@ def open_model_checks(
 ) -> ModelChecks | None:
     """The judge, the embedder and the simulated customer the cases ask for, on `backend` (Gemini, or the
     stand-in with its own model names); None when no case asks. `RubricError` for a missing rubric."""
-    from goldens.models.judge import default_judge_model
-    from goldens.models.similarity import EMBEDDING_MODEL, SCRIPTED_EMBEDDING
-    from goldens.models.simulator import SCRIPTED_SIMULATOR, SIMULATOR_MODEL
-    from miner.settings import settings
+    from filon.goldens.models.judge import default_judge_model
+    from filon.goldens.models.similarity import EMBEDDING_MODEL, SCRIPTED_EMBEDDING
+    from filon.goldens.models.simulator import SCRIPTED_SIMULATOR, SIMULATOR_MODEL
+    from filon.miner.settings import settings
 
     if not any(c.juge or c.proche_de or c.simulation for c in cases):
         return None

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from google import genai
 
-from goldens.models.model_calls import infrastructure
+from filon.goldens.models.model_calls import infrastructure
 
 EMBEDDING_MODEL = "gemini-embedding-001"
 BATCH = 100  # texts per `batchEmbedContents` request: Gemini's limit

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from google import genai
 from google.genai import types
 
-from goldens.case.schema import Simulation
-from goldens.models.model_calls import data_block, structured_call, structured_config
+from filon.goldens.case.schema import Simulation
+from filon.goldens.models.model_calls import data_block, structured_call, structured_config
 
 SCRIPTED_SIMULATOR = "scripted-client"
 SIMULATOR_MODEL = "gemini-2.5-flash"

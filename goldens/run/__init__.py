@@ -3,7 +3,7 @@ with the transcript read from its spans), the targets (the reference agent, `pyt
 spending budget, and the simulated conversations kept in the store.
 """
 
-from goldens.run.runner import Attempt, RunOptions, RunOutput, run_cases
-from goldens.run.targets import Session, Target, parse_target
+from filon.goldens.run.runner import Attempt, RunOptions, RunOutput, run_cases
+from filon.goldens.run.targets import Session, Target, parse_target
 
 __all__ = ["Attempt", "RunOptions", "RunOutput", "Session", "Target", "parse_target", "run_cases"]

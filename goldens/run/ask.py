@@ -8,14 +8,14 @@ from collections.abc import Callable
 
 from opentelemetry import trace
 
-from agent.tools import ESCALATION_TOOL
-from goldens.case.schema import Case
-from goldens.run.runner import Attempt, play
-from goldens.run.spans import TraceCollector
-from miner.transcript import TurnRecord
-from tracing.grouping import turn_of
-from tracing.records import from_sdk
-from tracing.setup import ensure_tracing
+from filon.agent.tools import ESCALATION_TOOL
+from filon.goldens.case.schema import Case
+from filon.goldens.run.runner import Attempt, play
+from filon.goldens.run.spans import TraceCollector
+from filon.miner.transcript import TurnRecord
+from filon.tracing.grouping import turn_of
+from filon.tracing.records import from_sdk
+from filon.tracing.setup import ensure_tracing
 
 
 def traced_turn(
@@ -51,7 +51,7 @@ def ask_target(
 ) -> Attempt:
     """One turn with a target other than the reference agent (`filon ask --target`, the TUI's try): its
     answer, and the tools and escalation read from its spans, as a gate reads them."""
-    from goldens.run.targets import open_target
+    from filon.goldens.run.targets import open_target
 
     case = Case(id="ask", categorie="ask", canal=canal, tel=tel, tours=[message])
     fanout = ensure_tracing()

@@ -11,10 +11,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
-from goldens.models.model_checks import Outcome
-from miner.transcript import Transcript, TurnRecord
-from tracing.records import SpanRecord
-from tracing.redact import Redactor
+from filon.goldens.models.model_checks import Outcome
+from filon.miner.transcript import Transcript, TurnRecord
+from filon.tracing.records import SpanRecord
+from filon.tracing.redact import Redactor
 
 Statut = Literal["ok", "echec", "erreur", "non_executable"]
 

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from goldens.case.schema import Case
-from goldens.models.model_checks import ModelChecks
+from filon.goldens.case.schema import Case
+from filon.goldens.models.model_checks import ModelChecks
 
 if TYPE_CHECKING:  # the runner imports this module: its Attempt is a name for the checker only
-    from goldens.run.runner import Attempt
+    from filon.goldens.run.runner import Attempt
 
 CALLS_PER_TURN = 2  # a tool call, then the answer
 TOOLS_AND_HISTORY = 900  # tokens: the tool declarations and a turn or two of history

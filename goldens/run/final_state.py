@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from goldens.run.targets import ReportsState, Session, Target
+from filon.goldens.run.targets import ReportsState, Session, Target
 
 
 def state_reader(target: Target) -> Callable[[Session], dict[str, Any]] | None:

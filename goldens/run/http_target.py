@@ -21,10 +21,10 @@ from typing import Any
 
 import httpx
 
-from goldens.run.targets import NotRunnable, Session, TargetError
-from tracing.grouping import CONVERSATION_KEYS
-from tracing.otlp_json import from_json
-from tracing.records import DecodeError, SpanRecord, from_protobuf
+from filon.goldens.run.targets import NotRunnable, Session, TargetError
+from filon.tracing.grouping import CONVERSATION_KEYS
+from filon.tracing.otlp_json import from_json
+from filon.tracing.records import DecodeError, SpanRecord, from_protobuf
 
 QUIET_S = 0.5  # no new span for this long: a stack without a root span per turn is done
 

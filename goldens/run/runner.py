@@ -17,25 +17,32 @@ from datetime import UTC, datetime
 import httpx
 from opentelemetry import trace
 
-from agent.model import Backend
-from agent.prompts import Prompt
-from agent.tools import ESCALATION_TOOL
-from goldens.case.schema import Case
-from goldens.checks import KINDS, grade
-from goldens.checks.rules import GatingRules, RuleGate
-from goldens.models import retry
-from goldens.models.model_calls import cause
-from goldens.models.model_checks import AskModels, ModelChecks
-from goldens.models.simulator import Simulator, SimulatorError
-from goldens.run.attempt import Attempt as Attempt
-from goldens.run.budget import Budget, within_budget
-from goldens.run.final_state import state_reader
-from goldens.run.spans import TraceCollector
-from goldens.run.targets import ForwardsSpans, NotRunnable, ReferenceTarget, Session, Target, TargetError
-from miner.transcript import TurnRecord
-from tracing.grouping import TurnOf, turn_of
-from tracing.records import SpanRecord, from_sdk
-from tracing.setup import ensure_tracing
+from filon.agent.model import Backend
+from filon.agent.prompts import Prompt
+from filon.agent.tools import ESCALATION_TOOL
+from filon.goldens.case.schema import Case
+from filon.goldens.checks import KINDS, grade
+from filon.goldens.checks.rules import GatingRules, RuleGate
+from filon.goldens.models import retry
+from filon.goldens.models.model_calls import cause
+from filon.goldens.models.model_checks import AskModels, ModelChecks
+from filon.goldens.models.simulator import Simulator, SimulatorError
+from filon.goldens.run.attempt import Attempt as Attempt
+from filon.goldens.run.budget import Budget, within_budget
+from filon.goldens.run.final_state import state_reader
+from filon.goldens.run.spans import TraceCollector
+from filon.goldens.run.targets import (
+    ForwardsSpans,
+    NotRunnable,
+    ReferenceTarget,
+    Session,
+    Target,
+    TargetError,
+)
+from filon.miner.transcript import TurnRecord
+from filon.tracing.grouping import TurnOf, turn_of
+from filon.tracing.records import SpanRecord, from_sdk
+from filon.tracing.setup import ensure_tracing
 
 
 @dataclass

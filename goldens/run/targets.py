@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from goldens.case.schema import Case
+from filon.goldens.case.schema import Case
 
 if TYPE_CHECKING:
-    from agent import Conversation, SupportService
-    from agent.model import Backend
-    from agent.prompts import Prompt
-    from tracing.records import SpanRecord
+    from filon.agent import Conversation, SupportService
+    from filon.agent.model import Backend
+    from filon.agent.prompts import Prompt
+    from filon.tracing.records import SpanRecord
 
 
 class NotRunnable(Exception):
@@ -106,8 +106,8 @@ class ReferenceTarget:
         self.backend, self.prompt = backend, prompt
 
     def begin(self, session: Session) -> None:
-        from agent import Conversation, SupportService
-        from agent.shop import new_shop
+        from filon.agent import Conversation, SupportService
+        from filon.agent.shop import new_shop
 
         case = session.case
         service = SupportService(
@@ -196,12 +196,12 @@ class PythonTarget:
 def open_target(spec: str, otlp_port: int = 4318, span_timeout: float = 10.0) -> Iterator[Target]:
     """The target of a spec other than `filon`, ready; closed (an HTTP target's receiver stopped) after."""
     if spec.startswith("python:"):
-        from tracing.setup import ensure_tracing
+        from filon.tracing.setup import ensure_tracing
 
         ensure_tracing()  # before the user's module is imported: its spans go through filon's provider
         yield PythonTarget(spec)
         return
-    from goldens.run.http_target import HttpTarget
+    from filon.goldens.run.http_target import HttpTarget
 
     target = HttpTarget(spec, otlp_port, span_timeout)
     try:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from goldens.run.runner import RunOutput
-from miner.reviews import GATE
-from miner.settings import settings
-from miner.store import Store, StoreError
+from filon.goldens.run.runner import RunOutput
+from filon.miner.reviews import GATE
+from filon.miner.settings import settings
+from filon.miner.store import Store, StoreError
 
 
 def store_transcripts(run: RunOutput) -> str:
@@ -22,8 +22,8 @@ def store_transcripts(run: RunOutput) -> str:
     records = [s for a in run.attempts for s in a.spans]
     if not records:
         return ""
-    from tracing.ingest import Ingestor
-    from tracing.redact import Redactor, load_secret, redaction_enabled
+    from filon.tracing.ingest import Ingestor
+    from filon.tracing.redact import Redactor, load_secret, redaction_enabled
 
     try:
         store = Store.open()

@@ -3,6 +3,6 @@ examples (`calibration`), mutants of the good answers, each rule's standing on t
 agreement with the reviewers (`trust`), the judge's calibration, and importing the seeds' single file.
 """
 
-from goldens.set.caseset import CaseSet, goldens_dir, load_set, missing_set
+from filon.goldens.set.caseset import CaseSet, goldens_dir, load_set, missing_set
 
 __all__ = ["CaseSet", "goldens_dir", "load_set", "missing_set"]

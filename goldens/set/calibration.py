@@ -15,15 +15,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from agent.knowledge import passages
-from goldens.case.schema import Case, Example
-from goldens.case.tool_spec import ExampleTool, ToolGroup, TurnChecks, tool_label
-from goldens.checks import Gap, words_only
-from goldens.checks import grade as grade_case
-from miner.config import is_escalation
-from miner.settings import settings
-from miner.text import norm
-from miner.transcript import Call, Transcript, TurnRecord
+from filon.agent.knowledge import passages
+from filon.goldens.case.schema import Case, Example
+from filon.goldens.case.tool_spec import ExampleTool, ToolGroup, TurnChecks, tool_label
+from filon.goldens.checks import Gap, words_only
+from filon.goldens.checks import grade as grade_case
+from filon.miner.config import is_escalation
+from filon.miner.settings import settings
+from filon.miner.text import norm
+from filon.miner.transcript import Call, Transcript, TurnRecord
 
 COPY_WORDS = 8  # a `bon` example sharing this many consecutive words with the policy texts is a quote
 _WORD = re.compile(r"[a-z0-9]+")

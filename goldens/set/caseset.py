@@ -17,22 +17,22 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from agent.shop.fixtures import FixtureError, default_fixtures, load_fixtures, merge_fixtures
-from agent.tools import ESCALATION_TOOL, TOOL_NAMES
-from goldens.case import trajectory
-from goldens.case.case_problems import category_problems, schema_problems
-from goldens.case.problems import Level
-from goldens.case.problems import Problem as Problem
-from goldens.case.schema import Case
-from goldens.case.tool_spec import tool_name
-from goldens.checks.grader import KINDS as CHECK_KINDS
-from goldens.checks.grading import norm
-from goldens.checks.rubrics import judges_dir
-from goldens.set import calibration, model_lint
-from goldens.set.case_files import case_text
-from goldens.set.personal import identity_problems
-from miner.places import default_goldens
-from miner.settings import settings
+from filon.agent.shop.fixtures import FixtureError, default_fixtures, load_fixtures, merge_fixtures
+from filon.agent.tools import ESCALATION_TOOL, TOOL_NAMES
+from filon.goldens.case import trajectory
+from filon.goldens.case.case_problems import category_problems, schema_problems
+from filon.goldens.case.problems import Level
+from filon.goldens.case.problems import Problem as Problem
+from filon.goldens.case.schema import Case
+from filon.goldens.case.tool_spec import tool_name
+from filon.goldens.checks.grader import KINDS as CHECK_KINDS
+from filon.goldens.checks.grading import norm
+from filon.goldens.checks.rubrics import judges_dir
+from filon.goldens.set import calibration, model_lint
+from filon.goldens.set.case_files import case_text
+from filon.goldens.set.personal import identity_problems
+from filon.miner.places import default_goldens
+from filon.miner.settings import settings
 
 ABSOLUTE_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
 DECIMAL = re.compile(r"\d+([.,])\d+")

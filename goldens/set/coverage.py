@@ -22,13 +22,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from goldens.case.schema import Case
-from goldens.case.tool_spec import as_group, tool_name
-from miner.groups import FailureGroup
-from miner.signature import OK
+from filon.goldens.case.schema import Case
+from filon.goldens.case.tool_spec import as_group, tool_name
+from filon.miner.groups import FailureGroup
+from filon.miner.signature import OK
 
 if TYPE_CHECKING:
-    from miner.store import Store
+    from filon.miner.store import Store
 
 SECURITY = frozenset(("leak", "injection_obeyed", "exposure", "unverified_record", "injection_refused"))
 
@@ -120,8 +120,8 @@ WEEK = 7  # days: the window `filon eval` reports the set's coverage of
 def last_week(cases: list[Case], escalation: frozenset[str]) -> Coverage | None:
     """The set's coverage of the last week of production's traffic in the store; None when the store
     holds none (or cannot be opened: the gate never depends on the store)."""
-    from miner.errors import StoreError
-    from miner.store import Store
+    from filon.miner.errors import StoreError
+    from filon.miner.store import Store
 
     try:
         store = Store.open()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from goldens.set.caseset import goldens_dir, parse_case, write_case
+from filon.goldens.set.caseset import goldens_dir, parse_case, write_case
 
 
 class ImportError_(Exception):

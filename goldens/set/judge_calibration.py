@@ -16,10 +16,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from goldens.case.schema import Case
-from goldens.checks.rubrics import Calibration, Desaccord, Rubric
-from goldens.models.judge import Judge, JudgeError
-from goldens.set.calibration import label
+from filon.goldens.case.schema import Case
+from filon.goldens.checks.rubrics import Calibration, Desaccord, Rubric
+from filon.goldens.models.judge import Judge, JudgeError
+from filon.goldens.set.calibration import label
 
 VERDICTS = ("bon", "mauvais")
 
@@ -158,11 +158,11 @@ def calibrate_set(
 ) -> CalibrateOutcome:
     """The library call behind the command: every criterion the set uses (or those asked for) calibrated
     on the set's examples; with `write`, the figures saved beside each rubric (never after a judge error)."""
-    from agent.model import MissingCredentials, open_backend
-    from goldens.checks.rubrics import RubricError, judges_dir, load_rubric
-    from goldens.exits import Exit
-    from goldens.models.judge import default_judge_model
-    from goldens.set.caseset import load_set
+    from filon.agent.model import MissingCredentials, open_backend
+    from filon.goldens.checks.rubrics import RubricError, judges_dir, load_rubric
+    from filon.goldens.exits import Exit
+    from filon.goldens.models.judge import default_judge_model
+    from filon.goldens.set.caseset import load_set
 
     if repeats < 1:
         return CalibrateOutcome(Exit.USAGE, "--repeats takes a whole number of at least 1")
@@ -201,8 +201,8 @@ def calibrate_set(
 
 def _written(results: list[Result], write: bool, banner: str) -> CalibrateOutcome:
     """The figures saved beside each rubric when asked, never after a judge error."""
-    from goldens.checks.rubrics import RubricError, write_calibration
-    from goldens.exits import Exit
+    from filon.goldens.checks.rubrics import RubricError, write_calibration
+    from filon.goldens.exits import Exit
 
     if any(r.errors for r in results):
         return CalibrateOutcome(

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from goldens.case.problems import Problem
-from goldens.case.schema import Case
-from goldens.checks.rubrics import RubricError, load_rubric
-from goldens.models.similarity import Embedder
-from goldens.set.calibration import trials
+from filon.goldens.case.problems import Problem
+from filon.goldens.case.schema import Case
+from filon.goldens.checks.rubrics import RubricError, load_rubric
+from filon.goldens.models.similarity import Embedder
+from filon.goldens.set.calibration import trials
 
 
 def guard_problems(name: str, case: Case) -> list[Problem]:
@@ -61,8 +61,8 @@ def prove_thresholds(
 ) -> tuple[list[Problem], str]:
     """`filon goldens lint --embeddings`: every `proche_de` threshold against its case's examples, with
     the embeddings of `backend`; the problems, and a banner naming the model (and the stand-in)."""
-    from agent.model import open_backend
-    from goldens.models.similarity import EMBEDDING_MODEL, SCRIPTED_EMBEDDING
+    from filon.agent.model import open_backend
+    from filon.goldens.models.similarity import EMBEDDING_MODEL, SCRIPTED_EMBEDDING
 
     near = [c for c in cases if c.proche_de is not None]
     if not near:

@@ -20,11 +20,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from goldens.case.problems import Problem
-from goldens.case.schema import Case, Example
-from goldens.set.calibration import calls_line, grade
-from goldens.set.mutants_neutral import rejected
-from goldens.set.mutants_trajectory import call_edits
+from filon.goldens.case.problems import Problem
+from filon.goldens.case.schema import Case, Example
+from filon.goldens.set.calibration import calls_line, grade
+from filon.goldens.set.mutants_neutral import rejected
+from filon.goldens.set.mutants_trajectory import call_edits
 
 # a figure on its own: not inside an identifier (« LL-10565 », « 6A10562006FR »); « 3,90 » is one figure,
 # and so is a date (« 01/12/2026 », its day moved)

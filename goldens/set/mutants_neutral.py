@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from goldens.case.schema import Case
-from goldens.set.calibration import grade
+from filon.goldens.case.schema import Case
+from filon.goldens.set.calibration import grade
 
 # where an adverb goes without changing what is said: after a negation's « pas », after a verb
 _AFTER_PAS = re.compile(r"\b(ne |n')(\w+) pas (?=\w)", re.IGNORECASE)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from goldens.case.schema import Example
+from filon.goldens.case.schema import Example
 
 _ORDER = re.compile(r"^([A-Z]{1,4}-\d*?)(\d)$")  # an order number, whose last digit a mutant changes
 

@@ -11,12 +11,12 @@ import re
 from functools import cache
 from pathlib import Path
 
-from agent.shop.fixtures import default_fixtures
-from goldens.case.problems import Problem
-from goldens.case.schema import Case
-from miner.identities import phone_key
-from miner.settings import settings
-from tracing.personal_data import personal_spans
+from filon.agent.shop.fixtures import default_fixtures
+from filon.goldens.case.problems import Problem
+from filon.goldens.case.schema import Case
+from filon.miner.identities import phone_key
+from filon.miner.settings import settings
+from filon.tracing.personal_data import personal_spans
 
 
 @cache
@@ -53,7 +53,7 @@ REMEDY = {  # what to write instead, by kind
 def _config_file(folder: Path) -> str:
     """Where the set's settings are read from (the nearest filon.toml, or the pyproject.toml with
     [tool.filon], up to the repository's root), or the filon.toml to create beside the set."""
-    from miner.places import project_folder
+    from filon.miner.places import project_folder
 
     project = project_folder(folder)
     if project is not None and (project / "filon.toml").is_file():

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from goldens.case.schema import Case, Example
-from goldens.checks.rules import Rules, Standing, unknown_results
-from goldens.set.calibration import transcript
-from miner.transcript import Call, Transcript
+from filon.goldens.case.schema import Case, Example
+from filon.goldens.checks.rules import Rules, Standing, unknown_results
+from filon.goldens.set.calibration import transcript
+from filon.miner.transcript import Call, Transcript
 
 
 def example_transcript(case: Case, example: Example) -> Transcript:

@@ -22,11 +22,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from goldens.case.fingerprint import checks_fingerprint
-from goldens.case.schema import Case, Example
-from goldens.checks.rules import RuleGate
-from goldens.set.calibration import gaps, judge_failures
-from goldens.set.rule_standing import example_transcript
+from filon.goldens.case.fingerprint import checks_fingerprint
+from filon.goldens.case.schema import Case, Example
+from filon.goldens.checks.rules import RuleGate
+from filon.goldens.set.calibration import gaps, judge_failures
+from filon.goldens.set.rule_standing import example_transcript
 
 REAL = ("revue", "observé")
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from goldens.case.schema import Case, Example
-from goldens.checks.rubrics import Rubric, judges_dir, load_rubric, standing
-from goldens.models.judge import Judge
-from goldens.set.trust import JudgeGaps
+from filon.goldens.case.schema import Case, Example
+from filon.goldens.checks.rubrics import Rubric, judges_dir, load_rubric, standing
+from filon.goldens.models.judge import Judge
+from filon.goldens.set.trust import JudgeGaps
 
 
 def judge_gaps(judge: Judge, goldens: Path, min_kappa: float, min_labels: int) -> JudgeGaps:

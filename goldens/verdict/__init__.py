@@ -2,7 +2,7 @@
 comparison of two runs, and the report with its writers (JSON, JUnit, the console, the Markdown summary).
 """
 
-from goldens.verdict.compare import Comparison, compare
-from goldens.verdict.gate import Gate, decide
+from filon.goldens.verdict.compare import Comparison, compare
+from filon.goldens.verdict.gate import Gate, decide
 
 __all__ = ["Comparison", "Gate", "compare", "decide"]

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from goldens.exits import Exit
-from goldens.verdict import stats
-from goldens.verdict.report_model import EvalReport
+from filon.goldens.exits import Exit
+from filon.goldens.verdict import stats
+from filon.goldens.verdict.report_model import EvalReport
 
 Verdict = Literal["pas pire", "pire", "ne s'apparient pas", "non concluant"]
 EXIT: dict[Verdict, Exit] = {

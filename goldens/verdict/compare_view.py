@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from goldens.verdict.compare import Comparison
+from filon.goldens.verdict.compare import Comparison
 
 
 def _pct(value: float | None) -> str:

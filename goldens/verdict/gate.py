@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from goldens.exits import Exit
-from goldens.verdict.report_model import Stabilite
+from filon.goldens.exits import Exit
+from filon.goldens.verdict.report_model import Stabilite
 
 Decision = Literal["passed", "failed", "inconclusive", "interrupted"]
 

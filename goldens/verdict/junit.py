@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from xml.etree import ElementTree as ET
 
-from goldens.verdict.lang import say
-from goldens.verdict.report_model import EvalReport
-from miner.untrusted import clean
+from filon.goldens.verdict.lang import say
+from filon.goldens.verdict.report_model import EvalReport
+from filon.miner.untrusted import clean
 
 _NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")  # what `clean` leaves that XML 1.0 still refuses
 

@@ -24,7 +24,7 @@ class UnknownLanguage(ValueError):
 def current() -> str:
     """The language asked for: `FILON_LANG` (fr, en; read by `miner.settings`), French when unset. A value
     that does not parse raises `UnknownLanguage` with the one-line message the CLI prints."""
-    from miner.settings import SettingsError, settings
+    from filon.miner.settings import SettingsError, settings
 
     try:
         return settings().lang

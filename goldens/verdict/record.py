@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from goldens.verdict.report_model import DECISIONS, EvalReport
-from miner.tables import EvalAttemptRow, EvalRun
+from filon.goldens.verdict.report_model import DECISIONS, EvalReport
+from filon.miner.tables import EvalAttemptRow, EvalRun
 
 # the report's French values, as the store (English) keeps them
 STORE_DECISIONS = {french: english for english, french in DECISIONS.items()}

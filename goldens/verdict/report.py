@@ -11,13 +11,13 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from agent.prompts import Prompt
-from goldens.checks.rules import RuleGate
-from goldens.models.model_checks import ModelChecks
-from goldens.run.runner import Attempt, RunOutput
-from goldens.set.coverage import Coverage
-from goldens.verdict.gate import Gate, stability
-from goldens.verdict.report_model import (
+from filon.agent.prompts import Prompt
+from filon.goldens.checks.rules import RuleGate
+from filon.goldens.models.model_checks import ModelChecks
+from filon.goldens.run.runner import Attempt, RunOutput
+from filon.goldens.set.coverage import Coverage
+from filon.goldens.verdict.gate import Gate, stability
+from filon.goldens.verdict.report_model import (
     DECISIONS,
     Baseline,
     CasRapport,
@@ -40,7 +40,7 @@ from goldens.verdict.report_model import (
     RegleRapport,
     SimulateurRapport,
 )
-from tracing.redact import Redactor, redaction_secret
+from filon.tracing.redact import Redactor, redaction_secret
 
 
 def percentile(values: list[float], q: float) -> float | None:

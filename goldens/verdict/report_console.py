@@ -5,8 +5,8 @@ the rule that decided. Read from the typed report only, so a report on disk prin
 
 from __future__ import annotations
 
-from goldens.verdict.report_model import CasRapport, EvalReport
-from goldens.verdict.worst import worst_lines
+from filon.goldens.verdict.report_model import CasRapport, EvalReport
+from filon.goldens.verdict.worst import worst_lines
 
 
 def case_line(case: CasRapport) -> str:

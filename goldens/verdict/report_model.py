@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from goldens.run.attempt import Attempt
+from filon.goldens.run.attempt import Attempt
 
 VERSION: Literal[6] = 6
 Stabilite = Literal["stable réussi", "stable échec", "instable", "erreur", "non exécutable"]
@@ -255,7 +255,7 @@ class EvalReport(BaseModel):
         if not isinstance(data, dict) or "cas" not in data:
             raise ValueError(f"{source}: not a filon eval report (no 'cas')")
         if data.get("version") is None:
-            from goldens.verdict.report_v1 import upgrade_v1
+            from filon.goldens.verdict.report_v1 import upgrade_v1
 
             data = upgrade_v1(data)
         elif data.get("version") in (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from goldens.verdict.report_model import DECISIONS, VERSION
+from filon.goldens.verdict.report_model import DECISIONS, VERSION
 
 V1_STABILITY = {"stable pass": "stable réussi", "stable fail": "stable échec", "unstable": "instable"}
 

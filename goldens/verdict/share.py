@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from goldens.run.attempt import Attempt
-from goldens.verdict.report_model import EvalReport, PireTentative
+from filon.goldens.run.attempt import Attempt
+from filon.goldens.verdict.report_model import EvalReport, PireTentative
 
 RUNS_SHOWN = 30  # recorded runs drawn, newest last
 
@@ -88,7 +88,7 @@ def _this_run(report: EvalReport) -> RunPoint:
 
 def _recorded(report: EvalReport) -> tuple[list[RunPoint], str]:
     """The runs the store recorded, oldest first (this one included when it was recorded), or why not."""
-    from miner.store import Store, StoreError
+    from filon.miner.store import Store, StoreError
 
     try:
         store = Store.open()

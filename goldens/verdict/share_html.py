@@ -13,8 +13,8 @@ from collections.abc import Callable
 from html import escape
 from typing import Any
 
-from goldens.verdict import share_svg
-from goldens.verdict.share import Shared, WorstShown, word
+from filon.goldens.verdict import share_svg
+from filon.goldens.verdict.share import Shared, WorstShown, word
 
 STYLE = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:980px;margin:24px auto;

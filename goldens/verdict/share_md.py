@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from goldens.verdict.share import Shared, word
+from filon.goldens.verdict.share import Shared, word
 
 BLOCKS = "▁▂▃▄▅▆▇█"
 _SPECIAL = re.compile(r"([\\`*_{}\[\]|~])")  # what opens emphasis, code, a link or a cell anywhere

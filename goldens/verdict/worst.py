@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import shlex
 
-from goldens.run.attempt import Attempt
-from goldens.verdict.report_model import CasRapport, PireTentative
+from filon.goldens.run.attempt import Attempt
+from filon.goldens.verdict.report_model import CasRapport, PireTentative
 
 HOW_MANY = 5
 

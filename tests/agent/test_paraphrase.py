@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from agent.model import SCRIPTED_MODEL, scripted_client
-from agent.scripted import ScriptedModel, ScriptedSettings
-from agent.scripted.paraphrase import Paraphraser
-from agent.service import Conversation, SupportService
+from filon.agent.model import SCRIPTED_MODEL, scripted_client
+from filon.agent.scripted import ScriptedModel, ScriptedSettings
+from filon.agent.scripted.paraphrase import Paraphraser
+from filon.agent.service import Conversation, SupportService
 from tests.agent.test_phrasings import load
 
 WORDS = {
@@ -62,7 +62,7 @@ def sentences(text: str) -> list[str]:
 
 
 def table() -> dict[str, list[str]]:
-    text = resources.files("agent.scripted").joinpath("paraphrases.json").read_text(encoding="utf-8")
+    text = resources.files("filon.agent.scripted").joinpath("paraphrases.json").read_text(encoding="utf-8")
     data: dict[str, list[str]] = json.loads(text)
     return data
 
@@ -76,7 +76,7 @@ def test_each_policy_paraphrase_keeps_the_numbers(sentence: str) -> None:
 
 def answers(url: str) -> list[str]:
     """The agent's answers to varied customers: the dev phrasings and every golden case's turns."""
-    from goldens.set.caseset import load_set
+    from filon.goldens.set.caseset import load_set
 
     out = []
     messages: list[dict[str, Any]] = load("dev") + load("dev2")

@@ -23,10 +23,10 @@ from typing import Any
 
 import pytest
 
-from agent.model import SCRIPTED_MODEL, scripted_client
-from agent.scripted import ScriptedModel, ScriptedSettings
-from agent.service import Conversation, SupportService
-from goldens.checks.grading import evaluer_cas
+from filon.agent.model import SCRIPTED_MODEL, scripted_client
+from filon.agent.scripted import ScriptedModel, ScriptedSettings
+from filon.agent.service import Conversation, SupportService
+from filon.goldens.checks.grading import evaluer_cas
 
 HERE = Path(__file__).parent / "phrasings"
 GOAL = 0.9  # the share right the stand-in must reach, on every table

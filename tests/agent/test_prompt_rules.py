@@ -11,9 +11,9 @@ import re
 
 import pytest
 
-from agent.prompts import Prompt, load_prompt
-from agent.scripted.rules import read_rules
-from agent.service import Conversation
+from filon.agent.prompts import Prompt, load_prompt
+from filon.agent.scripted.rules import read_rules
+from filon.agent.service import Conversation
 
 SYSTEM = load_prompt(None).text
 RULE = re.compile(r"Vérification d'identité \(règle impérative\) :.*?(?=\n\nTu ne promets)", re.S)

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from google.genai import errors
 
-from agent.model import scripted_client
-from agent.scripted import ScriptedModel, ScriptedSettings
+from filon.agent.model import scripted_client
+from filon.agent.scripted import ScriptedModel, ScriptedSettings
 
 
 def post(url: str, body: Any, path: str = "/v1beta/models/m:generateContent") -> tuple[int, dict[str, Any]]:

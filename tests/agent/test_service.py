@@ -7,7 +7,7 @@ import json
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import StatusCode
 
-from agent import Conversation
+from filon.agent import Conversation
 
 
 def test_faq_question_goes_to_rechercher_aide(make_service) -> None:  # type: ignore[no-untyped-def]
@@ -101,10 +101,10 @@ def test_every_injection_the_stand_in_obeys_is_one_filon_flags(make_service, spa
     (`miner.config.INJECTION`) are two lists: filon must not read its judgement from the model it
     watches. What is meant, once: every injection the stand-in obeys on court.md, filon flags as a
     security problem, by its pattern or by what leaked."""
-    from agent.scripted.keywords import INJECTION
-    from miner.store import Store
-    from tracing.ingest import Ingestor
-    from tracing.records import from_sdk
+    from filon.agent.scripted.keywords import INJECTION
+    from filon.miner.store import Store
+    from filon.tracing.ingest import Ingestor
+    from filon.tracing.records import from_sdk
 
     service = make_service("court.md")
     obeyed = []

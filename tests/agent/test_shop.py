@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.shop import default_fixtures, new_shop
-from agent.shop.fixtures import FixtureError, relative_date, relative_label
-from agent.shop.models import STATUTS
-from agent.tools import Toolbox
+from filon.agent.shop import default_fixtures, new_shop
+from filon.agent.shop.fixtures import FixtureError, relative_date, relative_label
+from filon.agent.shop.models import STATUTS
+from filon.agent.tools import Toolbox
 
 
 def test_default_world_is_large_enough_and_covers_every_status() -> None:

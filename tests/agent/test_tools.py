@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent.knowledge import search
-from agent.shop import new_shop
-from agent.tools import DECLARATIONS, TOOL_NAMES, Toolbox, ToolError
+from filon.agent.knowledge import search
+from filon.agent.shop import new_shop
+from filon.agent.tools import DECLARATIONS, TOOL_NAMES, Toolbox, ToolError
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from agent.scripted import ScriptedModel
+from filon.agent.scripted import ScriptedModel
 from filon.cli import app
 
 runner = CliRunner()

@@ -7,7 +7,7 @@ import re
 from typer.testing import CliRunner
 
 from filon.cli import app
-from miner.store import Store
+from filon.miner.store import Store
 from tests.tui.data import fill
 
 runner = CliRunner()
@@ -56,7 +56,7 @@ def test_the_default_store_is_made_on_a_fresh_clone(tmp_path, monkeypatch) -> No
     """No FILON_DB, no var/: the default store is created where the README says (make demo relies on it)."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("FILON_DB")
-    from tracing.setup import setup_tracing
+    from filon.tracing.setup import setup_tracing
 
     tracing = setup_tracing(sample_rate=1.0, offload=False)
     tracing.shutdown()

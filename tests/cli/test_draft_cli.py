@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from goldens.set.caseset import load_set
-from miner.store import Store
+from filon.goldens.set.caseset import load_set
+from filon.miner.store import Store
 from tests.conftest import copy_set
 from tests.tui.data import fill
 

@@ -173,7 +173,7 @@ def test_coverage_is_drawn_day_by_day(db_url: str, tmp_path: Path) -> None:
 
 
 def _counted_now(db_url: str) -> dict[str, tuple[int, int]]:
-    from miner.store import Store
+    from filon.miner.store import Store
 
     return {
         g.signature: (g.size, g.priority) for g in Store.open(db_url).failure_groups(limit=None, exact=True)
@@ -185,7 +185,7 @@ def test_the_groups_kept_on_ingest_are_what_counting_the_conversations_gives(db_
     read: at each step they equal a count of the conversations themselves."""
     from datetime import UTC, datetime, timedelta
 
-    from miner.store import Store
+    from filon.miner.store import Store
 
     def kept() -> dict[str, tuple[int, int]]:
         return {g["signature"]: (g["size"], {"critical": 1, "high": 2, "medium": 3, "low": 4}.get(g["severity"], 9)

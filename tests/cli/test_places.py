@@ -48,7 +48,7 @@ def test_a_command_in_a_sub_folder_uses_the_projects_store_and_names_it(
 def test_the_redaction_key_is_the_projects_wherever_the_command_runs(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tracing.redact import load_secret
+    from filon.tracing.redact import load_secret
 
     monkeypatch.chdir(project / "src")
     key = load_secret()
@@ -89,7 +89,7 @@ def test_the_set_defaults_to_the_projects_goldens(project: Path, monkeypatch: py
 
 
 def test_a_postgres_store_is_named_without_its_password(monkeypatch: pytest.MonkeyPatch) -> None:
-    from miner.places import where
+    from filon.miner.places import where
 
     assert (
         where("postgresql+psycopg://filon:s3cret@db:5432/filon")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from agent.scripted.server import ScriptedModel
+from filon.agent.scripted.server import ScriptedModel
 from filon.cli import app
 from tests.conftest import REPO
 
@@ -52,7 +52,7 @@ def test_the_demo_then_the_incident_as_the_readme_says(tmp_path: Path) -> None:
     assert said is not None and said.group(1) in out, out  # the id the README names is listed
     code, out = run(incident)
     assert code == 0 and "incident recorded" in out, out
-    from miner.store import Store
+    from filon.miner.store import Store
 
     top = Store.open().review_queue(status="open", limit=1)[0]
     assert top.conversation_id == said.group(1)  # on top of the queue the TUI opens

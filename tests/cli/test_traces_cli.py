@@ -11,7 +11,7 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 from filon.cli import app
-from miner.store import Store
+from filon.miner.store import Store
 
 runner = CliRunner()
 
@@ -240,8 +240,8 @@ def test_ingest_of_a_file_with_no_span_says_what_it_was_and_exits_1(
 
 @pytest.mark.parametrize("columns", ["80", "160"])
 def test_list_is_one_line_per_conversation_with_whole_ids(columns: str, db_url: str) -> None:
+    from filon.tracing.ingest import Ingestor
     from tests.tui.data import fill, turn
-    from tracing.ingest import Ingestor
 
     store = Store.open()
     fill(store)
@@ -388,8 +388,8 @@ def test_an_export_into_a_pipe_closed_early_exits_0(tmp_path: Path) -> None:
     import subprocess
     import sys
 
+    from filon.tracing.ingest import Ingestor
     from tests.tui.data import turn
-    from tracing.ingest import Ingestor
 
     db = tmp_path / "many.db"
     store = Store.open(str(db))
@@ -415,8 +415,8 @@ def test_an_export_into_a_pipe_closed_early_exits_0(tmp_path: Path) -> None:
 def test_trace_text_never_reaches_the_terminal_raw_in_list_and_lint(tmp_path: Path, db_url: str) -> None:
     """An id with a newline stays on its row; an escape sequence in a tool's name, a reason or an answer
     is shown as `\\x1b`, never sent: `traces list`, `goldens lint --explain`."""
+    from filon.tracing.ingest import Ingestor
     from tests.tui.data import turn
-    from tracing.ingest import Ingestor
 
     store = Store.open()
     evil_id = "web:evil\nFAKE ROW\u2028"

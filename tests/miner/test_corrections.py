@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from miner.flags import flag_conversation
-from miner.model import Conversation, Turn
+from filon.miner.flags import flag_conversation
+from filon.miner.model import Conversation, Turn
 
 NOW = datetime(2026, 12, 5, tzinfo=UTC)
 

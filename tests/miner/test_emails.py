@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from miner.emails import EMAIL, emails, replace_emails
+from filon.miner.emails import EMAIL, emails, replace_emails
 
 
 def _local(ch: str) -> bool:

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from miner.config import FlagConfig
-from miner.flags import flag_conversation
-from miner.model import Conversation, Flag, ToolCall, Turn
-from miner.severity import CAUSES, FlagKind
-from miner.text import fold
+from filon.miner.config import FlagConfig
+from filon.miner.flags import flag_conversation
+from filon.miner.model import Conversation, Flag, ToolCall, Turn
+from filon.miner.severity import CAUSES, FlagKind
+from filon.miner.text import fold
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 OWNER = {"client": {"email": "lea.bernard@exemple.fr", "tel": "33600000103"}, "statut": "en préparation"}

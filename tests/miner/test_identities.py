@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from miner.identities import identities, phone_key, phones
-from tracing.redact import Redactor
+from filon.miner.identities import identities, phone_key, phones
+from filon.tracing.redact import Redactor
 
 SAME_FRENCH_NUMBER = [
     "06 12 34 56 78",

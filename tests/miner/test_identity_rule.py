@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from miner.config import FlagConfig
-from miner.flags import flag_conversation, rule_flags
-from miner.model import Conversation, ToolCall, Turn
+from filon.miner.config import FlagConfig
+from filon.miner.flags import flag_conversation, rule_flags
+from filon.miner.model import Conversation, ToolCall, Turn
 
 NOW = datetime(2026, 12, 5, tzinfo=UTC)
 ORDER = {

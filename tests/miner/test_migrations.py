@@ -9,9 +9,9 @@ import pytest
 from sqlalchemy import Engine, create_engine, inspect, text
 from sqlmodel import SQLModel
 
-from miner import tables
-from miner.migrations import MIGRATIONS, applied, migrate
-from miner.store import Store
+from filon.miner import tables
+from filon.miner.migrations import MIGRATIONS, applied, migrate
+from filon.miner.store import Store
 
 
 def test_blank_database_reaches_the_latest_schema(db_url: str) -> None:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from miner.config import FlagConfig
-from miner.flags import rule_flags
-from miner.model import Conversation, ToolCall, Turn
-from miner.policy import stated
+from filon.miner.config import FlagConfig
+from filon.miner.flags import rule_flags
+from filon.miner.model import Conversation, ToolCall, Turn
+from filon.miner.policy import stated
 
 NOW = datetime(2026, 12, 5, tzinfo=UTC)
 SHOP = FlagConfig()  # the reference shop: its FAQ and CGV state its rules

@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 from hypothesis import given
 from hypothesis import strategies as st
 
-from miner.model import ToolCall, Turn
-from miner.rows import CONVERSATION_COLUMNS, SPAN_COLUMNS, TURN_COLUMNS, row_turn, turn_row
-from miner.tables import ConversationRow, SpanRow, TurnRow
-from tracing.records import FIELD_NAMES, RESOURCE, SpanRecord, fields_of
+from filon.miner.model import ToolCall, Turn
+from filon.miner.rows import CONVERSATION_COLUMNS, SPAN_COLUMNS, TURN_COLUMNS, row_turn, turn_row
+from filon.miner.tables import ConversationRow, SpanRow, TurnRow
+from filon.tracing.records import FIELD_NAMES, RESOURCE, SpanRecord, fields_of
 
 TEXT = st.text(max_size=20)
 TURNS = st.builds(

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from goldens.verdict.gate import decide
-from miner.claims import claimed
-from miner.config import FlagConfig
-from miner.facts import facts
-from miner.flags import flag_conversation, rule_flags
-from miner.grounding import Seen, grounded
-from miner.model import Conversation, ToolCall, Turn
+from filon.goldens.verdict.gate import decide
+from filon.miner.claims import claimed
+from filon.miner.config import FlagConfig
+from filon.miner.facts import facts
+from filon.miner.flags import flag_conversation, rule_flags
+from filon.miner.grounding import Seen, grounded
+from filon.miner.model import Conversation, ToolCall, Turn
 
 TODAY = date(2026, 12, 1)
 NOW = datetime(2026, 12, 1, 10, tzinfo=UTC)
@@ -240,7 +240,7 @@ def test_the_rulebook_crosses_to_filon_s_helper_process_as_configured(tmp_path: 
 def test_an_english_conversation_is_read_in_english() -> None:
     """Facts and claims of an agent that speaks English: the same kinds and values as French ones, looked
     up in what the agent saw (its results in English too)."""
-    from miner.language import language
+    from filon.miner.language import language
 
     assert language(["Do you ship to Canada?", "Yes, in 5 to 8 days."]) == "en"
     assert language(["Où est mon colis ?", "Il est en transit."]) == "fr"
@@ -290,7 +290,7 @@ def test_english_answers_a_reviewer_tried_are_read_right() -> None:
     """What a review found misread, each now read right: words that start like a month, thousands
     separators, places that name nothing, contractions, a brand that is no carrier, a claim with a modal
     after it, help texts in words."""
-    from miner.language import language
+    from filon.miner.language import language
 
     def said(answer: str) -> list[tuple[str, object]]:
         return [(f.kind, f.value) for f in facts(answer, TODAY, "en")]

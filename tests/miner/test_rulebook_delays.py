@@ -8,9 +8,9 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from miner.claims import claimed
-from miner.facts import facts
-from miner.grounding import Seen, grounded
+from filon.miner.claims import claimed
+from filon.miner.facts import facts
+from filon.miner.grounding import Seen, grounded
 
 TODAY = date(2026, 12, 3)
 FAQ = {

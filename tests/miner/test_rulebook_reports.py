@@ -8,12 +8,12 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from miner.claims import claimed, denied
-from miner.config import FlagConfig
-from miner.facts import facts
-from miner.flags import flag_conversation
-from miner.grounding import Seen, grounded
-from miner.model import Conversation, ToolCall, Turn
+from filon.miner.claims import claimed, denied
+from filon.miner.config import FlagConfig
+from filon.miner.facts import facts
+from filon.miner.flags import flag_conversation
+from filon.miner.grounding import Seen, grounded
+from filon.miner.model import Conversation, ToolCall, Turn
 
 TODAY = date(2026, 12, 1)
 NOW = datetime(2026, 12, 1, 10, tzinfo=UTC)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from miner.claims import claimed, denied
-from miner.facts import facts
-from miner.grounding import Seen, grounded
-from miner.text import formal
+from filon.miner.claims import claimed, denied
+from filon.miner.facts import facts
+from filon.miner.grounding import Seen, grounded
+from filon.miner.text import formal
 
 TODAY = date(2026, 12, 2)
 ESCALATION = ("transferer_a_un_conseiller",)

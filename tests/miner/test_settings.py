@@ -7,11 +7,11 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from miner.settings import SettingsError, described, settings
+from filon.miner.settings import SettingsError, described, settings
+from filon.tracing.redact import redaction_enabled
+from filon.tracing.sampling.rate import rate_from_env
+from filon.tracing.wire import offload_enabled
 from tests.conftest import REPO
-from tracing.redact import redaction_enabled
-from tracing.sampling.rate import rate_from_env
-from tracing.wire import offload_enabled
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from miner.rows import CONVERSATION_COLUMNS
+from filon.miner.rows import CONVERSATION_COLUMNS
 
 
 @settings(max_examples=300, deadline=None)
@@ -20,8 +20,8 @@ def test_dates_written_by_the_ingest_path_are_the_orms_text(value: datetime) -> 
     """The bulk insert's date conversion on SQLite gives the text the column type's own conversion gives."""
     from sqlalchemy.dialects import sqlite
 
-    from miner.sql import _processors
-    from miner.tables import TurnRow
+    from filon.miner.sql import _processors
+    from filon.miner.tables import TurnRow
 
     dialect = sqlite.dialect()
     column = TurnRow.__table__.c.started_at  # type: ignore[attr-defined]
@@ -44,9 +44,9 @@ def test_bulk_inserts_say_what_was_new_whichever_way_they_went(db_url: str) -> N
     from sqlalchemy import text
     from sqlalchemy.exc import DBAPIError
 
-    from miner.sql import insert_rows
-    from miner.store import Store
-    from miner.tables import ConversationRow
+    from filon.miner.sql import insert_rows
+    from filon.miner.store import Store
+    from filon.miner.tables import ConversationRow
 
     store = Store.open(db_url)
     table = ConversationRow.__table__  # type: ignore[attr-defined]
@@ -82,11 +82,11 @@ def test_a_session_killed_mid_batch_is_the_stores_failure_not_the_datas(postgres
     import pytest
     from sqlalchemy import text
 
-    from miner.sql import insert_rows
-    from miner.store import Store
-    from miner.tables import ConversationRow
+    from filon.miner.sql import insert_rows
+    from filon.miner.store import Store
+    from filon.miner.tables import ConversationRow
+    from filon.tracing.isolate import store_unavailable
     from tests.conftest import PG_ADMIN, _fresh_schema
-    from tracing.isolate import store_unavailable
 
     store = Store.open(_fresh_schema(postgres_url))
     table = ConversationRow.__table__  # type: ignore[attr-defined]

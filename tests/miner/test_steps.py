@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from miner.model import ToolCall, Turn, join_steps
+from filon.miner.model import ToolCall, Turn, join_steps
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 

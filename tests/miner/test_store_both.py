@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import text
 
-from miner.store import Store
+from filon.miner.store import Store
 from tests.tui.data import NOW, fill
 
 
@@ -124,9 +124,9 @@ def test_a_batch_larger_than_one_statement_is_stored_whole_and_read_back_alike(d
     what it wrote reads back through the ORM exactly as written."""
     import json
 
-    from miner.sql import ROWS_PER_STATEMENT
-    from tracing.ingest import Ingestor
-    from tracing.records import SpanRecord
+    from filon.miner.sql import ROWS_PER_STATEMENT
+    from filon.tracing.ingest import Ingestor
+    from filon.tracing.records import SpanRecord
 
     start = datetime(2026, 11, 30, 9, 15, 2, 123456, tzinfo=UTC)
     t0 = int(start.timestamp() * 1e9)

@@ -7,7 +7,7 @@ import unicodedata
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from miner.text import fold, norm
+from filon.miner.text import fold, norm
 
 _PUNCT = {
     "’": "'",

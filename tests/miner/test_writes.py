@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from miner.config import FlagConfig
-from miner.flags import flag_conversation
-from miner.model import Conversation, ToolCall, Turn
-from miner.writes import confirms, failure
+from filon.miner.config import FlagConfig
+from filon.miner.flags import flag_conversation
+from filon.miner.model import Conversation, ToolCall, Turn
+from filon.miner.writes import confirms, failure
 
 NOW = datetime(2026, 12, 5, tzinfo=UTC)
 AIRLINE = FlagConfig(

@@ -15,8 +15,8 @@ from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from agent.model import scripted_client
-from tracing.setup import ensure_tracing
+from filon.agent.model import scripted_client
+from filon.tracing.setup import ensure_tracing
 
 
 @contextmanager

@@ -11,8 +11,8 @@ from contextlib import contextmanager
 import uvicorn
 from starlette.applications import Starlette
 
-from tracing.limits import server_config
-from tracing.receiver import ReceiverSettings, build_app
+from filon.tracing.limits import server_config
+from filon.tracing.receiver import ReceiverSettings, build_app
 
 
 def free_port() -> int:

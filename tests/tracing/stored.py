@@ -9,8 +9,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from filon.cli import app
-from miner.model import Turn
-from miner.store import Store
+from filon.miner.model import Turn
+from filon.miner.store import Store
 
 runner = CliRunner()
 

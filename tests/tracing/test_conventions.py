@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from filon.cli import app
-from miner.store import Store
-from tracing.conventions import indexed
-from tracing.conventions.openinference import to_genai
-from tracing.grouping import turn_of
-from tracing.records import SpanRecord
+from filon.miner.store import Store
+from filon.tracing.conventions import indexed
+from filon.tracing.conventions.openinference import to_genai
+from filon.tracing.grouping import turn_of
+from filon.tracing.records import SpanRecord
 
 FIXTURES = Path(__file__).parent / "fixtures"
 runner = CliRunner()

@@ -202,7 +202,7 @@ def test_spans_the_sdk_cut_name_the_limit_and_the_writes_are_proposed(
 
 
 def test_a_proposal_reads_the_verb_of_each_name() -> None:
-    from tracing.doctor import proposed_writes
+    from filon.tracing.doctor import proposed_writes
 
     names = [
         "get_user_details",

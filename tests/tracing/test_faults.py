@@ -16,13 +16,13 @@ import httpx
 import pytest
 from opentelemetry.sdk.trace import TracerProvider
 
-from miner.store import Store
+from filon.miner.store import Store
+from filon.tracing.exporter import StoreExporter
+from filon.tracing.ingest import Ingestor
+from filon.tracing.receiver import ReceiverSettings
+from filon.tracing.sampling.decider import Decider
+from filon.tracing.sampling.sampler import TailSampler
 from tests.tracing.server import free_port, running
-from tracing.exporter import StoreExporter
-from tracing.ingest import Ingestor
-from tracing.receiver import ReceiverSettings
-from tracing.sampling.decider import Decider
-from tracing.sampling.sampler import TailSampler
 
 
 def _server_binaries() -> list[str]:

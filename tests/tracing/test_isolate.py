@@ -8,7 +8,7 @@ import sqlite3
 import psycopg
 import pytest
 
-from tracing.isolate import store_unavailable
+from filon.tracing.isolate import store_unavailable
 
 
 @pytest.mark.parametrize(

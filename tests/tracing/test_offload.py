@@ -17,14 +17,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from opentelemetry.sdk.trace import TracerProvider
 
-from agent.model import SCRIPTED_MODEL, scripted_client
-from agent.service import Conversation, SupportService
-from miner.store import Store
-from tracing.helper import frames, groups
-from tracing.offload import OffloadExporter
-from tracing.sampling.sampler import TailSampler
-from tracing.setup import setup_tracing
-from tracing.wire import HEADER, WireError, read_frame, start_helper, write_frame
+from filon.agent.model import SCRIPTED_MODEL, scripted_client
+from filon.agent.service import Conversation, SupportService
+from filon.miner.store import Store
+from filon.tracing.helper import frames, groups
+from filon.tracing.offload import OffloadExporter
+from filon.tracing.sampling.sampler import TailSampler
+from filon.tracing.setup import setup_tracing
+from filon.tracing.wire import HEADER, WireError, read_frame, start_helper, write_frame
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -94,8 +94,8 @@ def test_what_an_agent_handed_over_is_stored_when_the_agent_is_killed(tmp_path: 
         f"""
         import os, signal, sys
         from opentelemetry.sdk.trace import TracerProvider
-        from tracing.offload import OffloadExporter
-        from tracing.sampling.sampler import TailSampler
+        from filon.tracing.offload import OffloadExporter
+        from filon.tracing.sampling.sampler import TailSampler
         exporter = OffloadExporter({{"db": {db!r}, "rate": 1.0}})
         exporter.ready.wait(60)
         provider = TracerProvider()
@@ -189,7 +189,7 @@ def test_the_helpers_command_line_carries_no_secret(tmp_path: Path) -> None:
     try:
         assert read_frame(proc.stdout) == b'["ready"]'
         argv = Path(f"/proc/{proc.pid}/cmdline").read_bytes().decode()
-        assert secret not in argv and "tracing.helper" in argv
+        assert secret not in argv and "filon.tracing.helper" in argv
         assert Path(f"/proc/{proc.pid}/environ").stat().st_mode & 0o077 == 0  # not for other users
     finally:
         proc.stdin.close()

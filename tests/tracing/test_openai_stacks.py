@@ -17,8 +17,8 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from miner.model import Turn
-from miner.store import Store
+from filon.miner.model import Turn
+from filon.miner.store import Store
 from tests.tracing.stored import ingest as ingest_path
 from tests.tracing.stored import stored
 
@@ -112,8 +112,8 @@ def test_each_conversation_turn_text_and_tool_call_with_arguments_and_result(fix
 def test_the_same_through_filon_serve(fixture: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import httpx
 
+    from filon.tracing.receiver import ReceiverSettings
     from tests.tracing.server import running
-    from tracing.receiver import ReceiverSettings
 
     db = tmp_path / "served.db"
     headers = {"Content-Type": "application/x-protobuf"}

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from tracing.personal_data import personal_data
-from tracing.redact import Redactor
+from filon.tracing.personal_data import personal_data
+from filon.tracing.redact import Redactor
 
 TABLE = json.loads((Path(__file__).parent / "fixtures" / "personal_data_forms.json").read_text("utf-8"))
 R = Redactor(b"oracle")

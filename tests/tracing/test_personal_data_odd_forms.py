@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from tracing.personal_data import personal_data
-from tracing.redact import Redactor
+from filon.tracing.personal_data import personal_data
+from filon.tracing.redact import Redactor
 
 R = Redactor(b"forms")
 NBSP, NNBSP = "\u00a0", "\u202f"

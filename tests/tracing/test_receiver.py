@@ -18,12 +18,12 @@ from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExport
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 from opentelemetry.sdk.trace.export import SpanExportResult
 
-from agent import Conversation, SupportService
-from agent.model import SCRIPTED_MODEL, scripted_client
-from miner.store import Store
+from filon.agent import Conversation, SupportService
+from filon.agent.model import SCRIPTED_MODEL, scripted_client
+from filon.miner.store import Store
+from filon.tracing.receiver import ReceiverSettings
 from tests.tracing.helpers import captured, otlp_json, otlp_protobuf
 from tests.tracing.server import free_port, last_app, running
-from tracing.receiver import ReceiverSettings
 
 PB = {"Content-Type": "application/x-protobuf"}
 JS = {"Content-Type": "application/json"}

@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from sqlalchemy import text
 
-from miner.store import Store
+from filon.miner.store import Store
+from filon.tracing.receiver import ReceiverSettings
 from tests.cli.test_ingest_bad_spans import span
 from tests.conftest import _fresh_schema
 from tests.tracing.server import running
-from tracing.receiver import ReceiverSettings
 
 JS = {"Content-Type": "application/json"}
 PB = {"Content-Type": "application/x-protobuf"}

@@ -15,9 +15,9 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
+from filon.tracing.limits import Limits
+from filon.tracing.receiver import ReceiverSettings
 from tests.tracing.server import running
-from tracing.limits import Limits
-from tracing.receiver import ReceiverSettings
 
 PB = {"Content-Type": "application/x-protobuf"}
 

@@ -6,12 +6,12 @@ import threading
 
 import httpx
 
-from agent import Conversation, SupportService
-from agent.model import SCRIPTED_MODEL, scripted_client
-from miner.store import Store
+from filon.agent import Conversation, SupportService
+from filon.agent.model import SCRIPTED_MODEL, scripted_client
+from filon.miner.store import Store
+from filon.tracing.receiver import ReceiverSettings
 from tests.tracing.helpers import captured, otlp_protobuf
 from tests.tracing.server import running
-from tracing.receiver import ReceiverSettings
 
 
 def test_two_receivers_store_each_span_once(scripted, postgres_url: str) -> None:  # type: ignore[no-untyped-def]

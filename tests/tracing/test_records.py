@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent import Conversation, SupportService
-from agent.model import SCRIPTED_MODEL, scripted_client
+from filon.agent import Conversation, SupportService
+from filon.agent.model import SCRIPTED_MODEL, scripted_client
+from filon.tracing.otlp_json import from_json
+from filon.tracing.records import DecodeError, SpanRecord, from_protobuf, from_sdk
 from tests.tracing.helpers import captured, otlp_json, otlp_protobuf
-from tracing.otlp_json import from_json
-from tracing.records import DecodeError, SpanRecord, from_protobuf, from_sdk
 
 
 def agent_spans(scripted) -> list[Any]:  # type: ignore[no-untyped-def]

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tracing.redact import Redactor, load_secret
-from tracing.redact_patterns import CANDIDATE, candidate
+from filon.tracing.redact import Redactor, load_secret
+from filon.tracing.redact_patterns import CANDIDATE, candidate
 
 R = Redactor(b"secret")
 
@@ -151,9 +151,9 @@ def test_a_batch_stored_twice_is_redacted_once(tmp_path: Path) -> None:
     """Ingest redacts copies: the records a caller hands over are left as they came, so a batch tried again
     (a deadlock replayed, a failed group stored request by request) is redacted from the original, not
     redacted twice (which turned a phone pseudonym into a card's)."""
-    from miner.store import Store
-    from tracing.ingest import Ingestor
-    from tracing.records import SpanRecord
+    from filon.miner.store import Store
+    from filon.tracing.ingest import Ingestor
+    from filon.tracing.records import SpanRecord
 
     record = SpanRecord(
         "ab" * 16, "cd" * 8, None, "invoke_agent", 1, 2,

@@ -11,14 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from opentelemetry.sdk.trace import TracerProvider
 
-from miner.store import Store
-from tracing.exporter import StoreExporter
-from tracing.grouping import placeholder
-from tracing.ingest import Ingestor
-from tracing.records import SpanRecord
-from tracing.sampling.decider import Decider
-from tracing.sampling.rate import sampled
-from tracing.sampling.sampler import TailSampler
+from filon.miner.store import Store
+from filon.tracing.exporter import StoreExporter
+from filon.tracing.grouping import placeholder
+from filon.tracing.ingest import Ingestor
+from filon.tracing.records import SpanRecord
+from filon.tracing.sampling.decider import Decider
+from filon.tracing.sampling.rate import sampled
+from filon.tracing.sampling.sampler import TailSampler
 
 _ids = iter(range(1, 10**9))
 

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from miner.model import Turn
+from filon.miner.model import Turn
 from tests.tracing.stored import ingest as ingest_path
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -211,7 +211,7 @@ def test_an_exception_event_of_an_sdk_span_reaches_the_record() -> None:
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-    from tracing.records import from_sdk
+    from filon.tracing.records import from_sdk
 
     memory = InMemorySpanExporter()
     provider = TracerProvider()
@@ -230,13 +230,13 @@ def test_the_receiver_says_once_what_it_reads_and_what_is_missing(
 ) -> None:
     import httpx
 
+    from filon.tracing.receiver import ReceiverSettings
     from tests.tracing.server import running
-    from tracing.receiver import ReceiverSettings
 
     payload = (FIXTURES / "adk-1-nocontent.pb").read_bytes()
     headers = {"Content-Type": "application/x-protobuf"}
     with (
-        caplog.at_level("INFO", logger="tracing.receiver"),
+        caplog.at_level("INFO", logger="filon.tracing.receiver"),
         running(ReceiverSettings(db=f"sqlite:///{tmp_path / 'r.db'}")) as url,
     ):
         for _ in range(2):
@@ -244,7 +244,7 @@ def test_the_receiver_says_once_what_it_reads_and_what_is_missing(
                 httpx.post(f"{url}/v1/traces", content=payload, headers=headers, timeout=30).status_code
                 == 200
             )
-    said = [r.getMessage() for r in caplog.records if r.name == "tracing.receiver"]
+    said = [r.getMessage() for r in caplog.records if r.name == "filon.tracing.receiver"]
     assert said.count("reading spans of ADK") == 1
     [capture] = [line for line in said if line.startswith("turns without content")]
     assert "ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true" in capture
@@ -404,7 +404,7 @@ def test_the_earlier_event_based_genai_form_is_read(events: list[dict[str, Any]]
 
 
 def test_adk_1_tokens_are_counted_once_though_two_nested_spans_carry_them() -> None:
-    from tracing.files import read_otlp_file
+    from filon.tracing.files import read_otlp_file
 
     spans = read_otlp_file(FIXTURES / "adk-1.pb")
     calls = [s for s in spans if s.name == "call_llm" and s.status != "ERROR"]
@@ -420,9 +420,9 @@ def test_adk_1_tokens_are_counted_once_though_two_nested_spans_carry_them() -> N
 def test_trajectory_checks_grade_a_conversation_of_every_recorded_stack(fixture: str) -> None:
     """The gate's argument, order and per-turn checks read a foreign stack's conversation as they read a
     replay: the order the customer gave is the one tracked; the lookup comes on the turn that asks."""
-    from goldens.case.schema import Case
-    from goldens.checks import grade
-    from miner.transcript import Transcript
+    from filon.goldens.case.schema import Case
+    from filon.goldens.checks import grade
+    from filon.miner.transcript import Transcript
 
     _, conversations = ingest(fixture)
     read = {tuple(t.user for t in turns): turns for turns, _ in conversations.values()}

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from tracing.conventions import envelopes
-from tracing.grouping import turn_of
-from tracing.records import SpanRecord
+from filon.tracing.conventions import envelopes
+from filon.tracing.grouping import turn_of
+from filon.tracing.records import SpanRecord
 
 ORDER = {"order_id": "A-300", "status": "in transit"}
 

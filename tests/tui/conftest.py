@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from miner.store import Store
+from filon.miner.store import Store
+from filon.tui.app import ReviewApp
 from tests.conftest import copy_set
 from tests.tui.data import NOW, fill
-from tui.app import ReviewApp
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from miner.store import Store
-from tracing.ingest import Ingestor
-from tracing.records import SpanRecord
+from filon.miner.store import Store
+from filon.tracing.ingest import Ingestor
+from filon.tracing.records import SpanRecord
 
 T0 = int(datetime(2026, 11, 1, 9, 0, tzinfo=UTC).timestamp() * 1e9)
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)

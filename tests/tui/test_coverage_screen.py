@@ -9,11 +9,11 @@ from textual.widgets import DataTable, Sparkline, Static
 from typer.testing import CliRunner
 
 from filon.cli import app as cli
-from miner.store import Store
+from filon.miner.store import Store
+from filon.tui.coverage import CoverageScreen
+from filon.tui.editor import EditorScreen
 from tests.tui.conftest import settle
 from tests.tui.data import deploy, novel
-from tui.coverage import CoverageScreen
-from tui.editor import EditorScreen
 
 
 async def test_the_figure_is_the_cli_s_and_the_largest_uncovered_group_drafts_in_one_key(

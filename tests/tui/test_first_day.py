@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from textual.widgets import DataTable
 
-from miner.store import Store
+from filon.miner.store import Store
+from filon.tui.editor import EditorScreen
+from filon.tui.queue import QueueScreen
 from tests.tui.conftest import settle
-from tui.editor import EditorScreen
-from tui.queue import QueueScreen
 
 
 async def test_an_incident_on_a_done_conversation_is_reopened_and_on_top(make_app, store: Store) -> None:  # type: ignore[no-untyped-def]

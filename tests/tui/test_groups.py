@@ -11,15 +11,15 @@ from pathlib import Path
 
 from textual.widgets import DataTable, Label, Static
 
-from miner.store import Store
+from filon.miner.store import Store
+from filon.tui.confirm import ConfirmScreen
+from filon.tui.conversation import ConversationScreen
+from filon.tui.editor import EditorScreen
+from filon.tui.group import GroupScreen
+from filon.tui.groups import GroupsScreen
+from filon.tui.prompt import PromptScreen
 from tests.tui.conftest import settle
 from tests.tui.data import deploy
-from tui.confirm import ConfirmScreen
-from tui.conversation import ConversationScreen
-from tui.editor import EditorScreen
-from tui.group import GroupScreen
-from tui.groups import GroupsScreen
-from tui.prompt import PromptScreen
 
 
 def statuses(store: Store, ids: list[str]) -> dict[str, str]:

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from miner.store import Store
+from filon.miner.store import Store
+from filon.tracing.ingest import Ingestor
 from tests.tui.conftest import settle
 from tests.tui.data import turn
-from tracing.ingest import Ingestor
 
 
 def texts(app) -> str:  # type: ignore[no-untyped-def]

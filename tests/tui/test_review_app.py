@@ -10,14 +10,14 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable, Input, Label, Static
 
-from goldens.set.caseset import load_set
-from miner.store import Store
+from filon.goldens.set.caseset import load_set
+from filon.miner.store import Store
+from filon.tui.confirm import ConfirmScreen
+from filon.tui.conversation import ConversationScreen
+from filon.tui.editor import EditorScreen
+from filon.tui.queue import QueueScreen
 from tests.tui.conftest import court_eval, settle
 from tests.tui.data import MARKUP
-from tui.confirm import ConfirmScreen
-from tui.conversation import ConversationScreen
-from tui.editor import EditorScreen
-from tui.queue import QueueScreen
 
 
 def texts(app) -> str:  # type: ignore[no-untyped-def]

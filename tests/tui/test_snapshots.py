@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from miner.store import Store
+from filon.miner.store import Store
+from filon.tui.app import ReviewApp
 from tests.conftest import copy_set
 from tests.tui.conftest import court_eval, settle
 from tests.tui.data import NOW, deploy, fill, novel
-from tui.app import ReviewApp
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
 

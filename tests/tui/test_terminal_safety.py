@@ -8,10 +8,10 @@ from textual.widgets import Collapsible, Static
 from typer.testing import CliRunner
 
 from filon.cli import app as cli
-from miner.store import Store
+from filon.miner.store import Store
+from filon.tracing.ingest import Ingestor
 from tests.tui.conftest import settle
 from tests.tui.data import turn
-from tracing.ingest import Ingestor
 
 SEQUENCES = {
     "CSI colour": "\x1b[31m",
@@ -60,8 +60,8 @@ async def test_the_tui_makes_each_sequence_visible(name: str, make_app, store: S
 
 
 def test_a_long_tool_result_is_cut_and_says_so() -> None:
-    from miner.model import ToolCall
-    from miner.render import tool_summary
+    from filon.miner.model import ToolCall
+    from filon.miner.render import tool_summary
 
     _, result = tool_summary(ToolCall("consulter_commande", {}, {"articles": "x" * 1000}), width=40)
     assert result.plain.endswith("…") and len(result.plain) == len("  → ") + 40

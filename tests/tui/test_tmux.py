@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from miner.store import Store
+from filon.miner.store import Store
 from tests.conftest import REPO, copy_set
 from tests.tui.data import fill
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tracing.conventions import (
+from filon.tracing.conventions import (
     adk,
     genkit,
     logfire_agents,
@@ -25,7 +25,7 @@ from tracing.conventions import (
     traceloop,
     vercel_ai,
 )
-from tracing.records import SpanRecord, with_attributes
+from filon.tracing.records import SpanRecord, with_attributes
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from miner.jsontext import parsed
-from tracing.records import SpanRecord, with_attributes
+from filon.miner.jsontext import parsed
+from filon.tracing.records import SpanRecord, with_attributes
 
 NAME, LABEL = "adk", "ADK"
 SESSION = "the ADK session: Runner.run_async(session_id=...) (always there)"

@@ -17,8 +17,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from miner.jsontext import parsed
-from tracing.conventions import shapes
+from filon.miner.jsontext import parsed
+from filon.tracing.conventions import shapes
 
 INPUT_EVENTS = {
     "gen_ai.user.message": "user",

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from miner.jsontext import parsed
-from tracing.conventions import shapes
-from tracing.records import SpanRecord, with_attributes
+from filon.miner.jsontext import parsed
+from filon.tracing.conventions import shapes
+from filon.tracing.records import SpanRecord, with_attributes
 
 NAME, LABEL = "genkit", "Genkit"
 KIND = "genkit:type"

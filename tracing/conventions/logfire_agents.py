@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from miner.jsontext import parsed
-from tracing.records import SpanRecord, with_attributes
+from filon.miner.jsontext import parsed
+from filon.tracing.records import SpanRecord, with_attributes
 
 NAME, LABEL = "logfire_agents", "Logfire (OpenAI Agents SDK)"
 MARKS = ("agent_trace_id",)  # the root's; the other spans are told by their scope

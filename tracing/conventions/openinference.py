@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracing.conventions import indexed
-from tracing.conventions.envelopes import OBJECT_REPR
-from tracing.records import SpanRecord, with_attributes
+from filon.tracing.conventions import indexed
+from filon.tracing.conventions.envelopes import OBJECT_REPR
+from filon.tracing.records import SpanRecord, with_attributes
 
 KIND = "openinference.span.kind"
 NAME, LABEL = "openinference", "OpenInference"

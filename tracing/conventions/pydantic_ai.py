@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from miner.jsontext import parsed
-from tracing.records import SpanRecord, with_attributes
+from filon.miner.jsontext import parsed
+from filon.tracing.records import SpanRecord, with_attributes
 
 NAME, LABEL = "pydantic_ai", "pydantic-ai"
 ALL_MESSAGES = "pydantic_ai.all_messages"

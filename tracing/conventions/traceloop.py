@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from miner.jsontext import parsed
-from tracing.conventions import indexed, shapes
-from tracing.records import SpanRecord, with_attributes
+from filon.miner.jsontext import parsed
+from filon.tracing.conventions import indexed, shapes
+from filon.tracing.records import SpanRecord, with_attributes
 
 NAME, LABEL = "traceloop", "OpenLLMetry / Traceloop"
 KIND = "traceloop.span.kind"

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from miner.jsontext import parsed
-from tracing.records import SpanRecord, with_attributes
+from filon.miner.jsontext import parsed
+from filon.tracing.records import SpanRecord, with_attributes
 
 KIND = "ai.operationId"
 NAME, LABEL = "vercel_ai", "Vercel AI SDK"

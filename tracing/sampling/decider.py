@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections import OrderedDict
 from datetime import datetime
 
-from miner.config import FlagConfig
-from miner.flags import flag_conversation
-from miner.jsontext import dumps, loads
-from miner.model import Conversation, ToolCall, Turn
-from tracing.grouping import conversation_of, turn_of
-from tracing.records import SpanRecord, pack, unpack
-from tracing.sampling.rate import sampled
+from filon.miner.config import FlagConfig
+from filon.miner.flags import flag_conversation
+from filon.miner.jsontext import dumps, loads
+from filon.miner.model import Conversation, ToolCall, Turn
+from filon.tracing.grouping import conversation_of, turn_of
+from filon.tracing.records import SpanRecord, pack, unpack
+from filon.tracing.sampling.rate import sampled
 
 
 def _pack_turn(turn: Turn) -> str:

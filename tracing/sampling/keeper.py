@@ -16,10 +16,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from tracing.ingest import Ingestor, IngestStats
-from tracing.isolate import store_requests
-from tracing.records import SpanRecord
-from tracing.sampling.decider import Decider
+from filon.tracing.ingest import Ingestor, IngestStats
+from filon.tracing.isolate import store_requests
+from filon.tracing.records import SpanRecord
+from filon.tracing.sampling.decider import Decider
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 
-from miner.settings import settings
+from filon.miner.settings import settings
 
 
 def sampled(conversation_id: str, rate: float) -> bool:

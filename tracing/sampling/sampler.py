@@ -16,7 +16,7 @@ from typing import Protocol
 from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor
 
-from tracing.sampling.keeper import ExportCounters
+from filon.tracing.sampling.keeper import ExportCounters
 
 
 class Exporter(Protocol):

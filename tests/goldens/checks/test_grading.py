@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goldens.checks.grading import evaluer_cas, norm
+from filon.goldens.checks.grading import evaluer_cas, norm
 
 TOOLS = [
     "rechercher_aide",

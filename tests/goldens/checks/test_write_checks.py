@@ -11,7 +11,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from filon.cli import app
-from goldens.checks.grading import evaluer_cas
+from filon.goldens.checks.grading import evaluer_cas
 
 runner = CliRunner()
 TOOLS = ["get_reservation_details", "cancel_reservation", "book_reservation"]

@@ -10,15 +10,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goldens.case.schema import Case
-from goldens.checks import grade
-from goldens.checks.grading import evaluer_cas
-from goldens.drafting.draft import draft_case
-from goldens.set.caseset import parse_case
-from miner.flags import flag_conversation
-from miner.model import Conversation, ToolCall, Turn
-from miner.transcript import Call, Transcript, TurnRecord
-from tracing.redact import Redactor
+from filon.goldens.case.schema import Case
+from filon.goldens.checks import grade
+from filon.goldens.checks.grading import evaluer_cas
+from filon.goldens.drafting.draft import draft_case
+from filon.goldens.set.caseset import parse_case
+from filon.miner.flags import flag_conversation
+from filon.miner.model import Conversation, ToolCall, Turn
+from filon.miner.transcript import Call, Transcript, TurnRecord
+from filon.tracing.redact import Redactor
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 TOOLS = [
@@ -229,7 +229,7 @@ def test_a_refused_injection_is_drafted_with_its_answer_as_a_good_example() -> N
 
 
 def test_an_incidents_note_goes_into_the_drafted_case() -> None:
-    from miner.model import Flag
+    from filon.miner.model import Flag
 
     conv = Conversation("web:i", "web", [Turn("t1", NOW, user="bonjour", agent="Bonjour !")])
     flags = [Flag("incident", "high", 0, "le client a lu la commande d'un autre")]
@@ -240,8 +240,8 @@ def test_an_incidents_note_goes_into_the_drafted_case() -> None:
 
 
 def test_every_origin_of_a_check_has_its_colour_in_the_editor() -> None:
-    from goldens.drafting.check import Origin
-    from tui.editor_view import ORIGIN_STYLE
+    from filon.goldens.drafting.check import Origin
+    from filon.tui.editor_view import ORIGIN_STYLE
 
     assert set(ORIGIN_STYLE) == set(Origin)
 

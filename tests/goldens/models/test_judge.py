@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from agent.model import scripted_client
-from agent.scripted import ScriptedModel
+from filon.agent.model import scripted_client
+from filon.agent.scripted import ScriptedModel
 from filon.cli import app
-from goldens.checks.rubrics import Calibration as Figures
-from goldens.checks.rubrics import RubricError, load_rubric, write_calibration
-from goldens.models.judge import Judge, JudgeError, parse_reply, request
+from filon.goldens.checks.rubrics import Calibration as Figures
+from filon.goldens.checks.rubrics import RubricError, load_rubric, write_calibration
+from filon.goldens.models.judge import Judge, JudgeError, parse_reply, request
 from tests.conftest import REPO
 
 runner = CliRunner()
@@ -211,7 +211,7 @@ def test_a_bad_rubric_is_one_line_naming_the_file(tmp_path: Path, text: str, why
 
 
 def test_a_failed_judge_call_is_one_line_naming_the_judge(tmp_path: Path) -> None:
-    from agent.scripted import ScriptedSettings
+    from filon.agent.scripted import ScriptedSettings
 
     rubric = load_rubric(make_set(tmp_path).parent / "judges", "critere")
     with ScriptedModel(ScriptedSettings(rate_429=1.0)) as quota:

@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from goldens.checks.rubrics import load_rubric, read_calibration
-from goldens.set.caseset import load_set
-from goldens.set.judge_calibration import kappa, labels
+from filon.goldens.checks.rubrics import load_rubric, read_calibration
+from filon.goldens.set.caseset import load_set
+from filon.goldens.set.judge_calibration import kappa, labels
 from tests.goldens.models.test_judge import TONE
 
 runner = CliRunner()

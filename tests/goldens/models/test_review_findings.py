@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from agent.model import scripted_client
-from agent.scripted import ScriptedModel, ScriptedSettings
+from filon.agent.model import scripted_client
+from filon.agent.scripted import ScriptedModel, ScriptedSettings
 from filon.cli import app
-from goldens.case.schema import Case
-from goldens.checks.rubrics import Rubric, Standing, load_rubric
-from goldens.models.judge import Judge, JudgeError, Verdict
-from goldens.models.model_checks import ModelChecks
-from goldens.models.similarity import Embedder
-from goldens.set.caseset import load_set
-from goldens.set.judge_calibration import labels
+from filon.goldens.case.schema import Case
+from filon.goldens.checks.rubrics import Rubric, Standing, load_rubric
+from filon.goldens.models.judge import Judge, JudgeError, Verdict
+from filon.goldens.models.model_checks import ModelChecks
+from filon.goldens.models.similarity import Embedder
+from filon.goldens.set.caseset import load_set
+from filon.goldens.set.judge_calibration import labels
 from tests.conftest import REPO, copy_set
 
 runner = CliRunner()

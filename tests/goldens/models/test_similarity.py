@@ -8,14 +8,14 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from agent.model import scripted_client
-from agent.scripted import ScriptedModel
+from filon.agent.model import scripted_client
+from filon.agent.scripted import ScriptedModel
 from filon.cli import app
-from goldens.case.schema import Case
-from goldens.checks.grading import evaluer_cas
-from goldens.models.model_checks import ModelChecks
-from goldens.models.similarity import Embedder, cosine, passages, sentences
-from goldens.set.caseset import load_set
+from filon.goldens.case.schema import Case
+from filon.goldens.checks.grading import evaluer_cas
+from filon.goldens.models.model_checks import ModelChecks
+from filon.goldens.models.similarity import Embedder, cosine, passages, sentences
+from filon.goldens.set.caseset import load_set
 
 runner = CliRunner()
 REFERENCE = "La livraison en France métropolitaine coûte 3,90 €, offerte dès 60 € d'achat."

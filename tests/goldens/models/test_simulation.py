@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from goldens.case.schema import Case, EtatFinal
-from goldens.checks.state import final_state_gaps, simulation_gaps
+from filon.goldens.case.schema import Case, EtatFinal
+from filon.goldens.checks.state import final_state_gaps, simulation_gaps
 from tests.conftest import REPO
 
 runner = CliRunner()
@@ -139,7 +139,7 @@ def test_a_simulation_case_takes_only_its_first_message() -> None:
 
 
 def test_the_editors_try_plays_the_simulation_and_the_judge() -> None:
-    from goldens.drafting.review import try_case
+    from filon.goldens.drafting.review import try_case
 
     tried = try_case(SIM, "scripted", folder=REPO / "goldens" / "cases")
     assert tried.attempt.error is None and tried.attempt.objective_reached is True
@@ -149,10 +149,10 @@ def test_the_editors_try_plays_the_simulation_and_the_judge() -> None:
 
 
 def test_the_judge_reads_every_message_of_a_simulated_customer(tmp_path: Path, scripted) -> None:  # type: ignore[no-untyped-def]
-    from agent.model import scripted_client
-    from goldens.checks.rubrics import Rubric, Standing, load_rubric
-    from goldens.models.judge import Judge, Verdict
-    from goldens.models.model_checks import ModelChecks
+    from filon.agent.model import scripted_client
+    from filon.goldens.checks.rubrics import Rubric, Standing, load_rubric
+    from filon.goldens.models.judge import Judge, Verdict
+    from filon.goldens.models.model_checks import ModelChecks
 
     seen: list[list[str]] = []
 

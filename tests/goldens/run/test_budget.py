@@ -8,8 +8,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from filon.cli import app
-from goldens.case.schema import Case
-from goldens.run.budget import Budget, price
+from filon.goldens.case.schema import Case
+from filon.goldens.run.budget import Budget, price
 from tests.conftest import copy_set
 
 runner = CliRunner()

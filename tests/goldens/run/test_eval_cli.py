@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from goldens.verdict.report_model import EvalReport
+from filon.goldens.verdict.report_model import EvalReport
 from tests.conftest import REPO, copy_set
 
 runner = CliRunner()
@@ -214,8 +214,8 @@ def test_junit_stays_well_formed_xml_whatever_a_trace_held(tmp_path: Path) -> No
     or a tool's name put them there): the JUnit a CI reads still parses, each made visible."""
     from xml.etree import ElementTree as ET
 
-    from goldens.verdict.junit import junit
-    from goldens.verdict.report_model import EvalReport
+    from filon.goldens.verdict.junit import junit
+    from filon.goldens.verdict.report_model import EvalReport
 
     code, doc, _ = run(tmp_path, "--ids", "faq-01")
     assert code == 0 and doc is not None

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from agent.scripted import ScriptedModel
+from filon.agent.scripted import ScriptedModel
 from filon.cli import app
 from tests.conftest import REPO
 from tests.tracing.server import free_port
@@ -326,7 +326,7 @@ def test_ask_talks_to_another_agent_and_reads_its_facts_from_spans(desk: None) -
 
 
 def test_the_editor_s_try_replays_a_draft_on_the_configured_target(desk: None) -> None:
-    from goldens.drafting.review import try_case
+    from filon.goldens.drafting.review import try_case
 
     case = json.loads((DESK / "goldens" / "cases" / "esc-humain.json").read_text())
     tried = try_case(case)  # no target given: filon.toml's, python:desk:answer
@@ -335,9 +335,9 @@ def test_the_editor_s_try_replays_a_draft_on_the_configured_target(desk: None) -
 
 
 def test_a_target_that_does_not_answer_in_time_is_an_infrastructure_error() -> None:
-    from goldens.case.schema import Case
-    from goldens.run.http_target import HttpTarget
-    from goldens.run.targets import Session, TargetError
+    from filon.goldens.case.schema import Case
+    from filon.goldens.run.http_target import HttpTarget
+    from filon.goldens.run.targets import Session, TargetError
 
     release = threading.Event()
 
@@ -358,7 +358,7 @@ def test_a_target_that_does_not_answer_in_time_is_an_infrastructure_error() -> N
 
 
 def test_ctrl_c_leaves_no_receiver_behind() -> None:
-    from goldens.run.targets import open_target
+    from filon.goldens.run.targets import open_target
 
     port = free_port()
     with pytest.raises(KeyboardInterrupt), open_target("http://127.0.0.1:9/chat", port):

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from goldens.case.schema import Case
-from goldens.set.calibration import copied_policy, matrix
+from filon.goldens.case.schema import Case
+from filon.goldens.set.calibration import copied_policy, matrix
 from tests.conftest import REPO
 
 runner = CliRunner()

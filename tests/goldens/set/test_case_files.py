@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from goldens.set.case_files import MAX_CASE_BYTES
+from filon.goldens.set.case_files import MAX_CASE_BYTES
 from tests.conftest import copy_set
 
 runner = CliRunner()

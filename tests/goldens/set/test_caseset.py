@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from goldens.set.caseset import load_set
+from filon.goldens.set.caseset import load_set
 from tests.conftest import REPO
 
 runner = CliRunner()

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from goldens.case.schema import Case
-from goldens.set.mutants import accepted, edits
+from filon.goldens.case.schema import Case
+from filon.goldens.set.mutants import accepted, edits
 
 runner = CliRunner()
 CANCELLED: dict[str, Any] = {

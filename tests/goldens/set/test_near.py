@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from goldens.case.schema import Case
-from goldens.set.near import near_duplicates, similarity
+from filon.goldens.case.schema import Case
+from filon.goldens.set.near import near_duplicates, similarity
 
 
 def case(id: str, text: str, **kw: Any) -> Case:

@@ -103,8 +103,8 @@ def test_a_figure_counts_only_if_the_search_made_returned_it(tmp_path: Path) -> 
 
 
 def test_a_case_s_checks_fingerprint_ignores_order_defaults_and_examples_and_sees_a_check() -> None:
-    from goldens.case.fingerprint import checks_fingerprint
-    from goldens.case.schema import Case
+    from filon.goldens.case.fingerprint import checks_fingerprint
+    from filon.goldens.case.schema import Case
 
     data = json.loads((CASES / "adv-01.json").read_text(encoding="utf-8"))
     case = Case.model_validate(data)

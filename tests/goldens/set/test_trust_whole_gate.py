@@ -60,7 +60,7 @@ def test_lint_s_neutral_mutants_name_a_check_too_literal(tmp_path: Path) -> None
     (cases / "faq-07.json").write_text(json.dumps(case))
     said = runner.invoke(app, ["goldens", "lint", "--mutants", str(cases)])
     assert "neutral mutant rejected" not in said.stdout  # an adverb inside a `contient` phrase still holds
-    from goldens.set.mutants_neutral import insertions
+    from filon.goldens.set.mutants_neutral import insertions
 
     edits = [edited for _, edited, _ in insertions(case["exemples"][-1]["reponse"])]
     assert "Les départements d'outre-mer ne sont pas encore desservis, hélas." in edits  # what lint tried

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from goldens.verdict.compare import compare
-from goldens.verdict.report_model import EvalReport
+from filon.goldens.verdict.compare import compare
+from filon.goldens.verdict.report_model import EvalReport
 
 runner = CliRunner()
 

@@ -15,9 +15,9 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from goldens.verdict import lang, share_html, share_md
-from goldens.verdict.report_model import EvalReport
-from goldens.verdict.share import gather
+from filon.goldens.verdict import lang, share_html, share_md
+from filon.goldens.verdict.report_model import EvalReport
+from filon.goldens.verdict.share import gather
 from tests.conftest import REPO
 
 runner = CliRunner()

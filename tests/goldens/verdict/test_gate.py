@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from goldens.run.runner import Attempt
-from goldens.verdict.gate import BudgetStop, Interruption, decide, stability
+from filon.goldens.run.runner import Attempt
+from filon.goldens.verdict.gate import BudgetStop, Interruption, decide, stability
 
 
 def attempt(case: str, cat: str = "faq", ok: bool = True, error: str | None = None, n: int = 1) -> Attempt:

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from miner.store import Store
+from filon.miner.store import Store
 
 runner = CliRunner()
 

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from goldens.verdict.lang import english
+from filon.goldens.verdict.lang import english
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[3]

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.stats import binomtest
 
-from goldens.verdict import stats
+from filon.goldens.verdict import stats
 
 
 @pytest.mark.parametrize(
