@@ -23,6 +23,10 @@ while the checks were built.
 - `heldaside_set_g.json` (266 answers, 112 `bon`, 154 `mauvais`): a seventh table by a seventh reviewer
   session (2026-12-03, evening), from the same materials only, written while the rulebook's changes of that
   evening were decided on C to F, and scored once after them (and once on the code before them);
+- `heldaside_set_i.json` (92 answers, 40 `bon`, 52 `mauvais`): the development half of a ninth table by a
+  ninth reviewer session (2026-12-05), from the same materials only; read to decide the rulebook's
+  changes of that day. Its other half (122 answers) is kept outside the repository, read by nobody, and
+  scored once after them;
 - every table also through the whole gate (`gate_…`): the case's checks, then the rulebook's rules that
   gate (`rules_gating`, proven on the set's examples), then the checks that ask a model; the rules read
   each table on the day it was written (`WRITTEN`: the shop's dates are relative to the day, the answers'
@@ -80,6 +84,7 @@ WRITTEN = {
     "heldaside_set_e.json": date(2026, 12, 3),
     "heldaside_set_f.json": date(2026, 12, 3),
     "heldaside_set_g.json": date(2026, 12, 3),
+    "heldaside_set_i.json": date(2026, 12, 5),
 }
 TURN_TABLES = (
     ("heldaside_set_c.json", "set_c_"),
@@ -87,6 +92,7 @@ TURN_TABLES = (
     ("heldaside_set_e.json", "set_e_"),
     ("heldaside_set_f.json", "set_f_"),
     ("heldaside_set_g.json", "set_g_"),
+    ("heldaside_set_i.json", "set_i_"),
 )
 
 

@@ -211,10 +211,25 @@ _ADVERB = re.compile(
 )
 
 
+# the recent past said as the past (« je viens d'enregistrer » is « j'ai enregistré », « nous venons de
+# transmettre » « nous avons transmis »): first-group verbs, and the participles of the others claims use
+_JUST_DONE = re.compile(r"\b(je viens|nous venons) d(?:e |')(?:vous |le |la |les |l')?(\w+?)(er|ir|re)\b")
+_PARTICIPLE = {"transmett": "transmis", "fai": "fait", "prend": "pris", "mett": "mis", "envoy": "envoye"}
+
+
+def _as_past(m: re.Match[str]) -> str:
+    who = "j'ai" if m.group(1) == "je viens" else "nous avons"
+    stem, ending = m.group(2), m.group(3)
+    done = _PARTICIPLE.get(stem) or stem + {"er": "e", "ir": "i", "re": "u"}[ending]
+    return f"{who} {done}"
+
+
 def spoken(answer: str) -> str:
     """An answer as the claim phrases are written: folded, in one spacing, « tu » said « vous », the
-    adverbs between an auxiliary and its participle dropped."""
+    recent past said as the past, the adverbs between an auxiliary and its participle dropped."""
     said = formal(norm(answer))
+    if "viens d" in said or "venons d" in said:
+        said = _JUST_DONE.sub(_as_past, said)
     return _ADVERB.sub(r"\1 ", said) if "ai " in said or "avons " in said else said
 
 

@@ -105,8 +105,12 @@ _GENERAL = re.compile(r" (?:en|sous|dans|entre|within|in) \d")
 _OWN = re.compile(
     r"\b(?:votre|vos|ton|ta|tes|your) (?:commande|colis|paquet|article|order|parcel|package)s?\b"
 )
-# a status said under a condition (« si votre commande est expédiée ») reports nothing; « quand même » is none
-_CONDITION = re.compile(r"\b(?:si|s'il|s'ils|quand(?! meme)|lorsque|des que|une fois que|if|when|once)\b")
+# a status said under a condition (« si votre commande est expédiée ») reports nothing; « quand même » is none;
+# nor one that dates a rule (« 30 jours à compter du jour où votre commande vous a été livrée »)
+_CONDITION = re.compile(
+    r"\b(?:si|s'il|s'ils|quand(?! meme)|lorsque|des que|une fois que|if|when|once"
+    r"|(?:jour|date|moment) ou|apres que|avant que|jusqu'a ce que|(?:day|date|time) (?:that|when))\b"
+)
 
 
 def unit_of(word: str) -> str:

@@ -71,6 +71,7 @@ class Seen:
     addresses: set[str] = field(default_factory=set)  # street addresses read (« 14 rue des lilas »)
     # (figure, unit) → what it was read counting from (« 14 jours après réception du retour »: `retour`)
     anchors: dict[tuple[int, str], set[str]] = field(default_factory=dict)
+    customer: str = ""  # the customer's own words, folded: what alone grounds a status of their order unread
 
     def copy(self) -> Seen:
         return Seen(
@@ -86,7 +87,13 @@ class Seen:
             set(self.hours),
             set(self.addresses),
             {k: set(v) for k, v in self.anchors.items()},
+            self.customer,
         )
+
+    def add_customer(self, text: str, today: date) -> None:
+        """The customer's words: read as any text the agent saw, and kept apart (`customer`)."""
+        self.add(text, today)
+        self.customer += " " + _read(text, today, self.lang, False).plain
 
     def add(self, value: Any, today: date, lookup: bool = False, about: str = "") -> None:
         """A tool result, a help text or the customer's words; `lookup`: the result of a call that looks an
@@ -316,7 +323,8 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
         if isinstance(fact.value, int):  # a weekday: said where the agent read it, or a date it saw is one
             if WEEKDAYS[fact.value] in seen.text or facts_en.WEEKDAYS[fact.value] in seen.text:
                 return True
-            return any(d.weekday() == fact.value and abs((d - today).days) <= 7 for d in dates)
+            # or today's own (the agent is told the day: « comme nous sommes samedi »)
+            return any(d.weekday() == fact.value and abs((d - today).days) <= 7 for d in dates | {today})
         if fact.value in dates:
             return True
         if not WITH_YEAR.search(fact.said):  # said without its year: a date seen that year or either side
@@ -336,7 +344,7 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
             # it looked nothing up: a general statement of the policy, not a report; but a status said of
             # the customer's own order is a report, found only in the customer's own words
             words = STATUSES[fact.value] + CUSTOMER_SAYS.get(fact.value, ())
-            return not fact.own or any(re.search(rf"\b{w}", seen.text) for w in words)
+            return not fact.own or any(re.search(rf"\b{w}", seen.customer) for w in words)
         said = STATUSES[fact.value]
         if fact.value == "en transit":  # a parcel late is still on its way, an order shipped is too
             said = said + STATUSES["en retard"]

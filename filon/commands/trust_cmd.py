@@ -47,6 +47,14 @@ def trust_command(
             "the whole gate's figure, reported apart (avec_juge).",
         ),
     ] = False,
+    disagreements: Annotated[
+        bool,
+        typer.Option(
+            "--disagreements",
+            help="Also list each answer the gate judged otherwise than its reviewer: its row, case, verdict "
+            "and the checks that failed it (for a development table: a held-out one is read by nobody).",
+        ),
+    ] = False,
     backend: BackendOpt = "gemini",
     model_url: ModelUrlOpt = None,
     judge_model: Annotated[
@@ -61,6 +69,7 @@ def trust_command(
     Example: filon goldens trust
     Example: filon goldens trust --json --table bench/heldaside_set_c.json
     Example: filon goldens trust --table bench/heldaside_set_f.json --on 2026-12-03
+    Example: filon goldens trust --table bench/heldaside_set_g.json --on 2026-12-03 --disagreements
     """
     from filon.goldens.checks.rules import RuleGate, Rules
     from filon.goldens.set.caseset import load_set
@@ -102,6 +111,8 @@ def trust_command(
     else:
         found = trust(examples, gate)
     doc = found.as_json()
+    if disagreements:
+        doc["desaccords"] = found.disagreements_json()
     if as_json:
         console.print_json(json.dumps(doc, ensure_ascii=False))
         return
@@ -126,6 +137,9 @@ def trust_command(
         console.print(line("with the judge", doc["avec_juge"]), markup=False)  # type: ignore[arg-type]
     if found.for_the_judge:
         console.print(f"{found.for_the_judge} wrong answer(s) left to a judge: not counted", markup=False)
+    for d in doc.get("desaccords", []):  # type: ignore[attr-defined]
+        said = ", ".join(d["echoue_par"]) or "passed every check"
+        console.print(f"row {d['ligne']}  {d['cas']}  {d['verdict']}: {said}", markup=False)
 
 
 def _trust_with_judge(

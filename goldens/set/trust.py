@@ -73,6 +73,9 @@ class Trust:
     good_failed_by: Counter[str] = field(default_factory=Counter)  # the kind of check that failed a bon
     with_judge: Tally = field(default_factory=Tally)  # the whole gate, the calibrated judge included
     for_the_judge: int = 0  # mauvais answers only a judge is there to reject: not counted
+    # each answer the gate judged otherwise than its reviewer: its place in the table, its case, the
+    # reviewer's verdict and the checks that failed it (none: a wrong answer that passed)
+    disagreements: list[dict[str, object]] = field(default_factory=list)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -87,6 +90,9 @@ class Trust:
             ),
             "laisses_au_juge": self.for_the_judge,
         }
+
+    def disagreements_json(self) -> list[dict[str, object]]:
+        return self.disagreements
 
 
 def set_examples(cases: Sequence[Case]) -> list[tuple[Case, Example]]:
@@ -124,7 +130,7 @@ def trust(
     (`with_judge`: the calibrated criteria that gate, asked only where every deterministic check passed,
     as `filon eval` asks them), the answers only a judge can reject counted there."""
     out = Trust()
-    for case, example in examples:
+    for i, (case, example) in enumerate(examples):
         criteria = tuple(case.criteria())
         found = [g.kind if g.kind != "regle" else g.check for g in gaps(case, example)]
         if rules is not None and case.simulation is None:  # the rules that gate, by their gap's own path
@@ -150,6 +156,10 @@ def trust(
                 else "avant un changement"
             )
             out.by_arrival[when].add(good, passed)
+        if good != passed:
+            out.disagreements.append(
+                {"ligne": i, "cas": case.id, "verdict": example.verdict, "echoue_par": found}
+            )
         if not good and found:
             out.caught_by[found[0]] += 1
         if good and found:

@@ -147,3 +147,32 @@ def test_on_needs_a_day_and_a_table(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "--on '2026-13-01'" in bad.output
     alone = runner.invoke(app, ["goldens", "trust", "--on", "2026-12-01", str(CASES)])
     assert alone.exit_code == 2 and "--table" in alone.output
+
+
+def test_disagreements_name_each_row_the_gate_judged_otherwise(tmp_path: Path) -> None:
+    rows = [
+        {
+            "case": "faq-01",
+            "verdict": "bon",
+            "reponse": ["C'est gratuit."],
+            "outils": [[]],
+            "escalade": False,
+        },
+        {
+            "case": "faq-01",
+            "verdict": "mauvais",
+            "reponse": ["La livraison coûte 3,90 €, offerte dès 60 € d'achat."],
+            "outils": [[{"outil": "rechercher_aide", "args": {"question": "frais de livraison"}}]],
+            "escalade": False,
+        },
+    ]
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+    code, doc, out = trust("--table", str(table), "--disagreements")
+    assert code == 0, out
+    wolf, lie = doc["desaccords"]
+    assert wolf["ligne"] == 0 and wolf["verdict"] == "bon" and wolf["echoue_par"]  # what failed it
+    assert lie == {"ligne": 1, "cas": "faq-01", "verdict": "mauvais", "echoue_par": []}
+    assert "desaccords" not in trust("--table", str(table))[1]  # asked for only
+    said = runner.invoke(app, ["goldens", "trust", "--table", str(table), "--disagreements", str(CASES)])
+    assert "row 1  faq-01  mauvais: passed every check" in said.stdout
