@@ -138,7 +138,9 @@ def _ask_target(
     except OSError as exc:
         fail(f"--otlp-port {port}: {exc.strerror or exc}")
     if said.error or said.not_runnable:
-        fail(f"{target}: {said.error or said.not_runnable}", Exit.INCONCLUSIVE)
+        from filon.goldens.verdict.lang import say  # the report's words, in the console's language
+
+        fail(f"{target}: {say(said.error or said.not_runnable or '')}", Exit.INCONCLUSIVE)
     _print_turn(said.transcript, as_json)
 
 

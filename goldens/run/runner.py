@@ -44,6 +44,12 @@ from filon.tracing.grouping import TurnOf, turn_of
 from filon.tracing.records import SpanRecord, from_sdk
 from filon.tracing.setup import ensure_tracing
 
+# what the runner says of a turn that emitted no span, naming what the agent must emit (never « rerun »)
+NO_SPAN = (
+    "aucun span : l'agent n'est pas tracé ; chaque tour doit émettre par l'API OpenTelemetry un span "
+    "`invoke_agent` portant `gen_ai.conversation.id` (docs/any-agent.md)"
+)
+
 
 @dataclass
 class RunOptions:
@@ -169,7 +175,7 @@ def _exchange(
         result.error = f"cible : {exc}"
         return False
     if not spans:
-        result.error = "aucun span : l'agent est-il tracé par l'API OpenTelemetry ?"
+        result.error = NO_SPAN
         return False
     seen = turn_of(spans, escalation_tools)
     result.conversation = result.conversation or seen.conversation_id

@@ -138,10 +138,22 @@ class PythonTarget:
     def __init__(self, spec: str) -> None:
         _, module_name, attr = spec.split(":")
         self.name = spec
-        if "" not in sys.path and str(Path.cwd()) not in sys.path:
-            sys.path.insert(0, str(Path.cwd()))  # a module of the user's project, run from its root
+        # a module of the user's project: from the current folder, and from the project's root (the folder
+        # of its filon.toml) when filon is run from one of its sub-folders
+        from filon.miner.places import project_folder
+
+        looked = list(dict.fromkeys(str(p) for p in (Path.cwd(), project_folder()) if p is not None))
+        for folder in reversed(looked):
+            if folder not in sys.path:
+                sys.path.insert(0, folder)
         try:
             module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            where = " and ".join(looked)
+            raise ValueError(
+                f"target {spec}: no module {exc.name or module_name!r} in {where} nor in the installed "
+                "packages: run filon from the folder that holds it, or install it in this environment"
+            ) from exc
         except Exception as exc:
             raise ValueError(
                 f"target {spec}: cannot import {module_name}: {type(exc).__name__}: {exc}"

@@ -157,7 +157,7 @@ def _verdict(g: Gate, budget: BudgetStop | None, interrupted: Interruption | Non
     if not g.valid or g.error_rate > g.max_error_rate:
         return "inconclusive", (
             f"erreurs d'infrastructure {g.errors}/{g.total} ({g.error_rate:.0%}) au-delà du budget de "
-            f"{g.max_error_rate:.0%} : relancez quand le modèle (ou la cible) répond ; les causes sont dans le rapport"
+            f"{g.max_error_rate:.0%} : rien à décider avant d'en corriger la cause (le rapport la dit pour chaque cas)"
         )
     if g.score is not None and g.score < g.seuil:
         return "failed", f"score {g.score:.1%} sous le seuil {g.seuil:.0%}"

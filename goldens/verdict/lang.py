@@ -56,10 +56,10 @@ _CATALOG: list[tuple[str, str]] = [
         "no case this target can run: nothing to decide",
     ),
     (
-        r"erreurs d'infrastructure (\S+) \((\S+)\) au-delà du budget de (\S+) : relancez quand le modèle \(ou la "
-        r"cible\) répond ; les causes sont dans le rapport",
-        r"infrastructure errors \1 (\2) beyond the budget of \3: run again when the model (or the target) answers; "
-        r"the causes are in the report",
+        r"erreurs d'infrastructure (\S+) \((\S+)\) au-delà du budget de (\S+) : rien à décider avant d'en corriger "
+        r"la cause \(le rapport la dit pour chaque cas\)",
+        r"infrastructure errors \1 (\2) beyond the budget of \3: nothing to decide until their cause is fixed "
+        r"(the report says it for each case)",
     ),
     (r"score (\S+) sous le seuil (\S+)", r"score \1 under the threshold \2"),
     (
@@ -157,8 +157,10 @@ _CATALOG: list[tuple[str, str]] = [
         r"no span of conversation \1 in \2 s on OTLP port \3",
     ),
     (
-        r"aucun span : l'agent est-il tracé par l'API OpenTelemetry \?",
-        "no span: is the agent traced with the OpenTelemetry API?",
+        r"aucun span : l'agent n'est pas tracé ; chaque tour doit émettre par l'API OpenTelemetry un span "
+        r"`invoke_agent` portant `gen_ai.conversation.id` \(docs/any-agent.md\)",
+        "no span: the agent is not traced; each turn must emit, through the OpenTelemetry API, an `invoke_agent` "
+        "span carrying `gen_ai.conversation.id` (docs/any-agent.md)",
     ),
     (r"client simulé : aucun modèle ouvert", "simulated customer: no model open"),
     # the console

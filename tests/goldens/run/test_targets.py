@@ -365,3 +365,41 @@ def test_ctrl_c_leaves_no_receiver_behind() -> None:
         raise KeyboardInterrupt
     with socket.socket() as again:  # the receiver's port is free at once
         again.bind(("127.0.0.1", port))
+
+
+def test_a_python_target_is_found_from_a_sub_folder_of_its_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run from one of the project's sub-folders, the module beside its filon.toml is imported; a module
+    found nowhere says where filon looked."""
+    import uuid
+
+    name = f"team_agent_{uuid.uuid4().hex[:8]}"  # never imported before in this process
+    (tmp_path / "filon.toml").write_text(f'target = "python:{name}:answer"\n', encoding="utf-8")
+    (tmp_path / f"{name}.py").write_text(
+        "from opentelemetry import trace\n\n"
+        "def answer(conversation_id, message, **kwargs):\n"
+        "    attributes = {'gen_ai.conversation.id': conversation_id}\n"
+        "    with trace.get_tracer('team').start_as_current_span('invoke_agent team', attributes=attributes):\n"
+        "        return 'Hello from the team agent.'\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "src" / "deep").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "src" / "deep")
+    said = runner.invoke(app, ["ask", "--target", f"python:{name}:answer", "--json", "Hello?"])
+    assert said.exit_code == 0, said.output
+    assert json.loads(said.stdout)["texte"] == "Hello from the team agent."
+    missing = runner.invoke(app, ["ask", "--target", "python:no_such_agent_here:answer", "Hello?"])
+    assert missing.exit_code == 2, missing.output
+    assert "no module 'no_such_agent_here'" in missing.output
+    assert str(tmp_path / "src" / "deep") in missing.output and str(tmp_path) in missing.output
+    assert "Traceback" not in missing.output
+    # a module that emits no span: what to add is said, in the console's language
+    silent = f"silent_agent_{uuid.uuid4().hex[:8]}"
+    (tmp_path / f"{silent}.py").write_text(
+        "def answer(conversation_id, message, **kwargs):\n    return 'Hi.'\n"
+    )
+    monkeypatch.setenv("FILON_LANG", "en")
+    untraced = runner.invoke(app, ["ask", "--target", f"python:{silent}:answer", "Hello?"])
+    assert untraced.exit_code == 3, untraced.output
+    assert "`invoke_agent` span carrying `gen_ai.conversation.id`" in untraced.output
