@@ -21,6 +21,8 @@ from typing import Any
 
 from filon.agent.scripted.brain import Brain, Decision, parse
 from filon.agent.scripted.embeddings import embed
+from filon.agent.scripted.english import decide as decide_in_english
+from filon.agent.scripted.english import is_english as english_customer
 from filon.agent.scripted.judge import is_judge_request, judge
 from filon.agent.scripted.paraphrase import Paraphraser
 from filon.agent.scripted.simulated_customer import customer, is_customer_request
@@ -92,11 +94,19 @@ def _values(result: dict[str, Any]) -> list[str]:
     return [v for _, v in _pairs(result) if len(v) > 2]
 
 
-def summary(result: dict[str, Any]) -> str:
+def summary(result: dict[str, Any], english: bool = False) -> str:
     """An answer from a tool result of another agent's tools (the brain knows the reference tools'
-    fields only): its plain values, quoted as they are."""
-    said = [f"{k} : {v}" if k else v for k, v in _pairs(result)]
-    return "Voici ce que j'ai trouvé : " + ("; ".join(said) or json.dumps(result, ensure_ascii=False)) + "."
+    fields only): its plain values, quoted as they are; a search's passages by their text alone."""
+    passages = result.get("passages") if isinstance(result, dict) else None
+    if isinstance(passages, list) and passages:
+        said = [
+            str(p.get("texte") or p.get("text") or "") if isinstance(p, dict) else str(p) for p in passages
+        ]
+        said = [s for s in said if s][:2]
+    else:
+        said = [f"{k}: {v}" if english else f"{k} : {v}" if k else v for k, v in _pairs(result)]
+    lead = "Here is what I found: " if english else "Voici ce que j'ai trouvé : "
+    return lead + ("; ".join(said) or json.dumps(result, ensure_ascii=False)) + "."
 
 
 def estimate_tokens(text: str) -> int:
@@ -270,13 +280,16 @@ class ScriptedModel:
         turn = parse(body)
         last = turn.results[-1] if turn.results else None
         foreign = last is not None and last[0] in turn.vocabulary.aliases  # a result in the agent's own shape
+        english = english_customer(turn.user_texts)  # answered in English, with the agent's tools
         broken = False
         try:
-            decision = (brain or Brain()).decide(turn)
+            decision = decide_in_english(turn) if english else (brain or Brain()).decide(turn)
         except (KeyError, TypeError, ValueError, AttributeError):
             if not foreign:
                 raise
             decision, broken = Decision(), True
+        if english and not decision.call and not decision.text and last is not None:
+            decision = Decision(text=summary(last[1], english=True))
         # the brain wrote its answer from fields the agent's result does not have (it quotes none of its
         # values, or says None): the values instead; a refusal to say them stays as it is
         if foreign and last is not None and not decision.call and not decision.withholds:
@@ -287,12 +300,11 @@ class ScriptedModel:
                 or bool(values and not any(v in decision.text for v in values))
             )
         if foreign and broken and last is not None and not decision.call:
-            lead = (
-                "Je transmets votre demande à un conseiller. "
-                if last[0] == "transferer_a_un_conseiller"
-                else ""
-            )
-            decision = Decision(text=lead + summary(last[1]))
+            handed = last[0] == "transferer_a_un_conseiller"
+            lead = "Je transmets votre demande à un conseiller. " if handed else ""
+            if english:
+                lead = "I'm passing your request to a colleague. " if handed else ""
+            decision = Decision(text=lead + summary(last[1], english))
         if decision.call:
             name, args = turn.vocabulary.call_for(*decision.call)
             part: dict[str, Any] = {"functionCall": {"name": name, "args": args}}

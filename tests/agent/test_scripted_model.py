@@ -217,3 +217,60 @@ def test_a_tool_declared_with_a_json_schema_gets_its_arguments(scripted: Scripte
     )
     [call] = reply.function_calls or []
     assert (call.name, call.args) == ("lookup_order", {"order_id": "LL-10587"})
+
+
+FAQ_BOT = [
+    {
+        "functionDeclarations": [
+            {
+                "name": "search_help_center",
+                "description": "Search the help center articles.",
+                "parameters": {"type": "OBJECT", "properties": {"query": {"type": "STRING"}}},
+            },
+            {
+                "name": "get_order",
+                "description": "Look up an order by its id.",
+                "parameters": {"type": "OBJECT", "properties": {"order_id": {"type": "STRING"}}},
+            },
+            {
+                "name": "handoff_to_human",
+                "description": "Hand the customer to a person.",
+                "parameters": {"type": "OBJECT", "properties": {"reason": {"type": "STRING"}}},
+            },
+        ]
+    }
+]
+
+
+def test_an_english_customer_is_answered_in_english_with_the_agent_s_own_tools() -> None:
+    """An English FAQ bot on the stand-in: a question searches its help center and quotes what came back,
+    an order is looked up with its own tool, a person is handed over by its own tool, and nothing is
+    answered in French."""
+    asked = {"role": "user", "parts": [{"text": "How do I get a refund for my jacket?"}]}
+    call = _ask([asked], FAQ_BOT)["functionCall"]
+    assert call == {"name": "search_help_center", "args": {"query": "How do I get a refund for my jacket?"}}
+    found = {"passages": [{"text": "Refunds are issued within 14 days of receiving the return."}]}
+    answer = _ask(
+        [
+            asked,
+            {"role": "model", "parts": [{"functionCall": call}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": call["name"], "response": found}}]},
+        ],
+        FAQ_BOT,
+    )["text"]
+    assert answer.startswith("Here is what I found") and "within 14 days of receiving the return" in answer
+    order = {"role": "user", "parts": [{"text": "What is the status of my order PP-2001?"}]}
+    assert _ask([order], FAQ_BOT)["functionCall"] == {"name": "get_order", "args": {"order_id": "PP-2001"}}
+    person = {"role": "user", "parts": [{"text": "Can I speak to a human please?"}]}
+    assert _ask([person], FAQ_BOT)["functionCall"]["name"] == "handoff_to_human"
+    hello = _ask([{"role": "user", "parts": [{"text": "Hello!"}]}], FAQ_BOT)
+    weather_only = [{"functionDeclarations": [FOREIGN[0]["functionDeclarations"][3]]}]
+    other = _ask(
+        [{"role": "user", "parts": [{"text": "Can you tell me a joke about the sea?"}]}], weather_only
+    )
+    for said in (hello["text"], other["text"]):
+        assert "Je " not in said and "vous" not in said, said
+    assert "get_weather" in other["text"]  # says what this agent's tools cover
+    # a French customer of the same agent is still answered in French
+    french = _ask([{"role": "user", "parts": [{"text": "Bonjour, je voudrais parler à un humain"}]}], FAQ_BOT)
+    assert french["functionCall"]["name"] == "handoff_to_human"
