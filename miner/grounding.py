@@ -71,7 +71,9 @@ class Seen:
     addresses: set[str] = field(default_factory=set)  # street addresses read (« 14 rue des lilas »)
     # (figure, unit) → what it was read counting from (« 14 jours après réception du retour »: `retour`)
     anchors: dict[tuple[int, str], set[str]] = field(default_factory=dict)
-    customer: str = ""  # the customer's own words, folded: what alone grounds a status of their order unread
+    # the customer's words and the tools' results, folded (not the agent's instructions nor its help texts):
+    # what grounds a status of the customer's order when no lookup ran
+    customer: str = ""
 
     def copy(self) -> Seen:
         return Seen(
@@ -93,9 +95,10 @@ class Seen:
     def add_customer(self, text: str, today: date) -> None:
         """The customer's words: read as any text the agent saw, and kept apart (`customer`)."""
         self.add(text, today)
-        self.customer += " " + _read(text, today, self.lang, False).plain
 
-    def add(self, value: Any, today: date, lookup: bool = False, about: str = "") -> None:
+    def add(
+        self, value: Any, today: date, lookup: bool = False, about: str = "", source: bool = False
+    ) -> None:
         """A tool result, a help text or the customer's words; `lookup`: the result of a call that looks an
         order up (its statuses are the ones the agent may report, none if it failed; its « demain » is a
         date); `about`: the tool's name, whose words name its result's subject (`demander_retour`)."""
@@ -120,6 +123,8 @@ class Seen:
             for figure, anchor in read.anchored:
                 self.anchors.setdefault(figure, set()).add(anchor)
             self.text += " " + read.plain
+            if not source:  # the customer's words and the tools' results, not the agent's instructions
+                self.customer += " " + read.plain
             self.raw += " " + s
         self.numbers, self.dates = numbers, dates
 
@@ -231,7 +236,7 @@ def _read(s: str, today: date, lang: str, relative: bool = False) -> _Reading:
 def _read_once(texts: tuple[str, ...], today: date, lang: str) -> Seen:
     seen = Seen(lang=lang)
     for text in texts:
-        seen.add(text, today)
+        seen.add(text, today, source=True)
     return seen
 
 

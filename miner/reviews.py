@@ -1,7 +1,7 @@
 """The review queue and its claims: the store's half that the TUI and `filon draft` use.
 
 A claim is an atomic compare-and-set on the `reviews` row: it succeeds when the conversation is open,
-already held by the same reviewer, or held by a claim that expired (30 minutes). Two reviewers never
+already held by the same reviewer, or held by a claim that expired (5 minutes, renewed by its holder). Two reviewers never
 hold the same conversation. The queue is read with keyset pagination (priority, last activity, id), so
 page 1,000 costs what page 1 does.
 """
@@ -27,7 +27,11 @@ from filon.miner.severity import (
 from filon.miner.sql import upsert_insert
 from filon.miner.tables import CaseLink, CaseVerdict, ConversationRow, ReviewRow
 
-CLAIM_TTL = timedelta(minutes=30)
+# a claim lasts five minutes unless its holder renews it: the review TUI renews the claims it holds every
+# minute (`HEARTBEAT`), so that a reviewer's screen killed outright (kill -9, a lost SSH session) frees
+# its conversation within minutes rather than holding it for half an hour
+CLAIM_TTL = timedelta(minutes=5)
+HEARTBEAT = timedelta(minutes=1)
 GATE = "filon eval"  # the reviewer name of the gate's own replays, dismissed as they are stored
 CONVERSATIONS = ConversationRow.__table__  # type: ignore[attr-defined]
 LINKS = CaseLink.__table__  # type: ignore[attr-defined]

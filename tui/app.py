@@ -12,6 +12,7 @@ from textual.binding import Binding
 
 from filon.goldens.set.caseset import goldens_dir
 from filon.miner.group_review import GroupVerdict
+from filon.miner.reviews import HEARTBEAT
 from filon.miner.settings import settings
 from filon.miner.store import Store
 from filon.tui.queue import QueueScreen
@@ -62,8 +63,21 @@ class ReviewApp(App[None]):
         """Give back every claim this app holds (quit, ctrl+c, a crash): another reviewer can take them."""
         for conversation_id in list(self.held):
             self.held.discard(conversation_id)
-            with suppress(Exception):  # the store is gone: the claim expires on its own (30 minutes)
+            with suppress(Exception):  # the store is gone: the claim expires on its own (5 minutes)
                 self.store.release(conversation_id, self.reviewer)
+
+    def _heartbeat(self) -> None:
+        self.run_worker(self.renew_claims, thread=True, group="heartbeat", exit_on_error=False)
+
+    def renew_claims(self) -> list[str]:
+        """Renew every claim this app holds (its claim again, by the same reviewer: five more minutes);
+        the conversations whose claim is no longer this reviewer's leave `held`."""
+        lost = []
+        for conversation_id in list(self.held):
+            if not self.store.claim(conversation_id, self.reviewer).ok:
+                self.held.discard(conversation_id)
+                lost.append(conversation_id)
+        return lost
 
     def release(self, conversation_id: str) -> None:
         """Give one claim back, off the UI thread."""
@@ -79,6 +93,8 @@ class ReviewApp(App[None]):
         self.exit()
 
     def on_mount(self) -> None:
+        # the claims this app holds are renewed while it runs; killed, it stops, and they expire
+        self.set_interval(HEARTBEAT.total_seconds(), self._heartbeat)
         self.push_screen(QueueScreen())
         if self.start_conversation:
             self.open_conversation(self.start_conversation)

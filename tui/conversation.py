@@ -1,6 +1,6 @@
 """A conversation turn by turn: messages, tool calls (collapsible), escalation, flags, latency, tokens.
 
-Opening it claims it for this reviewer (atomic, 30 minutes); another reviewer's claim makes it read-only.
+Opening it claims it for this reviewer (atomic, 5 minutes, renewed every minute by the app); another reviewer's claim makes it read-only.
 `d` drafts a case from it, `x` dismisses it as not worth a case, with a reason.
 """
 

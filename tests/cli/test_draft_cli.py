@@ -92,7 +92,7 @@ def test_a_cli_draft_respects_a_reviewers_claim_and_links_its_source(cases: Path
 
 
 def test_a_write_that_fails_gives_the_claim_back(cases: Path) -> None:
-    """Issue 45: an id already taken wrote nothing, and the conversation is not held for 30 minutes."""
+    """Issue 45: an id already taken wrote nothing, and the conversation is not held until its claim expires."""
     taken = runner.invoke(app, ["draft", "web:geste", "--id", "faq-01", "--write", "--reviewer", "bob"])
     assert taken.exit_code == 1 and "already exists" in taken.stderr
     store = Store.open()

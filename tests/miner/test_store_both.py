@@ -17,10 +17,10 @@ def test_claims_are_compare_and_set_and_expire(db_url: str) -> None:
     now = datetime.now(UTC)
     assert store.claim("web:leak", "alice", now).ok
     assert store.claim("web:leak", "alice", now).ok  # renewing one's own claim
-    bob = store.claim("web:leak", "bob", now + timedelta(minutes=10))
+    bob = store.claim("web:leak", "bob", now + timedelta(minutes=4))
     assert (bob.ok, bob.holder) == (False, "alice")
     assert not store.dismiss("web:leak", "bob", "not mine")
-    assert store.claim("web:leak", "bob", now + timedelta(minutes=31)).ok  # alice's claim expired
+    assert store.claim("web:leak", "bob", now + timedelta(minutes=6)).ok  # alice's claim expired
     assert store.claim("nope", "bob").status == "missing"
 
 
