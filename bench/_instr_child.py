@@ -1,0 +1,119 @@
+"""One measured step of `instruction_ratios.py`, run in a process of its own under callgrind.
+
+`python bench/_instr_child.py STEP SOURCE FOLDER [--setup]`: STEP is `ingest`, `ingest_full` (every rule
+of the rulebook flagging production), `raw` (`executemany` of the rows an ingest wrote, read from
+FOLDER/rows.db) or `flags` (the flag rules alone over the same conversations); SOURCE `minimal` or
+`agent`. With `--setup` the step does everything but the work it measures (imports, the spans built,
+the store opened, the rows read), so that the work's instructions are the difference of two runs. It
+prints the CPU time (user and system: `time.process_time`) its work took, the system calls included.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
+
+from _agent_spans import agent_traffic
+from _spans import traffic
+
+from filon.miner.config import FlagConfig
+from filon.miner.store import Store
+from filon.tracing.ingest import Ingestor
+from filon.tracing.records import batched
+from filon.tracing.redact import Redactor
+
+TURNS = 400
+CPU = [0.0]  # the process's CPU time (user and system) spent in the measured work
+BATCH = 512
+TABLES = ("spans", "turns", "conversations", "flags", "failure_groups", "failure_group_days")
+
+
+def full_rulebook() -> FlagConfig:
+    return FlagConfig.from_json(
+        {"rules": {"action_affirmee": {"production": True}, "fait_non_fonde": {"production": True}}}
+    )
+
+
+def ingest(source: str, folder: Path, setup: bool, config: FlagConfig | None, name: str) -> None:
+    records = (traffic if source == "minimal" else agent_traffic)(TURNS)
+    db = folder / f"{name}{'-setup' if setup else ''}.db"  # the work's rows stay for `raw` to read
+    db.unlink(missing_ok=True)
+    store = Store.open(f"sqlite:///{db}")
+    ingestor = Ingestor(store, config=config, redactor=Redactor(b"bench"))
+    if not setup:
+        start = time.process_time()
+        for batch in batched(records, BATCH):
+            ingestor.ingest(batch)
+        CPU[0] = time.process_time() - start
+    store.close()
+
+
+def raw(folder: Path, setup: bool) -> None:
+    target = folder / f"raw{'-setup' if setup else ''}.db"
+    target.unlink(missing_ok=True)
+    Store.open(f"sqlite:///{target}").close()  # the same schema, made by the same migrations
+    src = sqlite3.connect(folder / "rows.db")
+    rows = {t: src.execute(f"SELECT * FROM {t}").fetchall() for t in TABLES}
+    src.close()
+    conn = sqlite3.connect(target)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    batches = max(1, len(rows["spans"]) // BATCH)
+    if not setup:
+        start = time.process_time()
+        for i in range(batches):
+            for table in TABLES:
+                part = rows[table][i * len(rows[table]) // batches : (i + 1) * len(rows[table]) // batches]
+                if part:
+                    conn.executemany(f"INSERT INTO {table} VALUES ({','.join('?' * len(part[0]))})", part)
+            conn.commit()
+        CPU[0] = time.process_time() - start
+    conn.close()
+
+
+def flags(source: str, setup: bool, config: FlagConfig | None) -> None:
+    from filon.miner.flags import flag_conversation
+    from filon.miner.model import Conversation
+    from filon.tracing.grouping import by_trace, turn_of
+
+    records = (traffic if source == "minimal" else agent_traffic)(TURNS)
+    cfg = config or FlagConfig()
+    conversations: dict[str, Conversation] = {}
+    for spans in by_trace(records).values():
+        seen = turn_of(spans, cfg.escalation_tools)
+        conversations.setdefault(
+            seen.conversation_id, Conversation(seen.conversation_id, seen.channel)
+        ).turns.append(seen.turn)
+    if not setup:
+        start = time.process_time()
+        for conversation in conversations.values():
+            flag_conversation(conversation, cfg)
+        CPU[0] = time.process_time() - start
+
+
+def main(argv: list[str]) -> None:
+    step, source, folder = argv[0], argv[1], Path(argv[2])
+    setup = "--setup" in argv
+    if step == "ingest":
+        ingest(source, folder, setup, None, f"{source}-ingest")
+    elif step == "ingest_full":
+        ingest(source, folder, setup, full_rulebook(), f"{source}-ingest-full")
+    elif step == "raw":
+        raw(folder, setup)
+    elif step == "flags":
+        flags(source, setup, None)
+    elif step == "flags_full":
+        flags(source, setup, full_rulebook())
+    else:
+        raise SystemExit(f"unknown step {step!r}")
+    print(json.dumps({"cpu_s": CPU[0]}))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,114 @@
+"""The CPU-bound ratios counted in instructions, which the machine's load cannot move.
+
+Wall time on this machine moves by tens of percent with whatever else runs (the raw baseline of
+`ingest_throughput.py` went from 75,000 to 132,000 spans/s between two rounds of one run), so a change of
+a few percent cannot be told from noise by timing. Instructions can: each step runs in a process of its
+own under `valgrind --tool=callgrind` (`_instr_child.py`), once with its work and once without (the
+imports, the spans built, the store opened: `--setup`), and the work is the difference; two runs agree
+within a fraction of a percent. Side by side in one run:
+
+- ingest with redaction and the rulebook as it ships against raw `executemany` of the rows it wrote,
+  on the minimal spans (`_spans.py`) and on filon's own agent's spans (`_agent_spans.py`), stated as the
+  ratio of raw's instructions to ingest's (the same direction as the wall-clock ratio: 1.0 is raw's
+  cost, the goal at least 0.4);
+- the same with every rule of the rulebook flagging production (`ingest_full`);
+- the flag rules alone, in instructions per turn, as shipped and with the full rulebook.
+
+`docs/benchmarks.md` says which figure decides: for these ratios, the instructions; the wall-clock figure
+of `ingest_throughput.py` stays beside it for what a user waits. Without valgrind the script says so and
+reports nothing measured (`"skipped"`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CHILD = HERE / "_instr_child.py"
+TOTAL = re.compile(r"^(?:summary|totals): (\d+)", re.MULTILINE)
+
+
+def instructions(folder: Path, *args: str) -> int:
+    out = (
+        folder
+        / f"cg-{'-'.join(a.strip('-') for a in args[:2])}-{'setup' if '--setup' in args else 'work'}.out"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "0"}  # the same hashing in every run: the same instructions
+    subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, str(CHILD), *args],
+        check=True,
+        capture_output=True,
+        env=env,
+        cwd=HERE.parent,
+    )
+    found = TOTAL.search(out.read_text())
+    if found is None:
+        raise SystemExit(f"{out}: no instruction total in callgrind's output")
+    return int(found.group(1))
+
+
+def work(folder: Path, step: str, source: str) -> int:
+    """The instructions of `step`'s work alone: the whole run minus the same run without its work."""
+    return instructions(folder, step, source, str(folder)) - instructions(
+        folder, step, source, str(folder), "--setup"
+    )
+
+
+def cpu(folder: Path, step: str, source: str, runs: int = 3) -> float:
+    """The CPU time of `step`'s work (user and system, the writes' system calls included), best of `runs`
+    plain runs: what callgrind leaves out (the kernel's share of a write), less moved by the load than
+    wall time, more than instructions."""
+    best = float("inf")
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, str(CHILD), step, source, str(folder)],
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=HERE.parent,
+        )
+        best = min(best, json.loads(out.stdout.strip().splitlines()[-1])["cpu_s"])
+    return best
+
+
+def figures(folder: Path, source: str) -> dict[str, object]:
+    ingest = work(folder, "ingest", source)
+    shutil.copy(folder / f"{source}-ingest.db", folder / "rows.db")
+    raw = work(folder, "raw", source)
+    full = work(folder, "ingest_full", source)
+    cpu_ingest, cpu_raw, cpu_full = (cpu(folder, step, source) for step in ("ingest", "raw", "ingest_full"))
+    flags = work(folder, "flags", source)
+    flags_full = work(folder, "flags_full", source)
+    turns = 400  # `_instr_child.TURNS`
+    return {
+        f"{source}_ingest_instructions": ingest,
+        f"{source}_raw_executemany_instructions": raw,
+        f"{source}_ratio_ingest_to_raw_instructions": round(raw / ingest, 3),
+        f"{source}_ratio_ingest_full_rulebook_to_raw_instructions": round(raw / full, 3),
+        f"{source}_ratio_ingest_to_raw_cpu_time": round(cpu_raw / cpu_ingest, 3),
+        f"{source}_ratio_ingest_full_rulebook_to_raw_cpu_time": round(cpu_raw / cpu_full, 3),
+        f"{source}_flag_rules_instructions_per_turn": round(flags / turns),
+        f"{source}_flag_rules_full_rulebook_instructions_per_turn": round(flags_full / turns),
+    }
+
+
+def main() -> None:
+    if shutil.which("valgrind") is None:
+        print(json.dumps({"skipped": "valgrind is not installed (apt-get install valgrind)"}))
+        return
+    out: dict[str, object] = {"goal_ratio_at_least": 0.4, "turns": 400, "redaction": True}
+    with tempfile.TemporaryDirectory() as tmp:
+        for source in ("minimal", "agent"):
+            out.update(figures(Path(tmp), source))
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
