@@ -77,6 +77,11 @@ def test_filon_is_the_one_import_name_beside_a_team_s_own_agent(tmp_path: Path) 
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]); "
         "import filon.cli, filon.agent.service, filon.goldens.evaluate, filon.tracing.receiver, filon.tui; "
+        # the data filon reads from its own packages: never from a top-level name
+        "from filon.goldens.verdict.report import prices; prices(); "
+        "from filon.agent.shop.fixtures import default_fixtures; default_fixtures(); "
+        "from filon.agent.knowledge.search import search; search('frais de livraison'); "
+        "from filon.agent.prompts import load_prompt; load_prompt(None); "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('agent', 'tracing', 'miner', 'tui', 'goldens')))"
     )
     out = subprocess.run(

@@ -53,7 +53,7 @@ def percentile(values: list[float], q: float) -> float | None:
 
 @cache  # read once per process: every role's cost, the budget and the report read it
 def prices() -> dict[str, dict[str, float]]:
-    data = json.loads(resources.files("goldens").joinpath("prices.json").read_text(encoding="utf-8"))
+    data = json.loads(resources.files("filon.goldens").joinpath("prices.json").read_text(encoding="utf-8"))
     return {k: v for k, v in data.items() if not k.startswith("_")}
 
 
