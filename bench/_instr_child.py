@@ -1,6 +1,6 @@
 """One measured step of `instruction_ratios.py`, run in a process of its own under callgrind.
 
-`python bench/_instr_child.py STEP SOURCE FOLDER [--setup]`: STEP is `ingest`, `ingest_full` (every rule
+`python bench/_instr_child.py [--turns=N] STEP SOURCE FOLDER [--setup]`: STEP is `ingest`, `ingest_full` (every rule
 of the rulebook flagging production), `raw` (`executemany` of the rows an ingest wrote, read from
 FOLDER/rows.db) or `flags` (the flag rules alone over the same conversations); SOURCE `minimal` or
 `agent`. With `--setup` the step does everything but the work it measures (imports, the spans built,
@@ -11,7 +11,6 @@ prints the CPU time (user and system: `time.process_time`) its work took, the sy
 from __future__ import annotations
 
 import json
-import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -21,6 +20,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
 from _agent_spans import agent_traffic
 from _spans import traffic
+from ingest_throughput import BATCH, full_rulebook, insert_raw, raw_target
 
 from filon.miner.config import FlagConfig
 from filon.miner.store import Store
@@ -28,20 +28,12 @@ from filon.tracing.ingest import Ingestor
 from filon.tracing.records import batched
 from filon.tracing.redact import Redactor
 
-TURNS = 400
+TURNS = [400]  # `--turns=N` from `instruction_ratios.py`
 CPU = [0.0]  # the process's CPU time (user and system) spent in the measured work
-BATCH = 512
-TABLES = ("spans", "turns", "conversations", "flags", "failure_groups", "failure_group_days")
-
-
-def full_rulebook() -> FlagConfig:
-    return FlagConfig.from_json(
-        {"rules": {"action_affirmee": {"production": True}, "fait_non_fonde": {"production": True}}}
-    )
 
 
 def ingest(source: str, folder: Path, setup: bool, config: FlagConfig | None, name: str) -> None:
-    records = (traffic if source == "minimal" else agent_traffic)(TURNS)
+    records = (traffic if source == "minimal" else agent_traffic)(TURNS[0])
     db = folder / f"{name}{'-setup' if setup else ''}.db"  # the work's rows stay for `raw` to read
     db.unlink(missing_ok=True)
     store = Store.open(f"sqlite:///{db}")
@@ -57,22 +49,10 @@ def ingest(source: str, folder: Path, setup: bool, config: FlagConfig | None, na
 def raw(folder: Path, setup: bool) -> None:
     target = folder / f"raw{'-setup' if setup else ''}.db"
     target.unlink(missing_ok=True)
-    Store.open(f"sqlite:///{target}").close()  # the same schema, made by the same migrations
-    src = sqlite3.connect(folder / "rows.db")
-    rows = {t: src.execute(f"SELECT * FROM {t}").fetchall() for t in TABLES}
-    src.close()
-    conn = sqlite3.connect(target)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    batches = max(1, len(rows["spans"]) // BATCH)
+    conn, rows = raw_target(target, folder / "rows.db")
     if not setup:
         start = time.process_time()
-        for i in range(batches):
-            for table in TABLES:
-                part = rows[table][i * len(rows[table]) // batches : (i + 1) * len(rows[table]) // batches]
-                if part:
-                    conn.executemany(f"INSERT INTO {table} VALUES ({','.join('?' * len(part[0]))})", part)
-            conn.commit()
+        insert_raw(conn, rows)
         CPU[0] = time.process_time() - start
     conn.close()
 
@@ -82,7 +62,7 @@ def flags(source: str, setup: bool, config: FlagConfig | None) -> None:
     from filon.miner.model import Conversation
     from filon.tracing.grouping import by_trace, turn_of
 
-    records = (traffic if source == "minimal" else agent_traffic)(TURNS)
+    records = (traffic if source == "minimal" else agent_traffic)(TURNS[0])
     cfg = config or FlagConfig()
     conversations: dict[str, Conversation] = {}
     for spans in by_trace(records).values():
@@ -98,6 +78,9 @@ def flags(source: str, setup: bool, config: FlagConfig | None) -> None:
 
 
 def main(argv: list[str]) -> None:
+    for a in [a for a in argv if a.startswith("--turns=")]:
+        TURNS[0] = int(a.split("=", 1)[1])
+        argv.remove(a)
     step, source, folder = argv[0], argv[1], Path(argv[2])
     setup = "--setup" in argv
     if step == "ingest":

@@ -24,6 +24,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # this tree's filon, not another checkout's
@@ -68,18 +69,22 @@ def ingest_rate(
     return len(records) / elapsed, db
 
 
-def raw_rate(folder: Path, source: Path, name: str = "raw") -> float:
-    target = folder / f"{name}.db"
-    Store.open(f"sqlite:///{target}").close()  # the same schema, made by the same migrations
+def raw_target(target: Path, source: Path) -> tuple[sqlite3.Connection, dict[str, list[Any]]]:
+    """An empty store of the same schema (made by the same migrations) opened as raw `sqlite3`, with the
+    rows `source` holds, read beforehand."""
+    Store.open(f"sqlite:///{target}").close()
     src = sqlite3.connect(source)
     rows = {t: src.execute(f"SELECT * FROM {t}").fetchall() for t in TABLES}
     src.close()
     conn = sqlite3.connect(target)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
-    spans = len(rows["spans"])
-    batches = max(1, spans // BATCH)
-    start = time.perf_counter()
+    return conn, rows
+
+
+def insert_raw(conn: sqlite3.Connection, rows: dict[str, list[Any]]) -> None:
+    """The baseline's work: the rows in the same batches as ingest's, one commit each."""
+    batches = max(1, len(rows["spans"]) // BATCH)
     for i in range(batches):
         for table in TABLES:
             chunk = rows[table][i * len(rows[table]) // batches : (i + 1) * len(rows[table]) // batches]
@@ -87,9 +92,15 @@ def raw_rate(folder: Path, source: Path, name: str = "raw") -> float:
                 marks = ",".join("?" * len(chunk[0]))
                 conn.executemany(f"INSERT INTO {table} VALUES ({marks})", chunk)
         conn.commit()
+
+
+def raw_rate(folder: Path, source: Path, name: str = "raw") -> float:
+    conn, rows = raw_target(folder / f"{name}.db", source)
+    start = time.perf_counter()
+    insert_raw(conn, rows)
     elapsed = time.perf_counter() - start
     conn.close()
-    return spans / elapsed
+    return len(rows["spans"]) / elapsed
 
 
 def python_us_per_turn(source: Source, config: FlagConfig | None = None) -> tuple[float, float]:

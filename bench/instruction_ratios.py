@@ -31,6 +31,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+TURNS = 400  # turns of traffic each step works on, given to the child
 CHILD = HERE / "_instr_child.py"
 TOTAL = re.compile(r"^(?:summary|totals): (\d+)", re.MULTILINE)
 
@@ -42,7 +43,15 @@ def instructions(folder: Path, *args: str) -> int:
     )
     env = {**os.environ, "PYTHONHASHSEED": "0"}  # the same hashing in every run: the same instructions
     subprocess.run(
-        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, str(CHILD), *args],
+        [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            str(CHILD),
+            f"--turns={TURNS}",
+            *args,
+        ],
         check=True,
         capture_output=True,
         env=env,
@@ -68,7 +77,7 @@ def cpu(folder: Path, step: str, source: str, runs: int = 3) -> float:
     best = float("inf")
     for _ in range(runs):
         out = subprocess.run(
-            [sys.executable, str(CHILD), step, source, str(folder)],
+            [sys.executable, str(CHILD), f"--turns={TURNS}", step, source, str(folder)],
             check=True,
             capture_output=True,
             text=True,
@@ -86,7 +95,6 @@ def figures(folder: Path, source: str) -> dict[str, object]:
     cpu_ingest, cpu_raw, cpu_full = (cpu(folder, step, source) for step in ("ingest", "raw", "ingest_full"))
     flags = work(folder, "flags", source)
     flags_full = work(folder, "flags_full", source)
-    turns = 400  # `_instr_child.TURNS`
     return {
         f"{source}_ingest_instructions": ingest,
         f"{source}_raw_executemany_instructions": raw,
@@ -94,8 +102,8 @@ def figures(folder: Path, source: str) -> dict[str, object]:
         f"{source}_ratio_ingest_full_rulebook_to_raw_instructions": round(raw / full, 3),
         f"{source}_ratio_ingest_to_raw_cpu_time": round(cpu_raw / cpu_ingest, 3),
         f"{source}_ratio_ingest_full_rulebook_to_raw_cpu_time": round(cpu_raw / cpu_full, 3),
-        f"{source}_flag_rules_instructions_per_turn": round(flags / turns),
-        f"{source}_flag_rules_full_rulebook_instructions_per_turn": round(flags_full / turns),
+        f"{source}_flag_rules_instructions_per_turn": round(flags / TURNS),
+        f"{source}_flag_rules_full_rulebook_instructions_per_turn": round(flags_full / TURNS),
     }
 
 
@@ -103,7 +111,7 @@ def main() -> None:
     if shutil.which("valgrind") is None:
         print(json.dumps({"skipped": "valgrind is not installed (apt-get install valgrind)"}))
         return
-    out: dict[str, object] = {"goal_ratio_at_least": 0.4, "turns": 400, "redaction": True}
+    out: dict[str, object] = {"goal_ratio_at_least": 0.4, "turns": TURNS, "redaction": True}
     with tempfile.TemporaryDirectory() as tmp:
         for source in ("minimal", "agent"):
             out.update(figures(Path(tmp), source))

@@ -230,7 +230,7 @@ def grounding(
         if seen is None:
             seen = seen_in(source_texts(cfg.sources), day, lang)
         for turn in conv.turns[read : i + 1]:
-            seen.add_customer(turn.user, day)
+            seen.add(turn.user, day)
             for c in turn.tools:
                 seen.add(c.result, day, lookup=looks_up_an_order(c.name), about=c.name)
         read = i + 1

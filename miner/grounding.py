@@ -71,9 +71,9 @@ class Seen:
     addresses: set[str] = field(default_factory=set)  # street addresses read (« 14 rue des lilas »)
     # (figure, unit) → what it was read counting from (« 14 jours après réception du retour »: `retour`)
     anchors: dict[tuple[int, str], set[str]] = field(default_factory=dict)
-    # the customer's words and the tools' results, folded (not the agent's instructions nor its help texts):
-    # what grounds a status of the customer's order when no lookup ran
-    customer: str = ""
+    # the customer's words and the tools' results, folded (not the agent's instructions nor its declared
+    # help texts, `source`): what grounds a status of the customer's order when no lookup ran
+    reported: str = ""
 
     def copy(self) -> Seen:
         return Seen(
@@ -89,19 +89,16 @@ class Seen:
             set(self.hours),
             set(self.addresses),
             {k: set(v) for k, v in self.anchors.items()},
-            self.customer,
+            self.reported,
         )
-
-    def add_customer(self, text: str, today: date) -> None:
-        """The customer's words: read as any text the agent saw, and kept apart (`customer`)."""
-        self.add(text, today)
 
     def add(
         self, value: Any, today: date, lookup: bool = False, about: str = "", source: bool = False
     ) -> None:
         """A tool result, a help text or the customer's words; `lookup`: the result of a call that looks an
         order up (its statuses are the ones the agent may report, none if it failed; its « demain » is a
-        date); `about`: the tool's name, whose words name its result's subject (`demander_retour`)."""
+        date); `about`: the tool's name, whose words name its result's subject (`demander_retour`);
+        `source`: a help text or instruction the agent was given, which reports nothing of an order."""
         if lookup and self.statuses is None:
             self.statuses = set()
         numbers = self.numbers if self.numbers is not None else set()
@@ -124,7 +121,7 @@ class Seen:
                 self.anchors.setdefault(figure, set()).add(anchor)
             self.text += " " + read.plain
             if not source:  # the customer's words and the tools' results, not the agent's instructions
-                self.customer += " " + read.plain
+                self.reported += " " + read.plain
             self.raw += " " + s
         self.numbers, self.dates = numbers, dates
 
@@ -347,9 +344,9 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
     if fact.kind == "statut":
         if seen.statuses is None:
             # it looked nothing up: a general statement of the policy, not a report; but a status said of
-            # the customer's own order is a report, found only in the customer's own words
+            # the customer's own order is a report, found only in the customer's words or a tool's result
             words = STATUSES[fact.value] + CUSTOMER_SAYS.get(fact.value, ())
-            return not fact.own or any(re.search(rf"\b{w}", seen.customer) for w in words)
+            return not fact.own or any(re.search(rf"\b{w}", seen.reported) for w in words)
         said = STATUSES[fact.value]
         if fact.value == "en transit":  # a parcel late is still on its way, an order shipped is too
             said = said + STATUSES["en retard"]

@@ -17,84 +17,16 @@ from filon.agent.scripted.intents import order_numbers
 from filon.agent.scripted.request import Decision, Turn
 
 _WORD = re.compile(r"[a-z']+")
-_ENGLISH = frozenset(
-    [
-        "the",
-        "is",
-        "are",
-        "my",
-        "how",
-        "do",
-        "does",
-        "i",
-        "you",
-        "what",
-        "where",
-        "can",
-        "could",
-        "to",
-        "a",
-        "an",
-        "of",
-        "for",
-        "it",
-        "please",
-        "with",
-        "get",
-        "was",
-        "did",
-        "not",
-        "have",
-        "your",
-        "me",
-        "when",
-        "why",
-        "would",
-        "like",
-        "want",
-        "there",
-        "this",
-        "that",
-        "been",
-        "yet",
-    ]
-)
-_FRENCH = frozenset(
-    [
-        "le",
-        "la",
-        "les",
-        "est",
-        "mon",
-        "ma",
-        "mes",
-        "je",
-        "vous",
-        "quoi",
-        "ou",
-        "pouvez",
-        "de",
-        "des",
-        "un",
-        "une",
-        "pour",
-        "il",
-        "merci",
-        "avec",
-        "pas",
-        "votre",
-        "quand",
-        "pourquoi",
-        "bonjour",
-        "et",
-        "ai",
-        "suis",
-        "veux",
-        "voudrais",
-        "ce",
-        "cette",
-    ]
-)
+_ENGLISH = frozenset((
+    "the", "is", "are", "my", "how", "do", "does", "i", "you", "what", "where", "can", "could", "to", "a",
+    "an", "of", "for", "it", "please", "with", "get", "was", "did", "not", "have", "your", "me", "when",
+    "why", "would", "like", "want", "there", "this", "that", "been", "yet",
+))  # fmt: skip
+_FRENCH = frozenset((
+    "le", "la", "les", "est", "mon", "ma", "mes", "je", "vous", "quoi", "ou", "pouvez", "de", "des", "un",
+    "une", "pour", "il", "merci", "avec", "pas", "votre", "quand", "pourquoi", "bonjour", "et", "ai",
+    "suis", "veux", "voudrais", "ce", "cette",
+))  # fmt: skip
 HUMAN = (
     "human", "a person", "real person", "representative", "supervisor", "manager", "live agent",
     "speak to someone", "talk to someone", "an agent", "real agent",
@@ -137,7 +69,7 @@ def decide(turn: Turn) -> Decision:
         if tool in turn.tools:
             if turn.result(tool) is None:
                 return Decision(call=(tool, {"numero": numbers[-1]}))
-            return Decision(text="")  # the server quotes the result's own values (`english_summary`)
+            return Decision(text="")  # the server quotes the result's own values (`server.summary`)
     if GREETING.match(text):
         return Decision(text="Hello! How can I help you today?")
     if "rechercher_aide" in turn.tools:

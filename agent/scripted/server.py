@@ -104,7 +104,8 @@ def summary(result: dict[str, Any], english: bool = False) -> str:
         ]
         said = [s for s in said if s][:2]
     else:
-        said = [f"{k}: {v}" if english else f"{k} : {v}" if k else v for k, v in _pairs(result)]
+        colon = ": " if english else " : "
+        said = [f"{k}{colon}{v}" if k else v for k, v in _pairs(result)]
     lead = "Here is what I found: " if english else "Voici ce que j'ai trouvé : "
     return lead + ("; ".join(said) or json.dumps(result, ensure_ascii=False)) + "."
 
@@ -301,9 +302,12 @@ class ScriptedModel:
             )
         if foreign and broken and last is not None and not decision.call:
             handed = last[0] == "transferer_a_un_conseiller"
-            lead = "Je transmets votre demande à un conseiller. " if handed else ""
-            if english:
-                lead = "I'm passing your request to a colleague. " if handed else ""
+            passing = (
+                "I'm passing your request to a colleague. "
+                if english
+                else "Je transmets votre demande à un conseiller. "
+            )
+            lead = passing if handed else ""
             decision = Decision(text=lead + summary(last[1], english))
         if decision.call:
             name, args = turn.vocabulary.call_for(*decision.call)

@@ -112,7 +112,7 @@ def trust_command(
         found = trust(examples, gate)
     doc = found.as_json()
     if disagreements:
-        doc["desaccords"] = found.disagreements_json()
+        doc["desaccords"] = found.disagreements
     if as_json:
         console.print_json(json.dumps(doc, ensure_ascii=False))
         return

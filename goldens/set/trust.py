@@ -91,9 +91,6 @@ class Trust:
             "laisses_au_juge": self.for_the_judge,
         }
 
-    def disagreements_json(self) -> list[dict[str, object]]:
-        return self.disagreements
-
 
 def set_examples(cases: Sequence[Case]) -> list[tuple[Case, Example]]:
     return [(case, example) for case in cases for example in case.exemples]
