@@ -23,10 +23,16 @@ PSEUDO_PHONE = "33999"
 
 Found = tuple[str, int, int]  # (kind, start, end)
 
+# A phone pseudonym written among other digits ("0000 33999271803 0000") is no card's part: the digits
+# around it may pass Luhn once the real number became the pseudonym, and redacting twice must redact once.
+_PHONE_PSEUDONYM = re.compile(rf"(?<!\d){PSEUDO_PHONE}\d{{6}}(?!\d)")
+
 
 def card_digits(written: str) -> str | None:
     """A card number's digits, or None where these are no card's (a length, Luhn, a SIRET)."""
     digits = re.sub(r"\D", "", written)
+    if _PHONE_PSEUDONYM.search(written):
+        return None
     if not 13 <= len(digits) <= 19 or not luhn(digits) or siret(digits):
         return None
     return digits

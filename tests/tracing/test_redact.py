@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from filon.tracing.redact import Redactor, load_secret
@@ -53,6 +53,7 @@ def test_other_text_is_untouched(keep: str) -> None:
 
 
 @given(st.text(max_size=40), st.sampled_from(["julien.robert@exemple.fr", "06 12 34 56 78", "33600000103"]))
+@example(text="0000", identifier="33600000103")  # the pseudonym among digits once passed Luhn: a "card"
 def test_redaction_is_idempotent(text: str, identifier: str) -> None:
     """Redacting twice is redacting once, and the identifier went the first time."""
     once = R.text(f"{text} {identifier} {text}")
