@@ -22,5 +22,5 @@ def serial_calls(t: Attempt) -> int:
 
 def ideal_seconds(report: EvalReport, calls: int, latency_ms: float, concurrency: int) -> float:
     spread = calls * latency_ms / 1000 / concurrency
-    longest = max((serial_calls(t) for c in report.cas for t in c.tentatives), default=0)
+    longest = max((serial_calls(t) for c in report.cases for t in c.attempts), default=0)
     return max(spread, longest * latency_ms / 1000)

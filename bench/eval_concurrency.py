@@ -52,7 +52,7 @@ def main() -> None:
     cases = [
         Case.model_validate(json.loads(p.read_text())) for p in sorted(Path("goldens/cases").glob("*.json"))
     ]
-    recorded = {c.id: c.tentatives[0] for c in result.report.cas}
+    recorded = {c.id: c.attempts[0] for c in result.report.cases}
     rounds = 300
     start = time.perf_counter()
     for _ in range(rounds):
@@ -63,7 +63,7 @@ def main() -> None:
     print(
         json.dumps(
             {
-                "cases": len(result.report.cas),
+                "cases": len(result.report.cases),
                 "model_calls": calls,
                 "latency_ms_per_call": LATENCY_MS,
                 "concurrency": CONCURRENCY,

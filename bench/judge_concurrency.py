@@ -64,15 +64,15 @@ def run(folder: Path, prompt: str) -> dict[str, float]:
         )
         calls = model.requests
     report = result.report
-    assert report is not None and report.juge is not None, result.message
+    assert report is not None and report.judge is not None, result.message
     replay = report.execution.duree_s
     ideal = ideal_seconds(report, calls, LATENCY_MS, CONCURRENCY)
-    planned = report.juge.appels + report.juge.sautes
+    planned = report.judge.calls + report.judge.skipped
     return {
         "model_calls": calls,
-        "judge_calls": report.juge.appels,
-        "judge_calls_skipped": report.juge.sautes,
-        "judge_skipped_share": round(report.juge.sautes / planned, 3) if planned else 0.0,
+        "judge_calls": report.judge.calls,
+        "judge_calls_skipped": report.judge.skipped,
+        "judge_skipped_share": round(report.judge.skipped / planned, 3) if planned else 0.0,
         "replay_wall_s": round(replay, 2),
         "ideal_s": round(ideal, 2),
         "ratio_wall_to_ideal": round(replay / ideal, 3),

@@ -79,8 +79,8 @@ def replay(
         )
     )
     assert result.report is not None, result.message
-    assert result.report.erreurs.nombre == 0, result.report.erreurs
-    turns = sum(len(a.latencies_ms) for c in result.report.cas for a in c.tentatives)
+    assert result.report.errors.count == 0, result.report.errors
+    turns = sum(len(a.latencies_ms) for c in result.report.cases for a in c.attempts)
     return result.report.execution.duree_s, turns
 
 

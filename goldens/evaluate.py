@@ -36,7 +36,7 @@ from filon.goldens.verdict.files import write_atomic
 from filon.goldens.verdict.gate import BudgetStop, Gate, Interruption, decide
 from filon.goldens.verdict.junit import junit
 from filon.goldens.verdict.report_console import console_lines
-from filon.goldens.verdict.report_model import BudgetRapport, EvalReport, PromptRef
+from filon.goldens.verdict.report_model import BudgetReport, EvalReport, PromptRef
 from filon.goldens.verdict.worst import worst
 from filon.miner.settings import settings
 from filon.miner.store import Store, StoreError
@@ -319,20 +319,20 @@ def _report(
     )
     if run.budget is not None:
         b = run.budget
-        document.budget = BudgetRapport(
-            limite=b.limit, estime=round(b.estimated, 6), depense=round(b.spent, 6), non_lancees=b.skipped
+        document.budget = BudgetReport(
+            limit=b.limit, estimated=round(b.estimated, 6), spent=round(b.spent, 6), not_started=b.skipped
         )
-    document.interrompu = run.interrupted  # what was done is reported, marked as such
-    document.bloquants = list(config.blocking)
+    document.interrupted = run.interrupted  # what was done is reported, marked as such
+    document.blocking = list(config.blocking)
     default = Path(config.report).absolute() == settings().report_path()
-    document.pires = worst(document.cas, document.bloquants, None if default else str(config.report))
+    document.worst = worst(document.cases, document.blocking, None if default else str(config.report))
     covered = last_week(inputs.caseset.cases, frozenset(inputs.escalation_tools))
     if covered is not None:
-        document.couverture = rpt.coverage_entry(covered, WEEK)
-    document.cible = inputs.target
+        document.coverage = rpt.coverage_entry(covered, WEEK)
+    document.target = inputs.target
     if inputs.target != "filon":  # its prompt is its own: filon neither knows nor sends it
-        document.prompt = PromptRef(chemin=inputs.target, nom="(celui de la cible)", sha256="")
-    document.empreintes = {c.id: fingerprint(c) for c in inputs.cases}
+        document.prompt = PromptRef(path=inputs.target, name="(celui de la cible)", sha256="")
+    document.fingerprints = {c.id: fingerprint(c) for c in inputs.cases}
     if inputs.baseline is not None:
         document.baseline = rpt.baseline_diff(document, inputs.baseline, str(config.baseline))
     write_atomic(Path(config.report), document.dumps())

@@ -282,12 +282,12 @@ def _run(
         fail(result.message, Exit(result.exit_code))
     lines = result.lines()
     if live and finished:  # the cases were printed as they finished: the summary follows
-        lines = lines[len(result.report.cas) :]
+        lines = lines[len(result.report.cases) :]
     for line in lines:
         console.print(say(line), markup=False, soft_wrap=True)
-    if result.report.interrompu:
+    if result.report.interrupted:
         err_console.print(
-            f"interrupted: {len(finished) or len(result.report.cas)} case(s) done, reported in {config.report}",
+            f"interrupted: {len(finished) or len(result.report.cases)} case(s) done, reported in {config.report}",
             markup=False,
         )
     console.print(
@@ -297,9 +297,9 @@ def _run(
     b = result.report.baseline
     if b is not None:
         for heading, names in (
-            ("Nouveaux échecs", b.nouveaux_echecs),
-            ("Nouvelles réussites", b.nouvelles_reussites),
-            ("Nouveaux instables", b.nouveaux_instables),
+            ("Nouveaux échecs", b.new_failures),
+            ("Nouvelles réussites", b.new_passes),
+            ("Nouveaux instables", b.new_unstable),
         ):
             if names:
                 console.print(say(f"{heading} : {', '.join(names)}"), markup=False)

@@ -42,7 +42,7 @@ def show(
         near = get_close_matches(case_id, list(cases), n=3)
         fail(f"no case {case_id!r} in {path}" + (f"; did you mean {', '.join(near)}?" if near else ""))
     case = cases[case_id]
-    tries = {a.attempt: a for a in case.tentatives}
+    tries = {a.attempt: a for a in case.attempts}
     chosen = tries.get(attempt if attempt is not None else max(tries))
     if chosen is None:
         fail(
@@ -52,7 +52,7 @@ def show(
     def say(text: str) -> None:
         console.print(text, markup=False, soft_wrap=True)
 
-    say(f"{case.id} ({case.categorie}) · tentative {chosen.attempt}/{case.total} · {chosen.status}")
+    say(f"{case.id} ({case.category}) · tentative {chosen.attempt}/{case.total} · {chosen.status}")
     for label, items in (
         ("règle bloquante", chosen.blocking_rules),
         ("écart", chosen.gaps),

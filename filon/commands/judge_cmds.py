@@ -110,7 +110,7 @@ def _print_result(result: Result, written: bool, min_kappa: float, min_labels: i
         console.print(f"  {verdict:<18}{m[verdict]['bon']:>5}{m[verdict]['mauvais']:>9}", markup=False)
     for d in f.desaccords:
         console.print(
-            f"  désaccord {d.cas}[{d.exemple}] attendu {d.attendu}, note {d.score} : {d.raison}",
+            f"  désaccord {d.case}[{d.example}] attendu {d.expected}, note {d.score} : {d.reason}",
             markup=False,
         )
     now = figures_standing(f, min_kappa, min_labels)

@@ -29,7 +29,7 @@ Verdict = Literal["bon", "mauvais"]
 Origine = Literal["observé", "revue", "écrit"]
 
 
-class FaitAdmis(BaseModel):
+class AdmittedFact(BaseModel):
     """A fact the rulebook's `fait_non_fonde` may not find in what the agent saw, and why it is right (a
     figure a policy computes, a delay the agent knows from its training)."""
 
@@ -57,7 +57,7 @@ class Example(BaseModel):
     origine: Origine = "écrit"
     note: str | None = None
     criteres: dict[str, Verdict] | None = None
-    faits_admis: list[FaitAdmis] = Field(default_factory=list)
+    faits_admis: list[AdmittedFact] = Field(default_factory=list)
     # the case's checks when a reviewer judged this answer on the case as it stood (`goldens.case.fingerprint`)
     controles: str | None = None
 
@@ -86,7 +86,7 @@ class Example(BaseModel):
         return any(not isinstance(c, str) and c.args is not None for c in flat)
 
 
-class Juge(BaseModel):
+class JudgeCriterion(BaseModel):
     """A judge check: the rubric `goldens/judges/NAME.md` scores the answer; its threshold is the rubric's."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -101,7 +101,7 @@ class Juge(BaseModel):
         return value
 
 
-class ProcheDe(BaseModel):
+class CloseTo(BaseModel):
     """Semantic similarity to a reference answer (embeddings): blind to negation, so never alone."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -122,26 +122,26 @@ class Simulation(BaseModel):
     max_tours: int = Field(default=6, ge=1, le=20)
 
 
-class RetourAttendu(BaseModel):
+class ExpectedReturn(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     commande: str = Field(min_length=1)
 
 
-class CommandeAttendue(BaseModel):
+class ExpectedOrder(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     numero: str = Field(min_length=1)
     statut: str = Field(min_length=1)
 
 
-class EtatFinal(BaseModel):
+class FinalStateSpec(BaseModel):
     """The shop after the conversation: returns registered (an empty list: none at all) and orders' status."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    retours: list[RetourAttendu] | None = None
-    commandes: list[CommandeAttendue] = Field(default_factory=list)
+    retours: list[ExpectedReturn] | None = None
+    commandes: list[ExpectedOrder] = Field(default_factory=list)
 
 
 # the deterministic checks of a case and their empty value
@@ -174,14 +174,14 @@ class Case(BaseModel):
     source: dict[str, Any] | None = None
     notes: str | None = None
     exemples: list[Example] = Field(default_factory=list)
-    juge: list[Juge] = Field(default_factory=list)
-    proche_de: ProcheDe | None = None
+    juge: list[JudgeCriterion] = Field(default_factory=list)
+    proche_de: CloseTo | None = None
     simulation: Simulation | None = None
-    etat_final: EtatFinal | None = None
+    etat_final: FinalStateSpec | None = None
     ordre: list[Tool] = Field(default_factory=list)
     ordre_exact: bool = False
     par_tour: list[TurnChecks] = Field(default_factory=list)
-    faits_admis: list[FaitAdmis] = Field(default_factory=list)
+    faits_admis: list[AdmittedFact] = Field(default_factory=list)
     # the case's own data that `{"du_cas": NAME}` names beyond the built-in ones (commande, email, tel):
     # the customer's id, their reservation… as a draft found them in the customer's words
     donnees: dict[str, str] = Field(default_factory=dict)

@@ -16,7 +16,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+
+class _Aliased(BaseModel):
+    """English names in code, the file's French keys on disk: read by either, written by the keys."""
+
+    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
 
 
 class RubricError(ValueError):
@@ -92,14 +98,14 @@ def load_rubric(folder: Path, name: str) -> Rubric:
     return Rubric(name, path, body, seuil, echelle, hashlib.sha256(text.encode("utf-8")).hexdigest())
 
 
-class Desaccord(BaseModel):
+class Disagreement(_Aliased):
     """One label the judge got wrong, as the calibration file keeps it."""
 
-    cas: str
-    exemple: int
-    attendu: str
+    case: str = Field(alias="cas")
+    example: int = Field(alias="exemple")
+    expected: str = Field(alias="attendu")
     score: int
-    raison: str
+    reason: str = Field(alias="raison")
 
 
 class Calibration(BaseModel):
@@ -114,7 +120,7 @@ class Calibration(BaseModel):
     stabilite: float  # share of labels whose repeats all agreed
     repetitions: int
     date: str
-    desaccords: list[Desaccord] = Field(default_factory=list)
+    desaccords: list[Disagreement] = Field(default_factory=list)
 
 
 class CalibrationFile(BaseModel):

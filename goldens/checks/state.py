@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from filon.goldens.case.schema import Case, EtatFinal
+from filon.goldens.case.schema import Case, FinalStateSpec
 from filon.goldens.checks.base import Cost, Gap
 from filon.miner.text import norm
 from filon.miner.transcript import Transcript
@@ -46,7 +46,7 @@ class Simulated:
         return [Gap("simulation", "simulation", g) for g in gaps]
 
 
-def final_state_gaps(expected: EtatFinal, state: dict[str, Any]) -> list[str]:
+def final_state_gaps(expected: FinalStateSpec, state: dict[str, Any]) -> list[str]:
     gaps: list[str] = []
     returns = [r for r in state.get("retours") or [] if isinstance(r, dict)]
     registered = {str(r.get("commande")) for r in returns}

@@ -217,7 +217,7 @@ class ReportMissing(Exception):
 
 def report_header(doc: EvalReport) -> str:
     """Which run a report is: prompt, model, date."""
-    return f"prompt {doc.prompt.nom} · model {doc.modele.nom} · {doc.execution.debut[:16]}"
+    return f"prompt {doc.prompt.name} · model {doc.model.name} · {doc.execution.started[:16]}"
 
 
 def failures(report: Path) -> tuple[str, list[Failure]]:
@@ -229,17 +229,17 @@ def failures(report: Path) -> tuple[str, list[Failure]]:
     doc = EvalReport.read(report)
     caseset = load_set(doc.execution.goldens) if doc.execution.goldens else None
     cases = caseset.by_id() if caseset else {}
-    blocking = set(doc.bloquants or ["securite"])
+    blocking = set(doc.blocking or ["securite"])
     out = []
-    for case in doc.cas:
-        failed = [a for a in case.tentatives if a.status == "echec"]
+    for case in doc.cases:
+        failed = [a for a in case.attempts if a.status == "echec"]
         if not failed:
             continue
         attempt, known = failed[-1], cases.get(case.id)
         tours = known.tours if known else []
         forbidden: list[str] = []
         passages: list[str] = []
-        if case.categorie in blocking and known is not None:
+        if case.category in blocking and known is not None:
             forbidden = [f"outil {tool_label(t)}" for t in known.outils_interdits] + list(
                 known.ne_contient_pas
             )
@@ -248,7 +248,7 @@ def failures(report: Path) -> tuple[str, list[Failure]]:
         out.append(
             Failure(
                 case.id,
-                case.categorie,
+                case.category,
                 tours,
                 attempt.tools,
                 attempt.answers,

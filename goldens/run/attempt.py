@@ -19,23 +19,29 @@ from filon.tracing.redact import Redactor
 Statut = Literal["ok", "echec", "erreur", "non_executable"]
 
 
-class JugeTentative(BaseModel):
+class _Aliased(BaseModel):
+    """English names in code, the file's French keys on disk: read by either, written by the keys."""
+
+    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
+
+
+class JudgeScore(_Aliased):
     """One criterion's verdict on an attempt; `decisif` says whether it counted (a calibrated criterion)."""
 
-    critere: str
+    criterion: str = Field(alias="critere")
     score: int
-    echelle: int
-    seuil: int
-    reussi: bool
-    decisif: bool
-    raison: str
+    scale: int = Field(alias="echelle")
+    threshold: int = Field(alias="seuil")
+    passed: bool = Field(alias="reussi")
+    decisive: bool = Field(alias="decisif")
+    reason: str = Field(alias="raison")
 
 
-class SimilariteTentative(BaseModel):
+class SimilarityScore(_Aliased):
     reference: str
     score: float
-    seuil: float
-    reussi: bool
+    threshold: float = Field(alias="seuil")
+    passed: bool = Field(alias="reussi")
 
 
 class Attempt(BaseModel):
@@ -55,8 +61,8 @@ class Attempt(BaseModel):
     error: str | None = Field(None, alias="erreur")  # an infrastructure error: excluded from the score
     trace_ids: list[str] = Field(default_factory=list)
     not_runnable: str | None = Field(None, alias="non_executable")  # the target cannot apply the fixtures
-    judges: list[JugeTentative] = Field(default_factory=list, alias="juges")
-    similarities: list[SimilariteTentative] = Field(default_factory=list, alias="similarites")
+    judges: list[JudgeScore] = Field(default_factory=list, alias="juges")
+    similarities: list[SimilarityScore] = Field(default_factory=list, alias="similarites")
     notes: list[str] = Field(default_factory=list, alias="avis")  # advisory rules and criteria: not gaps
     judge_skipped: int = Field(0, alias="juges_sautes")  # judge calls not made: a cheaper check failed
     customer_messages: list[str] = Field(default_factory=list, alias="messages_client")
@@ -133,19 +139,19 @@ class Attempt(BaseModel):
         self.latencies_ms = [round(x, 1) for x in self.latencies_ms]
         o = self._outcome
         self.judges = [
-            JugeTentative(
-                critere=j.critere,
+            JudgeScore(
+                criterion=j.critere,
                 score=j.score,
-                echelle=j.echelle,
-                seuil=j.seuil,
-                reussi=j.passed,
-                decisif=j.gates,
-                raison=j.raison,
+                scale=j.echelle,
+                threshold=j.seuil,
+                passed=j.passed,
+                decisive=j.gates,
+                reason=j.raison,
             )
             for j in o.judged
         ]
         self.similarities = [
-            SimilariteTentative(reference=s.reference, score=s.score, seuil=s.seuil, reussi=s.passed)
+            SimilarityScore(reference=s.reference, score=s.score, threshold=s.seuil, passed=s.passed)
             for s in o.similarities
         ]
         self.notes = [*self._rule_notes, *o.avis]

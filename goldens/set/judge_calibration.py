@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from filon.goldens.case.schema import Case
-from filon.goldens.checks.rubrics import Calibration, Desaccord, Rubric
+from filon.goldens.checks.rubrics import Calibration, Disagreement, Rubric
 from filon.goldens.models.judge import Judge, JudgeError
 from filon.goldens.set.calibration import label
 
@@ -119,12 +119,12 @@ def calibrate(
         repetitions=repeats,
         date=datetime.now(UTC).date().isoformat(),
         desaccords=[
-            Desaccord(
-                cas=s.label.case_id,
-                exemple=s.label.index,
-                attendu=s.label.verdict,
+            Disagreement(
+                case=s.label.case_id,
+                example=s.label.index,
+                expected=s.label.verdict,
                 score=round(sum(s.scores) / len(s.scores)),
-                raison=s.raison,
+                reason=s.raison,
             )
             for s in wrong[:5]
         ],

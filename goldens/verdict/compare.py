@@ -128,17 +128,17 @@ def compare(a: EvalReport, b: EvalReport, marge: float = 0.05) -> Comparison:
             "les deux rapports ne portent pas sur les mêmes cas" if cases_a else "aucun cas à comparer"
         )
         return out
-    fp_a, fp_b = a.empreintes, b.empreintes
+    fp_a, fp_b = a.fingerprints, b.fingerprints
     for case_id in sorted(cases_a):
         ca, cb = cases_a[case_id], cases_b[case_id]
         if case_id in fp_a and case_id in fp_b and fp_a[case_id] != fp_b[case_id]:
             out.modifies.append(case_id)
-        elif not ca.valides or not cb.valides:
+        elif not ca.valid or not cb.valid:
             out.exclus.append(case_id)
         else:
-            out.cas.append(CaseDelta(case_id, ca.categorie, ca.reussis, ca.valides, cb.reussis, cb.valides))
+            out.cas.append(CaseDelta(case_id, ca.category, ca.passed, ca.valid, cb.passed, cb.valid))
     _measure(out, a, b)
-    blocking = set(b.bloquants or a.bloquants or ["securite"])
+    blocking = set(b.blocking or a.blocking or ["securite"])
     regressed = [c.id for c in out.cas if c.categorie in blocking and c.ok_a and not c.ok_b]
     if regressed:
         out.verdict = "pire"
@@ -193,26 +193,26 @@ def _measure(out: Comparison, a: EvalReport, b: EvalReport) -> None:
         for name, group in sorted(cats.items())
     }
     out.cout = {
-        "a": a.cout.total_usd,
-        "b": b.cout.total_usd,
-        "modele_a": a.cout.modele,
-        "modele_b": b.cout.modele,
+        "a": a.cost.total_usd,
+        "b": b.cost.total_usd,
+        "modele_a": a.cost.model,
+        "modele_b": b.cost.model,
     }
     out.latence = {
-        "p50_a": a.latence.p50_ms,
-        "p50_b": b.latence.p50_ms,
-        "p95_a": a.latence.p95_ms,
-        "p95_b": b.latence.p95_ms,
+        "p50_a": a.latency.p50_ms,
+        "p50_b": b.latency.p50_ms,
+        "p95_a": a.latency.p95_ms,
+        "p95_b": b.latency.p95_ms,
     }
 
 
 def _run(report: EvalReport) -> RunRef:
     return RunRef(
         id=report.execution.id,
-        date=str(report.execution.debut),
-        modele=report.modele.nom,
-        backend=report.modele.backend,
-        prompt=report.prompt.chemin,
+        date=str(report.execution.started),
+        modele=report.model.name,
+        backend=report.model.backend,
+        prompt=report.prompt.path,
         prompt_sha256=report.prompt.sha256,
         repetitions=report.execution.repetitions,
     )

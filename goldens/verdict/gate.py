@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from filon.goldens.exits import Exit
-from filon.goldens.verdict.report_model import Stabilite
+from filon.goldens.verdict.report_model import Stability
 
 Decision = Literal["passed", "failed", "inconclusive", "interrupted"]
 
@@ -167,7 +167,7 @@ def _verdict(g: Gate, budget: BudgetStop | None, interrupted: Interruption | Non
     )
 
 
-def stability(results: Sequence[AttemptLike]) -> Stabilite:
+def stability(results: Sequence[AttemptLike]) -> Stability:
     """For --repeat, in the report's words: every valid attempt passed, none did, some did (valid
     attempts only), or none was valid."""
     valid = [a for a in results if a.valid]

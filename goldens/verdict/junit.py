@@ -23,7 +23,7 @@ def xml_text(value: object) -> str:
 
 
 def junit(report: EvalReport) -> str:
-    attempts = [(c, a) for c in report.cas for a in c.tentatives]
+    attempts = [(c, a) for c in report.cases for a in c.attempts]
     suite = ET.Element(
         "testsuite",
         name="filon-eval",
@@ -38,7 +38,7 @@ def junit(report: EvalReport) -> str:
         tc = ET.SubElement(
             suite,
             "testcase",
-            classname=xml_text(f"goldens.{case.categorie}"),
+            classname=xml_text(f"goldens.{case.category}"),
             name=name,
             time=f"{latency:.3f}",
         )
@@ -56,7 +56,7 @@ def junit(report: EvalReport) -> str:
                 say("avis (critère consultatif) : " + "; ".join(a.notes))
             )
     props = ET.SubElement(suite, "properties")
-    ET.SubElement(props, "property", name="porte.decision", value=report.porte.decision)
-    ET.SubElement(props, "property", name="porte.regle", value=xml_text(say(report.porte.regle)))
+    ET.SubElement(props, "property", name="porte.decision", value=report.gate.decision)
+    ET.SubElement(props, "property", name="porte.regle", value=xml_text(say(report.gate.rule)))
     ET.indent(suite)
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"

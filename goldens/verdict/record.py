@@ -23,30 +23,30 @@ STORE_VERDICTS = {
 
 def rows(report: EvalReport, report_path: str = "") -> tuple[EvalRun, list[EvalAttemptRow]]:
     """The run's row and one row per attempt, for `miner.store.Store.record_eval`."""
-    run, numbers = report.execution, report.porte.chiffres
+    run, numbers = report.execution, report.gate.figures
     row = EvalRun(
         id=run.id,
-        started_at=datetime.fromisoformat(run.debut),
-        duration_s=run.duree_s,
-        backend=report.modele.backend,
-        model=report.modele.nom,
-        prompt_path=report.prompt.chemin,
+        started_at=datetime.fromisoformat(run.started),
+        duration_s=run.duration_s,
+        backend=report.model.backend,
+        model=report.model.name,
+        prompt_path=report.prompt.path,
         prompt_sha256=report.prompt.sha256,
         goldens=run.goldens,
-        threshold=report.seuil,
+        threshold=report.threshold,
         score=report.score,
-        decision=STORE_DECISIONS[report.porte.decision],
-        rule=report.porte.regle,
-        passed=numbers.reussis,
-        valid=numbers.valides,
-        errors=numbers.erreurs,
+        decision=STORE_DECISIONS[report.gate.decision],
+        rule=report.gate.rule,
+        passed=numbers.passed,
+        valid=numbers.valid,
+        errors=numbers.errors,
         report_path=report_path,
     )
     attempts = [
         EvalAttemptRow(
             run_id=row.id,
             case_id=case.id,
-            category=case.categorie,
+            category=case.category,
             attempt=a.attempt,
             status=STORE_STATUSES[a.status],
             tools=json.dumps(a.tools),
@@ -56,8 +56,8 @@ def rows(report: EvalReport, report_path: str = "") -> tuple[EvalRun, list[EvalA
             input_tokens=a.input_tokens,
             output_tokens=a.output_tokens,
         )
-        for case in report.cas
-        for a in case.tentatives
+        for case in report.cases
+        for a in case.attempts
     ]
     return row, attempts
 

@@ -20,25 +20,25 @@ from filon.goldens.verdict.gate import Gate, stability
 from filon.goldens.verdict.report_model import (
     DECISIONS,
     Baseline,
-    CasRapport,
-    Categorie,
-    Chiffres,
-    Cout,
-    CoutRole,
-    CouvertureRapport,
-    CritereRapport,
-    EmbeddingsRapport,
-    Erreurs,
+    CaseReport,
+    CategoryTally,
+    CoverageReport,
+    CoveredGroup,
+    CriterionReport,
+    EmbeddingsReport,
+    ErrorTally,
     EvalReport,
     Execution,
-    GroupeCouvert,
-    JugeRapport,
-    Latence,
-    Modele,
-    Porte,
+    GateFigures,
+    GateResult,
+    JudgeReport,
+    Latency,
+    ModelInfo,
     PromptRef,
-    RegleRapport,
-    SimulateurRapport,
+    RoleCost,
+    RuleReport,
+    RunCost,
+    SimulatorReport,
 )
 from filon.tracing.redact import Redactor, redaction_secret
 
@@ -57,18 +57,16 @@ def prices() -> dict[str, dict[str, float]]:
     return {k: v for k, v in data.items() if not k.startswith("_")}
 
 
-def role_cost(model: str, tokens_in: int, tokens_out: int) -> CoutRole:
+def role_cost(model: str, tokens_in: int, tokens_out: int) -> RoleCost:
     price = prices().get(model)
     if price is None:
         note = f"no price for {model!r} in goldens/prices.json"
-        return CoutRole(modele=model, jetons_entree=tokens_in, jetons_sortie=tokens_out, note=note)
+        return RoleCost(model=model, input_tokens=tokens_in, output_tokens=tokens_out, note=note)
     total = tokens_in / 1e6 * price["input_per_million"] + tokens_out / 1e6 * price["output_per_million"]
-    return CoutRole(
-        modele=model, jetons_entree=tokens_in, jetons_sortie=tokens_out, total_usd=round(total, 6)
-    )
+    return RoleCost(model=model, input_tokens=tokens_in, output_tokens=tokens_out, total_usd=round(total, 6))
 
 
-def cost(model: str, attempts: list[Attempt], checks: ModelChecks | None = None) -> Cout:
+def cost(model: str, attempts: list[Attempt], checks: ModelChecks | None = None) -> RunCost:
     """The agent's tokens and cost (the seeds' figures), and each role's apart: agent, judge, embeddings."""
     agent = role_cost(model, sum(a.input_tokens for a in attempts), sum(a.output_tokens for a in attempts))
     roles = {"agent": agent}
@@ -89,95 +87,95 @@ def cost(model: str, attempts: list[Attempt], checks: ModelChecks | None = None)
     conversations = len([a for a in attempts if a.valid]) or 1
     known = [r.total_usd for r in roles.values()]
     total = None if any(t is None for t in known) else round(sum(t or 0.0 for t in known), 6)
-    return Cout(
-        jetons_entree=agent.jetons_entree,
-        jetons_sortie=agent.jetons_sortie,
-        modele=model,
+    return RunCost(
+        input_tokens=agent.input_tokens,
+        output_tokens=agent.output_tokens,
+        model=model,
         total_usd=total,
-        par_conversation_usd=None if total is None else round(total / conversations, 6),
-        prix=prices().get(model),
+        per_conversation_usd=None if total is None else round(total / conversations, 6),
+        prices=prices().get(model),
         note=next((r.note for r in roles.values() if r.note), None),
-        par_role=roles if len(roles) > 1 else {},
+        per_role=roles if len(roles) > 1 else {},
     )
 
 
-def simulator_report(checks: ModelChecks | None, attempts: list[Attempt]) -> SimulateurRapport | None:
+def simulator_report(checks: ModelChecks | None, attempts: list[Attempt]) -> SimulatorReport | None:
     if checks is None or checks.simulator is None:
         return None
     played = [a for a in attempts if a.objective_reached is not None]
-    return SimulateurRapport(
-        modele=checks.simulator.model,
-        substitut=checks.simulator.stand_in,
+    return SimulatorReport(
+        model=checks.simulator.model,
+        stand_in=checks.simulator.stand_in,
         conversations=len(played),
-        objectifs_atteints=sum(bool(a.objective_reached) for a in played),
+        goals_reached=sum(bool(a.objective_reached) for a in played),
     )
 
 
 def model_checks_report(
     checks: ModelChecks | None, attempts: list[Attempt]
-) -> tuple[JugeRapport | None, EmbeddingsRapport | None]:
+) -> tuple[JudgeReport | None, EmbeddingsReport | None]:
     """Which judge and which embeddings the run used, each criterion's standing, the calls made and saved."""
     if checks is None:
         return None, None
     juge = None
     if checks.judge is not None and checks.rubrics:
         criteres = {
-            name: CritereRapport(
-                rubrique=str(r.path),
+            name: CriterionReport(
+                rubric=str(r.path),
                 sha256=r.sha256,
-                seuil=r.seuil,
-                echelle=r.echelle,
-                decisif=checks.standings[name].gates,
-                raison=checks.standings[name].raison,
+                threshold=r.seuil,
+                scale=r.echelle,
+                decisive=checks.standings[name].gates,
+                reason=checks.standings[name].raison,
             )
             for name, r in checks.rubrics.items()
         }
-        juge = JugeRapport(
-            modele=checks.judge.model,
-            substitut=checks.judge.stand_in,
-            criteres=criteres,
-            appels=sum(len(a.model_checks.judged) for a in attempts),
-            sautes=sum(a.model_checks.judge_skipped for a in attempts),
+        juge = JudgeReport(
+            model=checks.judge.model,
+            stand_in=checks.judge.stand_in,
+            criteria=criteres,
+            calls=sum(len(a.model_checks.judged) for a in attempts),
+            skipped=sum(a.model_checks.judge_skipped for a in attempts),
         )
     embeddings = None
     if checks.embedder is not None:
         e = checks.embedder
-        embeddings = EmbeddingsRapport(modele=e.model, substitut=e.stand_in, textes=len(e.known))
+        embeddings = EmbeddingsReport(model=e.model, stand_in=e.stand_in, texts=len(e.known))
     return juge, embeddings
 
 
-def porte(gate: Gate) -> Porte:
+def porte(gate: Gate) -> GateResult:
     """The gate's decision in the report's words."""
-    return Porte(
+    return GateResult(
         decision=DECISIONS[gate.decision],
-        regle=gate.rule,
-        code_sortie=int(gate.exit_code),
-        chiffres=Chiffres(
-            reussis=gate.passed,
-            valides=gate.valid,
-            erreurs=gate.errors,
+        rule=gate.rule,
+        exit_code=int(gate.exit_code),
+        figures=GateFigures(
+            passed=gate.passed,
+            valid=gate.valid,
+            errors=gate.errors,
             total=gate.total,
             score=gate.score,
-            seuil=gate.seuil,
-            taux_erreurs=round(gate.error_rate, 4),
-            taux_erreurs_max=gate.max_error_rate,
-            non_executables=gate.not_runnable,
+            threshold=gate.seuil,
+            error_rate=round(gate.error_rate, 4),
+            max_error_rate=gate.max_error_rate,
+            not_runnable=gate.not_runnable,
         ),
-        echecs_bloquants=gate.blocking_failures,
-        regles_bloquantes=gate.blocking_rules,
+        blocking_failures=gate.blocking_failures,
+        blocking_rules=gate.blocking_rules,
     )
 
 
-def per_category(attempts: list[Attempt]) -> dict[str, Categorie]:
+def per_category(attempts: list[Attempt]) -> dict[str, CategoryTally]:
     """Passed, valid and errors per category; attempts the target could not run are left out."""
-    categories: dict[str, Categorie] = defaultdict(Categorie)
+    categories: dict[str, CategoryTally] = defaultdict(CategoryTally)
     for a in attempts:
         if a.not_runnable:
             continue
         c = categories[a.category]
-        c.reussis += a.ok
-        c.valides += a.valid
-        c.erreurs += not a.valid
+        c.passed += a.ok
+        c.valid += a.valid
+        c.errors += not a.valid
     return dict(categories)
 
 
@@ -205,43 +203,43 @@ def build(
             error_types[a.error] += 1
     return EvalReport(
         score=gate.score,
-        seuil=gate.seuil,
-        porte=porte(gate),
+        threshold=gate.seuil,
+        gate=porte(gate),
         categories=per_category(run.attempts),
-        latence=Latence(p50_ms=percentile(turns, 50), p95_ms=percentile(turns, 95), tours=len(turns)),
-        cout=cost(model, run.attempts, checks),
-        erreurs=Erreurs(
-            nombre=gate.errors,
-            taux=round(gate.error_rate, 4),
-            taux_max=gate.max_error_rate,
-            par_type=dict(error_types),
-            circuit_ouvert=run.circuit_opened,
-            reprises=run.retried,
+        latency=Latency(p50_ms=percentile(turns, 50), p95_ms=percentile(turns, 95), turns=len(turns)),
+        cost=cost(model, run.attempts, checks),
+        errors=ErrorTally(
+            count=gate.errors,
+            rate=round(gate.error_rate, 4),
+            max_rate=gate.max_error_rate,
+            by_type=dict(error_types),
+            circuit_open=run.circuit_opened,
+            retries=run.retried,
         ),
-        modele=Modele(
-            nom=model,
+        model=ModelInfo(
+            name=model,
             backend=backend,
             versions=sorted({v for a in run.attempts for v in a.models}),
-            substitut=backend == "scripted"
+            stand_in=backend == "scripted"
             or any(v.startswith("scripted") for a in run.attempts for v in a.models),
         ),
-        prompt=PromptRef(chemin=prompt.path, nom=Path(prompt.path).name, sha256=prompt.sha256),
+        prompt=PromptRef(path=prompt.path, name=Path(prompt.path).name, sha256=prompt.sha256),
         execution=Execution(
             id=run.run_id,
-            debut=run.started_at.isoformat(),
-            duree_s=round(run.duration_s, 3),
+            started=run.started_at.isoformat(),
+            duration_s=round(run.duration_s, 3),
             goldens=goldens,
             repetitions=repeat,
         ),
-        cas=sorted((case_entry(attempts) for attempts in by_case.values()), key=lambda c: c.id),
-        juge=juge,
+        cases=sorted((case_entry(attempts) for attempts in by_case.values()), key=lambda c: c.id),
+        judge=juge,
         embeddings=embeddings,
-        simulateur=simulator_report(checks, run.attempts),
-        regles=rules_report(rules),
+        simulator=simulator_report(checks, run.attempts),
+        rules=rules_report(rules),
     )
 
 
-def rules_report(rules: RuleGate | None) -> dict[str, RegleRapport]:
+def rules_report(rules: RuleGate | None) -> dict[str, RuleReport]:
     """The rulebook as the run held attempts to it: each rule, and whether it gated or was advisory."""
     if rules is None:
         return {}
@@ -250,35 +248,31 @@ def rules_report(rules: RuleGate | None) -> dict[str, RegleRapport]:
         if not rule.enabled:
             continue
         standing = rules.standings.get(name)
-        out[name] = RegleRapport(
+        out[name] = RuleReport(
             description=rule.description,
-            severite=rule.severity.value,
-            bloquante=rule.blocking,
+            severity=rule.severity.value,
+            blocking=rule.blocking,
             decisive=rules.gates(name),
-            essayee=standing.tried if standing else 0,
-            bons_enfreints=list(standing.good_broken) if standing else [],
-            mauvais_attrapes=standing.bad_caught if standing else 0,
+            tried=standing.tried if standing else 0,
+            good_broken=list(standing.good_broken) if standing else [],
+            bad_caught=standing.bad_caught if standing else 0,
         )
     return out
 
 
 def baseline_diff(report: EvalReport, baseline: EvalReport, path: str) -> Baseline:
-    now = {c.id: c.stabilite for c in report.cas}
-    before = {c.id: c.stabilite for c in baseline.cas}
+    now = {c.id: c.stability for c in report.cases}
+    before = {c.id: c.stability for c in baseline.cases}
     failing = ("stable échec", "instable")
     return Baseline(
-        chemin=path,
-        nouveaux_echecs=sorted(
+        path=path,
+        new_failures=sorted(
             i for i, s in now.items() if s == "stable échec" and before.get(i) == "stable réussi"
         ),
-        nouvelles_reussites=sorted(
-            i for i, s in now.items() if s == "stable réussi" and before.get(i) in failing
-        ),
-        nouveaux_instables=sorted(
-            i for i, s in now.items() if s == "instable" and before.get(i) != "instable"
-        ),
-        nouveaux_cas=sorted(set(now) - set(before)),
-        cas_retires=sorted(set(before) - set(now)),
+        new_passes=sorted(i for i, s in now.items() if s == "stable réussi" and before.get(i) in failing),
+        new_unstable=sorted(i for i, s in now.items() if s == "instable" and before.get(i) != "instable"),
+        new_cases=sorted(set(now) - set(before)),
+        removed_cases=sorted(set(before) - set(now)),
     )
 
 
@@ -290,36 +284,36 @@ def _redact(attempts: list[Attempt]) -> None:
         a.redact(redactor)
 
 
-def case_entry(attempts: list[Attempt]) -> CasRapport:
+def case_entry(attempts: list[Attempt]) -> CaseReport:
     """A case's entry in the report, from its attempts (also printed as each case finishes)."""
     attempts = sorted(attempts, key=lambda a: a.attempt)
     valid = [a for a in attempts if a.valid]
-    return CasRapport(
+    return CaseReport(
         id=attempts[0].case_id,
-        categorie=attempts[0].category,
-        reussis=sum(a.ok for a in valid),
-        valides=len(valid),
+        category=attempts[0].category,
+        passed=sum(a.ok for a in valid),
+        valid=len(valid),
         total=len(attempts),
-        stabilite=stability(attempts),
-        tentatives=attempts,
+        stability=stability(attempts),
+        attempts=attempts,
     )
 
 
 GROUPS_REPORTED = 20  # the largest failure groups of the window the report lists
 
 
-def coverage_entry(covered: Coverage, days: int) -> CouvertureRapport:
+def coverage_entry(covered: Coverage, days: int) -> CoverageReport:
     """The set's coverage of the window's traffic, with its largest groups and the cases covering each."""
-    return CouvertureRapport(
-        jours=days,
+    return CoverageReport(
+        days=days,
         conversations=covered.conversations,
-        couvertes=covered.covered,
-        groupes=[
-            GroupeCouvert(
+        covered=covered.covered,
+        groups=[
+            CoveredGroup(
                 signature=g.signature,
-                taille=g.size,
-                cas=covered.covering.get(g.signature, []),
-                exemple=g.representative,
+                size=g.size,
+                cases=covered.covering.get(g.signature, []),
+                example=g.representative,
             )
             for g in covered.groups[:GROUPS_REPORTED]
         ],

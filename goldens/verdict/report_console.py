@@ -5,16 +5,16 @@ the rule that decided. Read from the typed report only, so a report on disk prin
 
 from __future__ import annotations
 
-from filon.goldens.verdict.report_model import CasRapport, EvalReport
+from filon.goldens.verdict.report_model import CaseReport, EvalReport
 from filon.goldens.verdict.worst import worst_lines
 
 
-def case_line(case: CasRapport) -> str:
+def case_line(case: CaseReport) -> str:
     """One case as the seeds print it: status (or k/N and stability with repeats), id, tools, time, gaps."""
-    last = case.tentatives[-1]
+    last = case.attempts[-1]
     status = {"ok": "OK", "echec": "ÉCHEC", "erreur": "ERREUR", "non_executable": "N/EXÉC"}[last.status]
     if case.total > 1:
-        status = f"{case.reussis}/{case.valides} {case.stabilite}"
+        status = f"{case.passed}/{case.valid} {case.stability}"
     tools = ",".join(last.tools) or "-"
     ms = f"{sum(last.latencies_ms):.0f} ms" if last.latencies_ms else "-"
     detail = "; ".join(last.gaps) or (last.error or last.not_runnable or "")
@@ -26,49 +26,49 @@ def case_line(case: CasRapport) -> str:
 def model_check_lines(report: EvalReport) -> list[str]:
     """The judge, the embeddings and their cost, each said to be the stand-in where it is one."""
     lines = []
-    if report.cout.par_role:
+    if report.cost.per_role:
         roles = ", ".join(
             (f"{name} {r.total_usd:.5f} $" if r.total_usd is not None else f"{name} ? $")
-            + f" ({r.jetons_entree}+{r.jetons_sortie} jetons)"
-            for name, r in report.cout.par_role.items()
+            + f" ({r.input_tokens}+{r.output_tokens} jetons)"
+            for name, r in report.cost.per_role.items()
         )
         lines.append(f"Coût par rôle : {roles}")
-    if report.juge is not None:
-        j = report.juge
-        stand_in = " (substitut : ses notes ne disent rien d'un vrai juge)" if j.substitut else ""
+    if report.judge is not None:
+        j = report.judge
+        stand_in = " (substitut : ses notes ne disent rien d'un vrai juge)" if j.stand_in else ""
         lines.append(
-            f"Juge {j.modele}{stand_in} : {j.appels} appel(s) ; {j.sautes} évité(s), un contrôle déterministe "
+            f"Juge {j.model}{stand_in} : {j.calls} appel(s) ; {j.skipped} évité(s), un contrôle déterministe "
             "ayant déjà échoué"
         )
-        lines += [f"  {name} : {c.raison}" for name, c in sorted(j.criteres.items())]
+        lines += [f"  {name} : {c.reason}" for name, c in sorted(j.criteria.items())]
     if report.embeddings is not None:
         e = report.embeddings
-        lines.append(f"Embeddings {e.modele}{' (substitut)' if e.substitut else ''} : {e.textes} textes")
-    if report.simulateur is not None:
-        sim = report.simulateur
-        stand_in = " (substitut)" if sim.substitut else ""
+        lines.append(f"Embeddings {e.model}{' (substitut)' if e.stand_in else ''} : {e.texts} textes")
+    if report.simulator is not None:
+        sim = report.simulator
+        stand_in = " (substitut)" if sim.stand_in else ""
         lines.append(
-            f"Client simulé {sim.modele}{stand_in} : objectif atteint {sim.objectifs_atteints}/{sim.conversations}"
+            f"Client simulé {sim.model}{stand_in} : objectif atteint {sim.goals_reached}/{sim.conversations}"
         )
-        played = [a.conversation for c in report.cas for a in c.tentatives if a.objective_reached is not None]
+        played = [a.conversation for c in report.cases for a in c.attempts if a.objective_reached is not None]
         if played and played[0]:
             lines.append(
                 f"  les conversations simulées sont dans le store : filon review --conversation {played[0]}"
             )
-    if report.regles:
+    if report.rules:
         said = []
-        for name, r in report.regles.items():
-            how = ("bloquante" if r.bloquante else "décisive") if r.decisive else "consultative"
+        for name, r in report.rules.items():
+            how = ("bloquante" if r.blocking else "décisive") if r.decisive else "consultative"
             said.append(f"{name} ({how})")
         lines.append("Règles : " + ", ".join(said))
-        advisory = [(n, r) for n, r in report.regles.items() if not r.decisive]
+        advisory = [(n, r) for n, r in report.rules.items() if not r.decisive]
         lines += [
-            f"  {n} consultative : enfreinte par {len(r.bons_enfreints)} bon(s) exemple(s) du jeu ({', '.join(r.bons_enfreints[:3])})"
-            if r.bons_enfreints
-            else f"  {n} consultative : essayée sur {r.essayee} exemple(s) seulement"
+            f"  {n} consultative : enfreinte par {len(r.good_broken)} bon(s) exemple(s) du jeu ({', '.join(r.good_broken[:3])})"
+            if r.good_broken
+            else f"  {n} consultative : essayée sur {r.tried} exemple(s) seulement"
             for n, r in advisory
         ]
-    avis = sum(1 for c in report.cas for a in c.tentatives if a.notes)
+    avis = sum(1 for c in report.cases for a in c.attempts if a.notes)
     if avis:
         lines.append(f"Avis de critères consultatifs (hors score) : {avis} tentative(s)")
     return lines
@@ -76,39 +76,39 @@ def model_check_lines(report: EvalReport) -> list[str]:
 
 def console_lines(report: EvalReport) -> list[str]:
     """The seeds' shape: a line per case, score, per category, latency, cost, five worst, the rule."""
-    lines = [case_line(case) for case in report.cas]
-    g = report.porte.chiffres
+    lines = [case_line(case) for case in report.cases]
+    g = report.gate.figures
     score = f"{report.score:.0%}" if report.score is not None else "-"
     lines.append("")
-    lines.append(f"Score {g.reussis}/{g.valides} = {score} (seuil {report.seuil:.0%})")
-    cats = ", ".join(f"{k} {v.reussis}/{v.valides}" for k, v in sorted(report.categories.items()))
+    lines.append(f"Score {g.passed}/{g.valid} = {score} (seuil {report.threshold:.0%})")
+    cats = ", ".join(f"{k} {v.passed}/{v.valid}" for k, v in sorted(report.categories.items()))
     lines.append(f"Par catégorie : {cats}")
-    lat = report.latence
+    lat = report.latency
     if lat.p50_ms is not None and lat.p95_ms is not None:
         lines.append(f"Latence par tour : p50 {lat.p50_ms:.0f} ms, p95 {lat.p95_ms:.0f} ms")
-    c = report.cout
-    if c.total_usd is not None and c.par_conversation_usd is not None:
+    c = report.cost
+    if c.total_usd is not None and c.per_conversation_usd is not None:
         priced = " (les prix du tableau appliqués aux jetons du substitut : rien n'a été dépensé)"
-        stand_in = priced if report.modele.substitut and c.total_usd > 0 else ""
+        stand_in = priced if report.model.stand_in and c.total_usd > 0 else ""
         lines.append(
-            f"Coût : {c.total_usd:.5f} $ au total, {c.par_conversation_usd:.5f} $ par conversation{stand_in}"
+            f"Coût : {c.total_usd:.5f} $ au total, {c.per_conversation_usd:.5f} $ par conversation{stand_in}"
         )
     lines += model_check_lines(report)
-    e = report.erreurs
-    if e.nombre:
-        causes = " ; ".join(f"{cause} (×{n})" for cause, n in sorted(e.par_type.items(), key=lambda x: -x[1]))
-        lines.append(f"Erreurs d'infrastructure (hors score) : {e.nombre} — {causes}")
-    if g.non_executables:
-        skipped = sorted({c.id for c in report.cas if c.stabilite == "non exécutable"})
+    e = report.errors
+    if e.count:
+        causes = " ; ".join(f"{cause} (×{n})" for cause, n in sorted(e.by_type.items(), key=lambda x: -x[1]))
+        lines.append(f"Erreurs d'infrastructure (hors score) : {e.count} — {causes}")
+    if g.not_runnable:
+        skipped = sorted({c.id for c in report.cases if c.stability == "non exécutable"})
         lines.append(
-            f"Non exécutables par la cible {report.cible} (hors score) : {g.non_executables} ({', '.join(skipped)})"
+            f"Non exécutables par la cible {report.target} (hors score) : {g.not_runnable} ({', '.join(skipped)})"
         )
-    lines += worst_lines(report.pires)
-    if report.couverture is not None:
-        cov = report.couverture
+    lines += worst_lines(report.worst)
+    if report.coverage is not None:
+        cov = report.coverage
         lines.append(
-            f"Couverture : le jeu couvre {cov.part:.0%} du trafic des {cov.jours} derniers jours "
-            f"({cov.couvertes}/{cov.conversations} conversations ; filon goldens coverage dit ce qui manque)"
+            f"Couverture : le jeu couvre {cov.part:.0%} du trafic des {cov.days} derniers jours "
+            f"({cov.covered}/{cov.conversations} conversations ; filon goldens coverage dit ce qui manque)"
         )
-    lines.append(f"Décision : {report.porte.decision} — {report.porte.regle}")
+    lines.append(f"Décision : {report.gate.decision} — {report.gate.rule}")
     return lines

@@ -18,236 +18,266 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from filon.goldens.run.attempt import Attempt
 
 VERSION: Literal[6] = 6
-Stabilite = Literal["stable réussi", "stable échec", "instable", "erreur", "non exécutable"]
+Stability = Literal["stable réussi", "stable échec", "instable", "erreur", "non exécutable"]
 Decision = Literal["réussi", "échoué", "non concluant", "interrompu"]
 
 
-class CasRapport(BaseModel):
+class _Report(BaseModel):
+    """English names in code, the report's French keys on disk: read by either, written by the keys."""
+
+    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
+
+
+class CaseReport(_Report):
     id: str
-    categorie: str
-    reussis: int
-    valides: int
+    category: str = Field(alias="categorie")
+    passed: int = Field(alias="reussis")
+    valid: int = Field(alias="valides")
     total: int
-    stabilite: Stabilite
-    tentatives: list[Attempt]  # each the runner's own, in the report's words
+    stability: Stability = Field(alias="stabilite")
+    attempts: list[Attempt] = Field(alias="tentatives")  # each the runner's own, in the report's words
 
 
-class Chiffres(BaseModel):
-    reussis: int
-    valides: int
-    erreurs: int
+class GateFigures(_Report):
+    passed: int = Field(alias="reussis")
+    valid: int = Field(alias="valides")
+    errors: int = Field(alias="erreurs")
     total: int
     score: float | None
-    seuil: float
-    taux_erreurs: float
-    taux_erreurs_max: float
-    non_executables: int = 0  # attempts the target could not run: neither failures nor errors
+    threshold: float = Field(alias="seuil")
+    error_rate: float = Field(alias="taux_erreurs")
+    max_error_rate: float = Field(alias="taux_erreurs_max")
+    not_runnable: int = Field(
+        0, alias="non_executables"
+    )  # attempts the target could not run: neither failures nor errors
 
 
-class Porte(BaseModel):
+class GateResult(_Report):
     decision: Decision
-    regle: str
-    code_sortie: int
-    chiffres: Chiffres
-    echecs_bloquants: dict[str, list[str]] = Field(default_factory=dict)
-    regles_bloquantes: dict[str, list[str]] = Field(default_factory=dict)  # rule → cases that broke it
+    rule: str = Field(alias="regle")
+    exit_code: int = Field(alias="code_sortie")
+    figures: GateFigures = Field(alias="chiffres")
+    blocking_failures: dict[str, list[str]] = Field(default_factory=dict, alias="echecs_bloquants")
+    blocking_rules: dict[str, list[str]] = Field(
+        default_factory=dict, alias="regles_bloquantes"
+    )  # rule → cases that broke it
 
 
-class RegleRapport(BaseModel):
+class RuleReport(_Report):
     """One rule of the rulebook in a run: what it is, whether it gated (proven on the set's examples)."""
 
     description: str
-    severite: str
-    bloquante: bool
+    severity: str = Field(alias="severite")
+    blocking: bool = Field(alias="bloquante")
     decisive: bool  # it broke no good example of the set: its breaches are gaps
-    essayee: int = 0  # examples of the set it was tried on
-    bons_enfreints: list[str] = Field(default_factory=list)  # the good examples it broke (why advisory)
-    mauvais_attrapes: int = 0
+    tried: int = Field(0, alias="essayee")  # examples of the set it was tried on
+    good_broken: list[str] = Field(
+        default_factory=list, alias="bons_enfreints"
+    )  # the good examples it broke (why advisory)
+    bad_caught: int = Field(0, alias="mauvais_attrapes")
 
 
-class Categorie(BaseModel):
-    reussis: int = 0
-    valides: int = 0
-    erreurs: int = 0
+class CategoryTally(_Report):
+    passed: int = Field(0, alias="reussis")
+    valid: int = Field(0, alias="valides")
+    errors: int = Field(0, alias="erreurs")
 
 
-class Latence(BaseModel):
+class Latency(_Report):
     p50_ms: float | None = None
     p95_ms: float | None = None
-    tours: int = 0
+    turns: int = Field(0, alias="tours")
 
 
-class CoutRole(BaseModel):
+class RoleCost(_Report):
     """The cost of one role of the run: the agent, the judge, the embeddings."""
 
-    modele: str
-    jetons_entree: int = 0
-    jetons_sortie: int = 0
+    model: str = Field(alias="modele")
+    input_tokens: int = Field(0, alias="jetons_entree")
+    output_tokens: int = Field(0, alias="jetons_sortie")
     total_usd: float | None = None
     note: str | None = None
 
 
-class Cout(BaseModel):
-    jetons_entree: int = 0
-    jetons_sortie: int = 0
-    modele: str = ""
+class RunCost(_Report):
+    input_tokens: int = Field(0, alias="jetons_entree")
+    output_tokens: int = Field(0, alias="jetons_sortie")
+    model: str = Field("", alias="modele")
     total_usd: float | None = None
-    par_conversation_usd: float | None = None
-    prix: dict[str, float] | None = None
+    per_conversation_usd: float | None = Field(None, alias="par_conversation_usd")
+    prices: dict[str, float] | None = Field(None, alias="prix")
     note: str | None = None
-    par_role: dict[str, CoutRole] = Field(default_factory=dict)  # agent, juge, embeddings: apart
+    per_role: dict[str, RoleCost] = Field(
+        default_factory=dict, alias="par_role"
+    )  # agent, juge, embeddings: apart
 
 
-class Erreurs(BaseModel):
-    nombre: int = 0
-    taux: float = 0.0
-    taux_max: float = 0.0
-    par_type: dict[str, int] = Field(default_factory=dict)
-    circuit_ouvert: bool = False
-    reprises: int = 0
+class ErrorTally(_Report):
+    count: int = Field(0, alias="nombre")
+    rate: float = Field(0.0, alias="taux")
+    max_rate: float = Field(0.0, alias="taux_max")
+    by_type: dict[str, int] = Field(default_factory=dict, alias="par_type")
+    circuit_open: bool = Field(False, alias="circuit_ouvert")
+    retries: int = Field(0, alias="reprises")
 
 
-class Modele(BaseModel):
-    nom: str
+class ModelInfo(_Report):
+    name: str = Field(alias="nom")
     backend: str
     versions: list[str] = Field(default_factory=list)
-    substitut: bool = False  # the scripted stand-in: the figures say nothing of a real model
+    stand_in: bool = Field(
+        False, alias="substitut"
+    )  # the scripted stand-in: the figures say nothing of a real model
 
 
-class PromptRef(BaseModel):
-    chemin: str
-    nom: str
+class PromptRef(_Report):
+    path: str = Field(alias="chemin")
+    name: str = Field(alias="nom")
     sha256: str
 
 
-class Execution(BaseModel):
+class Execution(_Report):
     id: str
-    debut: str  # ISO 8601
-    duree_s: float
+    started: str = Field(alias="debut")  # ISO 8601
+    duration_s: float = Field(alias="duree_s")
     goldens: str
     repetitions: int
 
 
-class Baseline(BaseModel):
-    chemin: str
-    nouveaux_echecs: list[str] = Field(default_factory=list)
-    nouvelles_reussites: list[str] = Field(default_factory=list)
-    nouveaux_instables: list[str] = Field(default_factory=list)
-    nouveaux_cas: list[str] = Field(default_factory=list)
-    cas_retires: list[str] = Field(default_factory=list)
+class Baseline(_Report):
+    path: str = Field(alias="chemin")
+    new_failures: list[str] = Field(default_factory=list, alias="nouveaux_echecs")
+    new_passes: list[str] = Field(default_factory=list, alias="nouvelles_reussites")
+    new_unstable: list[str] = Field(default_factory=list, alias="nouveaux_instables")
+    new_cases: list[str] = Field(default_factory=list, alias="nouveaux_cas")
+    removed_cases: list[str] = Field(default_factory=list, alias="cas_retires")
 
 
-class CritereRapport(BaseModel):
-    rubrique: str  # the rubric's path
+class CriterionReport(_Report):
+    rubric: str = Field(alias="rubrique")  # the rubric's path
     sha256: str
-    seuil: int
-    echelle: int
-    decisif: bool  # calibrated for the judge in use: its failures are gaps
-    raison: str  # why it gates, or why it is advisory
+    threshold: int = Field(alias="seuil")
+    scale: int = Field(alias="echelle")
+    decisive: bool = Field(alias="decisif")  # calibrated for the judge in use: its failures are gaps
+    reason: str = Field(alias="raison")  # why it gates, or why it is advisory
 
 
-class JugeRapport(BaseModel):
-    modele: str
-    substitut: bool = False  # the scripted stand-in: its scores say nothing of a real judge
-    criteres: dict[str, CritereRapport] = Field(default_factory=dict)
-    appels: int = 0
-    sautes: int = 0  # calls not made: a deterministic check had failed first
+class JudgeReport(_Report):
+    model: str = Field(alias="modele")
+    stand_in: bool = Field(
+        False, alias="substitut"
+    )  # the scripted stand-in: its scores say nothing of a real judge
+    criteria: dict[str, CriterionReport] = Field(default_factory=dict, alias="criteres")
+    calls: int = Field(0, alias="appels")
+    skipped: int = Field(0, alias="sautes")  # calls not made: a deterministic check had failed first
 
 
-class EmbeddingsRapport(BaseModel):
-    modele: str
-    substitut: bool = False
-    textes: int = 0  # texts embedded (each once per run)
+class EmbeddingsReport(_Report):
+    model: str = Field(alias="modele")
+    stand_in: bool = Field(False, alias="substitut")
+    texts: int = Field(0, alias="textes")  # texts embedded (each once per run)
 
 
-class SimulateurRapport(BaseModel):
-    modele: str
-    substitut: bool = False
+class SimulatorReport(_Report):
+    model: str = Field(alias="modele")
+    stand_in: bool = Field(False, alias="substitut")
     conversations: int = 0
-    objectifs_atteints: int = 0
+    goals_reached: int = Field(0, alias="objectifs_atteints")
 
 
-class PireTentative(BaseModel):
+class WorstAttempt(_Report):
     """One of the run's worst attempts (`goldens.verdict.worst`), with the command that opens it."""
 
-    cas: str
-    tentative: int
-    statut: str
-    bloquant: list[str] = Field(default_factory=list)  # blocking rules broken, a blocking category failed
-    ecarts: list[str] = Field(default_factory=list)
-    duree_ms: float = 0.0
-    commande: str
+    case: str = Field(alias="cas")
+    attempt: int = Field(alias="tentative")
+    status: str = Field(alias="statut")
+    blocking: list[str] = Field(
+        default_factory=list, alias="bloquant"
+    )  # blocking rules broken, a blocking category failed
+    gaps: list[str] = Field(default_factory=list, alias="ecarts")
+    duration_ms: float = Field(0.0, alias="duree_ms")
+    command: str = Field(alias="commande")
 
 
-class GroupeCouvert(BaseModel):
+class CoveredGroup(_Report):
     """One failure group of the window: its signature, its size, the cases that cover it (none: uncovered)."""
 
     signature: str
-    taille: int
-    cas: list[str] = Field(default_factory=list)
-    exemple: str = ""  # its most urgent conversation: what `filon draft` takes
+    size: int = Field(alias="taille")
+    cases: list[str] = Field(default_factory=list, alias="cas")
+    example: str = Field("", alias="exemple")  # its most urgent conversation: what `filon draft` takes
 
 
-class CouvertureRapport(BaseModel):
+class CoverageReport(_Report):
     """How much of the last week's production traffic the set covers (`goldens.set.coverage`)."""
 
-    jours: int
+    days: int = Field(alias="jours")
     conversations: int
-    couvertes: int
-    groupes: list[GroupeCouvert] = Field(default_factory=list)  # the largest groups, largest first
+    covered: int = Field(alias="couvertes")
+    groups: list[CoveredGroup] = Field(
+        default_factory=list, alias="groupes"
+    )  # the largest groups, largest first
 
     @property
     def part(self) -> float:
-        return self.couvertes / self.conversations if self.conversations else 0.0
+        return self.covered / self.conversations if self.conversations else 0.0
 
 
-class BudgetRapport(BaseModel):
-    limite: float  # in the price table's currency (USD)
-    estime: float  # before the run, from nominal figures
-    depense: float  # from the tokens the finished attempts used
-    non_lancees: int = 0  # attempts not started: they would have gone over
+class BudgetReport(_Report):
+    limit: float = Field(alias="limite")  # in the price table's currency (USD)
+    estimated: float = Field(alias="estime")  # before the run, from nominal figures
+    spent: float = Field(alias="depense")  # from the tokens the finished attempts used
+    not_started: int = Field(0, alias="non_lancees")  # attempts not started: they would have gone over
 
 
-class EvalReport(BaseModel):
+class EvalReport(_Report):
     version: Literal[2, 3, 4, 5, 6] = VERSION
-    cible: str = "filon"  # the target replayed: filon, python:MODULE:ATTR, http://…
+    target: str = Field("filon", alias="cible")  # the target replayed: filon, python:MODULE:ATTR, http://…
     score: float | None
-    seuil: float
-    porte: Porte
-    categories: dict[str, Categorie]
-    latence: Latence
-    cout: Cout
-    erreurs: Erreurs
-    modele: Modele
+    threshold: float = Field(alias="seuil")
+    gate: GateResult = Field(alias="porte")
+    categories: dict[str, CategoryTally]
+    latency: Latency = Field(alias="latence")
+    cost: RunCost = Field(alias="cout")
+    errors: ErrorTally = Field(alias="erreurs")
+    model: ModelInfo = Field(alias="modele")
     prompt: PromptRef
     execution: Execution
-    cas: list[CasRapport]
-    interrompu: bool = False
-    bloquants: list[str] = Field(default_factory=lambda: ["securite"])
-    empreintes: dict[str, str] = Field(default_factory=dict)  # case id → what the run depended on
+    cases: list[CaseReport] = Field(alias="cas")
+    interrupted: bool = Field(False, alias="interrompu")
+    blocking: list[str] = Field(default_factory=lambda: ["securite"], alias="bloquants")
+    fingerprints: dict[str, str] = Field(
+        default_factory=dict, alias="empreintes"
+    )  # case id → what the run depended on
     baseline: Baseline | None = None
-    juge: JugeRapport | None = None
-    embeddings: EmbeddingsRapport | None = None
-    simulateur: SimulateurRapport | None = None
-    budget: BudgetRapport | None = None
-    regles: dict[str, RegleRapport] = Field(default_factory=dict)  # the rulebook and its standing
-    pires: list[PireTentative] = Field(default_factory=list)  # the five worst attempts, worst first
-    couverture: CouvertureRapport | None = None  # of the last week's traffic in the store, if it has any
+    judge: JudgeReport | None = Field(None, alias="juge")
+    embeddings: EmbeddingsReport | None = None
+    simulator: SimulatorReport | None = Field(None, alias="simulateur")
+    budget: BudgetReport | None = None
+    rules: dict[str, RuleReport] = Field(
+        default_factory=dict, alias="regles"
+    )  # the rulebook and its standing
+    worst: list[WorstAttempt] = Field(
+        default_factory=list, alias="pires"
+    )  # the five worst attempts, worst first
+    coverage: CoverageReport | None = Field(
+        None, alias="couverture"
+    )  # of the last week's traffic in the store, if it has any
 
     def dumps(self) -> str:
         return json.dumps(self.model_dump(mode="json", by_alias=True), ensure_ascii=False, indent=2) + "\n"
 
-    def by_id(self) -> dict[str, CasRapport]:
-        return {c.id: c for c in self.cas}
+    def by_id(self) -> dict[str, CaseReport]:
+        return {c.id: c for c in self.cases}
 
     @property
     def inconclusive(self) -> bool:
-        return self.interrompu or self.porte.decision in ("non concluant", "interrompu")
+        return self.interrupted or self.gate.decision in ("non concluant", "interrompu")
 
     @classmethod
     def parse(cls, data: Any, source: str = "report") -> EvalReport:

@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from filon.goldens.run.attempt import Attempt
-from filon.goldens.verdict.report_model import EvalReport, PireTentative
+from filon.goldens.verdict.report_model import EvalReport, WorstAttempt
 
 RUNS_SHOWN = 30  # recorded runs drawn, newest last
 
@@ -39,7 +39,7 @@ class RunPoint:
 class WorstShown:
     """One of the five worst, with the attempt itself (its turns and calls) when the report holds it."""
 
-    worst: PireTentative
+    worst: WorstAttempt
     attempt: Attempt | None
 
 
@@ -69,20 +69,20 @@ class Shared:
 
 
 def prompt_label(report: EvalReport) -> str:
-    name = Path(report.prompt.chemin).name or report.prompt.nom
+    name = Path(report.prompt.path).name or report.prompt.name
     return f"{name} {report.prompt.sha256[:7]}".strip()
 
 
 def _this_run(report: EvalReport) -> RunPoint:
-    numbers = report.porte.chiffres
+    numbers = report.gate.figures
     return RunPoint(
         run_id=report.execution.id,
-        started_at=datetime.fromisoformat(report.execution.debut),
+        started_at=datetime.fromisoformat(report.execution.started),
         prompt=prompt_label(report),
         score=report.score,
-        passed=numbers.reussis,
-        valid=numbers.valides,
-        categories={name: (c.reussis, c.valides) for name, c in report.categories.items()},
+        passed=numbers.passed,
+        valid=numbers.valid,
+        categories={name: (c.passed, c.valid) for name, c in report.categories.items()},
     )
 
 
@@ -118,8 +118,8 @@ def gather(report: EvalReport, report_path: str, history: bool = True) -> Shared
     """The run and, from the store, the runs before it (`history` False: this run alone)."""
     runs, note = _recorded(report) if history else ([], "")
     runs = [*[r for r in runs if r.run_id != report.execution.id][-(RUNS_SHOWN - 1) :], _this_run(report)]
-    attempts = {(c.id, a.attempt): a for c in report.cas for a in c.tentatives}
-    worst = [WorstShown(p, attempts.get((p.cas, p.tentative))) for p in report.pires]
+    attempts = {(c.id, a.attempt): a for c in report.cases for a in c.attempts}
+    worst = [WorstShown(p, attempts.get((p.case, p.attempt))) for p in report.worst]
     return Shared(report=report, report_path=report_path, runs=runs, history_note=note, worst=worst)
 
 

@@ -42,7 +42,7 @@ def _json(value: Any, most: int = 400) -> str:
 def render(shared: Shared, lang: str, say: Callable[[str], str]) -> str:
     """The page, as one string of HTML."""
     report = shared.report
-    decision = report.porte.decision
+    decision = report.gate.decision
     kind = "passed" if decision == "réussi" else "failed" if decision == "échoué" else "other"
     said = {"réussi": "passed", "échoué": "failed", "non concluant": "inconclusive"}.get(decision)
     shown = word(said, lang) if said else decision
@@ -51,12 +51,12 @@ def render(shared: Shared, lang: str, say: Callable[[str], str]) -> str:
     body = [
         f"<h1>{_e(title)} <span class='badge {kind}' id='decision'>{_e(shown)}</span></h1>",
         f"<p class='meta'>{_e(word('score', lang))} <b id='score'>{_e(score)}</b> "
-        f"({report.porte.chiffres.reussis}/{report.porte.chiffres.valides}) · "
-        f"{_e(word('threshold', lang))} {report.seuil:.0%} · {_e(report.modele.nom)} ({_e(report.modele.backend)})"
-        f" · {_e(shared.this_prompt)} · {_e(report.execution.debut[:16].replace('T', ' '))} UTC</p>",
-        f"<p>{_e(word('rule', lang))} : {_e(say(report.porte.regle))}</p>",
+        f"({report.gate.figures.passed}/{report.gate.figures.valid}) · "
+        f"{_e(word('threshold', lang))} {report.threshold:.0%} · {_e(report.model.name)} ({_e(report.model.backend)})"
+        f" · {_e(shared.this_prompt)} · {_e(report.execution.started[:16].replace('T', ' '))} UTC</p>",
+        f"<p>{_e(word('rule', lang))} : {_e(say(report.gate.rule))}</p>",
     ]
-    if report.modele.substitut:
+    if report.model.stand_in:
         body.append(f"<p class='warn'>{_e(word('stand_in', lang))}</p>")
     body += _over_runs(shared, lang)
     body += _categories(shared, lang)
@@ -83,7 +83,7 @@ def _over_runs(shared: Shared, lang: str) -> list[str]:
         for p in shared.prompts()
     }
     labels = [_label(shared, i) for i in range(len(shared.runs))]
-    out.append(share_svg.lines(word("over_runs", lang), labels, series, shared.report.seuil * 100))
+    out.append(share_svg.lines(word("over_runs", lang), labels, series, shared.report.threshold * 100))
     if len(shared.runs) < 2:
         out.append(f"<p class='meta'>{_e(word('one_run', lang))}</p>")
     if shared.history_note:
@@ -93,10 +93,10 @@ def _over_runs(shared: Shared, lang: str) -> list[str]:
 
 def _categories(shared: Shared, lang: str) -> list[str]:
     report = shared.report
-    rates = {name: (c.reussis, c.valides) for name, c in report.categories.items()}
+    rates = {name: (c.passed, c.valid) for name, c in report.categories.items()}
     out = [
         f"<h2 id='categories'>{_e(word('by_category', lang))}</h2>",
-        share_svg.bars(word("by_category", lang), rates, report.bloquants),
+        share_svg.bars(word("by_category", lang), rates, report.blocking),
     ]
     mine = [r for r in shared.runs if r.prompt == shared.this_prompt]
     if len(mine) > 1:
@@ -125,16 +125,16 @@ def _worst(shared: Shared, lang: str, say: Callable[[str], str]) -> list[str]:
 
 def _one_worst(rank: int, shown: WorstShown, lang: str, say: Callable[[str], str]) -> list[str]:
     w = shown.worst
-    state = word("ok", lang) if w.statut == "ok" else f"{len(w.ecarts)} {word('gaps', lang)}"
-    blocking = f" · {_e(word('blocking', lang))} : {_e(', '.join(w.bloquant))}" if w.bloquant else ""
+    state = word("ok", lang) if w.status == "ok" else f"{len(w.gaps)} {word('gaps', lang)}"
+    blocking = f" · {_e(word('blocking', lang))} : {_e(', '.join(w.blocking))}" if w.blocking else ""
     out = [
         "<section class='worst'>",
-        f"<h3>{rank}. {_e(w.cas)} ({_e(word('attempt', lang))} {w.tentative}){blocking} · {_e(state)} · "
-        f"{w.duree_ms:.0f} ms</h3>",
+        f"<h3>{rank}. {_e(w.case)} ({_e(word('attempt', lang))} {w.attempt}){blocking} · {_e(state)} · "
+        f"{w.duration_ms:.0f} ms</h3>",
     ]
-    if w.ecarts:
-        out.append("<ul>" + "".join(f"<li class='gap'>{_e(say(g))}</li>" for g in w.ecarts) + "</ul>")
-    out.append(f"<p><code>{_e(w.commande)}</code></p>")
+    if w.gaps:
+        out.append("<ul>" + "".join(f"<li class='gap'>{_e(say(g))}</li>" for g in w.gaps) + "</ul>")
+    out.append(f"<p><code>{_e(w.command)}</code></p>")
     turns = shown.attempt.turns if shown.attempt is not None else []
     if not turns:
         out.append(f"<p class='meta'>{_e(word('no_turns', lang))}</p>")
@@ -156,47 +156,47 @@ def _one_worst(rank: int, shown: WorstShown, lang: str, say: Callable[[str], str
 def _rules(shared: Shared, lang: str) -> list[str]:
     report = shared.report
     out = [f"<h2 id='rules'>{_e(word('rules', lang))}</h2>"]
-    blocking = {name: r for name, r in report.regles.items() if r.bloquante}
-    if not blocking and not report.porte.regles_bloquantes:
+    blocking = {name: r for name, r in report.rules.items() if r.blocking}
+    if not blocking and not report.gate.blocking_rules:
         out.append(f"<p>{_e(word('rules_none', lang))}</p>")
     else:
         out.append("<table><tr><th></th><th></th><th></th><th></th></tr>")
-        for name in sorted(set(blocking) | set(report.porte.regles_bloquantes)):
+        for name in sorted(set(blocking) | set(report.gate.blocking_rules)):
             rule = blocking.get(name)
-            broke = report.porte.regles_bloquantes.get(name, [])
+            broke = report.gate.blocking_rules.get(name, [])
             standing = "" if rule is None else word("decisive" if rule.decisive else "advisory", lang)
-            severity = "" if rule is None else rule.severite
+            severity = "" if rule is None else rule.severity
             who = f"{word('broke', lang)} {', '.join(broke)}" if broke else "—"
             out.append(
                 f"<tr><td><code>{_e(name)}</code></td><td>{_e(severity)}</td><td>{_e(standing)}</td>"
                 f"<td class='{'gap' if broke else ''}'>{_e(who)}</td></tr>"
             )
         out.append("</table>")
-    if report.porte.echecs_bloquants:
+    if report.gate.blocking_failures:
         out.append(f"<p>{_e(word('blocking_failed', lang))} :</p><ul>")
-        for category, failed in report.porte.echecs_bloquants.items():
+        for category, failed in report.gate.blocking_failures.items():
             out.append(f"<li class='gap'><b>{_e(category)}</b> : {_e(', '.join(failed))}</li>")
         out.append("</ul>")
     return out
 
 
 def _coverage(shared: Shared, lang: str) -> list[str]:
-    cov = shared.report.couverture
+    cov = shared.report.coverage
     out = [f"<h2 id='coverage'>{_e(word('coverage', lang))}</h2>"]
     if cov is None:
         return [*out, f"<p class='meta'>{_e(word('coverage_none', lang))}</p>"]
     out.append(
-        f"<p><b>{cov.part:.0%}</b> ({cov.couvertes}/{cov.conversations} {_e(word('size', lang))}, {cov.jours} {_e(word('days', lang))})</p>"
+        f"<p><b>{cov.part:.0%}</b> ({cov.covered}/{cov.conversations} {_e(word('size', lang))}, {cov.days} {_e(word('days', lang))})</p>"
     )
     out.append(
         f"<table><tr><th>{_e(word('signature', lang))}</th><th>{_e(word('size', lang))}</th><th></th></tr>"
     )
-    for g in cov.groupes:
-        if g.cas:
-            said = f"{word('covered_by', lang)} {', '.join(g.cas)}"
+    for g in cov.groups:
+        if g.cases:
+            said = f"{word('covered_by', lang)} {', '.join(g.cases)}"
             cell = _e(said)
         else:
-            cell = f"<span class='gap'>{_e(word('uncovered', lang))}</span> · <code>filon draft {_e(g.exemple)}</code>"
-        out.append(f"<tr><td><code>{_e(g.signature)}</code></td><td>{g.taille}</td><td>{cell}</td></tr>")
+            cell = f"<span class='gap'>{_e(word('uncovered', lang))}</span> · <code>filon draft {_e(g.example)}</code>"
+        out.append(f"<tr><td><code>{_e(g.signature)}</code></td><td>{g.size}</td><td>{cell}</td></tr>")
     out.append("</table>")
     return out

@@ -41,22 +41,22 @@ def spark(values: list[float | None]) -> str:
 
 def render(shared: Shared, lang: str, say: Callable[[str], str]) -> str:
     report = shared.report
-    decision = report.porte.decision
+    decision = report.gate.decision
     said = {"réussi": "passed", "échoué": "failed", "non concluant": "inconclusive"}.get(decision)
     mark = "✅" if decision == "réussi" else "❌" if decision == "échoué" else "⚠️"
     score = "—" if report.score is None else f"{report.score:.0%}"
-    numbers = report.porte.chiffres
+    numbers = report.gate.figures
     out = [
         f"## {mark} {md(word('title', lang))} {md(report.execution.id)}: "
         f"{md(word(said, lang) if said else decision)}",
         "",
-        f"**{md(word('score', lang))} {score}** ({numbers.reussis}/{numbers.valides}) · "
-        f"{md(word('threshold', lang))} {report.seuil:.0%} · {md(report.modele.nom)} · {md(shared.this_prompt)}",
+        f"**{md(word('score', lang))} {score}** ({numbers.passed}/{numbers.valid}) · "
+        f"{md(word('threshold', lang))} {report.threshold:.0%} · {md(report.model.name)} · {md(shared.this_prompt)}",
         "",
-        f"{md(word('rule', lang))} : {md(say(report.porte.regle))}",
+        f"{md(word('rule', lang))} : {md(say(report.gate.rule))}",
         "",
     ]
-    if report.modele.substitut:
+    if report.model.stand_in:
         out += [f"> {md(word('stand_in', lang))}", ""]
     return (
         "\n".join(out + _runs(shared, lang) + _worst(shared, lang, say) + _rules_and_coverage(shared, lang))
@@ -82,9 +82,9 @@ def _runs(shared: Shared, lang: str) -> list[str]:
         "|---|---|---|",
     ]
     for name, c in report.categories.items():
-        rate = f"{c.reussis / c.valides:.0%}" if c.valides else "—"
-        tag = f" ({md(word('blocking', lang))})" if name in report.bloquants else ""
-        out.append(f"| {md(name)}{tag} | {rate} | {c.reussis}/{c.valides} |")
+        rate = f"{c.passed / c.valid:.0%}" if c.valid else "—"
+        tag = f" ({md(word('blocking', lang))})" if name in report.blocking else ""
+        out.append(f"| {md(name)}{tag} | {rate} | {c.passed}/{c.valid} |")
     return out
 
 
@@ -94,44 +94,44 @@ def _worst(shared: Shared, lang: str, say: Callable[[str], str]) -> list[str]:
         out.append(md(word("worst_none", lang)))
     for rank, shown_attempt in enumerate(shared.worst, 1):
         w = shown_attempt.worst
-        state = word("ok", lang) if w.statut == "ok" else f"{len(w.ecarts)} {word('gaps', lang)}"
-        blocking = f" · **{md(word('blocking', lang))}** : {md(', '.join(w.bloquant))}" if w.bloquant else ""
+        state = word("ok", lang) if w.status == "ok" else f"{len(w.gaps)} {word('gaps', lang)}"
+        blocking = f" · **{md(word('blocking', lang))}** : {md(', '.join(w.blocking))}" if w.blocking else ""
         out.append(
-            f"{rank}. **{md(w.cas)}** ({md(word('attempt', lang))} {w.tentative}){blocking} · {md(state)}"
+            f"{rank}. **{md(w.case)}** ({md(word('attempt', lang))} {w.attempt}){blocking} · {md(state)}"
         )
-        out += [f"   - {md(say(gap))}" for gap in w.ecarts[:5]]
-        out.append(f"   - {code(w.commande)}")
+        out += [f"   - {md(say(gap))}" for gap in w.gaps[:5]]
+        out.append(f"   - {code(w.command)}")
     return out
 
 
 def _rules_and_coverage(shared: Shared, lang: str) -> list[str]:
     report = shared.report
     out = ["", f"### {md(word('rules', lang))}", ""]
-    broken = report.porte.regles_bloquantes
+    broken = report.gate.blocking_rules
     if broken:
         out += [
             f"- `{name}` {md(word('broke', lang))} {md(', '.join(cases))}" for name, cases in broken.items()
         ]
     else:
         out.append(md(word("rules_none", lang)))
-    for category, cases in report.porte.echecs_bloquants.items():
+    for category, cases in report.gate.blocking_failures.items():
         out.append(f"- {md(word('blocking_failed', lang))} : **{md(category)}** ({md(', '.join(cases))})")
     out += ["", f"### {md(word('coverage', lang))}", ""]
-    cov = report.couverture
+    cov = report.coverage
     if cov is None:
         out.append(md(word("coverage_none", lang)))
     else:
         out += [
-            f"**{cov.part:.0%}** ({cov.couvertes}/{cov.conversations} {md(word('size', lang))})",
+            f"**{cov.part:.0%}** ({cov.covered}/{cov.conversations} {md(word('size', lang))})",
             "",
             f"| {md(word('signature', lang))} | {md(word('size', lang))} | |",
             "|---|---|---|",
         ]
-        for g in cov.groupes:
+        for g in cov.groups:
             cell = (
-                f"{md(word('covered_by', lang))} {md(', '.join(g.cas))}"
-                if g.cas
-                else (f"**{md(word('uncovered', lang))}** {code('filon draft ' + g.exemple)}")
+                f"{md(word('covered_by', lang))} {md(', '.join(g.cases))}"
+                if g.cases
+                else (f"**{md(word('uncovered', lang))}** {code('filon draft ' + g.example)}")
             )
-            out.append(f"| {code(g.signature)} | {g.taille} | {cell} |")
+            out.append(f"| {code(g.signature)} | {g.size} | {cell} |")
     return out

@@ -12,16 +12,16 @@ from __future__ import annotations
 import shlex
 
 from filon.goldens.run.attempt import Attempt
-from filon.goldens.verdict.report_model import CasRapport, PireTentative
+from filon.goldens.verdict.report_model import CaseReport, WorstAttempt
 
 HOW_MANY = 5
 
 
-def _blocking(case: CasRapport, attempt: Attempt, blocking: list[str]) -> list[str]:
+def _blocking(case: CaseReport, attempt: Attempt, blocking: list[str]) -> list[str]:
     """What of the blocking kind this attempt broke: its blocking rules, or its blocking category."""
     broke = list(attempt.blocking_rules)
-    if attempt.status == "echec" and case.categorie in blocking:
-        broke.append(f"catégorie {case.categorie}")
+    if attempt.status == "echec" and case.category in blocking:
+        broke.append(f"catégorie {case.category}")
     return broke
 
 
@@ -32,12 +32,12 @@ def command_for(case_id: str, attempt: Attempt, report: str | None) -> str:
 
 
 def worst(
-    cases: list[CasRapport], blocking: list[str], report: str | None = None, n: int = HOW_MANY
-) -> list[PireTentative]:
+    cases: list[CaseReport], blocking: list[str], report: str | None = None, n: int = HOW_MANY
+) -> list[WorstAttempt]:
     """The `n` worst attempts of `cases`, worst first; `report`, the report's path if not the default."""
     ranked = []
     for case in cases:
-        for attempt in case.tentatives:
+        for attempt in case.attempts:
             if attempt.status not in ("ok", "echec"):
                 continue
             broke = _blocking(case, attempt, blocking)
@@ -47,31 +47,31 @@ def worst(
             )
     ranked.sort(key=lambda item: item[0])
     return [
-        PireTentative(
-            cas=case.id,
-            tentative=attempt.attempt,
-            statut=attempt.status,
-            bloquant=broke,
-            ecarts=attempt.gaps,
-            duree_ms=round(sum(attempt.latencies_ms), 1),
-            commande=command_for(case.id, attempt, report),
+        WorstAttempt(
+            case=case.id,
+            attempt=attempt.attempt,
+            status=attempt.status,
+            blocking=broke,
+            gaps=attempt.gaps,
+            duration_ms=round(sum(attempt.latencies_ms), 1),
+            command=command_for(case.id, attempt, report),
         )
         for _, case, attempt, broke in ranked[:n]
     ]
 
 
-def worst_lines(pires: list[PireTentative]) -> list[str]:
+def worst_lines(pires: list[WorstAttempt]) -> list[str]:
     """The console's block: one line per attempt, its gaps beneath, then the command that opens it."""
     if not pires:
         return []
     head = "La pire tentative" if len(pires) == 1 else f"Les {len(pires)} pires tentatives"
     lines = [f"{head} (à lire avant la moyenne) :"]
     for rank, p in enumerate(pires, 1):
-        why = f"bloquant : {', '.join(p.bloquant)} · " if p.bloquant else ""
-        state = "réussie" if p.statut == "ok" else f"{len(p.ecarts)} écart(s)"
-        lines.append(f"  {rank}. {p.cas} (tentative {p.tentative}) · {why}{state} · {p.duree_ms:.0f} ms")
-        lines += [f"       - {gap}" for gap in p.ecarts[:3]]
-        if len(p.ecarts) > 3:
-            lines.append(f"       - … et {len(p.ecarts) - 3} autre(s)")
-        lines.append(f"       → {p.commande}")
+        why = f"bloquant : {', '.join(p.blocking)} · " if p.blocking else ""
+        state = "réussie" if p.status == "ok" else f"{len(p.gaps)} écart(s)"
+        lines.append(f"  {rank}. {p.case} (tentative {p.attempt}) · {why}{state} · {p.duration_ms:.0f} ms")
+        lines += [f"       - {gap}" for gap in p.gaps[:3]]
+        if len(p.gaps) > 3:
+            lines.append(f"       - … et {len(p.gaps) - 3} autre(s)")
+        lines.append(f"       → {p.command}")
     return lines

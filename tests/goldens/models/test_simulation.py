@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from filon.goldens.case.schema import Case, EtatFinal
+from filon.goldens.case.schema import Case, FinalStateSpec
 from filon.goldens.checks.state import final_state_gaps, simulation_gaps
 from tests.conftest import REPO
 
@@ -108,20 +108,20 @@ def test_final_state_gaps_on_built_states() -> None:
         "retours": [{"commande": "LL-1", "motif": "taille"}],
         "commandes": [{"numero": "LL-1", "statut": "Livrée"}, {"numero": "LL-2", "statut": "en préparation"}],
     }
-    assert final_state_gaps(EtatFinal.model_validate({"retours": [{"commande": "LL-1"}]}), state) == []
+    assert final_state_gaps(FinalStateSpec.model_validate({"retours": [{"commande": "LL-1"}]}), state) == []
     assert (
         final_state_gaps(
-            EtatFinal.model_validate({"commandes": [{"numero": "LL-1", "statut": "livree"}]}), state
+            FinalStateSpec.model_validate({"commandes": [{"numero": "LL-1", "statut": "livree"}]}), state
         )
         == []
     )
-    assert final_state_gaps(EtatFinal.model_validate({"retours": [{"commande": "LL-2"}]}), state) == [
+    assert final_state_gaps(FinalStateSpec.model_validate({"retours": [{"commande": "LL-2"}]}), state) == [
         "état final : aucun retour enregistré pour LL-2"
     ]
     assert final_state_gaps(
-        EtatFinal.model_validate({"commandes": [{"numero": "LL-9", "statut": "x"}]}), state
+        FinalStateSpec.model_validate({"commandes": [{"numero": "LL-9", "statut": "x"}]}), state
     ) == ["état final : commande LL-9 introuvable"]
-    assert final_state_gaps(EtatFinal.model_validate({"retours": []}), {"retours": []}) == []
+    assert final_state_gaps(FinalStateSpec.model_validate({"retours": []}), {"retours": []}) == []
 
 
 def test_an_agent_going_round_in_circles_is_a_gap() -> None:
