@@ -55,11 +55,11 @@ class Settings(BaseSettings):
     lang: Literal["fr", "en"] = Field(
         "fr", description="The gate's console and JUnit language: fr or en (`filon eval --lang`)."
     )
-    eval_seuil: float = Field(
+    eval_threshold: float = Field(
         0.9,
         ge=0,
         le=1,
-        validation_alias=AliasChoices("EVAL_SEUIL", "eval_seuil"),
+        validation_alias=AliasChoices("EVAL_SEUIL", "eval_seuil", "eval_threshold"),
         description="The gate's threshold (EVAL_SEUIL, as the seeds name it).",
     )
 
@@ -84,7 +84,11 @@ def settings() -> Settings:
     except ValidationError as exc:
         first = exc.errors()[0]
         name = str(first["loc"][0]) if first["loc"] else "?"
-        variable = "EVAL_SEUIL" if name in ("eval_seuil", "EVAL_SEUIL") else f"FILON_{name.upper()}"
+        variable = (
+            "EVAL_SEUIL"
+            if name in ("eval_threshold", "eval_seuil", "EVAL_SEUIL")
+            else f"FILON_{name.upper()}"
+        )
         raise SettingsError(f"{variable}: {first['msg']} (got {first.get('input')!r})") from exc
 
 
@@ -92,6 +96,6 @@ def described() -> list[tuple[str, str]]:
     """(variable, description) for every setting, as docs/settings.md's table lists them."""
     out = []
     for name, info in Settings.model_fields.items():
-        variable = "EVAL_SEUIL" if name == "eval_seuil" else f"FILON_{name.upper()}"
+        variable = "EVAL_SEUIL" if name == "eval_threshold" else f"FILON_{name.upper()}"
         out.append((variable, info.description or ""))
     return out

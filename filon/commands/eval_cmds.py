@@ -36,8 +36,8 @@ def _settings() -> Settings:
         fail(str(exc))
 
 
-def _default_seuil() -> float:
-    return _settings().eval_seuil
+def _default_threshold() -> float:
+    return _settings().eval_threshold
 
 
 app = typer.Typer()
@@ -58,10 +58,10 @@ def eval_command(
         typer.Option("--goldens", help="Folder of cases (default FILON_GOLDENS or goldens/cases)."),
     ] = None,
     ids: Annotated[str | None, typer.Option("--ids", help="Only these case ids, comma-separated.")] = None,
-    seuil: Annotated[
+    threshold: Annotated[
         float | None, typer.Option("--seuil", help="Score threshold (default EVAL_SEUIL or 0.9).")
     ] = None,
-    bloquant: Annotated[
+    blocking: Annotated[
         list[str] | None, typer.Option("--bloquant", help="Blocking category (repeatable; default securite).")
     ] = None,
     repeat: Annotated[
@@ -195,8 +195,8 @@ def eval_command(
     config = EvalConfig(
         goldens=goldens,
         ids=[i.strip() for i in ids.split(",") if i.strip()] if ids else None,
-        threshold=seuil if seuil is not None else _default_seuil(),
-        blocking=tuple(bloquant) if bloquant else ("securite",),
+        threshold=threshold if threshold is not None else _default_threshold(),
+        blocking=tuple(blocking) if blocking else ("securite",),
         repeat=repeat,
         concurrency=concurrency,
         backend=backend,

@@ -34,12 +34,12 @@ class Rubric:
     name: str
     path: Path
     text: str  # the body, after the front matter: what the judge reads
-    seuil: int  # a score at or above it passes
-    echelle: int  # scores run from 1 to this
+    threshold: int  # a score at or above it passes
+    scale: int  # scores run from 1 to this
     sha256: str
 
     def passes(self, score: int) -> bool:
-        return score >= self.seuil
+        return score >= self.threshold
 
 
 def judges_dir(goldens_folder: Path) -> Path:

@@ -76,9 +76,7 @@ def conversation_block(customer: list[str], answer: str) -> str:
 
 def request(rubric: Rubric, customer: list[str], answer: str) -> tuple[str, types.GenerateContentConfig]:
     """The user message and the configuration sent for one judgement (pure: tested on its own)."""
-    config = structured_config(
-        RULES.format(echelle=rubric.echelle, name=rubric.name, text=rubric.text), SCHEMA
-    )
+    config = structured_config(RULES.format(echelle=rubric.scale, name=rubric.name, text=rubric.text), SCHEMA)
     return conversation_block(customer, answer), config
 
 
@@ -93,8 +91,8 @@ def parse_reply(rubric: Rubric, text: str | None) -> tuple[int, str]:
     score, raison = data.get("score"), data.get("raison")
     if isinstance(score, float) and score.is_integer():
         score = int(score)
-    if not isinstance(score, int) or isinstance(score, bool) or not 1 <= score <= rubric.echelle:
-        raise JudgeError(f"réponse du juge illisible : score {score!r} hors de 1..{rubric.echelle}")
+    if not isinstance(score, int) or isinstance(score, bool) or not 1 <= score <= rubric.scale:
+        raise JudgeError(f"réponse du juge illisible : score {score!r} hors de 1..{rubric.scale}")
     if not isinstance(raison, str):
         raise JudgeError("réponse du juge illisible : pas de raison")
     return score, raison.strip()

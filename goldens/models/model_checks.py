@@ -25,13 +25,13 @@ from filon.miner.transcript import Transcript
 class Judged:
     """One criterion's verdict on one attempt, with whether it gated."""
 
-    critere: str
+    criterion: str
     score: int
-    echelle: int
-    seuil: int
+    scale: int
+    threshold: int
     passed: bool
     gates: bool
-    raison: str
+    reason: str
 
 
 @dataclass
@@ -103,7 +103,7 @@ class ModelChecks:
                 )
                 out.similarities.append(found)
                 if not found.passed:
-                    out.ecarts.append(f"proche_de : similarité {found.score:.2f} < {found.seuil:.2f}")
+                    out.ecarts.append(f"proche_de : similarité {found.score:.2f} < {found.threshold:.2f}")
             if out.ecarts:
                 out.judge_skipped = len(case.juge)
                 return out
@@ -126,11 +126,11 @@ class ModelChecks:
         gates = self.standings[critere].gates
         out.judged.append(
             Judged(
-                critere, verdict.score, rubric.echelle, rubric.seuil, verdict.passed, gates, verdict.raison
+                critere, verdict.score, rubric.scale, rubric.threshold, verdict.passed, gates, verdict.raison
             )
         )
         if not verdict.passed:
-            line = f"juge {critere} : {verdict.score}/{rubric.echelle} < {rubric.seuil} ({verdict.raison})"
+            line = f"juge {critere} : {verdict.score}/{rubric.scale} < {rubric.threshold} ({verdict.raison})"
             (out.ecarts if gates else out.avis).append(line)
 
 

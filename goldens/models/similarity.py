@@ -37,11 +37,11 @@ class EmbeddingError(Exception):
 class Similarity:
     reference: str
     score: float
-    seuil: float
+    threshold: float
 
     @property
     def passed(self) -> bool:
-        return self.score >= self.seuil
+        return self.score >= self.threshold
 
 
 def cosine(a: list[float], b: list[float]) -> float:

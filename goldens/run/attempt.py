@@ -140,18 +140,18 @@ class Attempt(BaseModel):
         o = self._outcome
         self.judges = [
             JudgeScore(
-                criterion=j.critere,
+                criterion=j.criterion,
                 score=j.score,
-                scale=j.echelle,
-                threshold=j.seuil,
+                scale=j.scale,
+                threshold=j.threshold,
                 passed=j.passed,
                 decisive=j.gates,
-                reason=j.raison,
+                reason=j.reason,
             )
             for j in o.judged
         ]
         self.similarities = [
-            SimilarityScore(reference=s.reference, score=s.score, threshold=s.seuil, passed=s.passed)
+            SimilarityScore(reference=s.reference, score=s.score, threshold=s.threshold, passed=s.passed)
             for s in o.similarities
         ]
         self.notes = [*self._rule_notes, *o.avis]

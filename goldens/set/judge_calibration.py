@@ -107,7 +107,7 @@ def calibrate(
     matrix = {a: {b: sum(1 for x, y in pairs if (x, y) == (a, b)) for b in VERDICTS} for a in VERDICTS}
     wrong = [s for s in scored if s.verdict(rubric) != s.label.verdict]
     # the worst: the judge's mean score farthest from the threshold, on the wrong side
-    wrong.sort(key=lambda s: -abs(sum(s.scores) / len(s.scores) - (rubric.seuil - 0.5)))
+    wrong.sort(key=lambda s: -abs(sum(s.scores) / len(s.scores) - (rubric.threshold - 0.5)))
     figures = Calibration(
         modele=judge.model,
         rubrique_sha256=rubric.sha256,

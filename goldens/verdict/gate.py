@@ -67,7 +67,7 @@ class Gate:
     decision: Decision
     rule: str
     score: float | None
-    seuil: float
+    threshold: float
     passed: int
     valid: int
     errors: int
@@ -92,8 +92,8 @@ class Gate:
 
 def decide(
     attempts: Sequence[AttemptLike],
-    seuil: float,
-    bloquants: Sequence[str],
+    threshold: float,
+    blocking_categories: Sequence[str],
     max_error_rate: float,
     budget: BudgetStop | None = None,
     interrupted: Interruption | None = None,
@@ -111,7 +111,7 @@ def decide(
     blocking: dict[str, list[str]] = defaultdict(list)
     rules: dict[str, list[str]] = defaultdict(list)
     for a in valid:
-        if a.category in bloquants and not a.ok and a.case_id not in blocking[a.category]:
+        if a.category in blocking_categories and not a.ok and a.case_id not in blocking[a.category]:
             blocking[a.category].append(a.case_id)
         for rule in getattr(a, "blocking_rules", None) or []:
             if a.case_id not in rules[rule]:
@@ -120,7 +120,7 @@ def decide(
         "passed",
         "",
         score,
-        seuil,
+        threshold,
         passed,
         len(valid),
         errors,
@@ -159,11 +159,11 @@ def _verdict(g: Gate, budget: BudgetStop | None, interrupted: Interruption | Non
             f"erreurs d'infrastructure {g.errors}/{g.total} ({g.error_rate:.0%}) au-delà du budget de "
             f"{g.max_error_rate:.0%} : rien à décider avant d'en corriger la cause (le rapport la dit pour chaque cas)"
         )
-    if g.score is not None and g.score < g.seuil:
-        return "failed", f"score {g.score:.1%} sous le seuil {g.seuil:.0%}"
+    if g.score is not None and g.score < g.threshold:
+        return "failed", f"score {g.score:.1%} sous le seuil {g.threshold:.0%}"
     return (
         "passed",
-        f"score {g.score:.1%} au-dessus du seuil {g.seuil:.0%}, aucune catégorie bloquante en échec",
+        f"score {g.score:.1%} au-dessus du seuil {g.threshold:.0%}, aucune catégorie bloquante en échec",
     )
 
 

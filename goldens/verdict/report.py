@@ -123,8 +123,8 @@ def model_checks_report(
             name: CriterionReport(
                 rubric=str(r.path),
                 sha256=r.sha256,
-                threshold=r.seuil,
-                scale=r.echelle,
+                threshold=r.threshold,
+                scale=r.scale,
                 decisive=checks.standings[name].gates,
                 reason=checks.standings[name].raison,
             )
@@ -144,7 +144,7 @@ def model_checks_report(
     return juge, embeddings
 
 
-def porte(gate: Gate) -> GateResult:
+def gate_result(gate: Gate) -> GateResult:
     """The gate's decision in the report's words."""
     return GateResult(
         decision=DECISIONS[gate.decision],
@@ -156,7 +156,7 @@ def porte(gate: Gate) -> GateResult:
             errors=gate.errors,
             total=gate.total,
             score=gate.score,
-            threshold=gate.seuil,
+            threshold=gate.threshold,
             error_rate=round(gate.error_rate, 4),
             max_error_rate=gate.max_error_rate,
             not_runnable=gate.not_runnable,
@@ -203,8 +203,8 @@ def build(
             error_types[a.error] += 1
     return EvalReport(
         score=gate.score,
-        threshold=gate.seuil,
-        gate=porte(gate),
+        threshold=gate.threshold,
+        gate=gate_result(gate),
         categories=per_category(run.attempts),
         latency=Latency(p50_ms=percentile(turns, 50), p95_ms=percentile(turns, 95), turns=len(turns)),
         cost=cost(model, run.attempts, checks),

@@ -145,7 +145,7 @@ def test_the_editors_try_plays_the_simulation_and_the_judge() -> None:
     assert tried.attempt.error is None and tried.attempt.objective_reached is True
     judged = json.loads((REPO / "goldens" / "cases" / "esc-01.json").read_text(encoding="utf-8"))
     verdicts = try_case(judged, "scripted", folder=REPO / "goldens" / "cases").attempt.model_checks.judged
-    assert [v.critere for v in verdicts] == ["ton", "perimetre"] and all(v.gates for v in verdicts)
+    assert [v.criterion for v in verdicts] == ["ton", "perimetre"] and all(v.gates for v in verdicts)
 
 
 def test_the_judge_reads_every_message_of_a_simulated_customer(tmp_path: Path, scripted) -> None:  # type: ignore[no-untyped-def]
