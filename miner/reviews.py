@@ -227,6 +227,26 @@ class ReviewStore:
             )
         return self._finish(conversation_id, reviewer, ReviewStatus.DONE, f"case {case_id}")
 
+    def link_missing(self, written: list[tuple[str, str, dict[str, Any]]], reviewer: str) -> list[str]:
+        """Cases written whose link never landed (a save killed between the file and the link), each as
+        (case id, source conversation, provenance): linked now, their conversation marked done where no
+        one else holds it. The ids linked; a conversation the store does not hold is left alone."""
+        linked = []
+        for case_id, conversation_id, provenance in written:
+            with self.engine.begin() as conn:
+                known = conn.execute(select(CONVERSATIONS.c.id).where(CONVERSATIONS.c.id == conversation_id))
+                if known.first() is None:
+                    continue
+                there = conn.execute(
+                    select(LINKS.c.id).where(
+                        LINKS.c.case_id == case_id, LINKS.c.conversation_id == conversation_id
+                    )
+                ).first()
+            if there is None:
+                self.complete(conversation_id, reviewer, case_id, provenance)
+                linked.append(case_id)
+        return linked
+
     def record_verdict(self, case_id: str, verdict: str, note: str, reviewer: str) -> None:
         """From the failures screen: "the case is wrong" or "agent regression", with a note."""
         with self.engine.begin() as conn:

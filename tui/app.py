@@ -95,9 +95,20 @@ class ReviewApp(App[None]):
     def on_mount(self) -> None:
         # the claims this app holds are renewed while it runs; killed, it stops, and they expire
         self.set_interval(HEARTBEAT.total_seconds(), self._heartbeat)
+        self.run_worker(self.relink, thread=True, group="relink", exit_on_error=False)
         self.push_screen(QueueScreen())
         if self.start_conversation:
             self.open_conversation(self.start_conversation)
+
+    def relink(self) -> list[str]:
+        """Cases a killed save wrote without their link to the conversation: linked on start."""
+        from filon.goldens.drafting.review import relink_written
+
+        linked = relink_written(self.store, self.reviewer, self.goldens)
+        if linked:
+            said = f"linked {len(linked)} case(s) a stopped save had left unlinked: {', '.join(linked)}"
+            self.call_from_thread(self.notify, said, markup=False)
+        return linked
 
     def open_conversation(self, conversation_id: str) -> None:
         from filon.tui.conversation import ConversationScreen

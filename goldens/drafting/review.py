@@ -139,6 +139,20 @@ def save_case(
     return path
 
 
+def relink_written(store: Store, reviewer: str, folder: Path | None = None) -> list[str]:
+    """The set's cases whose link to their source conversation never landed (`save_case` killed between
+    writing the file and linking it), linked now: the ids."""
+    folder = goldens_dir(folder)
+    if not folder.is_dir():
+        return []
+    written = []
+    for case in load_set(folder).cases:
+        source = case.source or {}
+        if isinstance(source.get("conversation_id"), str) and source["conversation_id"]:
+            written.append((case.id, source["conversation_id"], {**source, "relinked": True}))
+    return store.link_missing(written, reviewer)
+
+
 @dataclass(frozen=True)
 class Tried:
     """One replay of a case from the editor, and what it ran on: the reviewer must know which prompt."""

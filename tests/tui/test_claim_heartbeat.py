@@ -43,3 +43,36 @@ async def test_the_review_app_renews_the_claims_it_holds(make_app, store: Store)
         assert store.claim("web:geste", "bob", now=later).ok
         assert app.renew_claims() == ["web:geste"]
         assert "web:geste" not in app.held
+
+
+async def test_a_case_a_killed_save_left_unlinked_is_linked_on_start(make_app, store: Store, cases) -> None:  # type: ignore[no-untyped-def]
+    """`save_case` writes the file, then links it: killed between the two, the case had no source in the
+    store and its conversation stayed open. The next review app links it, and only once."""
+    import json
+
+    from filon.miner.reviews import LINKS
+
+    case = json.loads((cases / "adv-01.json").read_text(encoding="utf-8"))
+    case["id"] = "geste-99"
+    case["source"] = {"conversation_id": "web:geste", "reviewer": "alice"}
+    (cases / "geste-99.json").write_text(json.dumps(case, ensure_ascii=False), encoding="utf-8")
+
+    def links() -> list[tuple[str, str]]:
+        with store.engine.connect() as conn:
+            return [(r[0], r[1]) for r in conn.execute(select(LINKS.c.case_id, LINKS.c.conversation_id))]
+
+    def status() -> str | None:
+        with store.engine.connect() as conn:
+            found = conn.execute(select(REVIEWS.c.status).where(REVIEWS.c.conversation_id == "web:geste"))
+            row = found.first()
+        return None if row is None else str(row[0])
+
+    assert links() == [] and status() != "done"
+    said: list[list[str]] = []
+    for _ in range(2):
+        app = make_app(reviewer="alice")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            said.append([str(n.message) for n in app._notifications])
+        assert links() == [("geste-99", "web:geste")] and status() == "done"
+    assert any("geste-99" in m for m in said[0]) and not any("geste-99" in m for m in said[1])
