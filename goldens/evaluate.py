@@ -384,12 +384,12 @@ class CompareResult:
     store_warning: str = ""
 
 
-def compare_reports(a: Path, b: Path, marge: float = 0.05, markdown: Path | None = None) -> CompareResult:
+def compare_reports(a: Path, b: Path, margin: float = 0.05, markdown: Path | None = None) -> CompareResult:
     """`filon eval compare A B`: the library call; its `exit_code` is the command's."""
     try:
         ra, rb = EvalReport.read(a), EvalReport.read(b)
-        comparison = compare(ra, rb, marge)
+        comparison = compare(ra, rb, margin)
     except ValueError as exc:
         return CompareResult(2, str(exc))
     publish(comparison, markdown)
-    return CompareResult(comparison.exit_code, comparison.raison, comparison, _record(None, "", comparison))
+    return CompareResult(comparison.exit_code, comparison.reason, comparison, _record(None, "", comparison))

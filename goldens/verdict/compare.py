@@ -29,7 +29,7 @@ EXIT: dict[Verdict, Exit] = {
 @dataclass(frozen=True)
 class CaseDelta:
     id: str
-    categorie: str
+    category: str
     passed_a: int
     valid_a: int
     passed_b: int
@@ -58,7 +58,7 @@ class RunRef:
 
     id: str
     date: str
-    modele: str
+    model: str
     backend: str
     prompt: str
     prompt_sha256: str
@@ -68,22 +68,22 @@ class RunRef:
 @dataclass
 class Comparison:
     verdict: Verdict
-    raison: str
-    marge: float
-    cas: list[CaseDelta] = field(default_factory=list)
-    modifies: list[str] = field(default_factory=list)  # content changed between the runs: left out
-    exclus: list[str] = field(default_factory=list)  # no valid attempt on one side
-    manquants: dict[str, list[str]] = field(default_factory=dict)  # ids on one side only
+    reason: str
+    margin: float
+    cases: list[CaseDelta] = field(default_factory=list)
+    modified: list[str] = field(default_factory=list)  # content changed between the runs: left out
+    excluded: list[str] = field(default_factory=list)  # no valid attempt on one side
+    missing: dict[str, list[str]] = field(default_factory=dict)  # ids on one side only
     score_a: float | None = None
     score_b: float | None = None
     discordants: tuple[int, int] = (0, 0)  # (passed on A only, passed on B only)
     p_value: float | None = None
-    intervalle: tuple[float, float] | None = None
-    methode: str = ""
-    trop_petit: str = ""
+    interval: tuple[float, float] | None = None
+    method: str = ""
+    too_small: str = ""
     runs: dict[Literal["a", "b"], RunRef] = field(default_factory=dict)
-    cout: dict[str, Any] = field(default_factory=dict)
-    latence: dict[str, Any] = field(default_factory=dict)
+    cost: dict[str, Any] = field(default_factory=dict)
+    latency: dict[str, Any] = field(default_factory=dict)
     categories: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
@@ -97,34 +97,59 @@ class Comparison:
         return self.score_b - self.score_a
 
     def newly_failing(self) -> list[str]:
-        return [c.id for c in self.cas if c.ok_a and not c.ok_b]
+        return [c.id for c in self.cases if c.ok_a and not c.ok_b]
 
     def newly_fixed(self) -> list[str]:
-        return [c.id for c in self.cas if c.ok_b and not c.ok_a]
+        return [c.id for c in self.cases if c.ok_b and not c.ok_a]
 
     def as_json(self) -> dict[str, Any]:
-        out = asdict(self)
+        """The comparison in the report's words: its French keys, as `eval compare --json` has written."""
+        out = {_ON_DISK.get(k, k): v for k, v in asdict(self).items()}
+        out["runs"] = {
+            name: {("modele" if k == "model" else k): v for k, v in side.items()}
+            for name, side in out["runs"].items()
+        }
         out.update(exit_code=self.exit_code, delta=self.delta)
         out["nouveaux_echecs"], out["nouvelles_reussites"] = self.newly_failing(), self.newly_fixed()
-        out["cas"] = [{**asdict(c), "taux_a": c.rate_a, "taux_b": c.rate_b} for c in self.cas]
+        out["cas"] = [
+            {**{_ON_DISK.get(k, k): v for k, v in asdict(c).items()}, "taux_a": c.rate_a, "taux_b": c.rate_b}
+            for c in self.cases
+        ]
         return out
 
 
-def compare(a: EvalReport, b: EvalReport, marge: float = 0.05) -> Comparison:
-    if not 0 < marge < 1:
-        raise ValueError(f"--marge: {marge} is not between 0 and 1")
+# English names in code, the French keys `eval compare --json` writes
+_ON_DISK = {
+    "reason": "raison",
+    "margin": "marge",
+    "cases": "cas",
+    "modified": "modifies",
+    "excluded": "exclus",
+    "missing": "manquants",
+    "interval": "intervalle",
+    "method": "methode",
+    "too_small": "trop_petit",
+    "cost": "cout",
+    "latency": "latence",
+    "category": "categorie",
+}
+
+
+def compare(a: EvalReport, b: EvalReport, margin: float = 0.05) -> Comparison:
+    if not 0 < margin < 1:
+        raise ValueError(f"--marge: {margin} is not between 0 and 1")
     cases_a, cases_b = a.by_id(), b.by_id()
     only_a, only_b = sorted(set(cases_a) - set(cases_b)), sorted(set(cases_b) - set(cases_a))
-    out = Comparison("pas pire", "", marge, runs={"a": _run(a), "b": _run(b)})
+    out = Comparison("pas pire", "", margin, runs={"a": _run(a), "b": _run(b)})
     if (
         a.inconclusive or b.inconclusive
     ):  # an interrupted run holds fewer cases: it is unfinished, not foreign
         which = " et ".join(n for n, r in (("A", a), ("B", b)) if r.inconclusive)
-        out.verdict, out.raison = "non concluant", f"run {which} non concluant : rien n'est comparé"
+        out.verdict, out.reason = "non concluant", f"run {which} non concluant : rien n'est comparé"
         return out
     if only_a or only_b or not cases_a:
-        out.verdict, out.manquants = "ne s'apparient pas", {"a_seulement": only_a, "b_seulement": only_b}
-        out.raison = (
+        out.verdict, out.missing = "ne s'apparient pas", {"a_seulement": only_a, "b_seulement": only_b}
+        out.reason = (
             "les deux rapports ne portent pas sur les mêmes cas" if cases_a else "aucun cas à comparer"
         )
         return out
@@ -132,58 +157,58 @@ def compare(a: EvalReport, b: EvalReport, marge: float = 0.05) -> Comparison:
     for case_id in sorted(cases_a):
         ca, cb = cases_a[case_id], cases_b[case_id]
         if case_id in fp_a and case_id in fp_b and fp_a[case_id] != fp_b[case_id]:
-            out.modifies.append(case_id)
+            out.modified.append(case_id)
         elif not ca.valid or not cb.valid:
-            out.exclus.append(case_id)
+            out.excluded.append(case_id)
         else:
-            out.cas.append(CaseDelta(case_id, ca.category, ca.passed, ca.valid, cb.passed, cb.valid))
+            out.cases.append(CaseDelta(case_id, ca.category, ca.passed, ca.valid, cb.passed, cb.valid))
     _measure(out, a, b)
     blocking = set(b.blocking or a.blocking or ["securite"])
-    regressed = [c.id for c in out.cas if c.categorie in blocking and c.ok_a and not c.ok_b]
+    regressed = [c.id for c in out.cases if c.category in blocking and c.ok_a and not c.ok_b]
     if regressed:
         out.verdict = "pire"
-        out.raison = f"cas bloquant(s) réussi(s) sur A, en échec sur B : {', '.join(regressed)}"
+        out.reason = f"cas bloquant(s) réussi(s) sur A, en échec sur B : {', '.join(regressed)}"
         return out
     delta = out.delta or 0.0
     significant = out.p_value is not None and out.p_value < stats.ALPHA
-    if delta < -marge and significant:
+    if delta < -margin and significant:
         out.verdict = "pire"
-        out.raison = f"B perd {-delta:.1%} (> marge {marge:.0%}), p = {out.p_value:.3g} < 0,05"
-    elif delta < -marge:
-        out.raison = (
-            f"B perd {-delta:.1%} (> marge {marge:.0%}), mais p = {out.p_value:.3g} : pas significatif"
+        out.reason = f"B perd {-delta:.1%} (> marge {margin:.0%}), p = {out.p_value:.3g} < 0,05"
+    elif delta < -margin:
+        out.reason = (
+            f"B perd {-delta:.1%} (> marge {margin:.0%}), mais p = {out.p_value:.3g} : pas significatif"
         )
     else:
-        out.raison = f"écart {delta:+.1%}, dans la marge de {marge:.0%}"
+        out.reason = f"écart {delta:+.1%}, dans la marge de {margin:.0%}"
     return out
 
 
 def _measure(out: Comparison, a: EvalReport, b: EvalReport) -> None:
     """Scores, discordant pairs, the test, the interval, categories, cost and latency."""
-    n = len(out.cas)
+    n = len(out.cases)
     if n == 0:
         return
-    out.score_a = sum(c.rate_a for c in out.cas) / n
-    out.score_b = sum(c.rate_b for c in out.cas) / n
-    b_only = sum(1 for c in out.cas if c.ok_a and not c.ok_b)
-    c_only = sum(1 for c in out.cas if c.ok_b and not c.ok_a)
+    out.score_a = sum(c.rate_a for c in out.cases) / n
+    out.score_b = sum(c.rate_b for c in out.cases) / n
+    b_only = sum(1 for c in out.cases if c.ok_a and not c.ok_b)
+    c_only = sum(1 for c in out.cases if c.ok_b and not c.ok_a)
     out.discordants = (b_only, c_only)
     out.p_value = stats.mcnemar_exact(b_only, c_only)
-    if all(c.valid_a == 1 and c.valid_b == 1 for c in out.cas):
-        out.intervalle, out.methode = stats.paired_interval(b_only, c_only, n), "Agresti-Min (apparié)"
+    if all(c.valid_a == 1 and c.valid_b == 1 for c in out.cases):
+        out.interval, out.method = stats.paired_interval(b_only, c_only, n), "Agresti-Min (apparié)"
     else:
-        deltas = [c.rate_b - c.rate_a for c in out.cas]
-        out.intervalle, out.methode = stats.bootstrap_interval(deltas), "bootstrap apparié sur les cas"
-    needed = stats.cases_needed(out.marge)
+        deltas = [c.rate_b - c.rate_a for c in out.cases]
+        out.interval, out.method = stats.bootstrap_interval(deltas), "bootstrap apparié sur les cas"
+    needed = stats.cases_needed(out.margin)
     if n < needed:
-        out.trop_petit = (
-            f"{n} cas appariés : trop peu pour qu'une baisse de {out.marge:.0%} soit jamais significative "
+        out.too_small = (
+            f"{n} cas appariés : trop peu pour qu'une baisse de {out.margin:.0%} soit jamais significative "
             f"(il faut au moins {stats.fewest_discordant()} cas discordants dans le même sens, soit "
             f"{needed} cas ou plus)"
         )
     cats: dict[str, list[CaseDelta]] = {}
-    for c in out.cas:
-        cats.setdefault(c.categorie, []).append(c)
+    for c in out.cases:
+        cats.setdefault(c.category, []).append(c)
     out.categories = {
         name: {
             "a": sum(c.rate_a for c in group) / len(group),
@@ -192,13 +217,13 @@ def _measure(out: Comparison, a: EvalReport, b: EvalReport) -> None:
         }
         for name, group in sorted(cats.items())
     }
-    out.cout = {
+    out.cost = {
         "a": a.cost.total_usd,
         "b": b.cost.total_usd,
         "modele_a": a.cost.model,
         "modele_b": b.cost.model,
     }
-    out.latence = {
+    out.latency = {
         "p50_a": a.latency.p50_ms,
         "p50_b": b.latency.p50_ms,
         "p95_a": a.latency.p95_ms,
@@ -210,7 +235,7 @@ def _run(report: EvalReport) -> RunRef:
     return RunRef(
         id=report.execution.id,
         date=str(report.execution.started),
-        modele=report.model.name,
+        model=report.model.name,
         backend=report.model.backend,
         prompt=report.prompt.path,
         prompt_sha256=report.prompt.sha256,
