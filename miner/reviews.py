@@ -231,18 +231,20 @@ class ReviewStore:
         """Cases written whose link never landed (a save killed between the file and the link), each as
         (case id, source conversation, provenance): linked now, their conversation marked done where no
         one else holds it. The ids linked; a conversation the store does not hold is left alone."""
+        if not written:
+            return []
+        ids = sorted({conversation_id for _, conversation_id, _ in written})
+        with self.engine.connect() as conn:
+            known = {
+                r[0] for r in conn.execute(select(CONVERSATIONS.c.id).where(CONVERSATIONS.c.id.in_(ids)))
+            }
+            found = conn.execute(
+                select(LINKS.c.case_id, LINKS.c.conversation_id).where(LINKS.c.conversation_id.in_(ids))
+            )
+            linked_already = {(r[0], r[1]) for r in found}
         linked = []
         for case_id, conversation_id, provenance in written:
-            with self.engine.begin() as conn:
-                known = conn.execute(select(CONVERSATIONS.c.id).where(CONVERSATIONS.c.id == conversation_id))
-                if known.first() is None:
-                    continue
-                there = conn.execute(
-                    select(LINKS.c.id).where(
-                        LINKS.c.case_id == case_id, LINKS.c.conversation_id == conversation_id
-                    )
-                ).first()
-            if there is None:
+            if conversation_id in known and (case_id, conversation_id) not in linked_already:
                 self.complete(conversation_id, reviewer, case_id, provenance)
                 linked.append(case_id)
         return linked

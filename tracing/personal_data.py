@@ -30,9 +30,9 @@ _PHONE_PSEUDONYM = re.compile(rf"(?<!\d){PSEUDO_PHONE}\d{{6}}(?!\d)")
 
 def card_digits(written: str) -> str | None:
     """A card number's digits, or None where these are no card's (a length, Luhn, a SIRET)."""
-    digits = re.sub(r"\D", "", written)
     if _PHONE_PSEUDONYM.search(written):
         return None
+    digits = re.sub(r"\D", "", written)
     if not 13 <= len(digits) <= 19 or not luhn(digits) or siret(digits):
         return None
     return digits

@@ -16,13 +16,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
-
-class _Aliased(BaseModel):
-    """English names in code, the file's French keys on disk: read by either, written by the keys."""
-
-    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
+from filon.goldens.case.on_disk import FrenchOnDisk
 
 
 class RubricError(ValueError):
@@ -98,7 +94,7 @@ def load_rubric(folder: Path, name: str) -> Rubric:
     return Rubric(name, path, body, seuil, echelle, hashlib.sha256(text.encode("utf-8")).hexdigest())
 
 
-class Disagreement(_Aliased):
+class Disagreement(FrenchOnDisk):
     """One label the judge got wrong, as the calibration file keeps it."""
 
     case: str = Field(alias="cas")

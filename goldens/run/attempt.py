@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from filon.goldens.case.on_disk import FrenchOnDisk
 from filon.goldens.models.model_checks import Outcome
 from filon.miner.transcript import Transcript, TurnRecord
 from filon.tracing.records import SpanRecord
@@ -19,13 +20,7 @@ from filon.tracing.redact import Redactor
 Statut = Literal["ok", "echec", "erreur", "non_executable"]
 
 
-class _Aliased(BaseModel):
-    """English names in code, the file's French keys on disk: read by either, written by the keys."""
-
-    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
-
-
-class JudgeScore(_Aliased):
+class JudgeScore(FrenchOnDisk):
     """One criterion's verdict on an attempt; `decisif` says whether it counted (a calibrated criterion)."""
 
     criterion: str = Field(alias="critere")
@@ -37,7 +32,7 @@ class JudgeScore(_Aliased):
     reason: str = Field(alias="raison")
 
 
-class SimilarityScore(_Aliased):
+class SimilarityScore(FrenchOnDisk):
     reference: str
     score: float
     threshold: float = Field(alias="seuil")

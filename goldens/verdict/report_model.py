@@ -18,8 +18,9 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
+from filon.goldens.case.on_disk import FrenchOnDisk
 from filon.goldens.run.attempt import Attempt
 
 VERSION: Literal[6] = 6
@@ -27,13 +28,7 @@ Stability = Literal["stable réussi", "stable échec", "instable", "erreur", "no
 Decision = Literal["réussi", "échoué", "non concluant", "interrompu"]
 
 
-class _Report(BaseModel):
-    """English names in code, the report's French keys on disk: read by either, written by the keys."""
-
-    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
-
-
-class CaseReport(_Report):
+class CaseReport(FrenchOnDisk):
     id: str
     category: str = Field(alias="categorie")
     passed: int = Field(alias="reussis")
@@ -43,7 +38,7 @@ class CaseReport(_Report):
     attempts: list[Attempt] = Field(alias="tentatives")  # each the runner's own, in the report's words
 
 
-class GateFigures(_Report):
+class GateFigures(FrenchOnDisk):
     passed: int = Field(alias="reussis")
     valid: int = Field(alias="valides")
     errors: int = Field(alias="erreurs")
@@ -57,7 +52,7 @@ class GateFigures(_Report):
     )  # attempts the target could not run: neither failures nor errors
 
 
-class GateResult(_Report):
+class GateResult(FrenchOnDisk):
     decision: Decision
     rule: str = Field(alias="regle")
     exit_code: int = Field(alias="code_sortie")
@@ -68,7 +63,7 @@ class GateResult(_Report):
     )  # rule → cases that broke it
 
 
-class RuleReport(_Report):
+class RuleReport(FrenchOnDisk):
     """One rule of the rulebook in a run: what it is, whether it gated (proven on the set's examples)."""
 
     description: str
@@ -82,19 +77,19 @@ class RuleReport(_Report):
     bad_caught: int = Field(0, alias="mauvais_attrapes")
 
 
-class CategoryTally(_Report):
+class CategoryTally(FrenchOnDisk):
     passed: int = Field(0, alias="reussis")
     valid: int = Field(0, alias="valides")
     errors: int = Field(0, alias="erreurs")
 
 
-class Latency(_Report):
+class Latency(FrenchOnDisk):
     p50_ms: float | None = None
     p95_ms: float | None = None
     turns: int = Field(0, alias="tours")
 
 
-class RoleCost(_Report):
+class RoleCost(FrenchOnDisk):
     """The cost of one role of the run: the agent, the judge, the embeddings."""
 
     model: str = Field(alias="modele")
@@ -104,7 +99,7 @@ class RoleCost(_Report):
     note: str | None = None
 
 
-class RunCost(_Report):
+class RunCost(FrenchOnDisk):
     input_tokens: int = Field(0, alias="jetons_entree")
     output_tokens: int = Field(0, alias="jetons_sortie")
     model: str = Field("", alias="modele")
@@ -117,7 +112,7 @@ class RunCost(_Report):
     )  # agent, juge, embeddings: apart
 
 
-class ErrorTally(_Report):
+class ErrorTally(FrenchOnDisk):
     count: int = Field(0, alias="nombre")
     rate: float = Field(0.0, alias="taux")
     max_rate: float = Field(0.0, alias="taux_max")
@@ -126,7 +121,7 @@ class ErrorTally(_Report):
     retries: int = Field(0, alias="reprises")
 
 
-class ModelInfo(_Report):
+class ModelInfo(FrenchOnDisk):
     name: str = Field(alias="nom")
     backend: str
     versions: list[str] = Field(default_factory=list)
@@ -135,13 +130,13 @@ class ModelInfo(_Report):
     )  # the scripted stand-in: the figures say nothing of a real model
 
 
-class PromptRef(_Report):
+class PromptRef(FrenchOnDisk):
     path: str = Field(alias="chemin")
     name: str = Field(alias="nom")
     sha256: str
 
 
-class Execution(_Report):
+class Execution(FrenchOnDisk):
     id: str
     started: str = Field(alias="debut")  # ISO 8601
     duration_s: float = Field(alias="duree_s")
@@ -149,7 +144,7 @@ class Execution(_Report):
     repetitions: int
 
 
-class Baseline(_Report):
+class Baseline(FrenchOnDisk):
     path: str = Field(alias="chemin")
     new_failures: list[str] = Field(default_factory=list, alias="nouveaux_echecs")
     new_passes: list[str] = Field(default_factory=list, alias="nouvelles_reussites")
@@ -158,7 +153,7 @@ class Baseline(_Report):
     removed_cases: list[str] = Field(default_factory=list, alias="cas_retires")
 
 
-class CriterionReport(_Report):
+class CriterionReport(FrenchOnDisk):
     rubric: str = Field(alias="rubrique")  # the rubric's path
     sha256: str
     threshold: int = Field(alias="seuil")
@@ -167,7 +162,7 @@ class CriterionReport(_Report):
     reason: str = Field(alias="raison")  # why it gates, or why it is advisory
 
 
-class JudgeReport(_Report):
+class JudgeReport(FrenchOnDisk):
     model: str = Field(alias="modele")
     stand_in: bool = Field(
         False, alias="substitut"
@@ -177,20 +172,20 @@ class JudgeReport(_Report):
     skipped: int = Field(0, alias="sautes")  # calls not made: a deterministic check had failed first
 
 
-class EmbeddingsReport(_Report):
+class EmbeddingsReport(FrenchOnDisk):
     model: str = Field(alias="modele")
     stand_in: bool = Field(False, alias="substitut")
     texts: int = Field(0, alias="textes")  # texts embedded (each once per run)
 
 
-class SimulatorReport(_Report):
+class SimulatorReport(FrenchOnDisk):
     model: str = Field(alias="modele")
     stand_in: bool = Field(False, alias="substitut")
     conversations: int = 0
     goals_reached: int = Field(0, alias="objectifs_atteints")
 
 
-class WorstAttempt(_Report):
+class WorstAttempt(FrenchOnDisk):
     """One of the run's worst attempts (`goldens.verdict.worst`), with the command that opens it."""
 
     case: str = Field(alias="cas")
@@ -204,7 +199,7 @@ class WorstAttempt(_Report):
     command: str = Field(alias="commande")
 
 
-class CoveredGroup(_Report):
+class CoveredGroup(FrenchOnDisk):
     """One failure group of the window: its signature, its size, the cases that cover it (none: uncovered)."""
 
     signature: str
@@ -213,7 +208,7 @@ class CoveredGroup(_Report):
     example: str = Field("", alias="exemple")  # its most urgent conversation: what `filon draft` takes
 
 
-class CoverageReport(_Report):
+class CoverageReport(FrenchOnDisk):
     """How much of the last week's production traffic the set covers (`goldens.set.coverage`)."""
 
     days: int = Field(alias="jours")
@@ -228,14 +223,14 @@ class CoverageReport(_Report):
         return self.covered / self.conversations if self.conversations else 0.0
 
 
-class BudgetReport(_Report):
+class BudgetReport(FrenchOnDisk):
     limit: float = Field(alias="limite")  # in the price table's currency (USD)
     estimated: float = Field(alias="estime")  # before the run, from nominal figures
     spent: float = Field(alias="depense")  # from the tokens the finished attempts used
     not_started: int = Field(0, alias="non_lancees")  # attempts not started: they would have gone over
 
 
-class EvalReport(_Report):
+class EvalReport(FrenchOnDisk):
     version: Literal[2, 3, 4, 5, 6] = VERSION
     target: str = Field("filon", alias="cible")  # the target replayed: filon, python:MODULE:ATTR, http://…
     score: float | None
