@@ -29,8 +29,8 @@ RANK = {"critical": 4, "high": 3, "medium": 2, "low": 1, None: 0}
 
 def auc(score: dict[str, Any], wrong: set[str], right: set[str]) -> float:
     """The chance a wrong trial ranks above a right one (ties: half)."""
-    pairs = [(score[w] > score[r]) + 0.5 * (score[w] == score[r]) for w in wrong for r in right]
-    return round(sum(pairs) / len(pairs), 3)
+    pairs = [float(score[w] > score[r]) + 0.5 * (score[w] == score[r]) for w in wrong for r in right]
+    return round(float(sum(pairs)) / len(pairs), 3)
 
 
 def _cli(folder: Path, *args: str) -> Any:

@@ -47,7 +47,7 @@ def main() -> None:
         wall = time.perf_counter() - started
         calls = model.requests
     assert result.report is not None, result.message
-    replay = result.report.execution.duree_s  # the replay itself: set-up (imports, server start) excluded
+    replay = result.report.execution.duration_s  # the replay itself: set-up (imports, server start) excluded
     ideal = ideal_seconds(result.report, calls, LATENCY_MS, CONCURRENCY)
     cases = [
         Case.model_validate(json.loads(p.read_text())) for p in sorted(Path("goldens/cases").glob("*.json"))

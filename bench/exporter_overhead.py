@@ -168,7 +168,7 @@ def main() -> None:
                 "spans_dropped": counters.spans_dropped,
                 "traces_kept": counters.traces_kept,
                 "conversations_stored": stored["conversations"],
-                "goal_ratio_at_most": 1.5,
+                "goal_ratio_at_most": 1.2,
             }
         )
     )

@@ -145,7 +145,7 @@ def main() -> None:
                 "raw_copy_spans_per_s": round(best_copy),
                 "ratio_ingest_to_raw_copy": round(best_ingest / best_copy, 3),
                 **spread("ratio_ingest_to_raw_copy", ingested, copied),
-                "goal_ratio_at_least": 0.4,
+                "goal_ratio_at_least": 0.45,
             }
         )
     )

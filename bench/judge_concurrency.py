@@ -65,7 +65,7 @@ def run(folder: Path, prompt: str) -> dict[str, float]:
         calls = model.requests
     report = result.report
     assert report is not None and report.judge is not None, result.message
-    replay = report.execution.duree_s
+    replay = report.execution.duration_s
     ideal = ideal_seconds(report, calls, LATENCY_MS, CONCURRENCY)
     planned = report.judge.calls + report.judge.skipped
     return {

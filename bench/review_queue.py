@@ -18,8 +18,9 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -43,7 +44,7 @@ def filled(folder: Path, count: int) -> Store:
     start = datetime(2026, 11, 1, tzinfo=UTC)
     conn = sqlite3.connect(db)
 
-    def rows():  # type: ignore[no-untyped-def]
+    def rows() -> Iterator[tuple[object, ...]]:
         for i in range(count):
             at = (start + SPAN * i / count).isoformat(sep=" ")  # both stores over the same twelve days
             kind = "security" if i % 3 == 0 else "escalation"
@@ -121,24 +122,22 @@ def main() -> None:
         figures: dict[str, float] = {}
         for name, store in (("1k", small), ("1m", large)):
             cursor = deep_cursor(store, 15)  # page 16: 750 conversations in, within the small store too
-            figures[f"first_page_ms_{name}"] = timed(lambda s=store: s.review_queue(None, 50, now=NOW)) * 1e3
-            figures[f"page_16_ms_{name}"] = (
-                timed(lambda s=store, c=cursor: s.review_queue(c, 50, now=NOW)) * 1e3
-            )
+            figures[f"first_page_ms_{name}"] = timed(partial(store.review_queue, None, 50, now=NOW)) * 1e3
+            figures[f"page_16_ms_{name}"] = timed(partial(store.review_queue, cursor, 50, now=NOW)) * 1e3
             # the failure groups (`traces list --groups`) and a week's window of them (what coverage reads)
-            figures[f"groups_ms_{name}"] = timed(lambda s=store: s.failure_groups(limit=None)) * 1e3
+            figures[f"groups_ms_{name}"] = timed(partial(store.failure_groups, limit=None)) * 1e3
             # one group's members, the first page in queue order (the TUI's group screen); and the ids
             # of its open members, what a verdict for the whole group reads (in proportion to its size)
             group = DEPLOY
             figures[f"group_page_ms_{name}"] = (
-                timed(lambda s=store, g=group: s.review_queue(None, 50, now=NOW, group=g)) * 1e3
+                timed(partial(store.review_queue, None, 50, now=NOW, group=group)) * 1e3
             )
             figures[f"group_open_ids_ms_{name}"] = (
-                timed(lambda s=store, g=group: s.open_members(g, "bench", NOW)) * 1e3
+                timed(partial(store.open_members, group, "bench", NOW)) * 1e3
             )
             week = datetime(2026, 11, 6, tzinfo=UTC)  # the last seven of the twelve days
             figures[f"groups_week_ms_{name}"] = (
-                timed(lambda s=store, w=week: s.failure_groups(limit=None, since=w)) * 1e3
+                timed(partial(store.failure_groups, limit=None, since=week)) * 1e3
             )
         long_store = Store.open(f"sqlite:///{folder / 'long.db'}")
         Ingestor(long_store).ingest([r for n in range(20) for r in agent_trace(n, "web:long")])

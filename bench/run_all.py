@@ -1,4 +1,5 @@
-"""`make bench`: run each bench/*.py, each printing one JSON object, and gather them in var/bench.json."""
+"""`make bench`: run each bench/*.py, each printing one JSON object, and gather them in var/bench.json;
+then the headline table of this run (`_table.py`) in var/bench.md, and with `--docs` in docs/benchmarks.md."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ import json
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
+
+from _table import DOCS, into_docs, render
 
 HERE = Path(__file__).resolve().parent
 
@@ -41,6 +45,12 @@ def main() -> int:
     tmp.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     tmp.replace(target)
     print(f"wrote {target}")
+    table = render(results, datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"))
+    (out_dir / "bench.md").write_text(table, encoding="utf-8")
+    print(table, end="")
+    if "--docs" in sys.argv[1:]:
+        into_docs(table)
+        print(f"wrote the table into {DOCS}")
     return 1 if failed else 0
 
 

@@ -81,7 +81,7 @@ def replay(
     assert result.report is not None, result.message
     assert result.report.errors.count == 0, result.report.errors
     turns = sum(len(a.latencies_ms) for c in result.report.cases for a in c.attempts)
-    return result.report.execution.duree_s, turns
+    return result.report.execution.duration_s, turns
 
 
 def main() -> None:

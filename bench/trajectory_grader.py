@@ -97,12 +97,12 @@ def main() -> None:
     flat_s = time.perf_counter() - started
     rules = Rules()
     gate = RuleGate(rules, standings([c for c, _ in trajectory], rules))  # also warms the tools' replays
-    seen = [(case, example_transcript(case, ex)) for case in cases for ex in case.exemples]
+    examples = [(c, example_transcript(c, ex)) for c in cases for ex in c.exemples]
     started = time.perf_counter()
     for _ in range(ROUNDS):
-        for case, t in seen:
-            grade(case, t)
-            gate.apply(case, t)
+        for ruled, said in examples:
+            grade(ruled, said)
+            gate.apply(ruled, said)
     with_rules_s = time.perf_counter() - started
     graded = ROUNDS * len(trajectory)
     print(
