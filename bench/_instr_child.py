@@ -2,8 +2,8 @@
 
 `python bench/_instr_child.py [--turns=N] STEP SOURCE FOLDER [--setup]`: STEP is `ingest`, `ingest_full` (every rule
 of the rulebook flagging production), `raw` (`executemany` of the rows an ingest wrote, read from
-FOLDER/rows.db) or `flags` (the flag rules alone over the same conversations); SOURCE `minimal` or
-`agent`. With `--setup` the step does everything but the work it measures (imports, the spans built,
+FOLDER/rows.db) or `flags` (the flag rules alone over the same conversations); SOURCE `minimal`,
+`agent` or `tau`. With `--setup` the step does everything but the work it measures (imports, the spans built,
 the store opened, the rows read), so that the work's instructions are the difference of two runs. It
 prints the CPU time (user and system: `time.process_time`) its work took, the system calls included.
 """
@@ -14,12 +14,14 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
 from _agent_spans import agent_traffic
 from _spans import traffic
+from _tau_spans import tau_traffic
 from ingest_throughput import BATCH, full_rulebook, insert_raw, raw_target
 
 from filon.miner.config import FlagConfig
@@ -32,8 +34,19 @@ TURNS = [400]  # `--turns=N` from `instruction_ratios.py`
 CPU = [0.0]  # the process's CPU time (user and system) spent in the measured work
 
 
+TAU_TASKS = 5  # real-shaped spans: 20 conversations, 443 spans of about 31 KB of attributes each
+
+
+def spans_of(source: str) -> list[Any]:
+    """The spans a step works on: `minimal` and `agent` as many turns as asked, `tau` the first tasks of
+    the tau-bench corpus (GPT-4o through OpenInference: the whole history on every LLM span)."""
+    if source == "tau":
+        return tau_traffic(TAU_TASKS)
+    return (traffic if source == "minimal" else agent_traffic)(TURNS[0])
+
+
 def ingest(source: str, folder: Path, setup: bool, config: FlagConfig | None, name: str) -> None:
-    records = (traffic if source == "minimal" else agent_traffic)(TURNS[0])
+    records = spans_of(source)
     db = folder / f"{name}{'-setup' if setup else ''}.db"  # the work's rows stay for `raw` to read
     db.unlink(missing_ok=True)
     store = Store.open(f"sqlite:///{db}")
@@ -62,7 +75,7 @@ def flags(source: str, setup: bool, config: FlagConfig | None) -> None:
     from filon.miner.model import Conversation
     from filon.tracing.grouping import by_trace, turn_of
 
-    records = (traffic if source == "minimal" else agent_traffic)(TURNS[0])
+    records = spans_of(source)
     cfg = config or FlagConfig()
     conversations: dict[str, Conversation] = {}
     for spans in by_trace(records).values():

@@ -4,8 +4,10 @@ The payloads are those recorded from the real libraries (`tests/tracing/fixtures
 OpenInference, OpenLLMetry / Traceloop, the Vercel AI SDK, pydantic-ai; the OpenAI Agents SDK through
 OpenInference and Logfire, LangGraph through OpenInference and OpenLLMetry, LlamaIndex, the openai
 client through OpenInference and Logfire; OpenLLMetry's instrumentor alone, one trace per model call,
-whose figures are also stated per turn: the turns as lived, several traces joined), and the peer corpus
+whose figures are also stated per turn: the turns as lived, several traces joined), the peer corpus
 (`tests/corpus/peers`: 45 payloads other projects wrote for their own tests, all together, `peers_*`),
+and real-shaped large spans (`tau_airline_*`: 100 conversations of GPT-4o through OpenInference, the
+whole history and a long policy on every LLM span, also with redaction and every rule on),
 each repeated with fresh trace,
 span and session ids to a few thousand spans. Side by side in one run, as in `ingest_throughput.py`
 (whose measuring functions these are): filon's ingest (detect the convention, translate, group, flag,
@@ -30,6 +32,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import ingest_throughput as measure  # noqa: E402
 from _spread import spread  # noqa: E402
+from _tau_spans import tau_traffic  # noqa: E402
 
 from filon.tracing.conventions import readable, stack_of  # noqa: E402
 from filon.tracing.files import read_otlp_file  # noqa: E402
@@ -118,10 +121,11 @@ def peers() -> list[SpanRecord]:
     return [r for path in sorted(folder.glob("*.json")) for r in read_otlp_file(path)]
 
 
-def figures(name: str, payload: str | list[SpanRecord]) -> dict[str, object]:
+def figures(name: str, payload: str | list[SpanRecord], full: bool = False) -> dict[str, object]:
+    """`full`: also ingest with redaction and every rule of the rulebook flagging production."""
     base = read_otlp_file(FIXTURES / payload) if isinstance(payload, str) else payload
     records = repeated(base, max(1, SPANS // len(base)))
-    plain, redacted, raw = [], [], []
+    plain, redacted, whole, raw = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         source = lambda _turns: [replace(r) for r in records]  # noqa: E731 (ingest redacts in place)
@@ -130,10 +134,13 @@ def figures(name: str, payload: str | list[SpanRecord]) -> dict[str, object]:
             rate, db = measure.ingest_rate(folder, f"ingest-{r}", False, source)
             plain.append(rate)
             redacted.append(measure.ingest_rate(folder, f"redacted-{r}", True, source)[0])
+            if full:
+                rulebook = measure.full_rulebook()
+                whole.append(measure.ingest_rate(folder, f"full-{r}", True, source, rulebook)[0])
             raw.append(measure.raw_rate(folder, db, f"raw-{r}"))
     detect_us, translate_us = per_span_us(records)
     best_raw = max(raw)
-    per_turn = {}
+    per_turn: dict[str, object] = {}
     if name in PER_TURN:  # a turn is several traces, joined: its reading is paid once per turn
         turns = _turns(records)
         per_turn = {
@@ -143,6 +150,9 @@ def figures(name: str, payload: str | list[SpanRecord]) -> dict[str, object]:
             f"{name}_raw_executemany_turns_per_s": round(best_raw * turns / len(records)),
             f"{name}_ratio_ingest_to_raw_per_turn": round(max(plain) / best_raw, 3),
         }
+    if whole:
+        per_turn[f"{name}_ratio_ingest_redacted_full_rulebook_to_raw"] = round(max(whole) / best_raw, 3)
+        per_turn.update(spread(f"{name}_ratio_ingest_redacted_full_rulebook_to_raw", whole, raw))
     return {
         **per_turn,
         f"{name}_spans": len(records),
@@ -162,6 +172,9 @@ def main() -> None:
     for name, payload in PAYLOADS.items():
         out.update(figures(name, payload))
     out.update(figures("peers", peers()))
+    # real-shaped large spans (GPT-4o through OpenInference, the whole history on each LLM span), as
+    # issue 47 states its goal: with redaction and every rule on
+    out.update(figures("tau_airline", tau_traffic(), full=True))
     print(json.dumps(out))
 
 

@@ -12,7 +12,9 @@ within a fraction of a percent. Side by side in one run:
   ratio of raw's instructions to ingest's (the same direction as the wall-clock ratio: 1.0 is raw's
   cost, the goal at least 0.4);
 - the same with every rule of the rulebook flagging production (`ingest_full`);
-- the flag rules alone, in instructions per turn, as shipped and with the full rulebook.
+- the flag rules alone, in instructions per turn, as shipped and with the full rulebook;
+- the same on real-shaped large spans (`tau`: `_tau_spans.py`, GPT-4o's conversations through
+  OpenInference, the whole history and a long policy on every LLM span).
 
 `docs/benchmarks.md` says which figure decides: for these ratios, the instructions; the wall-clock figure
 of `ingest_throughput.py` stays beside it for what a user waits. Without valgrind the script says so and
@@ -29,6 +31,9 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
 HERE = Path(__file__).resolve().parent
 TURNS = 400  # turns of traffic each step works on, given to the child
@@ -87,7 +92,19 @@ def cpu(folder: Path, step: str, source: str, runs: int = 3) -> float:
     return best
 
 
+def turns_of(source: str) -> int:
+    """The turns a step's spans hold: TURNS for the generated sources, as read for the recorded ones."""
+    if source != "tau":
+        return TURNS
+    from _instr_child import spans_of
+
+    from filon.tracing.grouping import by_trace
+
+    return len(by_trace(spans_of(source)))
+
+
 def figures(folder: Path, source: str) -> dict[str, object]:
+    turns = turns_of(source)
     ingest = work(folder, "ingest", source)
     shutil.copy(folder / f"{source}-ingest.db", folder / "rows.db")
     raw = work(folder, "raw", source)
@@ -102,8 +119,9 @@ def figures(folder: Path, source: str) -> dict[str, object]:
         f"{source}_ratio_ingest_full_rulebook_to_raw_instructions": round(raw / full, 3),
         f"{source}_ratio_ingest_to_raw_cpu_time": round(cpu_raw / cpu_ingest, 3),
         f"{source}_ratio_ingest_full_rulebook_to_raw_cpu_time": round(cpu_raw / cpu_full, 3),
-        f"{source}_flag_rules_instructions_per_turn": round(flags / TURNS),
-        f"{source}_flag_rules_full_rulebook_instructions_per_turn": round(flags_full / TURNS),
+        f"{source}_turns": turns,
+        f"{source}_flag_rules_instructions_per_turn": round(flags / turns),
+        f"{source}_flag_rules_full_rulebook_instructions_per_turn": round(flags_full / turns),
     }
 
 
@@ -113,7 +131,7 @@ def main() -> None:
         return
     out: dict[str, object] = {"goal_ratio_at_least": 0.4, "turns": TURNS, "redaction": True}
     with tempfile.TemporaryDirectory() as tmp:
-        for source in ("minimal", "agent"):
+        for source in ("minimal", "agent", "tau"):
             out.update(figures(Path(tmp), source))
     print(json.dumps(out))
 

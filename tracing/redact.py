@@ -17,6 +17,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from filon.miner.emails import EMAIL, replace_emails
 from filon.miner.identities import PHONE, PHONE_GROUPED, PHONE_LEADING, grouped_shape, phone_key
 from filon.miner.settings import settings
@@ -164,7 +166,7 @@ class Redactor:
         names, operations, models, channels). Held in memory only, 4,096 at most."""
         done = self._often.get(value)
         if done is None:
-            done = self.text(value)
+            done = self._read(value) if len(value) < LONG else self.text(value)
             if len(self._often) >= 4096:
                 self._often.clear()
             self._often[value] = done
@@ -183,17 +185,53 @@ class Redactor:
     def text(self, value: str) -> str:
         if not value:
             return value
-        if LONG <= len(value) <= LONGEST:
+        if len(value) < LONG:  # a message, a result's field: they come again on every later model call
+            return self.name(value)
+        if len(value) <= LONGEST:
             long = self._long  # least recently used first: the strings that repeat stay, the others pass
             done = long.pop(value, None)
             if done is None:
-                done = self._redacted(value)
+                done = self._read(value)
                 if len(long) >= 64:
                     with suppress(RuntimeError, KeyError, StopIteration):  # another thread evicted it
                         del long[next(iter(long))]
             long[value] = done
             return done
+        return self._read(value)
+
+    def _read(self, value: str) -> str:
+        """One string, not remembered: a JSON document part by part, any other text by the patterns."""
+        if value[:1] in ("[", "{") and (document := self._document(value)) is not None:
+            return document
         return self._redacted(value)
+
+    def _document(self, value: str) -> str | None:
+        """A JSON object or array (a model call's whole history, a tool's result) redacted string by
+        string: each earlier message, written again in every later call's document, is then read once
+        and remembered, not once per call; escapes (`\\u00a0`, `\\u0040`) are read as the characters
+        they stand for. Written as it was when nothing in it changed. None: not such a document."""
+        try:
+            parsed = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return None
+        if not isinstance(parsed, dict | list):
+            return None
+        done = self._parts(parsed)
+        return value if done == parsed else orjson.dumps(done).decode()
+
+    def _parts(self, value: Any) -> Any:
+        kind = type(value)
+        if kind is str:
+            return self.text(value)
+        if kind is dict:
+            return {self.text(k): self._parts(v) for k, v in value.items()}
+        if kind is list:
+            return [self._parts(v) for v in value]
+        if kind is int and abs(value) >= 1_000_000:  # a phone or a card written as a JSON number
+            written = str(value)
+            done = self.text(written)
+            return value if done == written else done
+        return value
 
     def _redacted(self, value: str) -> str:
         """The usual forms by the patterns; a text with an unusual one (`tracing.redact_forms`) read in

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -168,3 +169,43 @@ def test_a_batch_stored_twice_is_redacted_once(tmp_path: Path) -> None:
     with ingestor.store.engine.connect() as conn:
         [(stored,)] = conn.exec_driver_sql("SELECT attributes FROM spans").all()
     assert R.value(before)["note"] in stored
+
+
+def test_a_json_document_is_redacted_as_the_characters_its_escapes_stand_for() -> None:
+    """A model call's history as a JSON document (`input.value`): a no-break space or an "@" written as
+    an escape, and a card written as a JSON number, are what they stand for."""
+    document = json.dumps(
+        {
+            "messages": [
+                {"role": "user", "content": "rappelez-moi au 06\u00a012\u00a034\u00a056\u00a078 svp"},
+                {"role": "user", "content": "mon e-mail : jean.dupont@free.fr"},
+            ],
+            "carte": 4111111111111111,
+        }
+    ).replace("@", "\\u0040")  # json.dumps writes the no-break spaces as \u00a0 already
+    assert "\\u00a0" in document and "\\u0040" in document
+    out = json.loads(R.text(document))
+    said = json.dumps(out, ensure_ascii=False)
+    assert "12\u00a034" not in said and "jean.dupont" not in said and "4111111111111111" not in said
+    assert out["messages"][0]["content"] == R.text("rappelez-moi au 06\u00a012\u00a034\u00a056\u00a078 svp")
+    assert R.text(R.text(document)) == R.text(document)  # redacting twice is redacting once
+
+
+@pytest.mark.parametrize(
+    "clean", ['{ "a" : [1, 2.50, "x"],\n  "b": null }', "[" + ", ".join(['"rien à cacher"'] * 60) + "]"]
+)
+def test_a_json_document_with_nothing_to_redact_is_kept_as_written(clean: str) -> None:
+    assert R.text(clean) == clean
+
+
+def test_each_message_of_a_growing_history_is_read_once() -> None:
+    """Every model call's document repeats the earlier messages: each is redacted once and remembered
+    (the same object comes back), whatever the document around it."""
+    fresh = Redactor(b"secret")
+    messages = [
+        {"role": "user", "content": f"message {n} : écrivez à client{n}@exemple.fr"} for n in range(30)
+    ]
+    first = json.loads(fresh.text(json.dumps(messages[:10])))
+    later = json.loads(fresh.text(json.dumps(messages)))
+    assert later[:10] == first and "@exemple.fr" not in json.dumps(later)
+    assert fresh.name(messages[3]["content"]) == first[3]["content"]
