@@ -264,6 +264,55 @@ def claimed(
     return None
 
 
+# a change the agent offers or says it makes (« je peux la modifier », « dites-moi quoi changer et je mets à
+# jour la commande », "I can cancel it for you"): made by a call later, but only by an agent with a tool
+# that changes an order; one with none promises what it cannot do (a person has to)
+OFFERS = (
+    "je peux modifier",
+    "je peux la modifier",
+    "je peux le modifier",
+    "je peux les modifier",
+    "je peux changer",
+    "je peux annuler",
+    "je peux mettre a jour",
+    "je peux faire la modification",
+    "je mets a jour",
+    "je la mets a jour",
+    "je le mets a jour",
+    "je la modifie",
+    "je le modifie",
+    "je modifie",
+    "je vais modifier",
+    "je vais changer",
+    "je vais annuler",
+    "j'annule",
+    # English
+    "i can update",
+    "i can change",
+    "i can modify",
+    "i can cancel",
+    "i'll update",
+    "i will update",
+    "i'll change",
+    "i'll modify",
+    "i'll cancel",
+)
+_OFFER = re.compile("|".join(re.escape(p) for p in OFFERS))
+
+
+def offered_change(said: str, tools: Iterable[str]) -> str | None:
+    """The change an answer (`spoken`) offers or says it makes, when none of the agent's `tools` changes
+    an order (`CHANGE_TOOLS`); None otherwise. A refusal (« je ne peux pas la modifier ») offers nothing."""
+    found = _OFFER.search(said)
+    if found is None or any(_matches(n, CHANGE_TOOLS) for n in tools):
+        return None
+    for sentence in _SENTENCE.split(said):
+        offer = _OFFER.search(_REFUSAL.sub(" ", sentence))
+        if offer is not None:
+            return offer.group()
+    return None
+
+
 # the answer says the agent cannot hand the customer to a person, in a turn whose own call did: its words
 # contradict what it did (« je ne peux pas vous transférer » after a transfer)
 DENIED_ESCALATION = re.compile(

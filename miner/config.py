@@ -183,6 +183,10 @@ class FlagConfig:
         found = self.disclosing_tools if self.disclosing_tools is not None else SHOP_DISCLOSING
         return is_escalation(tool, found)
 
+    def change_capable(self) -> list[str]:
+        """The agent's tools that may change an order: its writes and, where given, all its tools."""
+        return [*(self.write_tools if self.write_tools is not None else SHOP_WRITES), *(self.tools or [])]
+
     def policy_folders(self) -> list[str]:
         """The folders `policy_sources` names, the reference shop's help texts by default."""
         if self.policy_sources is not None:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
-from filon.miner.claims import claimed, denied, looks_up_an_order, spoken
+from filon.miner.claims import claimed, denied, looks_up_an_order, offered_change, spoken
 from filon.miner.config import FlagConfig, source_texts
 from filon.miner.corrections import corrected
 from filon.miner.facts import facts
@@ -256,6 +256,10 @@ def _claimed(turns: Sequence[Turn], i: int, cfg: FlagConfig) -> list[Flag]:
     phrase = claimed(t.agent, calls, cfg.escalation_tools, said)
     if phrase is not None:
         why = f"the answer says « {phrase} » and no call of the conversation did it"
+        return [Flag.of(Cause.CLAIMED_ACTION, i, why, t.trace_id)]
+    phrase = offered_change(said, cfg.change_capable())
+    if phrase is not None:
+        why = f"the answer says « {phrase} » and none of the agent's tools changes an order"
         return [Flag.of(Cause.CLAIMED_ACTION, i, why, t.trace_id)]
     own = ((c.name, c.result, c.error) for c in t.tools)
     phrase = denied(t.agent, own, cfg.escalation_tools, said)
