@@ -82,6 +82,46 @@ def requests(models: Sequence[SpanRecord]) -> list[Request]:
     return out
 
 
+def _read_back_in_order(value: Any) -> list[Any]:
+    """The results a model call's input ends with, in order, that name no call (a `tool` message with no
+    id, as OpenInference flattens one): those of the previous call's requests."""
+    found = _this_turn(value)
+    out: list[Any] = []
+    for message in reversed(found):
+        if type(message) is not dict or message.get("role") != "tool":
+            break
+        parts = [p for p in message.get("parts") or [] if type(p) is dict]
+        answers = [p for p in parts if p.get("type") == "tool_call_response"]
+        if any(p.get("id") for p in answers):
+            return []  # results with ids: paired by them
+        if answers:
+            out.append(answers[0].get("response", answers[0].get("result")))
+        else:
+            out.append("".join(str(p.get("content") or "") for p in parts if p.get("type") == "text"))
+    return out[::-1]
+
+
+def by_position(models: Sequence[SpanRecord]) -> list[Any]:
+    """Aligned with `requests(models)`: each id-less request's result where only its place tells it, the
+    j-th id-less request of a call taking the j-th id-less result the next call read back (None else)."""
+    out: list[Any] = []
+    for k, s in enumerate(models):
+        asked = [
+            p for p in _parts(s.attributes.get(OUTPUT)) if p.get("type") == "tool_call" and p.get("name")
+        ]
+        given = _read_back_in_order(models[k + 1].attributes.get(INPUT)) if k + 1 < len(models) else []
+        if len(given) != sum(1 for p in asked if not p.get("id")):
+            given = []  # not one result for each: no pairing by place
+        j = 0
+        for part in asked:
+            if part.get("id") or j >= len(given):
+                out.append(None)
+            else:
+                out.append(given[j])
+                j += 1
+    return out
+
+
 def _served(models: Sequence[SpanRecord]) -> dict[str, list[Any]]:
     """The results a provider's built-in tools returned within a model call's own output, by call id."""
     out: dict[str, list[Any]] = {}
@@ -136,8 +176,10 @@ class _Span(NamedTuple):
 
 # where a tool span keeps its arguments and result: the conventions', an OpenInference-like span's (Koog),
 # pydantic-ai's earlier names
-ARGUMENT_KEYS = (TOOL_ARGUMENTS, "input.value", "tool_arguments")
-RESULT_KEYS = (TOOL_RESULT, "output.value", "tool_response")
+# a tool span's arguments and result where its stack writes them: the conventions' keys first, then
+# pydantic-ai's, VeADK's (`gen_ai.tool.input`) and bare `input` / `output` (OpenInference's GenAI examples)
+ARGUMENT_KEYS = (TOOL_ARGUMENTS, "input.value", "tool_arguments", "gen_ai.tool.input", "input")
+RESULT_KEYS = (TOOL_RESULT, "output.value", "tool_response", "gen_ai.tool.output", "output")
 _PARAMS = "code.function.parameters."
 _RETURN = "code.function.return.value"
 _CASTS: dict[str, Callable[[str], Any]] = {"int": int, "float": float, "bool": lambda v: v.lower() == "true"}
@@ -268,10 +310,13 @@ def _from_requests(models: Sequence[SpanRecord], alone: bool) -> list[ToolCall]:
     named = _by_name(models) if len(models) > 1 else {}
     used: dict[str, int] = {}
     out = []
-    for r in requests(models):
+    placed = by_position(models) if len(models) > 1 else []
+    for i, r in enumerate(requests(models)):
         result = None
         if r.call_id is None and named.get(r.name):  # no id: the next result of its tool's name
             result = envelopes.result(named[r.name].pop(0))[0]
+        elif r.call_id is None and i < len(placed) and placed[i] is not None:  # nor a name: its place
+            result = envelopes.result(placed[i])[0]
         elif r.call_id in read_back:
             n = used[r.call_id] = used.get(r.call_id, -1) + 1
             given = read_back[r.call_id]
@@ -293,6 +338,8 @@ def tool_calls(
     `run`, the agent span, whose input may hold the run's whole history (pydantic-ai): a result no model
     call read back is looked for there, by call id."""
     if not tools:
+        if not models and run is not None:  # an agent run alone (pydantic-ai's all_messages): its history
+            return earlier_calls([run])
         return _from_requests(models, alone)
     tools = _as_requested(tools, models)
     spans = []
@@ -313,7 +360,9 @@ def tool_calls(
             )
             for c in spans
         ]
-    paired = _pair(spans, requests([*models, *([run] if run is not None else [])]))
+    asked = requests([*models, *([run] if run is not None else [])])
+    paired = _pair(spans, asked)
+    placed = {id(r): found for r, found in zip(asked, by_position(models), strict=False) if found is not None}
     last = {key: found[-1] for key, found in responses(models).items()}
     if run is not None:
         last = {**answered([run]), **last}
@@ -329,6 +378,8 @@ def tool_calls(
         key = span.call_id or (request.call_id if request else None)
         if result is None and key is not None and key in last:
             result = envelopes.result(last[key])[0]
+        elif result is None and key is None and request is not None and id(request) in placed:
+            result = envelopes.result(placed[id(request)])[0]
         out.append(ToolCall(span.name, args if type(args) is dict else {}, result, span.error, recorded, key))
     return out
 

@@ -212,3 +212,41 @@ def test_a_malformed_message_never_breaks_the_turn(messages: Any) -> None:
     read = turn_of([first, _model("m2", 5, messages, [ANSWER])], []).turn
     assert read.agent == "One is due, one is late." and [c.name for c in read.tools] == ["track_parcel"] * 2
     assert envelopes.result({"blocks": 5, "raw_output": None, "tool_name": "x"}) == ("", None)
+
+
+def _tool(span_id: str, start: int, name: str) -> SpanRecord:
+    return _span(span_id, start, **{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name})
+
+
+NAMELESS_ASKED = {  # two requests with no call id, as OpenInference flattens them
+    "role": "assistant",
+    "parts": [
+        {"type": "tool_call", "name": "book_hotel", "arguments": {"city": "Barcelona"}},
+        {"type": "tool_call", "name": "search_attractions", "arguments": {"city": "Barcelona"}},
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("read_back", "expected"),
+    [
+        (["No rooms available", '{"attractions": ["Sagrada Familia"]}'],
+         ["No rooms available", {"attractions": ["Sagrada Familia"]}]),
+        (["one result for two requests"], [None, None]),  # not one each: nothing paired by place
+    ],
+)  # fmt: skip
+def test_results_with_no_call_id_are_paired_by_their_place_only_one_for_one(
+    read_back: list[str], expected: list[Any]
+) -> None:
+    """The next model call read back id-less `tool` messages: the j-th goes to the j-th id-less request,
+    only when there is one result for each request (a guess otherwise)."""
+    given = [{"role": "tool", "content": text} for text in read_back]
+    spans = [
+        _model("m1", 1, [USER], [NAMELESS_ASKED]),
+        _tool("s1", 2, "book_hotel"),
+        _tool("s2", 3, "search_attractions"),
+        _model("m2", 4, [USER, NAMELESS_ASKED, *given], [{"role": "assistant", "parts": []}]),
+    ]
+    calls = turn_of(spans, []).turn.tools
+    assert [c.name for c in calls] == ["book_hotel", "search_attractions"]
+    assert [c.result for c in calls] == expected

@@ -17,6 +17,7 @@ from typing import Any
 
 from filon.tracing.conventions import (
     adk,
+    claude_code,
     genkit,
     logfire_agents,
     openinference,
@@ -40,7 +41,7 @@ class Convention:
 
 READERS = tuple(
     Convention(m.NAME, m.LABEL, m.MARKS, m.CAPTURE, m.SESSION, m.to_genai)
-    for m in (openinference, vercel_ai, adk, traceloop, pydantic_ai, logfire_agents, genkit)
+    for m in (openinference, vercel_ai, adk, traceloop, pydantic_ai, logfire_agents, genkit, claude_code)
 )
 GENAI = Convention(
     "otel_genai",
@@ -71,6 +72,16 @@ JUST_GENAI = frozenset((GENAI.name,))
 SCOPES = {  # stacks known by their instrumentation scope
     scope: CONVENTIONS[m.NAME] for m in (pydantic_ai, logfire_agents) for scope in m.SCOPES
 }
+PREFIXES = {claude_code.PREFIX: CONVENTIONS[claude_code.NAME]}  # stacks known by their spans' names
+_PREFIXES = tuple(PREFIXES)
+
+
+def _placed(span: SpanRecord) -> Convention | None:
+    """The stack a span's scope or name tells, where no attribute of its marks it."""
+    known = SCOPES.get(span.scope)
+    if known is None and span.name.startswith(_PREFIXES):
+        known = next(c for p, c in PREFIXES.items() if span.name.startswith(p))
+    return known
 
 
 def stack_of(span: SpanRecord) -> Convention | None:
@@ -80,7 +91,7 @@ def stack_of(span: SpanRecord) -> Convention | None:
         for mark, reader in _MARKS:
             if mark in attrs:
                 return reader
-    known = SCOPES.get(span.scope)
+    known = _placed(span)
     if known is not None:
         return known
     return None if _GENAI.isdisjoint(attrs) else GENAI
@@ -92,7 +103,7 @@ def stacks_of(spans: Sequence[SpanRecord]) -> set[Convention]:
     genai = False
     for span in spans:
         attrs = span.attributes
-        if not _FOREIGN.isdisjoint(attrs) or span.scope in SCOPES:
+        if not _FOREIGN.isdisjoint(attrs) or span.scope in SCOPES or span.name.startswith(_PREFIXES):
             return {c for s in spans if (c := stack_of(s)) is not None}
         if not genai and not _GENAI.isdisjoint(attrs):
             genai = True
@@ -129,7 +140,11 @@ def read(spans: Sequence[SpanRecord]) -> tuple[Sequence[SpanRecord], frozenset[s
     if any(not _LISTS.isdisjoint(s.attributes) for s in spans):
         spans = [_listed(s) if not _LISTS.isdisjoint(s.attributes) else s for s in spans]
     for span in spans:
-        if not _FOREIGN.isdisjoint(span.attributes) or span.scope in SCOPES:
+        if (
+            not _FOREIGN.isdisjoint(span.attributes)
+            or span.scope in SCOPES
+            or span.name.startswith(_PREFIXES)
+        ):
             break
     else:
         return spans, None
@@ -141,7 +156,7 @@ def read(spans: Sequence[SpanRecord]) -> tuple[Sequence[SpanRecord], frozenset[s
             convention = stack_of(span)
             if convention is not None:
                 found.add(convention.name)
-                if convention.translate is not None and span.scope in SCOPES:
+                if convention.translate is not None and convention is not GENAI:
                     span = convention.translate(span)
             out.append(span)
             continue

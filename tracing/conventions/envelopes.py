@@ -6,7 +6,8 @@ constructor `{"lc": 1, "id": [… "ToolMessage"], "kwargs": {"content": …}}` i
 `{"output": …, "kwargs": …}`), OpenLLMetry's callback record `{"input_str", "inputs", "kwargs",
 "metadata", "tags"}` for the arguments, LlamaIndex's `{"kwargs": {…}}` call and its `ToolOutput`
 (`{"blocks": [{"text"}], "raw_output", "tool_name", "is_error"}`), Gemini's FunctionResponse as ADK's tool
-span outputs it (`{"id", "name", "response"}`). Each shape is told by keys that a
+span outputs it (`{"id", "name", "response"}`), VeADK's declaration around the arguments (`{"name",
+"description", "parameters"}`). Each shape is told by keys that a
 tool's own data would not hold all together; a value that matches none is returned as it is. A text
 that is JSON is decoded (tools commonly return JSON text). The call id an envelope carries
 (`tool_call_id`) is returned beside the value, to pair it with the model's request.
@@ -30,7 +31,9 @@ _FUNCTION_RESPONSE = frozenset(
 _RESULT_SIGNS = frozenset(
     ("type", "lc", "output", "blocks", "response")
 )  # a key every envelope above has one of
-_ARGUMENT_SIGNS = frozenset(("inputs", "kwargs"))
+_ARGUMENT_SIGNS = frozenset(("inputs", "kwargs", "parameters"))
+# VeADK's tool span input: the function's declaration with the call's arguments as its `parameters`
+_DECLARATION = (frozenset(("name", "description", "parameters")), frozenset(("name", "parameters")))
 _LLAMA_CALL = frozenset(("kwargs",))  # LlamaIndex's FunctionTool.acall input: the keyword arguments only
 _LLAMA_CALL_ARGS = frozenset(("args", "kwargs"))
 
@@ -115,6 +118,8 @@ def arguments(value: Any) -> tuple[Any, str | None]:
         call_id = _id(kwargs.get("tool_call_id")) if type(kwargs) is dict else None
         inputs = value["inputs"]
         return (inputs if type(inputs) is dict else parsed(value["input_str"])), call_id
+    if value.keys() in _DECLARATION and type(value["parameters"]) is dict:
+        return value["parameters"], None
     if value.keys() == _LLAMA_CALL or (value.keys() == _LLAMA_CALL_ARGS and not value.get("args")):
         kwargs = value["kwargs"]
         if type(kwargs) is dict:

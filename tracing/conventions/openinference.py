@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from filon.tracing.conventions import indexed
+from filon.tracing.conventions import indexed, shapes
 from filon.tracing.conventions.envelopes import OBJECT_REPR
 from filon.tracing.records import SpanRecord, with_attributes
 
@@ -121,6 +121,8 @@ def _both(attrs: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, A
         start -= 1
     inputs = [_message(attrs, "input_messages", i) for i in range(max(start, indices.start), indices.stop)]
     outputs = [_message(attrs, "output_messages", i) for i in _indices(attrs, "output_messages")]
+    if not outputs and attrs.get("output.value"):  # only the provider's response body (Agno's OpenAIChat)
+        outputs = shapes.from_body(attrs["output.value"])
     return inputs, outputs
 
 

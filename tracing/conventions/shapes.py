@@ -47,6 +47,8 @@ def _block(block: Any) -> dict[str, Any] | None:
     if type(block) is not dict:
         return None
     kind = block.get("type")
+    if kind == "tool_call_response" and "response" not in block and "result" in block:  # pydantic-ai's own
+        return {**block, "response": block["result"]}
     if kind in _CURRENT and ("content" in block or kind != "text"):
         return block
     if kind in (None, "text", "output_text", "input_text") and type(block.get("text")) is str:
@@ -111,7 +113,8 @@ def message(value: Any) -> Any:
     if type(blocks) is str and blocks[:1] in ("[", "{"):
         blocks = parsed(blocks)
     answered = value.get("tool_call_id", value.get("id")) if role == "tool" else None
-    if answered is not None and not (type(blocks) is list and any(_is_result(b) for b in blocks)):
+    if role == "tool" and not (type(blocks) is list and any(_is_result(b) for b in blocks)):
+        # a result, with its call's id or none (then paired by its place: `tracing.tool_calls`)
         response = _text(blocks) if type(blocks) is list else blocks
         out.append({"type": "tool_call_response", "id": answered, "response": response})
     elif type(blocks) is list:
@@ -134,6 +137,29 @@ def message(value: Any) -> Any:
                     }
                 )
     return {"role": role, "parts": out}
+
+
+def from_body(value: Any) -> list[dict[str, Any]]:
+    """The messages of a provider's response body kept whole as the output (OpenInference's `output.value`
+    where no `llm.output_messages` is flattened): OpenAI's chat completion (`choices[].message`), its
+    Responses API (`output[]`: messages and function calls), Anthropic's message (`content` blocks)."""
+    body = parsed(value) if type(value) is str and value[:1] == "{" else value
+    if type(body) is not dict:
+        return []
+    if type(body.get("choices")) is list:
+        found = [c.get("message") for c in body["choices"] if type(c) is dict]
+        return [message({"role": "assistant", **m}) for m in found if type(m) is dict]
+    if type(body.get("output")) is list:  # the Responses API: each item a message or a call
+        parts: list[dict[str, Any]] = []
+        for item in body["output"]:
+            if type(item) is dict and item.get("type") == "message":
+                parts += message({"role": "assistant", "content": item.get("content")})["parts"]
+            elif (part := _block(item)) is not None:
+                parts.append(part)
+        return [{"role": "assistant", "parts": parts}] if parts else []
+    if body.get("role") == "assistant" and type(body.get("content")) is list:
+        return [message(body)]
+    return []
 
 
 def from_events(value: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

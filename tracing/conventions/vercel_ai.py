@@ -54,6 +54,8 @@ def _answer(attrs: dict[str, Any]) -> list[dict[str, Any]]:
     parts: list[dict[str, Any]] = []
     if attrs.get("ai.response.text"):
         parts.append({"type": "text", "content": str(attrs["ai.response.text"])})
+    elif attrs.get("ai.response.object"):  # generateObject: the structured answer, as the model wrote it
+        parts.append({"type": "text", "content": str(attrs["ai.response.object"])})
     calls = parsed(attrs.get("ai.response.toolCalls"))
     for call in calls if isinstance(calls, list) else []:
         if isinstance(call, dict) and call.get("toolName"):
