@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Sparkline, Static
 
-from filon.goldens.set.coverage import Coverage
+from filon.goldens.set.coverage import Coverage, percent
 from filon.miner.groups import FailureGroup
 from filon.tui.base import ReviewScreen
 from filon.tui.safe import line, literal
@@ -110,7 +110,7 @@ class CoverageScreen(ReviewScreen):
             return
         share = found.share or 0.0
         figure.update(
-            f"the set ({message.cases} cases) covers {share:.0%} of the {found.conversations} conversation(s)"
+            f"the set ({message.cases} cases) covers {percent(share)} of the {found.conversations} conversation(s)"
             f" of the last {name} · {len(found.uncovered)} group(s) not covered, largest first"
         )
         spark.data = message.points

@@ -38,6 +38,7 @@ def coverage(
     from filon.commands.traces_cmds import open_store
     from filon.goldens.set.caseset import load_set, missing_set
     from filon.goldens.set.coverage import coverage as measure
+    from filon.goldens.set.coverage import percent
     from filon.miner.settings import settings
     from filon.miner.untrusted import one_line
 
@@ -68,7 +69,7 @@ def coverage(
         return
     share = found.share or 0.0
     console.print(
-        f"the set ({len(caseset.cases)} cases) covers {share:.0%} of the {found.conversations} conversation(s) "
+        f"the set ({len(caseset.cases)} cases) covers {percent(share)} of the {found.conversations} conversation(s) "
         f"since {start:%Y-%m-%d %H:%M} UTC ({since}): {found.covered} in covered groups",
         markup=False,
     )

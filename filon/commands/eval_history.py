@@ -40,6 +40,11 @@ def history(
         console.print_json(json.dumps([r.as_json() for r in rows]))
         return
     if not rows:
+        if case_id and store.eval_history(None, 1):  # runs there are, none with this case: a wrong id
+            fail(
+                f"no recorded run replayed a case {case_id!r}: filon eval history lists the runs, "
+                "filon goldens lint the set's case ids"
+            )
         console.print(
             "no recorded run" + (f" replayed {case_id}" if case_id else "") + ": run filon eval first"
         )

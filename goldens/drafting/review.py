@@ -21,6 +21,7 @@ from filon.goldens.case.tool_spec import tool_label
 from filon.goldens.drafting.check import Check, Origin
 from filon.goldens.drafting.draft import Draft, draft_case
 from filon.goldens.drafting.draft_simulation import as_simulation
+from filon.goldens.drafting.naming import free_id
 from filon.goldens.models.model_checks import open_model_checks
 from filon.goldens.run.runner import Attempt, RunOptions, run_cases
 from filon.goldens.set.calibration import grade as calibration_grade
@@ -101,8 +102,11 @@ def lint_draft(
         existing = load_set(folder)
     if existing is not None:
         others = [c for c in existing.cases if c.id != replacing]
-        if parsed.id in {c.id for c in others}:
-            problems.append(Problem(name, "id", f"id {parsed.id!r} already exists in {folder}", "error"))
+        taken = {c.id for c in others}
+        if parsed.id in taken:
+            free = free_id(parsed.categorie, {c.id for c in existing.cases})
+            said = f"id {parsed.id!r} already exists in {folder}: {free} is free"
+            problems.append(Problem(name, "id", said, "error"))
         if parsed.tel and parsed.tel in {c.tel for c in others}:
             problems.append(Problem(name, "tel", f"tel {parsed.tel} is already used in {folder}", "error"))
         for other, share in near_duplicates(parsed, others)[:1]:

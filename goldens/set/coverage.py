@@ -18,6 +18,7 @@ too (their situation no longer appears, or the traffic has not come yet).
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -92,6 +93,16 @@ class Coverage:
             "uncovered": [g.as_json() for g in self.uncovered],
             "unseen_cases": self.unseen_cases,
         }
+
+
+def percent(part: float) -> str:
+    """A share as a reader may trust it: never « 100% » while something is left out, nor « 0% » while
+    something is in (200,059 of 200,079 is « 99.99% », not « 100% »)."""
+    figure = part * 100
+    if 0 < part < 1 and (figure >= 99.5 or figure < 0.5):
+        shown = math.floor(figure * 100) / 100 if figure >= 99.5 else math.ceil(figure * 100) / 100
+        return f"{shown:.2f}%"
+    return f"{figure:.0f}%"
 
 
 def coverage(cases: list[Case], groups: list[FailureGroup], escalation: frozenset[str]) -> Coverage:

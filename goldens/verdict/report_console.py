@@ -5,6 +5,7 @@ the rule that decided. Read from the typed report only, so a report on disk prin
 
 from __future__ import annotations
 
+from filon.goldens.set.coverage import percent
 from filon.goldens.verdict.report_model import CaseReport, EvalReport
 from filon.goldens.verdict.worst import worst_lines
 
@@ -107,7 +108,7 @@ def console_lines(report: EvalReport) -> list[str]:
     if report.coverage is not None:
         cov = report.coverage
         lines.append(
-            f"Couverture : le jeu couvre {cov.part:.0%} du trafic des {cov.days} derniers jours "
+            f"Couverture : le jeu couvre {percent(cov.part)} du trafic des {cov.days} derniers jours "
             f"({cov.covered}/{cov.conversations} conversations ; filon goldens coverage dit ce qui manque)"
         )
     lines.append(f"Décision : {report.gate.decision} — {report.gate.rule}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,8 @@ def test_a_write_that_fails_gives_the_claim_back(cases: Path) -> None:
     """Issue 45: an id already taken wrote nothing, and the conversation is not held until its claim expires."""
     taken = runner.invoke(app, ["draft", "web:geste", "--id", "faq-01", "--write", "--reviewer", "bob"])
     assert taken.exit_code == 1 and "already exists" in taken.stderr
+    free = re.search(r"(\w+-\d\d) is free", taken.stderr)  # the id to take instead, named
+    assert free is not None and not (cases / f"{free.group(1)}.json").exists(), taken.stderr
     store = Store.open()
     assert store.review_queue(status="claimed", limit=100) == []
     assert store.claim("web:geste", "alice").ok  # another reviewer may take it at once

@@ -9,6 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from filon.cli import app
+from filon.goldens.set.coverage import percent
 from tests.conftest import copy_set
 
 runner = CliRunner()
@@ -103,6 +104,7 @@ def test_coverage_of_the_traffic_by_the_set(db_url: str, tmp_path: Path) -> None
     assert fewer["covered"] == doc["covered"] - sum(g["size"] for g in faq)
     shown = runner.invoke(app, ["goldens", "coverage", str(cases)])
     assert "covers" in shown.stdout and "→ filon draft " in shown.stdout
+    assert f"covers {percent(fewer['covered'] / fewer['conversations'])} of" in shown.stdout
 
 
 def test_coverage_says_what_it_could_not_read(db_url: str, tmp_path: Path) -> None:

@@ -62,8 +62,10 @@ def test_gate_someone_else_s_agent_as_the_readme_says(
     monkeypatch: pytest.MonkeyPatch, scripted: ScriptedModel, tmp_path: Path
 ) -> None:
     _, second, _ = quick_starts()
-    serve, cd, gate = second
+    serve, cd, gate, back, stop = second
     assert serve.startswith("filon model serve") and serve.endswith("&") and cd.startswith("cd ")
+    # back where quick start 3 reads the demo's store, and the stand-in stopped
+    assert (REPO / cd.split()[1] / back.split()[1]).resolve() == REPO and stop == "kill %1"
     port = re.search(r"--port (\d+)", serve)
     assert port is not None  # the stand-in that line starts: the fixture's, on a free port
     monkeypatch.chdir(REPO / cd.split()[1])

@@ -27,6 +27,9 @@ def test_runs_are_recorded_and_read_back_per_case(tmp_path: Path, db_url: str) -
     assert rows[0]["prompt_sha256"] != rows[1]["prompt_sha256"]
     only_faq = json.loads(runner.invoke(app, ["eval", "history", "faq-01", "--json"]).stdout)
     assert len(only_faq) == 1
+    # runs there are, none of this case: a wrong id, not « run filon eval first » and exit 0
+    unknown = runner.invoke(app, ["eval", "history", "nope"])
+    assert unknown.exit_code == 2 and "no recorded run replayed a case 'nope'" in unknown.output
     table = runner.invoke(app, ["eval", "history"])
     assert table.exit_code == 0 and "failed" in table.stdout
     assert "score over the last" not in table.stdout  # two prompts, two sets: no one line drawn through them
