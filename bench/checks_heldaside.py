@@ -27,6 +27,9 @@ while the checks were built.
   ninth reviewer session (2026-12-05), from the same materials only; read to decide the rulebook's
   changes of that day. Its other half (122 answers) is kept outside the repository, read by nobody, and
   scored once after them;
+- `heldaside_set_j_dev.json` (50 answers) and `heldaside_set_j.json` (100): the two halves of a tenth
+  table by a tenth reviewer session (2026-12-05, from the same materials only); the first read to decide
+  that day's last changes, the second kept unread in the repository and scored once after them;
 - every table also through the whole gate (`gate_…`): the case's checks, then the rulebook's rules that
   gate (`rules_gating`, proven on the set's examples), then the checks that ask a model; the rules read
   each table on the day it was written (`WRITTEN`: the shop's dates are relative to the day, the answers'
@@ -85,6 +88,8 @@ WRITTEN = {
     "heldaside_set_f.json": date(2026, 12, 3),
     "heldaside_set_g.json": date(2026, 12, 3),
     "heldaside_set_i.json": date(2026, 12, 5),
+    "heldaside_set_j_dev.json": date(2026, 12, 5),
+    "heldaside_set_j.json": date(2026, 12, 5),
 }
 TURN_TABLES = (
     ("heldaside_set_c.json", "set_c_"),
@@ -93,6 +98,8 @@ TURN_TABLES = (
     ("heldaside_set_f.json", "set_f_"),
     ("heldaside_set_g.json", "set_g_"),
     ("heldaside_set_i.json", "set_i_"),
+    ("heldaside_set_j_dev.json", "set_j_dev_"),
+    ("heldaside_set_j.json", "set_j_"),
 )
 
 
