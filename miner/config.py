@@ -101,6 +101,10 @@ CONVERSATION_KEYS = [
     "traceloop.association.properties.session_id",
     "ai.telemetry.metadata.sessionId",
     "gcp.vertex.agent.session_id",
+    # LangSmith's OpenTelemetry export: its threads are metadata (session_id, thread_id, conversation_id)
+    "langsmith.metadata.session_id",
+    "langsmith.metadata.thread_id",
+    "langsmith.metadata.conversation_id",
 ]
 
 

@@ -84,6 +84,11 @@ class _Spans(NamedTuple):
     failed: list[SpanRecord]
     candidates: list[tuple[int, bool, int, str]]  # (which key, not an agent span, start, conversation id)
     users: list[SpanRecord]  # the spans that carry a user id (`USER_KEYS`)
+    runs: tuple[SpanRecord, ...] = ()  # the agent span's later siblings: a turn of several runs in a row
+
+    @property
+    def last(self) -> SpanRecord | None:
+        return self.runs[-1] if self.runs else None
 
 
 def op(span: SpanRecord) -> str:
@@ -193,6 +198,7 @@ def conversation_of(spans: Sequence[SpanRecord], keys: Sequence[str] = CONVERSAT
 def _sort(spans: Sequence[SpanRecord], keys: Sequence[str] = CONVERSATION_KEYS) -> _Spans:
     ordered = sorted(spans, key=_start)
     agent: SpanRecord | None = None
+    runs: list[SpanRecord] = []
     models: list[SpanRecord] = []
     tools: list[SpanRecord] = []
     failed: list[SpanRecord] = []
@@ -203,6 +209,8 @@ def _sort(spans: Sequence[SpanRecord], keys: Sequence[str] = CONVERSATION_KEYS) 
         if kind == "invoke_agent":
             if agent is None:
                 agent = s
+            elif s.parent_span_id == agent.parent_span_id:
+                runs.append(s)
         elif kind == "execute_tool":
             tools.append(s)
         elif kind in MODEL_OPS:
@@ -214,7 +222,7 @@ def _sort(spans: Sequence[SpanRecord], keys: Sequence[str] = CONVERSATION_KEYS) 
             candidates.append(key)
         if not _USER_KEYS.isdisjoint(s.attributes):
             users.append(s)
-    return _Spans(ordered, agent, models, tools, failed, candidates, users)
+    return _Spans(ordered, agent, models, tools, failed, candidates, users, tuple(runs))
 
 
 def _channel(head: SpanRecord, conversation_id: str) -> str:
@@ -235,7 +243,9 @@ def _said(spans: _Spans) -> tuple[str, str]:
         user = last_text(model.attributes.get(INPUT), "user")  # "LLM" span only prepares the tools)
         if user:
             break
-    answer = last_text(agent.attributes.get(OUTPUT)) if agent else ""
+    answer = last_text(spans.last.attributes.get(OUTPUT)) if spans.last else ""  # the last run's, where
+    if not answer:  # the turn was several runs one after the other (the AI SDK's generateText calls)
+        answer = last_text(agent.attributes.get(OUTPUT)) if agent else ""
     if not answer:
         for source in reversed(models):
             answer = last_text(source.attributes.get(OUTPUT))
@@ -326,7 +336,11 @@ def turn_of(
     channel = _channel(head, conversation_id)
     user, answer = _said(sorted_spans)
     tools = tool_calls(
-        sorted_spans.tools, sorted_spans.models, alone=sorted_spans.agent is None, run=sorted_spans.agent
+        sorted_spans.tools,
+        sorted_spans.models,
+        alone=sorted_spans.agent is None,
+        run=sorted_spans.agent,
+        later_runs=sorted_spans.runs,
     )
     input_tokens, output_tokens, versions = _usage(sorted_spans)
     failed = sorted_spans.failed

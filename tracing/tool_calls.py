@@ -332,6 +332,7 @@ def tool_calls(
     models: Sequence[SpanRecord],
     alone: bool = False,
     run: SpanRecord | None = None,
+    later_runs: Sequence[SpanRecord] = (),
 ) -> list[ToolCall]:
     """The turn's tool calls from its tool spans, else from the model's requests (`alone`: the trace has
     no agent span, its model calls are all there is of the turn: the calls its first one read back too);
@@ -360,12 +361,13 @@ def tool_calls(
             )
             for c in spans
         ]
-    asked = requests([*models, *([run] if run is not None else [])])
+    runs = [*([run] if run is not None else []), *later_runs]
+    asked = requests([*models, *runs])
     paired = _pair(spans, asked)
     placed = {id(r): found for r, found in zip(asked, by_position(models), strict=False) if found is not None}
     last = {key: found[-1] for key, found in responses(models).items()}
-    if run is not None:
-        last = {**answered([run]), **last}
+    if runs:
+        last = {**answered(runs), **last}
     out = []
     for span, request in zip(spans, paired, strict=True):
         args, recorded, result = span.arguments, span.recorded, span.result

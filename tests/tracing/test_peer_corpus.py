@@ -35,6 +35,7 @@ def test_most_peer_payloads_read_whole_and_none_misread_silently() -> None:
             or found["placeholders"]
             or found["shared_ids"]
             or found["cut"]
+            or found["skipped"]  # "no span of any GenAI convention: skipped"
         )
         assert warned, f"{name} is not read whole and doctor says nothing: {partial[name]}"
 

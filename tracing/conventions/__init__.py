@@ -70,7 +70,7 @@ _FOREIGN = frozenset(mark for mark, _ in _MARKS)  # `isdisjoint` tests a span's 
 _GENAI = frozenset(GENAI.marks)
 JUST_GENAI = frozenset((GENAI.name,))
 SCOPES = {  # stacks known by their instrumentation scope
-    scope: CONVENTIONS[m.NAME] for m in (pydantic_ai, logfire_agents) for scope in m.SCOPES
+    scope: CONVENTIONS[m.NAME] for m in (pydantic_ai, logfire_agents, claude_code) for scope in m.SCOPES
 }
 PREFIXES = {claude_code.PREFIX: CONVENTIONS[claude_code.NAME]}  # stacks known by their spans' names
 _PREFIXES = tuple(PREFIXES)
@@ -132,6 +132,23 @@ def _listed(span: SpanRecord) -> SpanRecord:
     return with_attributes(span, {**attrs, **added})
 
 
+# a model call's messages kept whole, one attribute each (older GenAI examples, OpenLLMetry's JSON form)
+_WHOLE = frozenset(("gen_ai.prompt", "gen_ai.completion"))
+
+
+def _whole(span: SpanRecord) -> SpanRecord:
+    attrs = span.attributes
+    if "gen_ai.input.messages" in attrs or "gen_ai.output.messages" in attrs:
+        return span
+    inputs, outputs = shapes.from_whole(attrs.get("gen_ai.prompt"), attrs.get("gen_ai.completion"))
+    added: dict[str, Any] = {}
+    if inputs:
+        added["gen_ai.input.messages"] = inputs
+    if outputs:
+        added["gen_ai.output.messages"] = outputs
+    return with_attributes(span, {**attrs, **added}) if added else span
+
+
 def read(spans: Sequence[SpanRecord]) -> tuple[Sequence[SpanRecord], frozenset[str] | None]:
     """`readable(spans)` and the names of the conventions found (`stacks_of`); None for the common case
     of no other convention's span, where the caller, who sorts the spans by operation anyway, tells a
@@ -139,6 +156,8 @@ def read(spans: Sequence[SpanRecord]) -> tuple[Sequence[SpanRecord], frozenset[s
     translates it."""
     if any(not _LISTS.isdisjoint(s.attributes) for s in spans):
         spans = [_listed(s) if not _LISTS.isdisjoint(s.attributes) else s for s in spans]
+    if any(not _WHOLE.isdisjoint(s.attributes) for s in spans):
+        spans = [_whole(s) if not _WHOLE.isdisjoint(s.attributes) else s for s in spans]
     for span in spans:
         if (
             not _FOREIGN.isdisjoint(span.attributes)

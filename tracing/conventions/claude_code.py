@@ -3,9 +3,10 @@
 A turn is a `claude_code.interaction` span holding the customer's text (`user_prompt`); each model
 request a `claude_code.llm_request` (its `model` and token counts, no message content); each tool run a
 `claude_code.tool` (`tool.name`, `tool.input` as JSON text, `tool.output`), whose
-`claude_code.tool.execution` / `…blocked_on_user` children are phases of the same run, not calls. The
-kind may also be given as `span.type` (`interaction`, `llm_request`, `tool`). The answer is not
-recorded. The spans are told by their name or their `span.type`, having no mark of their own. Read from
+`claude_code.tool.execution` / `…blocked_on_user` children, which name no tool, are phases of the same
+run, not calls. The kind may also be given as `span.type` (`interaction`, `llm_request`,
+`tool_execution` naming its tool). The answer is not recorded. The spans are told by their name or
+their instrumentation scope, having no mark of their own. Read from
 Latitude's fixtures (`tests/corpus/peers`).
 """
 
@@ -17,7 +18,8 @@ from filon.tracing.records import SpanRecord, with_attributes
 
 NAME, LABEL = "claude_code", "Claude Code / Claude Agent SDK"
 PREFIX = "claude_code."
-MARKS: tuple[str, ...] = ()  # none: the spans are told by their name
+MARKS: tuple[str, ...] = ()  # none: the spans are told by their name or their scope
+SCOPES = ("claude-code", "com.anthropic.claude_code", "com.anthropic.claude_code.tracing")
 SESSION = "Claude Code gives each session a session.id on every span"
 CAPTURE = "OTEL_LOG_USER_PROMPTS=1 (the prompt is redacted otherwise)"
 
@@ -45,8 +47,8 @@ def to_genai(span: SpanRecord) -> SpanRecord:
         ):
             if source in attrs:
                 added[target] = attrs[source]
-    elif kind == "tool":
-        name = _first(attrs, "tool.name", "tool_name")
+    elif kind in ("tool", "tool_execution", "tool.execution"):
+        name = _first(attrs, "tool.name", "tool_name")  # a phase of the run names no tool: not a call
         if name is None:
             return span
         added["gen_ai.operation.name"] = "execute_tool"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from filon.miner.jsontext import parsed
 from filon.tracing.conventions import indexed, shapes
 from filon.tracing.conventions.envelopes import OBJECT_REPR
 from filon.tracing.records import SpanRecord, with_attributes
@@ -157,4 +158,11 @@ def _plain_text(attrs: dict[str, Any], side: str) -> str:
     mime = attrs.get(f"{side}.mime_type")
     if mime == "text/plain" or (mime is None and value.lstrip()[:1] not in ("{", "[")):
         return "" if OBJECT_REPR.match(value) else value
+    # a chain's one text field, in or out (LangChain's {"input": …} / {"output": …}, a DSPy signature's
+    # {"question": …} / {"answer": …}): the text itself; an object of several fields says nothing sure
+    found = parsed(value) if value.lstrip()[:1] == "{" else None
+    if isinstance(found, dict) and len(found) == 1:
+        (only,) = found.values()
+        if isinstance(only, str) and only.strip():
+            return only
     return ""

@@ -162,6 +162,30 @@ def from_body(value: Any) -> list[dict[str, Any]]:
     return []
 
 
+def from_whole(prompt: Any, completion: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The messages of a model call kept whole in one attribute each (`gen_ai.prompt` and
+    `gen_ai.completion` without an index, as OpenLLMetry's JSON encoding and older GenAI examples write
+    them): a list of messages in any form `message` reads, a completion's `{"text", "finish_reason"}`,
+    or plain text (the customer's, the answer)."""
+
+    def side(value: Any, role: str) -> list[dict[str, Any]]:
+        found = parsed(value) if type(value) is str and value[:1] in ("[", "{") else value
+        if type(found) is dict:  # one message, LangSmith's {"messages"} or {"prompt", "system"}, {"text"}
+            if type(found.get("messages")) is list:
+                found = found["messages"]
+            elif "role" in found:
+                found = [found]
+            else:
+                found = [{"role": role, "content": found.get("text", found.get("prompt"))}]
+        if type(found) is str:
+            return [{"role": role, "parts": [{"type": "text", "content": found}]}] if found.strip() else []
+        if type(found) is not list:
+            return []
+        return [m for m in (message(x) for x in found if type(x) is dict) if type(m) is dict]
+
+    return side(prompt, "user"), side(completion, "assistant")
+
+
 def from_events(value: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Logfire's (and pydantic-ai 0.2's) list of event bodies as input and output messages: a body with a
     `role` is a message of the input (a system one left out), one with `message` a choice of the output;

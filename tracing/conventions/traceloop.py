@@ -118,6 +118,8 @@ def to_genai(span: SpanRecord) -> SpanRecord:
     """The span with GenAI attributes added (its own kept)."""
     attrs = span.attributes
     kind = str(attrs.get(KIND) or "")
+    if not kind and attrs.get("llm.request.type") in ("agent", "tool"):  # the kind said the older way
+        kind = str(attrs["llm.request.type"])
     added: dict[str, Any] = {}
     if kind in AGENT_KINDS:
         added["gen_ai.operation.name"] = "invoke_agent"
@@ -132,16 +134,23 @@ def to_genai(span: SpanRecord) -> SpanRecord:
     elif kind == "tool":
         added["gen_ai.operation.name"] = "execute_tool"
         added["gen_ai.tool.name"] = attrs.get("traceloop.entity.name") or span.name.removesuffix(".tool")
-        if "gen_ai.tool.call.arguments" not in attrs:  # current instrumentors write it (`tracing.tool_calls`
-            _, kwargs = _entity_input(attrs.get("traceloop.entity.input"))  # opens their envelope)
-            added["gen_ai.tool.call.arguments"] = kwargs
+        given = attrs.get("traceloop.entity.input")
+        if "gen_ai.tool.call.arguments" not in attrs and given is not None:  # current instrumentors write
+            found = parsed(given)  # it (`tracing.tool_calls` opens their envelope); the call's own
+            if isinstance(found, dict) and not found.keys() & {"args", "kwargs"}:  # arguments, else
+                added["gen_ai.tool.call.arguments"] = found  # the decorated function's {args, kwargs}
+            else:
+                added["gen_ai.tool.call.arguments"] = _entity_input(given)[1]
         if "gen_ai.tool.call.result" not in attrs and attrs.get("traceloop.entity.output") is not None:
             added["gen_ai.tool.call.result"] = attrs["traceloop.entity.output"]
     elif kind:
         added["gen_ai.operation.name"] = f"traceloop.{kind}"  # a task: context
-    elif "gen_ai.input.messages" not in attrs:  # a model call in the flattened form
+    elif "gen_ai.input.messages" not in attrs or "gen_ai.operation.name" not in attrs:
+        # a model call in the flattened form, or in its JSON form (`gen_ai.prompt` whole: its messages
+        # read already, `conventions._whole`)
         added["gen_ai.operation.name"] = "chat"
-        added["gen_ai.input.messages"], added["gen_ai.output.messages"] = _flattened(attrs)
+        if "gen_ai.input.messages" not in attrs:
+            added["gen_ai.input.messages"], added["gen_ai.output.messages"] = _flattened(attrs)
         for target, sources in TOKENS:
             if target not in attrs:
                 value = next((attrs[s] for s in sources if s in attrs), None)

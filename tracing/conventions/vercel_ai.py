@@ -35,7 +35,21 @@ def _parts(content: Any) -> list[dict[str, Any]]:
         if part.get("type") == "text":
             parts.append({"type": "text", "content": str(part.get("text", ""))})
         elif part.get("type") == "tool-call":
-            parts.append({"type": "tool_call", "name": part.get("toolName"), "arguments": part.get("input")})
+            parts.append(
+                {
+                    "type": "tool_call",
+                    "id": part.get("toolCallId"),
+                    "name": part.get("toolName"),
+                    "arguments": part.get("input", part.get("args")),
+                }
+            )
+        elif (
+            part.get("type") == "tool-result"
+        ):  # a result read back: `result`, or v5's `output` {type, value}
+            given = part.get("output", part.get("result"))
+            if isinstance(given, dict) and given.keys() <= {"type", "value"} and "value" in given:
+                given = given["value"]
+            parts.append({"type": "tool_call_response", "id": part.get("toolCallId"), "response": given})
     return parts
 
 
@@ -59,7 +73,14 @@ def _answer(attrs: dict[str, Any]) -> list[dict[str, Any]]:
     calls = parsed(attrs.get("ai.response.toolCalls"))
     for call in calls if isinstance(calls, list) else []:
         if isinstance(call, dict) and call.get("toolName"):
-            parts.append({"type": "tool_call", "name": call["toolName"], "arguments": call.get("input")})
+            parts.append(
+                {
+                    "type": "tool_call",
+                    "id": call.get("toolCallId"),
+                    "name": call["toolName"],
+                    "arguments": call.get("input", call.get("args")),
+                }
+            )
     return [{"role": "assistant", "parts": parts}] if parts else []
 
 
@@ -85,7 +106,9 @@ def to_genai(span: SpanRecord) -> SpanRecord:
             )
     elif operation == "ai.toolCall":
         added["gen_ai.operation.name"] = "execute_tool"
-        added["gen_ai.tool.name"] = attrs.get("ai.toolCall.name")
+        added["gen_ai.tool.name"] = attrs.get("ai.toolCall.name") or (  # else its span's name says it
+            span.name.removeprefix("ai.toolCall").strip() or None
+        )
         added["gen_ai.tool.call.arguments"] = attrs.get("ai.toolCall.args")
         added["gen_ai.tool.call.result"] = attrs.get("ai.toolCall.result")
     return with_attributes(span, {**attrs, **{k: v for k, v in added.items() if v is not None}})
