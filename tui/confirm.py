@@ -1,4 +1,6 @@
-"""A yes/no question in a modal: leaving the editor with edits that would be lost."""
+"""A yes/no question in a modal: leaving the editor with edits that would be lost, saving a case CI
+would refuse. The question wraps to the screen's width (90%, at most 100 columns): at 80x24 it was cut
+mid-word at 60 columns, its reason and the keys that fix it out of sight."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ from textual.widgets import Label
 class ConfirmScreen(ModalScreen[bool]):
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
-    ConfirmScreen > Vertical { width: 60; height: auto; border: round $warning; padding: 1 2; background: $surface; }
+    ConfirmScreen > Vertical { width: 90%; max-width: 100; height: auto; max-height: 90%; border: round $warning; padding: 1 2; background: $surface; }
+    ConfirmScreen Label { width: 100%; }
     """
     BINDINGS = [
         Binding("y", "answer(True)", "Yes"),

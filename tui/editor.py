@@ -348,7 +348,8 @@ class EditorScreen(ReviewScreen):
         self.app.push_screen(
             ConfirmScreen(
                 f"CI (lint --strict) would refuse this case: {why}.\n"
-                "b adds the conversation's answer as a good example, n writes one, m a bad one.\n"
+                "Back in the editor, b adds the conversation's answer as a good example, n writes one,"
+                " m a bad one.\n"
                 "Save it anyway? (y / n)"
             ),
             answered,
