@@ -218,7 +218,7 @@ def _groups(store: Store, severity: Severity | None, limit: int, replays: bool, 
     if not failures:
         console.print(f"no failure group: no rule flagged the {len(found)} group(s) shown", markup=False)
         return
-    console.print(groups_table(failures, console.width))
+    console.print(groups_table(failures, console.width), soft_wrap=False)  # the signature wraps on its words
     if len(failures) < len(found):
         console.print(
             f"{len(found) - len(failures)} group(s) no rule flagged left out (--json lists them)",

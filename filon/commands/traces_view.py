@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from rich import box
+from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -94,39 +96,48 @@ def queue_table(rows: list[ConversationSummary], width: int) -> Table:
     return table
 
 
-def groups_table(groups: list[FailureGroup], width: int) -> Table:
+WIDE = 120  # from this width each group is one line; narrower, its signature goes on a line of its own
+
+
+def groups_table(groups: list[FailureGroup], width: int) -> RenderableType:
     """One line per failure group: its id (what `--group` takes), worst severity, size, when it was first
-    and last seen, its representative conversation (whole: people copy it), then its signature, whole,
-    folded over the lines it needs."""
-    table = Table(title=f"{len(groups)} failure group(s), worst first", box=box.SIMPLE_HEAD, pad_edge=False)
+    and last seen, its representative conversation (whole: people copy it), then its signature, whole.
+    Under `WIDE` columns the signature has a line of its own, indented, wrapped between its parts (a
+    20-column cell had cut tool names mid-word at 80 columns)."""
+    title = f"{len(groups)} failure group(s), worst first"
     reps = max([14, *(len(one_line(g.representative)) for g in groups)])
-    budget = max(20, width - (8 + 8 + 5 + 9 + 9 + reps) - 3 * 6 - 2)
-    for name, size in (
-        ("group", 8),
-        ("severity", 8),
-        ("size", 5),
-        ("first", 9),
-        ("last", 9),
-        ("representative", reps),
-    ):
+    stacked = width < WIDE
+    table = Table(title=None if stacked else title, box=box.SIMPLE_HEAD, pad_edge=False)
+    fixed = [("group", 8), ("severity", 8), ("size", 5), ("first", 9), ("last", 9), ("representative", reps)]
+    for name, size in fixed:
         table.add_column(
             name, no_wrap=True, min_width=size, max_width=size, justify="right" if name == "size" else "left"
         )
-    table.add_column("failure", overflow="fold", min_width=budget, max_width=budget)
+    if not stacked:
+        budget = max(20, width - sum(size for _, size in fixed) - 3 * 6 - 2)
+        table.add_column("failure", overflow="fold", min_width=budget, max_width=budget)
+    rows: list[RenderableType] = []
     for g in groups:
         label = ("incident · " if g.priority == 0 else "") + one_line(
             g.signature or "(stored before signatures)"
         )
-        table.add_row(
+        cells = [
             g.id,
             Text(g.severity or "-", style=SEVERITY_STYLE.get(g.severity, "")),
             str(g.size),
             _age(g.first_seen),
             _age(g.last_seen),
             Text(one_line(g.representative)),
-            Text(label),
-        )
-    return table
+        ]
+        if not stacked:
+            table.add_row(*cells, Text(label))
+            continue
+        one = Table(box=None, show_header=not rows, pad_edge=False)
+        for name, size in fixed:
+            one.add_column(name, no_wrap=True, min_width=size, max_width=size)
+        one.add_row(*cells)
+        rows += [one, Padding(Text(label, overflow="fold"), (0, 0, 0, 4))]
+    return table if not stacked else Group(Text(title, style="italic"), *rows)
 
 
 SEVERITY_STYLE = {"critical": "bold red", "high": "red", "medium": "yellow", "low": "dim"}

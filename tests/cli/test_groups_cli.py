@@ -47,6 +47,11 @@ def test_a_bad_deploys_conversations_are_a_few_groups_worst_first(db_url: str) -
     assert listed("--group", str(group["id"]), "--limit", "1000") == members  # by its short id, as shown
     shown = runner.invoke(app, ["traces", "list", "--groups"], env={"COLUMNS": "80"})
     assert str(group["id"]) in shown.stdout  # the handle to copy is on the screen, whole
+    # at 80 columns each signature has a line of its own, wrapped between its parts, never mid-word
+    table = [ln for ln in shown.stdout.splitlines() if "filon traces" not in ln]
+    assert all(len(ln) <= 80 for ln in table), shown.stdout
+    joined = " ".join(" ".join(ln.split()) for ln in table)
+    assert all(" ".join(str(g["signature"]).split()) in joined for g in flagged), shown.stdout
     unflagged = [g for g in groups if str(g["signature"]).startswith("ok · ")]
     assert unflagged and all(str(g["id"]) not in shown.stdout for g in unflagged)  # no "ok" failure group
     assert f"{len(unflagged)} group(s) no rule flagged left out" in shown.stdout
