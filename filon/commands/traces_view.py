@@ -121,7 +121,7 @@ def groups_table(groups: list[FailureGroup], width: int) -> RenderableType:
         label = ("incident · " if g.priority == 0 else "") + one_line(
             g.signature or "(stored before signatures)"
         )
-        cells = [
+        cells: list[RenderableType] = [
             g.id,
             Text(g.severity or "-", style=SEVERITY_STYLE.get(g.severity, "")),
             str(g.size),
