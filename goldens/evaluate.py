@@ -32,7 +32,7 @@ from filon.goldens.set.rule_standing import standings
 from filon.goldens.verdict import compare_view, record
 from filon.goldens.verdict import report as rpt
 from filon.goldens.verdict.compare import Comparison, compare
-from filon.goldens.verdict.files import write_atomic
+from filon.goldens.verdict.files import write_atomic, written_to
 from filon.goldens.verdict.gate import BudgetStop, Gate, Interruption, decide
 from filon.goldens.verdict.junit import junit
 from filon.goldens.verdict.report_console import console_lines
@@ -84,6 +84,7 @@ class EvalOutcome:
     banner: str = ""
     store_warning: str = ""
     comparison: Comparison | None = None
+    written: tuple[Path, Path | None] | None = None  # where the report and the JUnit went
 
     def lines(self) -> list[str]:
         out = console_lines(self.report) if self.report else []
@@ -245,8 +246,13 @@ def _decide(
     stop = BudgetStop(b.limit, b.skipped, b.spent) if b is not None and b.stopped else None
     done = Interruption(len(run.attempts), len(inputs.cases) * config.repeat) if run.interrupted else None
     gate = decide(run.attempts, config.threshold, config.blocking, config.max_error_rate, stop, done)
-    document = _report(config, inputs, run, gate, model_name, checks)
+    written = (
+        written_to(Path(config.report), run.interrupted),
+        written_to(Path(config.junit), run.interrupted) if config.junit else None,
+    )
+    document = _report(config, inputs, run, gate, model_name, checks, written)
     outcome = EvalOutcome(gate.exit_code, gate.rule, document, inputs.caseset.warnings, banner)
+    outcome.written = written
     if inputs.earlier is not None and not run.interrupted:
         outcome.comparison = compare(inputs.earlier, document, config.margin)
         outcome.exit_code = gate.exit_with(outcome.comparison.exit_code)
@@ -303,9 +309,16 @@ def _inputs(config: EvalConfig) -> Inputs | EvalOutcome:
 
 
 def _report(
-    config: EvalConfig, inputs: Inputs, run: RunOutput, gate: Gate, model: str, checks: ModelChecks | None
+    config: EvalConfig,
+    inputs: Inputs,
+    run: RunOutput,
+    gate: Gate,
+    model: str,
+    checks: ModelChecks | None,
+    written: tuple[Path, Path | None],
 ) -> EvalReport:
-    """The report, written (JSON, and JUnit when asked): an interrupted run is reported as such."""
+    """The report, written (JSON, and JUnit when asked) where `written` says: an interrupted run is
+    reported as such, beside an earlier run's whole report rather than over it (`written_to`)."""
     document = rpt.build(
         run,
         gate,
@@ -335,9 +348,9 @@ def _report(
     document.fingerprints = {c.id: fingerprint(c) for c in inputs.cases}
     if inputs.baseline is not None:
         document.baseline = rpt.baseline_diff(document, inputs.baseline, str(config.baseline))
-    write_atomic(Path(config.report), document.dumps())
-    if config.junit:
-        write_atomic(Path(config.junit), junit(document))
+    write_atomic(written[0], document.dumps())
+    if written[1] is not None:
+        write_atomic(written[1], junit(document))
     return document
 
 

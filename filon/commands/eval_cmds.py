@@ -249,10 +249,26 @@ def eval_command(
 
     from filon.goldens.verdict.files import ReportBusy, report_lock
 
+    from contextlib import ExitStack
+
+    # one run per file it writes (the report, the JUnit, the page, the summary), released however the
+    # run ends: two runs sharing a --junit had left the first saying « JUnit : x.xml » of the other's
+    outputs = [
+        ("--report", config.report),
+        ("--junit", config.junit),
+        ("--html", html),
+        ("--summary", summary),
+    ]
     try:
-        with report_lock(config.report):  # one run per report, released however the run ends
+        with ExitStack() as held:
+            for option, path in outputs:
+                if path is not None:
+                    try:
+                        held.enter_context(report_lock(Path(path)))
+                    except ReportBusy as exc:
+                        fail(f"{option} {exc}: give each run its own {option}", Exit.USAGE)
             _run(config, progress, on_start, on_attempt, live, finished, (html, summary))
-    except ReportBusy as exc:
+    except ReportBusy as exc:  # a lock taken while held: said as for the report
         fail(f"--report {exc}: give each run its own --report", Exit.USAGE)
 
 
@@ -285,15 +301,14 @@ def _run(
         lines = lines[len(result.report.cases) :]
     for line in lines:
         console.print(say(line), markup=False, soft_wrap=True)
+    report, junit = result.written or (config.report, config.junit)
     if result.report.interrupted:
+        kept = " (the earlier run's report kept)" if str(report) != str(config.report) else ""
         err_console.print(
-            f"interrupted: {len(finished) or len(result.report.cases)} case(s) done, reported in {config.report}",
+            f"interrupted: {len(finished) or len(result.report.cases)} case(s) done, reported in {report}{kept}",
             markup=False,
         )
-    console.print(
-        say(f"Rapport : {config.report}" + (f" · JUnit : {config.junit}" if config.junit else "")),
-        markup=False,
-    )
+    console.print(say(f"Rapport : {report}" + (f" · JUnit : {junit}" if junit else "")), markup=False)
     b = result.report.baseline
     if b is not None:
         for heading, names in (

@@ -20,6 +20,14 @@ def write_atomic(path: Path, text: str) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def written_to(path: Path, interrupted: bool) -> Path:
+    """Where a run's file goes: `path`, unless the run was interrupted and `path` holds an earlier run's
+    (then `NAME.interrupted.EXT` beside it: an interrupted run never replaces a whole one)."""
+    if interrupted and path.exists():
+        return path.with_name(f"{path.stem}.interrupted{path.suffix}")
+    return path
+
+
 class ReportBusy(Exception):
     """Another run holds the report: its path, and the pid that holds it when known."""
 

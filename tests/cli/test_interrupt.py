@@ -63,3 +63,22 @@ def test_traffic_interrupted_says_what_it_kept_and_exits_130(tmp_path: Path) -> 
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (out, err)
     assert "interrupted after" in out and "of 400 conversations" in out and "kept" in out
+
+
+def test_an_interrupted_eval_never_replaces_a_whole_report(tmp_path: Path) -> None:
+    """A newcomer's ctrl-C replaced the last complete report (the baseline a comparison reads) with a
+    partial one: the partial one now goes beside it, and says so."""
+    report = tmp_path / "r.json"
+    whole = '{"the earlier run": "whole"}'
+    report.write_text(whole, encoding="utf-8")
+    proc = start(["eval", "--backend", "scripted", "--concurrency", "1", "--report", str(report)], tmp_path)
+    assert proc.stdout is not None
+    proc.stdout.readline()  # under way
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert report.read_text(encoding="utf-8") == whole
+    beside = tmp_path / "r.interrupted.json"
+    assert json.loads(beside.read_text(encoding="utf-8"))["interrompu"] is True
+    assert f"reported in {beside} (the earlier run's report kept)" in err
+    assert f"Rapport : {beside}" in out
