@@ -247,9 +247,9 @@ def eval_command(
             if len(done) == repeat:
                 console.print(say(case_line(case_entry(done))), markup=False, soft_wrap=True)
 
-    from filon.goldens.verdict.files import ReportBusy, report_lock
-
     from contextlib import ExitStack
+
+    from filon.goldens.verdict.files import ReportBusy, report_lock
 
     # one run per file it writes (the report, the JUnit, the page, the summary), released however the
     # run ends: two runs sharing a --junit had left the first saying « JUnit : x.xml » of the other's
