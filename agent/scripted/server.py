@@ -106,8 +106,14 @@ def summary(result: dict[str, Any], english: bool = False) -> str:
     else:
         colon = ": " if english else " : "
         said = [f"{k}{colon}{v}" if k else v for k, v in _pairs(result)]
+    if not said:  # an empty search, a result with nothing in it: said so, never its bare JSON
+        return (
+            "I found nothing on that in our help pages."
+            if english
+            else "Je n'ai rien trouvé à ce sujet dans notre aide."
+        )
     lead = "Here is what I found: " if english else "Voici ce que j'ai trouvé : "
-    return lead + ("; ".join(said) or json.dumps(result, ensure_ascii=False)) + "."
+    return lead + "; ".join(said) + "."
 
 
 def estimate_tokens(text: str) -> int:

@@ -259,6 +259,18 @@ def test_an_english_customer_is_answered_in_english_with_the_agent_s_own_tools()
         FAQ_BOT,
     )["text"]
     assert answer.startswith("Here is what I found") and "within 14 days of receiving the return" in answer
+    nothing = _ask(  # a search that found nothing is said so, never as its bare JSON
+        [
+            asked,
+            {"role": "model", "parts": [{"functionCall": call}]},
+            {
+                "role": "user",
+                "parts": [{"functionResponse": {"name": call["name"], "response": {"passages": []}}}],
+            },
+        ],
+        FAQ_BOT,
+    )["text"]
+    assert nothing == "I found nothing on that in our help pages." and "{" not in nothing
     order = {"role": "user", "parts": [{"text": "What is the status of my order PP-2001?"}]}
     assert _ask([order], FAQ_BOT)["functionCall"] == {"name": "get_order", "args": {"order_id": "PP-2001"}}
     person = {"role": "user", "parts": [{"text": "Can I speak to a human please?"}]}
