@@ -32,7 +32,7 @@ from filon.goldens.set.rule_standing import standings
 from filon.goldens.verdict import compare_view, record
 from filon.goldens.verdict import report as rpt
 from filon.goldens.verdict.compare import Comparison, compare
-from filon.goldens.verdict.files import write_atomic, written_to
+from filon.goldens.verdict.files import outputs, write_atomic
 from filon.goldens.verdict.gate import BudgetStop, Gate, Interruption, decide
 from filon.goldens.verdict.junit import junit
 from filon.goldens.verdict.report_console import console_lines
@@ -246,10 +246,7 @@ def _decide(
     stop = BudgetStop(b.limit, b.skipped, b.spent) if b is not None and b.stopped else None
     done = Interruption(len(run.attempts), len(inputs.cases) * config.repeat) if run.interrupted else None
     gate = decide(run.attempts, config.threshold, config.blocking, config.max_error_rate, stop, done)
-    written = (
-        written_to(Path(config.report), run.interrupted),
-        written_to(Path(config.junit), run.interrupted) if config.junit else None,
-    )
+    written = outputs(config.report, config.junit, run.interrupted)
     document = _report(config, inputs, run, gate, model_name, checks, written)
     outcome = EvalOutcome(gate.exit_code, gate.rule, document, inputs.caseset.warnings, banner)
     outcome.written = written
@@ -309,14 +306,9 @@ def _inputs(config: EvalConfig) -> Inputs | EvalOutcome:
 
 
 def _report(
-    config: EvalConfig,
-    inputs: Inputs,
-    run: RunOutput,
-    gate: Gate,
-    model: str,
-    checks: ModelChecks | None,
+    config: EvalConfig, inputs: Inputs, run: RunOutput, gate: Gate, model: str, checks: ModelChecks | None,
     written: tuple[Path, Path | None],
-) -> EvalReport:
+) -> EvalReport:  # fmt: skip
     """The report, written (JSON, and JUnit when asked) where `written` says: an interrupted run is
     reported as such, beside an earlier run's whole report rather than over it (`written_to`)."""
     document = rpt.build(

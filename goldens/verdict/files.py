@@ -28,6 +28,11 @@ def written_to(path: Path, interrupted: bool) -> Path:
     return path
 
 
+def outputs(report: str | Path, junit: str | Path | None, interrupted: bool) -> tuple[Path, Path | None]:
+    """Where a run's report and JUnit go (`written_to` each)."""
+    return written_to(Path(report), interrupted), (written_to(Path(junit), interrupted) if junit else None)
+
+
 class ReportBusy(Exception):
     """Another run holds the report: its path, and the pid that holds it when known."""
 
@@ -42,9 +47,13 @@ def report_lock(path: Path) -> Iterator[None]:
     except ImportError:  # Windows: no flock; runs there share a report at their own risk
         yield
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
     lock = path.with_name(f".{path.name}.lock")
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:  # a folder that cannot be made or written: the write itself will say so, in its place
+        yield
+        return
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
