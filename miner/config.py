@@ -62,7 +62,13 @@ PROMISE = [
     "je vous les rembourse",
     "je vous le rembourse",
     "je vous fais rembourser",
+    # a pronoun between (table J: « je vous les fais rembourser » passed as a gesture nobody allowed)
+    "je vous les fais rembourser",
+    "je vous le fais rembourser",
+    "je vous la fais rembourser",
     "je vais vous rembourser",
+    "je vais vous les rembourser",
+    "je vais vous le rembourser",
     "nous allons vous rembourser",
     "je vous fais un geste",
     "remboursement offert",

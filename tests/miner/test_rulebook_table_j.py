@@ -57,3 +57,19 @@ def test_an_agent_whose_tools_change_orders_may_offer_to() -> None:
 )
 def test_a_refusal_or_a_person_s_power_offers_nothing(answer: str) -> None:
     assert "claimed_action" not in causes(answer)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Vous avez payé 3,90 € de frais de port. Comme vous étiez à 4 € du seuil, je vous les fais rembourser.",
+        "Je vais vous le rembourser dès aujourd'hui.",
+    ],
+)
+def test_a_refund_promised_with_a_pronoun_between_is_a_gesture(answer: str) -> None:
+    """Table J's unread half, once measured: « je vous les fais rembourser » passed every check."""
+    paid = ToolCall("consulter_commande", {"numero": "LL-10568"}, {"numero": "LL-10568", "frais_port": 3.9})
+    conv = Conversation(
+        "web:y", "web", [Turn("t1", SATURDAY, user="J'ai payé la livraison ?", agent=answer, tools=[paid])]
+    )
+    assert "unbacked_promise" in [f.cause for f in rule_flags(conv, FlagConfig())]
