@@ -64,7 +64,7 @@ HEADLINE: tuple[Row, ...] = (
     Row(
         "instruction_ratios.py",
         "agent_flag_rules_instructions_per_turn",
-        "flag rules per turn, the agent's spans (instructions)",
+        "flag rules per turn, the agent's spans",
         None,
         decides="instructions",
     ),
@@ -78,39 +78,39 @@ HEADLINE: tuple[Row, ...] = (
     Row(
         "ingest_throughput.py",
         "ratio_ingest_redacted_to_raw",
-        "ingest / raw executemany, minimal spans, redaction on (wall)",
+        "ingest / raw executemany, minimal spans, redaction on",
         0.4,
     ),
     Row(
         "ingest_throughput.py",
         "ratio_ingest_full_rulebook_to_raw",
-        "the same, every rule flagging production (wall)",
+        "the same, every rule flagging production",
         0.4,
     ),
     Row(
         "ingest_throughput.py",
         "agent_spans_ratio_ingest_redacted_to_raw",
-        "the same, the agent's spans (wall)",
+        "the same, the agent's spans",
         0.4,
     ),
     Row(
         "ingest_throughput.py",
         "agent_spans_flag_rules_us_per_turn",
-        "flag rules per turn, the agent's spans (µs, wall)",
+        "flag rules per turn, the agent's spans (µs)",
         100,
         at_least=False,
     ),
     Row(
         "ingest_throughput.py",
         "agent_spans_flag_rules_full_rulebook_us_per_turn",
-        "the same, every rule (µs, wall)",
+        "the same, every rule (µs)",
         100,
         at_least=False,
     ),
     Row(
         "foreign_ingest.py",
         "tau_airline_ratio_ingest_redacted_full_rulebook_to_raw",
-        "ingest / raw executemany, real-shaped large spans, redaction and every rule on (wall)",
+        "ingest / raw executemany, real-shaped large spans, redaction and every rule on",
         0.35,
     ),
     Row(
@@ -120,23 +120,23 @@ HEADLINE: tuple[Row, ...] = (
         0.35,
         decides="instructions",
     ),
-    Row("ingest_postgres.py", "ratio_ingest_to_raw_copy", "PostgreSQL ingest / raw COPY (wall)", 0.45),
+    Row("ingest_postgres.py", "ratio_ingest_to_raw_copy", "PostgreSQL ingest / raw COPY", 0.45),
     Row(
         "serve_throughput.py",
         "sqlite_ratio_serve_to_in_process",
-        "filon serve / in-process ingest, SQLite (wall)",
+        "filon serve / in-process ingest, SQLite",
         0.7,
     ),
     Row(
         "serve_throughput.py",
         "postgres_ratio_serve_to_in_process",
-        "filon serve / in-process ingest, PostgreSQL (wall)",
+        "filon serve / in-process ingest, PostgreSQL",
         0.7,
     ),
     Row(
         "exporter_overhead.py",
-        "ratio_median",
-        "exporter / BatchSpanProcessor, per span (wall)",
+        "ratio_filon_to_batch",
+        "exporter / BatchSpanProcessor, per span",
         1.2,
         at_least=False,
     ),
@@ -164,12 +164,12 @@ HEADLINE: tuple[Row, ...] = (
     ),
     Row(
         "judge_concurrency.py",
-        "ratio_wall_to_ideal",
+        "system_ratio_wall_to_ideal",
         "the same with a judge on one case in five",
         1.25,
         at_least=False,
     ),
-    Row("trajectory_grader.py", "ratio_with_rules_to_flat", "grading with the rulebook / without", None),
+    Row("trajectory_grader.py", "with_rules_vs_without", "grading with the rulebook / without", None),
     Row(
         "flag_precision.py",
         "tau_airline.auc_by_severity",
@@ -194,12 +194,12 @@ HEADLINE: tuple[Row, ...] = (
     ),
     Row(
         "judge_heldaside.py",
-        "kappa_heldaside_ton",
+        "ton_heldaside_kappa",
         "stand-in judge's kappa, held-aside, ton",
         0.6,
         decides="count",
     ),
-    Row("judge_heldaside.py", "kappa_heldaside_perimetre", "the same, perimetre", 0.6, decides="count"),
+    Row("judge_heldaside.py", "perimetre_heldaside_kappa", "the same, perimetre", 0.6, decides="count"),
 )
 
 
@@ -225,8 +225,8 @@ def render(results: dict[str, Any], when: str = "") -> str:
     lines = [
         f"Figures of the run of {when}." if when else "Figures of the last run.",
         "",
-        "| Benchmark | Figure | This run | Goal | |",
-        "|---|---|---:|---|---|",
+        "| Benchmark | Figure | Measured in | This run | Goal | |",
+        "|---|---|---|---:|---|---|",
     ]
     for row in HEADLINE:
         figures = results.get(row.script)
@@ -242,7 +242,7 @@ def render(results: dict[str, Any], when: str = "") -> str:
                 value = value.get(part, "absent") if isinstance(value, dict) else "absent"
         goal = "" if row.goal is None else f"{'≥' if row.at_least else '≤'} {_cell(row.goal)}"
         lines.append(
-            f"| `{row.script}` | {row.label} ({row.decides}) | {_cell(value)} | {goal} | {met(row, value)} |"
+            f"| `{row.script}` | {row.label} | {row.decides} | {_cell(value)} | {goal} | {met(row, value)} |"
         )
     return "\n".join(lines) + "\n"
 

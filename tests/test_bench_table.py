@@ -22,7 +22,7 @@ def _line(out: str, label: str) -> str:
 def test_each_figure_beside_its_goal_and_what_was_not_run_said(tmp_path: Path) -> None:
     results = {
         "instruction_ratios.py": {"minimal_ratio_ingest_to_raw_instructions": 0.147},
-        "exporter_overhead.py": {"ratio_median": 1.1},
+        "exporter_overhead.py": {"ratio_filon_to_batch": 1.1},
         "ingest_postgres.py": {"skipped": "no PostgreSQL"},
         "serve_throughput.py": {"error": ["boom"]},
         "flag_precision.py": {"tau_airline": {"auc_by_severity": 0.81}},
@@ -32,18 +32,18 @@ def test_each_figure_beside_its_goal_and_what_was_not_run_said(tmp_path: Path) -
     done = _run(str(source))
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "0.147" in _line(out, "minimal spans, redaction on (instructions)")
-    assert "**not met**" in _line(out, "minimal spans, redaction on (instructions)")
+    assert "0.147" in _line(out, "ingest / raw executemany, minimal spans, redaction on |")
+    assert "**not met**" in _line(out, "ingest / raw executemany, minimal spans, redaction on |")
     assert _line(out, "exporter /").rstrip().endswith("| met |")
     assert "| skipped |" in _line(out, "PostgreSQL ingest")
-    assert "| failed |" in _line(out, "SQLite (wall)")
-    assert "| not run |" in _line(out, "real-shaped large spans, redaction and every rule on (wall)")
+    assert "| failed |" in _line(out, "SQLite")
+    assert "| not run |" in _line(out, "real-shaped large spans, redaction and every rule on |")
     assert "0.81" in _line(out, "queue AUC") and "| met |" in _line(out, "queue AUC")
 
 
 def test_the_docs_table_is_replaced_between_its_markers_only(tmp_path: Path) -> None:
     source = tmp_path / "bench.json"
-    source.write_text(json.dumps({"exporter_overhead.py": {"ratio_median": 1.3}}), encoding="utf-8")
+    source.write_text(json.dumps({"exporter_overhead.py": {"ratio_filon_to_batch": 1.3}}), encoding="utf-8")
     docs = tmp_path / "benchmarks.md"
     docs.write_text(
         "# Benchmarks\n\nbefore\n<!-- bench-table:start -->\nold table\n<!-- bench-table:end -->\nafter\n",
