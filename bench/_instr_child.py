@@ -6,6 +6,8 @@ FOLDER/rows.db) or `flags` (the flag rules alone over the same conversations); S
 `agent` or `tau`. With `--setup` the step does everything but the work it measures (imports, the spans built,
 the store opened, the rows read), so that the work's instructions are the difference of two runs. It
 prints the CPU time (user and system: `time.process_time`) its work took, the system calls included.
+With `--warm`, both runs first do the step's work on other spans (`warm_spans`): what a process pays once
+is then in neither, and the difference is the steady cost of the work, as a running receiver pays it.
 """
 
 from __future__ import annotations
@@ -21,11 +23,13 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
 from _agent_spans import agent_traffic
 from _spans import traffic
-from _tau_spans import tau_traffic
+from _tau_spans import FOLDER, tau_traffic
 from ingest_throughput import BATCH, full_rulebook, insert_raw, raw_target
 
 from filon.miner.config import FlagConfig
+from filon.miner.model import Conversation
 from filon.miner.store import Store
+from filon.tracing.files import read_otlp_file
 from filon.tracing.ingest import Ingestor
 from filon.tracing.records import batched
 from filon.tracing.redact import Redactor
@@ -43,6 +47,31 @@ def spans_of(source: str) -> list[Any]:
     if source == "tau":
         return tau_traffic(TAU_TASKS)
     return (traffic if source == "minimal" else agent_traffic)(TURNS[0])
+
+
+def warm_spans(source: str) -> list[Any]:
+    """Spans of another kind than the measured ones, for `--warm`: what a process pays once (compiling
+    its patterns, building its tables) is paid on them, in the setup run as in the work run."""
+    if source == "tau":
+        return [r for path in sorted(FOLDER.glob("task-*.pb.gz"))[-1:] for r in read_otlp_file(path)]
+    return agent_traffic(8) if source == "minimal" else traffic(8)
+
+
+def warm_up(source: str, folder: Path, config: FlagConfig | None) -> None:
+    """The step's work once on `warm_spans`, in a store of its own."""
+    from filon.miner.flags import flag_conversation
+    from filon.tracing.grouping import by_trace, turn_of
+
+    db = folder / "warm.db"
+    db.unlink(missing_ok=True)
+    store = Store.open(f"sqlite:///{db}")
+    records = warm_spans(source)
+    Ingestor(store, config=config, redactor=Redactor(b"warm")).ingest(records)
+    store.close()
+    cfg = config or FlagConfig()
+    for spans in by_trace(records).values():
+        seen = turn_of(spans, cfg.escalation_tools)
+        flag_conversation(Conversation(seen.conversation_id, seen.channel, [seen.turn]), cfg)
 
 
 def ingest(source: str, folder: Path, setup: bool, config: FlagConfig | None, name: str) -> None:
@@ -96,6 +125,8 @@ def main(argv: list[str]) -> None:
         argv.remove(a)
     step, source, folder = argv[0], argv[1], Path(argv[2])
     setup = "--setup" in argv
+    if "--warm" in argv and step != "raw":
+        warm_up(source, folder, full_rulebook() if step.endswith("_full") else None)
     if step == "ingest":
         ingest(source, folder, setup, None, f"{source}-ingest")
     elif step == "ingest_full":
