@@ -4,7 +4,10 @@ mid-word at 60 columns, its reason and the keys that fix it out of sight."""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
+from collections.abc import Callable
+from typing import Any
+
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
@@ -32,3 +35,13 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+def ask(app: App[Any], question: str, then: Callable[[], object]) -> None:
+    """`then`, after a yes to `question`; nothing after a no."""
+
+    def answered(yes: bool | None) -> None:
+        if yes:
+            then()
+
+    app.push_screen(ConfirmScreen(question), answered)

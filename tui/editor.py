@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -24,7 +25,7 @@ from filon.goldens.drafting.review import SaveError, label_answer, lint_draft, s
 from filon.goldens.set.calibration import Trial, as_example, trials
 from filon.goldens.set.caseset import CaseSet, Problem, load_set, parse_case
 from filon.tui.base import ReviewScreen
-from filon.tui.confirm import ConfirmScreen
+from filon.tui.confirm import ConfirmScreen, ask
 from filon.tui.editor_view import ORIGIN_STYLE, examples_text
 from filon.tui.prompt import PromptScreen
 from filon.tui.safe import line, literal
@@ -36,6 +37,7 @@ class EditorScreen(ReviewScreen):
         Binding("e", "edit_check", "Edit check"),
         Binding("t", "try_case", "Try"),
         Binding("escape", "back", "Back"),
+        Binding("q", "quit_app", "Quit"),
         # listed by ? and above the examples; the footer keeps room for save, q, ? and F
         Binding("b", "example('bon')", "The conversation's answer is a good example", show=False),
         Binding("m", "example('mauvais')", "The conversation's answer is a bad example", show=False),
@@ -382,13 +384,19 @@ class EditorScreen(ReviewScreen):
         if self.conversation_id and len(self.app.screen_stack) > 2:
             self.app.pop_screen()  # back to the queue: the conversation is done
 
-    def action_back(self) -> None:
+    def _leave(self, question: str, then: Callable[[], object]) -> None:
+        """`then` at once when the case has no edits, else only after a yes to `question`."""
         if json.dumps(self.case(), sort_keys=True, ensure_ascii=False) == self.opened:
-            self.app.pop_screen()
-            return
+            then()
+        else:
+            ask(self.app, question, then)
 
-        def answered(discard: bool | None) -> None:
-            if discard:
-                self.app.pop_screen()
+    def action_quit_app(self) -> None:
+        """q: the app's quit, asked first when the case has edits (it quit at once, the draft lost)."""
+        self._leave(
+            "Quit and lose your edits to this case? (y / n)",
+            lambda: self.app.call_later(self.app.action_quit),
+        )
 
-        self.app.push_screen(ConfirmScreen("Discard your edits to this case? (y / n)"), answered)
+    def action_back(self) -> None:
+        self._leave("Discard your edits to this case? (y / n)", self.app.pop_screen)

@@ -536,3 +536,31 @@ async def test_a_conversation_drafted_as_a_simulation_with_a_judge_label(make_ap
     assert saved["tours"] == ["mon colis n'est pas arrivé"] and saved["simulation"]["max_tours"] == 4
     assert any(e.get("criteres") == {"ton": "mauvais"} for e in saved["exemples"])
     assert load_set(cases).errors == []
+
+
+async def test_q_in_the_editor_asks_before_losing_the_edits(make_app, cases: Path, store: Store) -> None:  # type: ignore[no-untyped-def]
+    """A newcomer's q in the editor quit at once, the draft and its edits lost: now it asks, and a no
+    leaves everything as it was."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        await pilot.click("#checks")
+        await pilot.press("end", "space")  # an edit
+        await settle(pilot)
+        await pilot.press("q")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "lose your edits" in str(app.screen.query_one(Label).render())
+        await pilot.press("n")
+        await settle(pilot)
+        assert app.screen is editor and app.is_running
+        await pilot.press("q", "y")
+        await settle(pilot)
+        assert not app.is_running
+    assert not list(cases.glob("adv-05.json"))
