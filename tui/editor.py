@@ -386,17 +386,13 @@ class EditorScreen(ReviewScreen):
 
     def _leave(self, question: str, then: Callable[[], object]) -> None:
         """`then` at once when the case has no edits, else only after a yes to `question`."""
-        if json.dumps(self.case(), sort_keys=True, ensure_ascii=False) == self.opened:
-            then()
-        else:
-            ask(self.app, question, then)
+        same = json.dumps(self.case(), sort_keys=True, ensure_ascii=False) == self.opened
+        then() if same else ask(self.app, question, then)
 
     def action_quit_app(self) -> None:
         """q: the app's quit, asked first when the case has edits (it quit at once, the draft lost)."""
-        self._leave(
-            "Quit and lose your edits to this case? (y / n)",
-            lambda: self.app.call_later(self.app.action_quit),
-        )
+        quit_app = lambda: self.app.call_later(self.app.action_quit)  # noqa: E731 (the claims given back)
+        self._leave("Quit and lose your edits to this case? (y / n)", quit_app)
 
     def action_back(self) -> None:
         self._leave("Discard your edits to this case? (y / n)", self.app.pop_screen)
