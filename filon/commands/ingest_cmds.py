@@ -4,7 +4,7 @@ one named."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -46,7 +46,8 @@ def ingest(
 
     A file that is not OTLP is refused whole; in one that is, every good span is stored and each bad
     one (a span that does not decode, a line that is not JSON, a value the store refuses) is named on
-    stderr, and the exit is 1.
+    stderr, and the exit is 1; a path that is not there exits 2. Spans are stored in batches of 5,000,
+    each committed: ctrl-C says how many are in, and the same command again stores the rest (exit 130).
 
     Example: filon ingest traces.pb export.jsonl.gz --escalation-tool handoff_to_human
     """
@@ -56,20 +57,11 @@ def ingest(
 
     from filon.miner.settings import settings
     from filon.tracing.ingest import Ingestor, IngestStats, ingest_replaying
-    from filon.tracing.isolate import store_requests
-    from filon.tracing.records import batched
     from filon.tracing.redact import Redactor, load_secret, redaction_enabled
     from filon.tracing.summary import notes
 
     if not 0 <= sample_rate <= 1:
         fail(f"--sample-rate: {sample_rate} is not between 0 and 1")
-    store = open_store()
-    try:
-        config = settings().flag_config(escalation_tools=escalation_tool)
-    except ValueError as exc:
-        fail(str(exc))
-    redactor = Redactor(load_secret()) if redaction_enabled() else None
-    ingest_one = partial(ingest_replaying, Ingestor(store, config, redactor, sample_rate))
     total, bad = IngestStats(), 0
     # on a terminal, spans stored so far (a large export takes a while); gone when done, nothing in a pipe
     progress = Progress(
@@ -77,34 +69,39 @@ def ingest(
     )
     read: list[str] = []  # said once the bar is gone: standard output and the bar's line never mix
     refused: list[tuple[Path, list[str]]] = []
-    with progress:
-        for path in paths:
-            rejected: list[str] = []
-            records = read_or_say(path, rejected)
-            if not records and not rejected:  # unreadable, or "0 spans" and exit 0 would hide a wrong file
-                bad += 1
-                continue
-            task = progress.add_task(path.name, total=len(records))
-            kept = len(records)
-            for batch in batched(records, 5000):
-                (outcome,) = store_requests(ingest_one, [batch])
-                if outcome.down is not None:
-                    progress.stop()
-                    _said_so_far(read, refused)
-                    fail(f"{path}: the store cannot take writes: {outcome.down}", Exit.FAILED)
-                total.add(outcome.stats)
-                rejected += outcome.rejected
-                kept -= len(outcome.rejected)
-                for note in outcome.notes[:5]:  # values made safe to be stored: said, nothing lost
-                    err_console.print(f"note: {path}: {note}", markup=False)
-                progress.advance(task, len(batch))
-            progress.remove_task(task)
-            read.append(f"{path}: {kept} spans" + (f", {len(rejected)} rejected" if rejected else ""))
-            if rejected:
-                refused.append((path, rejected))
+    missing = 0  # files that are not there at all: bad input (2), not a bad file (1)
+    try:  # from the store's opening on: a ctrl-C anywhere says what is stored
+        store = open_store()
+        try:
+            config = settings().flag_config(escalation_tools=escalation_tool)
+        except ValueError as exc:
+            fail(str(exc))
+        redactor = Redactor(load_secret()) if redaction_enabled() else None
+        ingest_one = partial(ingest_replaying, Ingestor(store, config, redactor, sample_rate))
+        with progress:
+            for path in paths:
+                if not path.exists():
+                    err_console.print(f"error: {path}: no such file", markup=False)
+                    missing += 1
+                    continue
+                rejected: list[str] = []
+                records = read_or_say(path, rejected)
+                if not records and not rejected:  # unreadable, or "0 spans": exit 0 would hide a wrong file
+                    bad += 1
+                    continue
+                _ingest_file(path, records, rejected, ingest_one, progress, total, read, refused)
+    except KeyboardInterrupt:
+        progress.stop()
+        _said_so_far(read, refused)
+        err_console.print(  # each batch is committed as it goes: those are in the store
+            f"interrupted: {total.spans} span(s) stored in batches before the interrupt; the same command "
+            "again stores the rest (a span already stored is stored once)",
+            markup=False,
+        )
+        raise typer.Exit(int(Exit.INTERRUPTED)) from None
     _said_so_far(read, refused)
     if not read:  # every file failed, each said on stderr: a summary of nothing would read as a result
-        raise typer.Exit(int(Exit.FAILED))
+        raise typer.Exit(int(Exit.USAGE if missing and not bad else Exit.FAILED))
     console.print(
         f"spans {total.spans} (new {total.new_spans}) · turns {total.turns} · conversations {total.conversations} · "
         f"kept {total.kept} turns · flagged {total.flagged} conversations"
@@ -117,8 +114,46 @@ def ingest(
     )
     for line in notes(total):
         console.print(line, markup=False)
+    if missing:  # a path that is not there is bad input, said on stderr
+        raise typer.Exit(int(Exit.USAGE))
     if bad or refused:
         raise typer.Exit(int(Exit.FAILED))
+
+
+def _ingest_file(
+    path: Path,
+    records: list[Any],
+    rejected: list[str],
+    ingest_one: Any,
+    progress: Any,
+    total: Any,
+    read: list[str],
+    refused: list[tuple[Path, list[str]]],
+) -> int:
+    """One file's spans stored in batches (each committed: what a ctrl-C leaves is kept); its line in
+    `read`, its rejected spans in `refused`; the spans kept."""
+    from filon.tracing.isolate import store_requests
+    from filon.tracing.records import batched
+
+    task = progress.add_task(path.name, total=len(records))
+    kept = len(records)
+    for batch in batched(records, 5000):
+        (outcome,) = store_requests(ingest_one, [batch])
+        if outcome.down is not None:
+            progress.stop()
+            _said_so_far(read, refused)
+            fail(f"{path}: the store cannot take writes: {outcome.down}", Exit.FAILED)
+        total.add(outcome.stats)
+        rejected += outcome.rejected
+        kept -= len(outcome.rejected)
+        for note in outcome.notes[:5]:  # values made safe to be stored: said, nothing lost
+            err_console.print(f"note: {path}: {note}", markup=False)
+        progress.advance(task, len(batch))
+    progress.remove_task(task)
+    read.append(f"{path}: {kept} spans" + (f", {len(rejected)} rejected" if rejected else ""))
+    if rejected:
+        refused.append((path, rejected))
+    return kept
 
 
 def _said_so_far(read: list[str], refused: list[tuple[Path, list[str]]], shown: int = 5) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -82,3 +83,38 @@ def test_an_interrupted_eval_never_replaces_a_whole_report(tmp_path: Path) -> No
     assert json.loads(beside.read_text(encoding="utf-8"))["interrompu"] is True
     assert f"reported in {beside} (the earlier run's report kept)" in err
     assert f"Rapport : {beside}" in out
+
+
+def test_ingest_interrupted_says_how_many_spans_are_stored_and_exits_130(tmp_path: Path) -> None:
+    """A newcomer's ctrl-C in a long ingest exited 130 with no word of what was kept: now it says how
+    many spans its committed batches hold, which is what the store holds."""
+    from filon.miner.store import Store
+
+    def span(n: int) -> dict[str, object]:
+        messages = json.dumps([{"role": "user", "parts": [{"type": "text", "content": f"question {n}"}]}])
+        return {
+            "traceId": f"{n:032x}", "spanId": f"{n:016x}", "name": "invoke_agent",
+            "startTimeUnixNano": "1700000000000000000", "endTimeUnixNano": "1700000001000000000",
+            "attributes": [
+                {"key": "gen_ai.operation.name", "value": {"stringValue": "invoke_agent"}},
+                {"key": "gen_ai.conversation.id", "value": {"stringValue": f"web:big-{n // 4}"}},
+                {"key": "gen_ai.input.messages", "value": {"stringValue": messages}},
+            ],
+        }  # fmt: skip
+
+    big = tmp_path / "big.jsonl"
+    with big.open("w", encoding="utf-8") as out:
+        for n in range(40_000):
+            out.write(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span(n)]}]}]}) + "\n")
+    proc = start(["ingest", str(big)], tmp_path)
+    assert proc.stderr is not None
+    proc.stderr.readline()  # « store: … »: the command is under way
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, (out, err)
+    said = re.search(r"interrupted: (\d+) span\(s\) stored", err)
+    assert said is not None, err
+    store = Store.open(f"sqlite:///{tmp_path / 'f.db'}")
+    with store.engine.connect() as conn:
+        [(count,)] = conn.exec_driver_sql("SELECT COUNT(*) FROM spans").all()
+    assert count == int(said.group(1)) < 40_000, err

@@ -118,7 +118,7 @@ def test_incident_goes_to_the_top_of_the_queue() -> None:
         (["traces", "list", "--flag", "bogus"], 2, "unknown kind 'bogus'"),
         (["traces", "list", "--severity", "urgent"], 2, "unknown level 'urgent'"),
         (["traffic", "-n", "0", "--backend", "scripted"], 2, "at least 1"),
-        (["ingest", "missing.pb"], 1, "missing.pb"),
+        (["ingest", "missing.pb"], 2, "missing.pb: no such file"),  # bad input, as the README's codes say
     ],
 )
 def test_errors_are_one_line_with_an_exit_code(args: list[str], code: int, needle: str) -> None:
@@ -357,11 +357,11 @@ def test_an_empty_list_names_the_store_and_a_full_page_says_there_is_more(db_url
 
 def test_ingest_of_several_files_says_each_then_the_whole_and_no_bar_in_a_pipe(db_url: str) -> None:
     """On a terminal a bar shows the spans stored so far; in a pipe (here) nothing of it: one line per file
-    read, in order, then the summary; a file that cannot be read is said on stderr and exits 1."""
+    read, in order, then the summary; a path that is not there is said on stderr and exits 2."""
     fixtures = Path(__file__).parent.parent / "tracing" / "fixtures"
     files = [fixtures / "traceloop-workflow.pb", fixtures / "adk-1.pb"]
     result = runner.invoke(app, ["ingest", *map(str, files), str(fixtures / "missing.pb")])
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output
     lines = result.stdout.splitlines()
     assert lines[:2] == [f"{files[0]}: 23 spans", f"{files[1]}: 44 spans"]
     assert lines[2].startswith("spans 67 (new 67)")
