@@ -175,9 +175,8 @@ class _Span(NamedTuple):
 
 
 # where a tool span keeps its arguments and result: the conventions', an OpenInference-like span's (Koog),
-# pydantic-ai's earlier names
-# a tool span's arguments and result where its stack writes them: the conventions' keys first, then
-# pydantic-ai's, VeADK's (`gen_ai.tool.input`) and bare `input` / `output` (OpenInference's GenAI examples)
+# pydantic-ai's earlier names, VeADK's (`gen_ai.tool.input`), bare `input` / `output` (OpenInference's
+# GenAI examples), in that order
 ARGUMENT_KEYS = (TOOL_ARGUMENTS, "input.value", "tool_arguments", "gen_ai.tool.input", "input")
 RESULT_KEYS = (TOOL_RESULT, "output.value", "tool_response", "gen_ai.tool.output", "output")
 _PARAMS = "code.function.parameters."
@@ -337,7 +336,9 @@ def tool_calls(
     """The turn's tool calls from its tool spans, else from the model's requests (`alone`: the trace has
     no agent span, its model calls are all there is of the turn: the calls its first one read back too);
     `run`, the agent span, whose input may hold the run's whole history (pydantic-ai): a result no model
-    call read back is looked for there, by call id."""
+    call read back is looked for there, by call id; `later_runs`, the runs after it in the same turn (the
+    AI SDK's generateText calls one after the other), whose outputs ask for calls and inputs read results
+    back, as the first run's do."""
     if not tools:
         if not models and run is not None:  # an agent run alone (pydantic-ai's all_messages): its history
             return earlier_calls([run])

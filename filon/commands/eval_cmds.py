@@ -259,17 +259,14 @@ def eval_command(
         ("--html", html),
         ("--summary", summary),
     ]
-    try:
-        with ExitStack() as held:
-            for option, path in outputs:
-                if path is not None:
-                    try:
-                        held.enter_context(report_lock(Path(path)))
-                    except ReportBusy as exc:
-                        fail(f"{option} {exc}: give each run its own {option}", Exit.USAGE)
-            _run(config, progress, on_start, on_attempt, live, finished, (html, summary))
-    except ReportBusy as exc:  # a lock taken while held: said as for the report
-        fail(f"--report {exc}: give each run its own --report", Exit.USAGE)
+    with ExitStack() as held:
+        for option, path in outputs:
+            if path is not None:
+                try:
+                    held.enter_context(report_lock(Path(path)))
+                except ReportBusy as exc:
+                    fail(f"{option} {exc}: give each run its own {option}", Exit.USAGE)
+        _run(config, progress, on_start, on_attempt, live, finished, (html, summary))
 
 
 def _run(

@@ -129,9 +129,9 @@ def _ingest_file(
     total: Any,
     read: list[str],
     refused: list[tuple[Path, list[str]]],
-) -> int:
+) -> None:
     """One file's spans stored in batches (each committed: what a ctrl-C leaves is kept); its line in
-    `read`, its rejected spans in `refused`; the spans kept."""
+    `read`, its rejected spans in `refused`."""
     from filon.tracing.isolate import store_requests
     from filon.tracing.records import batched
 
@@ -153,7 +153,6 @@ def _ingest_file(
     read.append(f"{path}: {kept} spans" + (f", {len(rejected)} rejected" if rejected else ""))
     if rejected:
         refused.append((path, rejected))
-    return kept
 
 
 def _said_so_far(read: list[str], refused: list[tuple[Path, list[str]]], shown: int = 5) -> None:

@@ -76,6 +76,11 @@ PREFIXES = {claude_code.PREFIX: CONVENTIONS[claude_code.NAME]}  # stacks known b
 _PREFIXES = tuple(PREFIXES)
 
 
+def _placed_at_all(span: SpanRecord) -> bool:
+    """Whether a span's scope or name tells its stack (`_placed`), in two C-level tests."""
+    return span.scope in SCOPES or span.name.startswith(_PREFIXES)
+
+
 def _placed(span: SpanRecord) -> Convention | None:
     """The stack a span's scope or name tells, where no attribute of its marks it."""
     known = SCOPES.get(span.scope)
@@ -103,7 +108,7 @@ def stacks_of(spans: Sequence[SpanRecord]) -> set[Convention]:
     genai = False
     for span in spans:
         attrs = span.attributes
-        if not _FOREIGN.isdisjoint(attrs) or span.scope in SCOPES or span.name.startswith(_PREFIXES):
+        if not _FOREIGN.isdisjoint(attrs) or _placed_at_all(span):
             return {c for s in spans if (c := stack_of(s)) is not None}
         if not genai and not _GENAI.isdisjoint(attrs):
             genai = True
@@ -159,11 +164,7 @@ def read(spans: Sequence[SpanRecord]) -> tuple[Sequence[SpanRecord], frozenset[s
     if any(not _WHOLE.isdisjoint(s.attributes) for s in spans):
         spans = [_whole(s) if not _WHOLE.isdisjoint(s.attributes) else s for s in spans]
     for span in spans:
-        if (
-            not _FOREIGN.isdisjoint(span.attributes)
-            or span.scope in SCOPES
-            or span.name.startswith(_PREFIXES)
-        ):
+        if not _FOREIGN.isdisjoint(span.attributes) or _placed_at_all(span):
             break
     else:
         return spans, None
