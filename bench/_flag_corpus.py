@@ -25,7 +25,7 @@ from typing import Any
 
 from filon.agent.customers import Customers, Script
 from filon.agent.shop import default_fixtures
-from filon.miner.text import fold
+from filon.miner.reading.text import fold
 
 HERE = Path(__file__).resolve().parent
 PROMISES = HERE / "promise_labels.json"

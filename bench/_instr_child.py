@@ -26,8 +26,8 @@ from _spans import traffic
 from _tau_spans import FOLDER, tau_traffic
 from ingest_throughput import BATCH, full_rulebook, insert_raw, raw_target
 
-from filon.miner.config import FlagConfig
-from filon.miner.model import Conversation
+from filon.miner.core.model import Conversation
+from filon.miner.rules.config import FlagConfig
 from filon.miner.store import Store
 from filon.tracing.files import read_otlp_file
 from filon.tracing.ingest import Ingestor
@@ -59,7 +59,7 @@ def warm_spans(source: str) -> list[Any]:
 
 def warm_up(source: str, folder: Path, config: FlagConfig | None) -> None:
     """The step's work once on `warm_spans`, in a store of its own."""
-    from filon.miner.flags import flag_conversation
+    from filon.miner.rules.flags import flag_conversation
     from filon.tracing.grouping import by_trace, turn_of
 
     db = folder / "warm.db"
@@ -100,8 +100,8 @@ def raw(folder: Path, setup: bool) -> None:
 
 
 def flags(source: str, setup: bool, config: FlagConfig | None) -> None:
-    from filon.miner.flags import flag_conversation
-    from filon.miner.model import Conversation
+    from filon.miner.core.model import Conversation
+    from filon.miner.rules.flags import flag_conversation
     from filon.tracing.grouping import by_trace, turn_of
 
     records = spans_of(source)

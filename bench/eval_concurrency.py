@@ -23,7 +23,7 @@ from filon.agent.scripted.server import ScriptedModel, ScriptedSettings
 from filon.goldens.case.schema import Case
 from filon.goldens.checks import grade
 from filon.goldens.evaluate import EvalConfig, evaluate
-from filon.miner.transcript import Transcript
+from filon.miner.core.transcript import Transcript
 
 LATENCY_MS = 800
 CONCURRENCY = 8

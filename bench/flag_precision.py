@@ -49,9 +49,9 @@ def run_slice(s: Slice, promises: dict[str, bool], answers: set[str]) -> list[La
     from filon.agent.model import open_backend
     from filon.agent.prompts import load_prompt
     from filon.agent.traffic import run_traffic
-    from filon.miner.config import FlagConfig
-    from filon.miner.flags import grounding
-    from filon.miner.model import Conversation
+    from filon.miner.core.model import Conversation
+    from filon.miner.rules.config import FlagConfig
+    from filon.miner.rules.flags import grounding
     from filon.miner.store import Store
     from filon.tracing.redact import Redactor, redaction_secret
 
@@ -120,7 +120,7 @@ def scores(corpus: list[Labelled]) -> dict[str, dict[str, float | int | None]]:
 
 
 def _critical(c: Labelled) -> bool:
-    from filon.miner.severity import CAUSES, Severity
+    from filon.miner.core.severity import CAUSES, Severity
 
     return any(
         rule.severity == Severity.CRITICAL
@@ -130,7 +130,7 @@ def _critical(c: Labelled) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    from filon.miner.severity import CAUSES, Severity
+    from filon.miner.core.severity import CAUSES, Severity
 
     if "--tau-only" in argv:  # the real conversations alone (a minute less than the whole corpus)
         print(json.dumps({"tau_airline": tau_figures()}, ensure_ascii=False))

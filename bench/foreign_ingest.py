@@ -104,7 +104,7 @@ def per_span_us(records: list[SpanRecord]) -> tuple[float, float]:
 
 def _turns(records: list[SpanRecord]) -> int:
     """The turns as lived, as ingest counts them (a tool-call step joined to the trace that answers)."""
-    from filon.miner.model import join_steps
+    from filon.miner.core.model import join_steps
     from filon.tracing.grouping import by_trace, turn_of
 
     read: dict[str, list] = {}  # type: ignore[type-arg]

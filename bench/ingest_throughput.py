@@ -33,7 +33,7 @@ from _agent_spans import agent_traffic
 from _spans import traffic
 from _spread import spread
 
-from filon.miner.config import FlagConfig
+from filon.miner.rules.config import FlagConfig
 from filon.miner.store import Store
 from filon.tracing.ingest import Ingestor
 from filon.tracing.records import SpanRecord, batched
@@ -106,8 +106,8 @@ def raw_rate(folder: Path, source: Path, name: str = "raw") -> float:
 def python_us_per_turn(source: Source, config: FlagConfig | None = None) -> tuple[float, float]:
     """The per-turn Python work that raw `executemany` does not do, alone (best of three): reading a
     trace's GenAI JSON into a turn, and the flag rules (per turn of the same conversations)."""
-    from filon.miner.flags import flag_conversation
-    from filon.miner.model import Conversation
+    from filon.miner.core.model import Conversation
+    from filon.miner.rules.flags import flag_conversation
     from filon.tracing.grouping import by_trace, turn_of
 
     traces = list(by_trace(source(TURNS)).values())

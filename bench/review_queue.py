@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _spans import agent_trace
 
-from filon.miner.regroup import recount
 from filon.miner.store import Store
+from filon.miner.store.regroup import recount
 from filon.tracing.ingest import Ingestor
 
 CALLS = int(__import__("os").environ.get("BENCH_CALLS", "200"))

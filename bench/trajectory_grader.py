@@ -25,8 +25,8 @@ from filon.goldens.checks.rules import RuleGate, Rules
 from filon.goldens.set.calibration import transcript
 from filon.goldens.set.caseset import load_set
 from filon.goldens.set.rule_standing import example_transcript, standings
-from filon.miner.text import comparable, norm
-from filon.miner.transcript import Transcript
+from filon.miner.core.transcript import Transcript
+from filon.miner.reading.text import comparable, norm
 
 CASES = Path(__file__).resolve().parent.parent / "goldens" / "cases"
 ROUNDS = 40

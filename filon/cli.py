@@ -50,7 +50,7 @@ app.add_typer(judge_cmds.app, name="judge")
 
 
 def main() -> None:
-    from filon.miner.errors import StoreError
+    from filon.miner.core.errors import StoreError
     from filon.miner.settings import SettingsError
 
     try:

@@ -1,5 +1,4 @@
-"""`evaluate()`: the one library call behind `filon eval`. Its result's `exit_code` is the command's.
-
+"""`evaluate()`: the one library call behind `filon eval`. Its result's `exit_code` is the command's:
 0 passed · 1 failed (score or blocking category) · 2 usage · 3 inconclusive (infrastructure, or no
 credentials) · 4 the golden set itself is invalid · 130 interrupted (the report says what was done).
 """
@@ -38,6 +37,7 @@ from filon.goldens.verdict.junit import junit
 from filon.goldens.verdict.report_console import console_lines
 from filon.goldens.verdict.report_model import BudgetReport, EvalReport, PromptRef
 from filon.goldens.verdict.worst import worst
+from filon.miner.rules.config import FlagConfig
 from filon.miner.settings import settings
 from filon.miner.store import Store, StoreError
 
@@ -293,7 +293,7 @@ def _inputs(config: EvalConfig) -> Inputs | EvalOutcome:
             except ValueError as exc:
                 return EvalOutcome(Exit.USAGE, f"{option} {exc}")
     try:
-        flags = settings().flag_config()
+        flags = FlagConfig.load()
         target = parse_target(config.target or flags.target)
     except ValueError as exc:
         return EvalOutcome(Exit.USAGE, str(exc))

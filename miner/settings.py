@@ -11,12 +11,11 @@ as a user's agent would; so does the scripted stand-in (`FILON_SCRIPTED_*`, `age
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import AliasChoices, Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from filon.miner.config import FlagConfig
 from filon.miner.places import default_home
 
 
@@ -70,11 +69,6 @@ class Settings(BaseSettings):
     def report_path(self) -> Path:
         """Where `filon eval` writes its report and the TUI's failures screen reads it by default."""
         return self.home_folder() / "eval-rapport.json"
-
-    def flag_config(self, folder: Path | None = None, **overrides: Any) -> FlagConfig:
-        """The flag rules' thresholds and patterns: `[tool.filon]` / `filon.toml` in `folder` (the current
-        one by default), then `overrides` (a command's options)."""
-        return FlagConfig.load(folder, **overrides)
 
 
 def settings() -> Settings:

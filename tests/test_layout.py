@@ -130,5 +130,9 @@ def _check_wheel(tmp_path: Path) -> None:
         "filon",
         wheel.name.split("-")[0] + "-" + wheel.name.split("-")[1] + ".dist-info",
     }
-    for needed in ("filon/miner/flags.py", "filon/agent/prompts/system.md", "filon/agent/shop/fixtures.json"):
+    for needed in (
+        "filon/miner/rules/flags.py",
+        "filon/agent/prompts/system.md",
+        "filon/agent/shop/fixtures.json",
+    ):
         assert needed in names

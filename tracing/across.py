@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from filon.miner.model import Turn
+from filon.miner.core.model import Turn
 from filon.tracing.conventions import envelopes, readable
 from filon.tracing.grouping import MODEL_OPS, op
 from filon.tracing.records import SpanRecord

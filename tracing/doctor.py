@@ -18,8 +18,8 @@ from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from filon.miner.config import ESCALATION, is_escalation
-from filon.miner.model import Turn, join_steps
+from filon.miner.core.model import Turn, join_steps
+from filon.miner.rules.config import ESCALATION, is_escalation
 from filon.tracing.conventions import GENAI, Convention, readable, stack_of
 from filon.tracing.conventions.envelopes import wrapped
 from filon.tracing.grouping import (

@@ -19,9 +19,9 @@ from typing import Any, NamedTuple
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as gen_ai
 from opentelemetry.semconv.attributes import error_attributes
 
-from filon.miner.config import CONVERSATION_KEYS as DEFAULT_KEYS
-from filon.miner.config import is_escalation
-from filon.miner.model import ToolCall, Turn
+from filon.miner.core.model import ToolCall, Turn
+from filon.miner.rules.config import CONVERSATION_KEYS as DEFAULT_KEYS
+from filon.miner.rules.config import is_escalation
 from filon.tracing.conventions import JUST_GENAI, read, readable
 from filon.tracing.records import SpanRecord
 from filon.tracing.tool_calls import messages, tool_calls

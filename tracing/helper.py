@@ -29,8 +29,8 @@ import sys
 from functools import partial
 from typing import IO, Any
 
-from filon.miner.config import FlagConfig
-from filon.miner.jsontext import loads
+from filon.miner.core.jsontext import loads
+from filon.miner.rules.config import FlagConfig
 from filon.miner.settings import settings as current_settings
 from filon.miner.store import Store
 from filon.tracing.ingest import Ingestor, ingest_replaying

@@ -1,7 +1,7 @@
 """The one ingest path, for the in-process exporter, `filon ingest` and `filon serve`: `Ingestor.ingest`
 reads top to bottom (redact → group → one transaction: read what is stored → turns and conversations →
 lock → write → merge with the stored turns → flag → write flags and conversations); the store only
-reads and writes rows (`miner.batch.TraceBatch`).
+reads and writes rows (`miner.store.batch.TraceBatch`).
 
 Redaction comes before grouping so that nothing raw is ever held past this module; it keeps identifier
 shapes and maps one value to one pseudonym, so flags read exactly the same identities either way. The
@@ -15,13 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from filon.miner.batch import TraceBatch
-from filon.miner.config import FlagConfig
-from filon.miner.flags import flag_conversation
-from filon.miner.jsontext import dumps, loads
-from filon.miner.model import Conversation, Flag, Turn, join_steps
-from filon.miner.rows import conversation_row, conversation_values
+from filon.miner.core.jsontext import dumps, loads
+from filon.miner.core.model import Conversation, Flag, Turn, join_steps
+from filon.miner.rules.config import FlagConfig
+from filon.miner.rules.flags import flag_conversation
 from filon.miner.store import Store
+from filon.miner.store.batch import TraceBatch
+from filon.miner.store.rows import conversation_row, conversation_values
 from filon.tracing.across import results_elsewhere
 from filon.tracing.grouping import by_trace, turn_of
 from filon.tracing.records import SpanRecord

@@ -86,7 +86,7 @@ def store_unavailable(exc: BaseException) -> bool:
     crash) is the content's."""
     from sqlalchemy import exc as sa
 
-    from filon.miner.errors import StoreError
+    from filon.miner.core.errors import StoreError
 
     if isinstance(exc, StoreError | ConnectionError | TimeoutError):
         return True

@@ -22,7 +22,7 @@ from typing import Any
 import orjson
 from opentelemetry.sdk.trace import ReadableSpan
 
-from filon.miner.jsontext import dumps_bytes, loads
+from filon.miner.core.jsontext import dumps_bytes, loads
 from filon.tracing.records import RESOURCE, sdk_fields
 from filon.tracing.sampling.keeper import ExportCounters
 from filon.tracing.wire import WireError, counters_from, read_frame, start_helper, write_frame

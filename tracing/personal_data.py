@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from filon.miner.emails import EMAIL
-from filon.miner.identities import PHONE, phone_key
+from filon.miner.reading.emails import EMAIL
+from filon.miner.reading.identities import PHONE, phone_key
 from filon.tracing.redact_forms import nirs, odd, siret, unfold
 from filon.tracing.redact_patterns import CARD, CARD_DOTTED, ibans, luhn
 

@@ -32,7 +32,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from filon.miner.settings import settings as current_settings
+from filon.miner.rules.config import FlagConfig
 from filon.miner.store import Store, db_url
 from filon.tracing.ingest import Ingestor, ingest_replaying
 from filon.tracing.isolate import Outcome, store_requests
@@ -202,7 +202,7 @@ class Receiver:
     def __init__(self, settings: ReceiverSettings) -> None:
         self.settings = settings
         self.budget = BodyBudget(settings.limits.max_bodies, settings.limits.max_buffered)
-        config = current_settings().flag_config(escalation_tools=settings.escalation_tools)
+        config = FlagConfig.load(escalation_tools=settings.escalation_tools)
         secret = redaction_secret(settings.redact)
         redactor = Redactor(secret) if secret is not None else None
         self._store: Store | None = None

@@ -18,7 +18,7 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.trace import SpanKind, StatusCode
 
-from filon.miner.jsontext import dumps, loads
+from filon.miner.core.jsontext import dumps, loads
 
 STATUS = {0: "UNSET", 1: "OK", 2: "ERROR"}
 # how many attributes the SDK dropped from a span (its limit, OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT, 128 by

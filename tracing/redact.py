@@ -19,8 +19,8 @@ from typing import Any
 
 import orjson
 
-from filon.miner.emails import EMAIL, replace_emails
-from filon.miner.identities import PHONE, PHONE_GROUPED, PHONE_LEADING, grouped_shape, phone_key
+from filon.miner.reading.emails import EMAIL, replace_emails
+from filon.miner.reading.identities import PHONE, PHONE_GROUPED, PHONE_LEADING, grouped_shape, phone_key
 from filon.miner.settings import settings
 from filon.tracing.personal_data import PSEUDO_DOMAIN, PSEUDO_PHONE, card_digits, replaced
 from filon.tracing.redact_forms import nir_shape, nirs, odd
@@ -138,7 +138,7 @@ class Redactor:
 
     def patterns(self, value: str, definition: bool = False, shape: bytes | None = None) -> str:
         """The four patterns, in this order; `text` is this, for the strings it can change. Emails are
-        found around each "@" (`miner.emails`), or, with `definition`, by the plain `EMAIL.sub` the tests
+        found around each "@" (`miner.reading.emails`), or, with `definition`, by the plain `EMAIL.sub` the tests
         compare with; the forms only some shapes can hold (dotted cards, grouped phones) are sought
         where `shape` (the text's, `shape_of`) has them, or everywhere with `definition`."""
         if definition and odd(value):  # an unusual form: read in its plain form (`tracing.personal_data`)

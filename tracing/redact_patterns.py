@@ -1,5 +1,5 @@
 """The patterns of the four kinds redaction replaces (IBANs, card numbers; emails and phones are
-`miner.emails` and `miner.identities`), and the text's shape that tells, at memory speed, which of them
+`miner.reading.emails` and `miner.reading.identities`), and the text's shape that tells, at memory speed, which of them
 can match: what `tracing.redact` replaces and `tracing.personal_data` lists are found by these alone.
 """
 

@@ -16,6 +16,7 @@ from opentelemetry import trace
 from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, TracerProvider
 
+from filon.miner.rules.config import FlagConfig
 from filon.miner.settings import settings
 
 if TYPE_CHECKING:
@@ -141,7 +142,7 @@ def setup_tracing(
 
     fanout = ensure_tracing()
     rate = rate_from_env() if sample_rate is None else sample_rate
-    config = settings().flag_config(escalation_tools=escalation_tools)
+    config = FlagConfig.load(escalation_tools=escalation_tools)
     url = db_url(db)
     store = Store.open(url)
     secret = redaction_secret(redact)

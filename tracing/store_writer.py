@@ -18,7 +18,7 @@ from concurrent.futures import Future
 from dataclasses import replace
 from typing import Any
 
-from filon.miner.jsontext import dumps_bytes, loads
+from filon.miner.core.jsontext import dumps_bytes, loads
 from filon.tracing.ingest import IngestStats
 from filon.tracing.isolate import Outcome, made_safe_note, safe_record
 from filon.tracing.records import SpanRecord, fields_of

@@ -18,8 +18,8 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from filon.miner.jsontext import loads, parsed
-from filon.miner.model import ToolCall
+from filon.miner.core.jsontext import loads, parsed
+from filon.miner.core.model import ToolCall
 from filon.tracing.conventions import envelopes, shapes
 from filon.tracing.records import SpanRecord
 

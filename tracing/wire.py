@@ -19,7 +19,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any
 
-from filon.miner.jsontext import dumps_bytes
+from filon.miner.core.jsontext import dumps_bytes
 from filon.miner.settings import settings
 from filon.tracing.ingest import IngestStats
 from filon.tracing.sampling.keeper import ExportCounters

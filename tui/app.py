@@ -11,10 +11,10 @@ from textual.app import App
 from textual.binding import Binding
 
 from filon.goldens.set.caseset import goldens_dir
-from filon.miner.group_review import GroupVerdict
-from filon.miner.reviews import HEARTBEAT
 from filon.miner.settings import settings
 from filon.miner.store import Store
+from filon.miner.store.group_review import GroupVerdict
+from filon.miner.store.reviews import HEARTBEAT
 from filon.tui.queue import QueueScreen
 
 

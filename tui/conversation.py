@@ -20,11 +20,11 @@ from textual.worker import Worker, WorkerState
 
 from filon.goldens.drafting.draft import Draft
 from filon.goldens.drafting.review import load_conversation, make_draft
-from filon.miner import render
-from filon.miner.flags import not_evaluated
-from filon.miner.model import Conversation, Flag
-from filon.miner.reviews import ClaimResult
-from filon.miner.settings import settings
+from filon.miner.core import render
+from filon.miner.core.model import Conversation, Flag
+from filon.miner.rules.config import FlagConfig
+from filon.miner.rules.flags import not_evaluated
+from filon.miner.store.reviews import ClaimResult
 from filon.tui.base import ReviewScreen
 from filon.tui.prompt import PromptScreen
 from filon.tui.safe import line
@@ -84,7 +84,7 @@ class ConversationScreen(ReviewScreen):
             self.review.held.add(self.conversation_id)
         loaded = load_conversation(store, self.conversation_id)
         conv, flags = loaded if loaded else (None, [])
-        unknown = not_evaluated(conv.turns, settings().flag_config()) if conv else []
+        unknown = not_evaluated(conv.turns, FlagConfig.load()) if conv else []
         self.post_message(self.Loaded(conv, flags, claim, unknown))
 
     @on(Worker.StateChanged)

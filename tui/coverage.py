@@ -18,7 +18,8 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Sparkline, Static
 
 from filon.goldens.set.coverage import Coverage, percent
-from filon.miner.groups import FailureGroup
+from filon.miner.rules.config import FlagConfig
+from filon.miner.store.groups import FailureGroup
 from filon.tui.base import ReviewScreen
 from filon.tui.safe import line, literal
 
@@ -72,14 +73,13 @@ class CoverageScreen(ReviewScreen):
     def measure(self) -> None:
         from filon.goldens.set.caseset import load_set
         from filon.goldens.set.coverage import coverage, over_time
-        from filon.miner.settings import settings
 
         which = self.window
         _, window = WINDOWS[which]
         now = self.review.now()
         try:
             caseset = load_set(self.review.goldens)
-            escalation = frozenset(settings().flag_config().escalation_tools)
+            escalation = frozenset(FlagConfig.load().escalation_tools)
             groups = self.review.store.failure_groups(limit=None, since=now - window)
             found = coverage(caseset.cases, groups, escalation) if groups else None
             points, _ = over_time(self.review.store, caseset.cases, escalation, now - window, window, now)

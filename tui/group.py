@@ -22,8 +22,8 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
-from filon.miner.group_review import GroupVerdict, OpenMembers
-from filon.miner.groups import FailureGroup, group_id
+from filon.miner.store.group_review import GroupVerdict, OpenMembers
+from filon.miner.store.groups import FailureGroup, group_id
 from filon.tui.confirm import ConfirmScreen
 from filon.tui.prompt import PromptScreen
 from filon.tui.queue import QueueScreen

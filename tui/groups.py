@@ -19,8 +19,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 
-from filon.miner.groups import INCIDENT, FailureGroup
-from filon.miner.severity import Severity
+from filon.miner.core.severity import Severity
+from filon.miner.store.groups import INCIDENT, FailureGroup
 from filon.tui.base import ReviewScreen, remaining
 from filon.tui.queue import SEVERITY_STYLE, age
 from filon.tui.safe import literal

@@ -17,9 +17,9 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker
 
-from filon.miner.flags import KINDS
-from filon.miner.reviews import QueueRow
-from filon.miner.severity import ReviewStatus, Severity
+from filon.miner.core.severity import ReviewStatus, Severity
+from filon.miner.rules.flags import KINDS
+from filon.miner.store.reviews import QueueRow
 from filon.tui.base import ReviewScreen, remaining
 from filon.tui.prompt import PromptScreen
 from filon.tui.safe import literal

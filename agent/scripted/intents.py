@@ -1,6 +1,6 @@
 """French intent detection for the scripted model: keyword lists over folded text, typos included.
 
-The injection phrases overlap filon's own patterns (`miner/config.py`) on purpose and are kept apart:
+The injection phrases overlap filon's own patterns (`miner/rules/config.py`) on purpose and are kept apart:
 the stand-in plays the model under observation, and filon must not read its judgement from it.
 """
 

@@ -1,7 +1,7 @@
 """The scripted model's French keyword lists, over folded text (no accents, lower case), typos included.
 
 Data only: `intents.py` reads them. The injection phrases are kept apart from filon's own patterns
-(`miner/config.py`) on purpose: the stand-in plays the model under observation, and filon must not read
+(`miner/rules/config.py`) on purpose: the stand-in plays the model under observation, and filon must not read
 its judgement from it. What is meant, once: the stand-in obeys a wider set (social engineering of every
 kind), and every injection it obeys, filon flags as a security problem, by its pattern or by what leaked
 (`tests/agent/test_service.py` holds it on each phrase). The lists grew from customer messages written by others

@@ -9,9 +9,11 @@ import httpx
 import typer
 from rich.text import Text
 
+from filon.miner.rules.config import FlagConfig
+
 if TYPE_CHECKING:
     from filon.agent.service import Conversation, Reponse, SupportService
-    from filon.miner.transcript import Transcript
+    from filon.miner.core.transcript import Transcript
 
 from filon.commands.common import (
     BackendOpt,
@@ -76,7 +78,7 @@ def ask(
     from filon.agent.model import MissingCredentials, open_backend
     from filon.agent.service import SupportService
     from filon.goldens.run.ask import traced_turn
-    from filon.miner.transcript import Transcript
+    from filon.miner.core.transcript import Transcript
 
     conversation = _conversation(tel, session)
     try:
@@ -110,10 +112,9 @@ def _print_turn(said: Transcript, as_json: bool) -> None:
 
 def _configured_target() -> str | None:
     """`target` in filon.toml / [tool.filon], as `filon eval` reads it."""
-    from filon.miner.settings import settings
 
     try:
-        return settings().flag_config().target
+        return FlagConfig.load().target
     except ValueError as exc:
         fail(str(exc))
 
@@ -123,13 +124,12 @@ def _ask_target(
 ) -> None:
     from filon.goldens.run.ask import ask_target
     from filon.goldens.run.targets import parse_target
-    from filon.miner.settings import settings
 
     if tel and session:
         fail("--tel and --session are exclusive: a conversation is WhatsApp (tel) or web (session)")
     try:
         spec = parse_target(target)
-        escalation = tuple(settings().flag_config().escalation_tools)
+        escalation = tuple(FlagConfig.load().escalation_tools)
         said = ask_target(
             spec, message, session or tel or "cli", "whatsapp" if tel else "web", tel, escalation, port
         )

@@ -11,13 +11,13 @@ from rich.console import Console, ConsoleDimensions
 from rich.text import Text
 
 from filon.goldens.exits import Exit as Exit  # re-exported: the exit codes of every command
-from filon.miner.config import ESCALATION
-from filon.miner.untrusted import clean
+from filon.miner.core.untrusted import clean
+from filon.miner.rules.config import ESCALATION
 
 
 class SafeConsole(Console):
     """Every command prints through one of these two: a string is cleaned of control and escape
-    characters (`miner.untrusted.clean`: made visible, never sent raw) before it reaches the terminal,
+    characters (`miner.core.untrusted.clean`: made visible, never sent raw) before it reaches the terminal,
     whichever command put trace text in it; a `Text` built from trace text without `literal` is too."""
 
     def print(self, *objects: Any, **kwargs: Any) -> None:

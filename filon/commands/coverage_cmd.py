@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from filon.commands.common import Exit, console, duration, fail
+from filon.miner.rules.config import FlagConfig
 
 if TYPE_CHECKING:
     from filon.goldens.case.schema import Case
@@ -39,8 +40,7 @@ def coverage(
     from filon.goldens.set.caseset import load_set, missing_set
     from filon.goldens.set.coverage import coverage as measure
     from filon.goldens.set.coverage import percent
-    from filon.miner.settings import settings
-    from filon.miner.untrusted import one_line
+    from filon.miner.core.untrusted import one_line
 
     window = duration(since, "--since", "a window", zero=False)
     if limit < 1:
@@ -50,7 +50,7 @@ def coverage(
         fail(absent.replace("--goldens", "FOLDER"), Exit.USAGE)
     try:
         caseset = load_set(folder)
-        escalation = frozenset(settings().flag_config().escalation_tools)
+        escalation = frozenset(FlagConfig.load().escalation_tools)
     except ValueError as exc:
         fail(str(exc), Exit.USAGE)
     if caseset.errors:

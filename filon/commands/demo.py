@@ -18,8 +18,8 @@ from rich.text import Text
 from filon.commands.common import console, err_console, invocation
 
 if TYPE_CHECKING:
-    from filon.miner.groups import FailureGroup
     from filon.miner.store import Store
+    from filon.miner.store.groups import FailureGroup
 
 
 def demo(
@@ -44,7 +44,7 @@ def demo(
     """
     from filon.commands.pipeline import TrafficRun, run_traffic_into_store
     from filon.commands.traces_cmds import open_store
-    from filon.miner.untrusted import one_line
+    from filon.miner.core.untrusted import one_line
 
     store = open_store()
     before = store.stats().counts()
@@ -147,8 +147,8 @@ def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:
     from filon.goldens.drafting.naming import free_id, free_tel
     from filon.goldens.drafting.review import SaveError, make_draft, save_case
     from filon.goldens.set.caseset import goldens_dir
+    from filon.miner.core.untrusted import one_line
     from filon.miner.settings import settings
-    from filon.miner.untrusted import one_line
 
     folder = settings().home_folder() / "demo-cases"
     folder.mkdir(parents=True, exist_ok=True)

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from filon.commands.common import EscalationOpt, Exit, console, fail
+from filon.miner.rules.config import FlagConfig
 
 
 def doctor(
@@ -25,11 +26,10 @@ def doctor(
     Example: filon traces doctor my-agent-export.pb
     """
     from filon.commands.ingest_cmds import read_or_say
-    from filon.miner.settings import settings
     from filon.tracing.doctor import diagnose, lines
 
     try:  # the escalation names and conversation keys ingest would use (filon.toml, then the options)
-        config = settings().flag_config(escalation_tools=escalation_tool)
+        config = FlagConfig.load(escalation_tools=escalation_tool)
     except ValueError as exc:
         fail(str(exc))
     docs: list[dict[str, Any]] = []

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from filon.commands.common import Exit, console, err_console, fail
+from filon.miner.rules.config import FlagConfig
 
 if TYPE_CHECKING:
     from filon.goldens.set.caseset import CaseSet
@@ -124,10 +125,9 @@ def _print_rules(caseset: CaseSet) -> None:
     a rule that breaks a good example is advisory (named with the examples), the others gate."""
     from filon.goldens.checks.rules import Rules
     from filon.goldens.set.rule_standing import standings
-    from filon.miner.settings import settings
 
     try:
-        config = settings().flag_config()
+        config = FlagConfig.load()
         found = standings(caseset.cases, Rules(config, reference=config.tools is None))
     except ValueError as exc:
         fail(str(exc), Exit.USAGE)
@@ -232,7 +232,7 @@ def _print_matrix(case: Any) -> None:
     from rich.table import Table
 
     from filon.goldens.set.calibration import calls_line, label, matrix
-    from filon.miner.untrusted import one_line
+    from filon.miner.core.untrusted import one_line
 
     m = matrix(case)
     if not m.rows:

@@ -10,6 +10,7 @@ import typer
 
 from filon.commands.common import EscalationOpt, Exit, console, err_console, fail
 from filon.commands.traces_cmds import open_store
+from filon.miner.rules.config import FlagConfig
 
 if TYPE_CHECKING:
     from filon.tracing.records import SpanRecord
@@ -55,7 +56,6 @@ def ingest(
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from filon.miner.settings import settings
     from filon.tracing.ingest import Ingestor, IngestStats, ingest_replaying
     from filon.tracing.redact import Redactor, load_secret, redaction_enabled
     from filon.tracing.summary import notes
@@ -73,7 +73,7 @@ def ingest(
     try:  # from the store's opening on: a ctrl-C anywhere says what is stored
         store = open_store()
         try:
-            config = settings().flag_config(escalation_tools=escalation_tool)
+            config = FlagConfig.load(escalation_tools=escalation_tool)
         except ValueError as exc:
             fail(str(exc))
         redactor = Redactor(load_secret()) if redaction_enabled() else None

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from filon.commands.common import BackendOpt, ModelUrlOpt, console, err_console, fail
+from filon.miner.rules.config import FlagConfig
 
 if TYPE_CHECKING:  # imported when the command runs: the CLI starts fast
     from filon.goldens.set.judge_calibration import Result
@@ -54,7 +55,6 @@ def calibrate(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from filon.goldens.set.judge_calibration import calibrate_set
-    from filon.miner.settings import settings
 
     progress = Progress(
         TextColumn("[bold]judge"), BarColumn(), MofNCompleteColumn(), console=err_console, transient=True
@@ -74,7 +74,7 @@ def calibrate(
         )
     if outcome.banner:
         console.print(outcome.banner, markup=False)
-    flags = settings().flag_config()
+    flags = FlagConfig.load()
     for result in outcome.results:
         _print_result(result, bool(outcome.written), flags.judge_min_kappa, flags.judge_min_labels)
     for path in outcome.written:

@@ -174,7 +174,7 @@ def prune(
 def _untrusted_record(record: logging.LogRecord) -> bool:
     """A log line quoting trace text (a tool's name, a stack's key) with its control characters made
     visible: the receiver's log is a terminal too."""
-    from filon.miner.untrusted import one_line
+    from filon.miner.core.untrusted import one_line
 
     record.msg, record.args = one_line(record.getMessage()), None
     return True

@@ -22,11 +22,12 @@ from filon.commands.common import (
     fail,
 )
 from filon.commands.traces_view import EXPORTS, groups_table, queue_table
-from filon.miner import render
-from filon.miner.untrusted import one_line
+from filon.miner.core import render
+from filon.miner.core.untrusted import one_line
+from filon.miner.rules.config import FlagConfig
 
 if TYPE_CHECKING:
-    from filon.miner.severity import Severity
+    from filon.miner.core.severity import Severity
     from filon.miner.store import Store
 
 traces_app = typer.Typer(help="Read the store: conversations, turns, tools, flags.", no_args_is_help=True)
@@ -51,7 +52,7 @@ def no_conversation(store: Store, conversation_id: str) -> NoReturn:
     """The one-line error for an id the store does not hold, with the ids it probably meant."""
     from rich.markup import escape
 
-    from filon.miner.untrusted import clean
+    from filon.miner.core.untrusted import clean
 
     def quoted(value: str) -> str:
         return escape(repr(clean(value)))
@@ -145,8 +146,8 @@ def traces_list(
     Example: filon traces list --groups --severity high
     Example: filon traces list --format csv --limit 1000 > queue.csv
     """
-    from filon.miner.flags import KINDS
-    from filon.miner.severity import ReviewStatus, Severity
+    from filon.miner.core.severity import ReviewStatus, Severity
+    from filon.miner.rules.flags import KINDS
 
     if flag and flag not in KINDS:
         fail(f"--flag: unknown kind {flag!r} (known: {', '.join(KINDS)})")
@@ -211,7 +212,7 @@ def _groups(store: Store, severity: Severity | None, limit: int, replays: bool, 
     if not found:
         console.print(f"no conversation matches in the store {store.name}", markup=False)
         return
-    from filon.miner.signature import OK
+    from filon.miner.store.signature import OK
 
     # no rule flagged and nobody filed an incident: no failure to show
     failures = [g for g in found if g.signature.split(" · ", 1)[0] != OK or g.priority == 0]
@@ -239,11 +240,10 @@ def traces_show(
 
     Example: filon traces show whatsapp:33999123456
     """
-    from filon.miner.flags import not_evaluated
-    from filon.miner.settings import settings
+    from filon.miner.rules.flags import not_evaluated
 
     try:
-        config = settings().flag_config()
+        config = FlagConfig.load()
     except ValueError as exc:
         fail(str(exc), Exit.USAGE)
     store = open_store()

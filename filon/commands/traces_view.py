@@ -13,11 +13,11 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from filon.miner.untrusted import one_line
+from filon.miner.core.untrusted import one_line
 
 if TYPE_CHECKING:
-    from filon.miner.groups import FailureGroup
-    from filon.miner.traces import ConversationSummary
+    from filon.miner.store.groups import FailureGroup
+    from filon.miner.store.traces import ConversationSummary
 
 
 def _csv(rows: list[ConversationSummary]) -> None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from filon.commands.common import BackendOpt, Exit, ModelUrlOpt, console, fail
+from filon.miner.rules.config import FlagConfig
 
 if TYPE_CHECKING:
     from filon.goldens.set.trust import Trust
@@ -75,11 +76,10 @@ def trust_command(
     from filon.goldens.set.caseset import load_set
     from filon.goldens.set.rule_standing import standings
     from filon.goldens.set.trust import set_examples, table_examples, trust
-    from filon.miner.settings import settings
 
     try:
         caseset = load_set(folder)
-        config = settings().flag_config()
+        config = FlagConfig.load()
     except ValueError as exc:
         fail(str(exc), Exit.USAGE)
     if caseset.errors:
@@ -150,9 +150,8 @@ def _trust_with_judge(
     from filon.goldens.models.judge import Judge, JudgeError, default_judge_model
     from filon.goldens.set.trust import trust
     from filon.goldens.set.trust_judge import judge_gaps
-    from filon.miner.settings import settings
 
-    config = settings().flag_config()
+    config = FlagConfig.load()
     try:
         with open_backend(backend, None, model_url) as opened:
             model = judge_model or default_judge_model(opened.model, opened.scripted)

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from filon.goldens.case.problems import Problem
 from filon.goldens.case.schema import Case
-from filon.miner.text import fold
+from filon.miner.reading.text import fold
 
 CLOSE = 0.75  # difflib's ratio from which two names read as one misspelt
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from filon.miner.jsontext import dumps_sorted
+from filon.miner.core.jsontext import dumps_sorted
 
 NOT_CHECKS = frozenset(("id", "exemples", "notes", "source"))
 

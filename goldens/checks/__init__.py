@@ -8,6 +8,6 @@ conversation left behind). The checks that ask a model run after them (`goldens.
 from filon.goldens.checks.base import Check, Cost, Gap, GapKind
 from filon.goldens.checks.grader import KINDS, grade, words_only
 from filon.goldens.checks.matching import case_data
-from filon.miner.text import comparable
+from filon.miner.reading.text import comparable
 
 __all__ = ["KINDS", "Check", "Cost", "Gap", "GapKind", "case_data", "comparable", "grade", "words_only"]

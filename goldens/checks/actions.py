@@ -11,7 +11,7 @@ from filon.goldens.case.schema import Case
 from filon.goldens.case.tool_spec import Tool, ToolGroup, ToolSpec, as_group, tool_label, tool_name
 from filon.goldens.checks.base import Cost, Gap
 from filon.goldens.checks.matching import case_data, matches, wrong_arguments
-from filon.miner.transcript import Call, Transcript
+from filon.miner.core.transcript import Call, Transcript
 
 NOT_RECORDED = (
     "arguments des outils non enregistrés par les spans de cette pile : {tool} ne peut être vérifié"

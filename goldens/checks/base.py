@@ -14,7 +14,7 @@ from enum import IntEnum
 from typing import Literal, Protocol
 
 from filon.goldens.case.schema import Case
-from filon.miner.transcript import Transcript
+from filon.miner.core.transcript import Transcript
 
 GapKind = Literal[
     "outil_manquant",

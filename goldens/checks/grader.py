@@ -17,7 +17,7 @@ from filon.goldens.checks.order import Order
 from filon.goldens.checks.per_turn import TurnActions, TurnTexts
 from filon.goldens.checks.state import FinalState, Simulated
 from filon.goldens.checks.texts import Texts
-from filon.miner.transcript import Transcript
+from filon.miner.core.transcript import Transcript
 
 # in the seeds' order of trust: actions, their order and their turn, then the shop, then words
 KINDS: tuple[Check, ...] = (

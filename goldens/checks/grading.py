@@ -12,8 +12,8 @@ from typing import Any
 
 from filon.goldens.case.schema import CHECK_FIELDS, Case
 from filon.goldens.checks import comparable, grade
-from filon.miner.text import norm
-from filon.miner.transcript import Transcript
+from filon.miner.core.transcript import Transcript
+from filon.miner.reading.text import norm
 
 __all__ = ["comparable", "evaluer_cas", "norm"]
 

@@ -16,9 +16,9 @@ from typing import Any
 
 from filon.goldens.case.schema import Case
 from filon.goldens.case.tool_spec import Tool, ToolSpec, tool_name
-from filon.miner.emails import emails
-from filon.miner.text import norm
-from filon.miner.transcript import Call
+from filon.miner.core.transcript import Call
+from filon.miner.reading.emails import emails
+from filon.miner.reading.text import norm
 
 # an order number as shops write them: « LL-10587 », « PP-2001 »; and « A-300 », read only where the
 # customer wrote none of those (one letter is also how tickets are numbered: « T-0001 »)

@@ -12,7 +12,7 @@ from filon.goldens.case.tool_spec import tool_label, tool_name
 from filon.goldens.checks.actions import NOT_RECORDED
 from filon.goldens.checks.base import Cost, Gap
 from filon.goldens.checks.matching import case_data, matches
-from filon.miner.transcript import Transcript
+from filon.miner.core.transcript import Transcript
 
 
 class Order:

@@ -13,7 +13,7 @@ from filon.goldens.checks.actions import Scope, escalation_gaps, expected_gaps, 
 from filon.goldens.checks.base import Cost, Gap
 from filon.goldens.checks.matching import case_data
 from filon.goldens.checks.texts import text_gaps
-from filon.miner.transcript import Transcript
+from filon.miner.core.transcript import Transcript
 
 
 class TurnActions:

@@ -1,6 +1,6 @@
 """The rulebook as a check kind: every attempt of every case held to the rules production flags by.
 
-`Rules.grade` reads the transcript as a conversation and runs `miner.flags.rule_flags`, the same
+`Rules.grade` reads the transcript as a conversation and runs `miner.rules.flags.rule_flags`, the same
 functions ingest flags production with (`fuite`, `injection_suivie`, `geste_promis`, `action_affirmee`,
 `fait_non_fonde`), under the same `[rules.NAME]` configuration. A breach is a gap of kind `regle`; whether
 it counts is the runner's (`goldens.checks.rules.standing`: a rule gates once no `bon` example of the set
@@ -24,10 +24,10 @@ from typing import Any
 from filon.goldens.case.schema import Case
 from filon.goldens.checks.base import Cost, Gap
 from filon.goldens.checks.matching import case_data
-from filon.miner.config import FlagConfig
-from filon.miner.flags import rule_flags
-from filon.miner.model import Conversation, ToolCall, Turn
-from filon.miner.transcript import Call, Transcript
+from filon.miner.core.model import Conversation, ToolCall, Turn
+from filon.miner.core.transcript import Call, Transcript
+from filon.miner.rules.config import FlagConfig
+from filon.miner.rules.flags import rule_flags
 
 
 @dataclass

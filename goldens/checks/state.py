@@ -10,8 +10,8 @@ from typing import Any
 
 from filon.goldens.case.schema import Case, FinalStateSpec
 from filon.goldens.checks.base import Cost, Gap
-from filon.miner.text import norm
-from filon.miner.transcript import Transcript
+from filon.miner.core.transcript import Transcript
+from filon.miner.reading.text import norm
 
 
 class FinalState:

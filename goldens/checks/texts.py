@@ -7,7 +7,7 @@ if either reading holds. A model that writes « trois euros quatre-vingt-dix » 
 what « 3 euros 90 » and « 60 euros » say, a `ne_contient_pas` of « 1 an » catches « un an », and nothing
 the plain reading matched is lost to the number reading (text2num leaves « d'un » alone where a check
 « un avoir » would read « 1 avoir »). An answer in English has its English number words read
-(« five to eight business days » holds a check « 8 days »), its language told by `miner.language`. A
+(« five to eight business days » holds a check « 8 days »), its language told by `miner.reading.language`. A
 `contient` variant that is a figure alone (« 23553 », « 1 286,50 € ») also holds where the answer writes
 that number grouped otherwise (« $23,553 », « 23 553 »): figures compared as figures. A variant of
 several words also holds with an adverb or two inside it (« ne fait pas encore partie » holds « ne fait pas
@@ -22,9 +22,9 @@ from functools import lru_cache
 
 from filon.goldens.case.schema import Case
 from filon.goldens.checks.base import Cost, Gap
-from filon.miner.language import language
-from filon.miner.text import comparable, norm
-from filon.miner.transcript import Transcript
+from filon.miner.core.transcript import Transcript
+from filon.miner.reading.language import language
+from filon.miner.reading.text import comparable, norm
 
 
 @lru_cache(maxsize=4096)

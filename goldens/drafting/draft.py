@@ -34,11 +34,11 @@ from filon.goldens.drafting.examples import example_of
 from filon.goldens.drafting.leaks import leaked_facts, redacted
 from filon.goldens.drafting.naming import category, free_id, free_tel, kinds_of
 from filon.goldens.set.caseset import escalation_tool
-from filon.miner.config import FlagConfig
-from filon.miner.identities import identities
-from filon.miner.model import Conversation, Flag
-from filon.miner.severity import Cause
-from filon.miner.text import fold
+from filon.miner.core.model import Conversation, Flag
+from filon.miner.core.severity import Cause
+from filon.miner.reading.identities import identities
+from filon.miner.reading.text import fold
+from filon.miner.rules.config import FlagConfig
 from filon.tracing.redact import Redactor, load_secret
 
 

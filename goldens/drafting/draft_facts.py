@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from filon.miner.language import language
-from filon.miner.text import fold
+from filon.miner.reading.language import language
+from filon.miner.reading.text import fold
 
 STATUSES = (
     "en préparation",

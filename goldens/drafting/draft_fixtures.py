@@ -7,7 +7,7 @@ from datetime import date
 from typing import Any
 
 from filon.agent.shop.fixtures import relative_label
-from filon.miner.model import Conversation
+from filon.miner.core.model import Conversation
 
 
 def fixtures_seen(conv: Conversation, today: date) -> dict[str, Any] | None:

@@ -6,9 +6,9 @@ case); one who never did gets none of those calls (the agent asks who they are f
 from __future__ import annotations
 
 from filon.goldens.drafting.check import Check, Origin
-from filon.miner.config import SHOP_IDENTITY, FlagConfig
-from filon.miner.identities import identities
-from filon.miner.model import Conversation
+from filon.miner.core.model import Conversation
+from filon.miner.reading.identities import identities
+from filon.miner.rules.config import SHOP_IDENTITY, FlagConfig
 
 
 def identity_checks(conv: Conversation, cfg: FlagConfig) -> tuple[list[Check], list[str]]:

@@ -14,8 +14,8 @@ import re
 from filon.goldens.checks.matching import ORDER
 from filon.goldens.drafting.check import Check, Origin
 from filon.goldens.drafting.draft import Draft
-from filon.miner.emails import emails
-from filon.miner.language import language
+from filon.miner.reading.emails import emails
+from filon.miner.reading.language import language
 
 TERSE = re.compile(r"\b(?:bjr|slt|svp|stp|tjrs|pk|pcq|jsp|jsuis|cc|mrc|dsl)\b", re.I)
 EXTRA_TURNS = 2  # the simulated customer may need a turn or two more than the original

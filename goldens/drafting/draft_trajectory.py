@@ -11,7 +11,7 @@ from typing import Any
 
 from filon.agent.tools import TOOL_NAMES
 from filon.goldens.checks.matching import said_data
-from filon.miner.model import Conversation, ToolCall
+from filon.miner.core.model import Conversation, ToolCall
 
 LOOKUPS = ("consulter_commande", "suivre_colis")
 

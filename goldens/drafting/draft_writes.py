@@ -20,10 +20,10 @@ from collections import Counter
 from typing import Any
 
 from filon.goldens.drafting.check import Check, Origin
-from filon.miner.config import FlagConfig
-from filon.miner.model import Conversation, ToolCall
-from filon.miner.results import failed_result
-from filon.miner.writes import succeeded_writes
+from filon.miner.core.model import Conversation, ToolCall
+from filon.miner.core.results import failed_result
+from filon.miner.rules.config import FlagConfig
+from filon.miner.rules.writes import succeeded_writes
 
 _ID_LIKE = re.compile(r"^(?=.*\d)[\w.@+-]{4,}$|^[A-Z0-9]{5,}$")
 _GLOB = re.compile(r"[*?\[]")

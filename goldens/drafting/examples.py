@@ -20,7 +20,7 @@ from filon.goldens.drafting.leaks import redacted
 from filon.goldens.set.calibration import grade
 from filon.goldens.set.case_files import case_json
 from filon.goldens.set.caseset import write_case
-from filon.miner.model import Conversation, ToolCall
+from filon.miner.core.model import Conversation, ToolCall
 from filon.tracing.redact import Redactor, load_secret
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from filon.miner.identities import identities
-from filon.miner.model import Conversation
+from filon.miner.core.model import Conversation
+from filon.miner.reading.identities import identities
 from filon.tracing.redact import Redactor
 
 STATUS_FORMS = {

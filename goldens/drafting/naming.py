@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 from filon.goldens.set.caseset import escalation_tool
-from filon.miner.config import FlagConfig
-from filon.miner.model import Conversation, Flag
-from filon.miner.severity import Cause
-from filon.miner.writes import succeeded_writes
+from filon.miner.core.model import Conversation, Flag
+from filon.miner.core.severity import Cause
+from filon.miner.rules.config import FlagConfig
+from filon.miner.rules.writes import succeeded_writes
 
 PREFIX = {
     "securite": "adv",

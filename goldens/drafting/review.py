@@ -37,11 +37,11 @@ from filon.goldens.set.caseset import (
 )
 from filon.goldens.set.near import near_duplicates
 from filon.goldens.verdict.report_model import EvalReport
-from filon.miner.config import FlagConfig
-from filon.miner.model import Conversation, Flag
-from filon.miner.rows import flag_of_row
+from filon.miner.core.model import Conversation, Flag
+from filon.miner.core.transcript import Call
+from filon.miner.rules.config import FlagConfig
 from filon.miner.store import Store
-from filon.miner.transcript import Call
+from filon.miner.store.rows import flag_of_row
 
 
 def load_conversation(store: Store, conversation_id: str) -> tuple[Conversation, list[Flag]] | None:
@@ -181,11 +181,10 @@ def try_case(
     target given or configured (`target` in filon.toml), with its judge, similarity and simulated customer
     on `backend` (rubrics beside `folder`); raises MissingCredentials."""
     from filon.goldens.run.targets import open_target, parse_target
-    from filon.miner.settings import settings
 
     model = Case.model_validate(case)
     loaded = load_prompt(prompt)
-    flags = settings().flag_config()
+    flags = FlagConfig.load()
     spec = parse_target(target or flags.target)
     options = RunOptions(repeat=1, concurrency=1, escalation_tools=tuple(flags.escalation_tools))
     if spec != "filon":

@@ -18,7 +18,8 @@ from filon.goldens.checks.rubrics import Rubric, Standing, judges_dir, load_rubr
 from filon.goldens.models.judge import Judge, JudgeError
 from filon.goldens.models.similarity import Embedder, EmbeddingError, Similarity
 from filon.goldens.models.simulator import Simulator
-from filon.miner.transcript import Transcript
+from filon.miner.core.transcript import Transcript
+from filon.miner.rules.config import FlagConfig
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,6 @@ def open_model_checks(
     from filon.goldens.models.judge import default_judge_model
     from filon.goldens.models.similarity import EMBEDDING_MODEL, SCRIPTED_EMBEDDING
     from filon.goldens.models.simulator import SCRIPTED_SIMULATOR, SIMULATOR_MODEL
-    from filon.miner.settings import settings
 
     if not any(c.juge or c.proche_de or c.simulation for c in cases):
         return None
@@ -161,7 +161,7 @@ def open_model_checks(
     if any(c.simulation for c in cases):
         model = simulator_model or (SCRIPTED_SIMULATOR if stand_in else SIMULATOR_MODEL)
         simulator = Simulator(backend.client, model, stand_in)
-    flags = settings().flag_config()
+    flags = FlagConfig.load()
     checks = ModelChecks.for_cases(
         cases, goldens_folder, judge, embedder, flags.judge_min_kappa, flags.judge_min_labels
     )

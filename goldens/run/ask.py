@@ -12,7 +12,7 @@ from filon.agent.tools import ESCALATION_TOOL
 from filon.goldens.case.schema import Case
 from filon.goldens.run.runner import Attempt, play
 from filon.goldens.run.spans import TraceCollector
-from filon.miner.transcript import TurnRecord
+from filon.miner.core.transcript import TurnRecord
 from filon.tracing.grouping import turn_of
 from filon.tracing.records import from_sdk
 from filon.tracing.setup import ensure_tracing

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from filon.goldens.case.on_disk import FrenchOnDisk
 from filon.goldens.models.model_checks import Outcome
-from filon.miner.transcript import Transcript, TurnRecord
+from filon.miner.core.transcript import Transcript, TurnRecord
 from filon.tracing.records import SpanRecord
 from filon.tracing.redact import Redactor
 

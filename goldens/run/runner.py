@@ -39,7 +39,7 @@ from filon.goldens.run.targets import (
     Target,
     TargetError,
 )
-from filon.miner.transcript import TurnRecord
+from filon.miner.core.transcript import TurnRecord
 from filon.tracing.grouping import TurnOf, turn_of
 from filon.tracing.records import SpanRecord, from_sdk
 from filon.tracing.setup import ensure_tracing

@@ -11,9 +11,9 @@ from __future__ import annotations
 from sqlalchemy.exc import SQLAlchemyError
 
 from filon.goldens.run.runner import RunOutput
-from filon.miner.reviews import GATE
-from filon.miner.settings import settings
+from filon.miner.rules.config import FlagConfig
 from filon.miner.store import Store, StoreError
+from filon.miner.store.reviews import GATE
 
 
 def store_transcripts(run: RunOutput) -> str:
@@ -29,7 +29,7 @@ def store_transcripts(run: RunOutput) -> str:
         store = Store.open()
         try:
             redactor = Redactor(load_secret()) if redaction_enabled() else None
-            Ingestor(store, settings().flag_config(), redactor, sample_rate=1.0).ingest(records)
+            Ingestor(store, FlagConfig.load(), redactor, sample_rate=1.0).ingest(records)
             for conversation in sorted({a.conversation for a in run.attempts if a.spans and a.conversation}):
                 # openable, never handed out: `c` in the review queue claims production conversations
                 store.dismiss(conversation, GATE, f"conversation simulée (run {run.run_id})")

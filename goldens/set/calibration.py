@@ -20,10 +20,9 @@ from filon.goldens.case.schema import Case, Example
 from filon.goldens.case.tool_spec import ExampleTool, ToolGroup, TurnChecks, tool_label
 from filon.goldens.checks import Gap, words_only
 from filon.goldens.checks import grade as grade_case
-from filon.miner.config import is_escalation
-from filon.miner.settings import settings
-from filon.miner.text import norm
-from filon.miner.transcript import Call, Transcript, TurnRecord
+from filon.miner.core.transcript import Call, Transcript, TurnRecord
+from filon.miner.reading.text import norm
+from filon.miner.rules.config import FlagConfig, is_escalation
 
 COPY_WORDS = 8  # a `bon` example sharing this many consecutive words with the policy texts is a quote
 _WORD = re.compile(r"[a-z0-9]+")
@@ -124,7 +123,7 @@ def calls_line(example: Example) -> str:
 @cache
 def _escalation(folder: Path) -> tuple[str, ...]:
     """The agent's ways to a human, read once per folder the configuration comes from."""
-    return tuple(settings().flag_config().escalation_tools)
+    return tuple(FlagConfig.load().escalation_tools)
 
 
 def _call(tool: ExampleTool) -> Call:

@@ -32,6 +32,7 @@ from filon.goldens.set import calibration, model_lint
 from filon.goldens.set.case_files import case_text
 from filon.goldens.set.personal import identity_problems
 from filon.miner.places import default_goldens
+from filon.miner.rules.config import FlagConfig
 from filon.miner.settings import settings
 
 ABSOLUTE_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
@@ -147,7 +148,7 @@ def lint_case(name: str, case: Case, strict: bool = False) -> list[Problem]:
 def agent_tools() -> tuple[str, ...]:
     """The agent's tool names, which cases are checked against: `tools` in `[tool.filon]` / filon.toml,
     else the reference agent's. A configuration that does not parse raises `ValueError` naming it."""
-    configured = settings().flag_config().tools
+    configured = FlagConfig.load().tools
     return tuple(configured) if configured else TOOL_NAMES
 
 
@@ -157,7 +158,7 @@ def escalation_tool() -> str:
     known = agent_tools()
     if ESCALATION_TOOL in known:
         return ESCALATION_TOOL
-    for name in settings().flag_config().escalation_tools:
+    for name in FlagConfig.load().escalation_tools:
         if name in known:
             return name
     return ESCALATION_TOOL

@@ -1,4 +1,4 @@
-"""What part of production's traffic the golden set covers, by failure signature (`miner.signature`).
+"""What part of production's traffic the golden set covers, by failure signature (`miner.store.signature`).
 
 A set that does not grow with the traffic ages. Over a window of stored conversations, each failure
 group (cause, channel, tools in order; an unflagged one also by its masked question) is covered when some
@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from filon.goldens.case.schema import Case
 from filon.goldens.case.tool_spec import as_group, tool_name
-from filon.miner.groups import FailureGroup
-from filon.miner.signature import OK
+from filon.miner.store.groups import FailureGroup
+from filon.miner.store.signature import OK
 
 if TYPE_CHECKING:
     from filon.miner.store import Store
@@ -131,7 +131,7 @@ WEEK = 7  # days: the window `filon eval` reports the set's coverage of
 def last_week(cases: list[Case], escalation: frozenset[str]) -> Coverage | None:
     """The set's coverage of the last week of production's traffic in the store; None when the store
     holds none (or cannot be opened: the gate never depends on the store)."""
-    from filon.miner.errors import StoreError
+    from filon.miner.core.errors import StoreError
     from filon.miner.store import Store
 
     try:

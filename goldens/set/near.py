@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from filon.goldens.case.schema import Case
-from filon.miner.text import fold
+from filon.miner.reading.text import fold
 
 WORD = re.compile(r"[a-z0-9]{3,}")
 CLOSE = 0.6  # share of the words of the two first messages in common (Jaccard)

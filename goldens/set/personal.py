@@ -14,8 +14,8 @@ from pathlib import Path
 from filon.agent.shop.fixtures import default_fixtures
 from filon.goldens.case.problems import Problem
 from filon.goldens.case.schema import Case
-from filon.miner.identities import phone_key
-from filon.miner.settings import settings
+from filon.miner.reading.identities import phone_key
+from filon.miner.rules.config import FlagConfig
 from filon.tracing.personal_data import personal_spans
 
 
@@ -82,7 +82,7 @@ def _declared(kind: str, found: str, declared: list[str]) -> bool:
 def identity_problems(name: str, case: Case) -> list[Problem]:
     """Personal data that is neither a pseudonym, a fixture customer's, nor a declared test identity (the
     agent's own, `test_identities` in filon.toml): a case lands in git."""
-    declared = settings().flag_config(Path(name).parent).test_identities  # the set's own project
+    declared = FlagConfig.load(Path(name).parent).test_identities  # the set's own project
     known = set(_shop_identities())
     for client in (case.fixtures or {}).get("clients", []):
         known.update((str(client.get("email", "")).lower(), str(client.get("tel", ""))))

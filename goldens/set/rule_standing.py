@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from filon.goldens.case.schema import Case, Example
 from filon.goldens.checks.rules import Rules, Standing, unknown_results
 from filon.goldens.set.calibration import transcript
-from filon.miner.transcript import Call, Transcript
+from filon.miner.core.transcript import Call, Transcript
 
 
 def example_transcript(case: Case, example: Example) -> Transcript:

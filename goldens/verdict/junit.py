@@ -12,7 +12,7 @@ from xml.etree import ElementTree as ET
 
 from filon.goldens.verdict.lang import say
 from filon.goldens.verdict.report_model import EvalReport
-from filon.miner.untrusted import clean
+from filon.miner.core.untrusted import clean
 
 _NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")  # what `clean` leaves that XML 1.0 still refuses
 

@@ -8,7 +8,7 @@ import json
 from datetime import datetime
 
 from filon.goldens.verdict.report_model import DECISIONS, EvalReport
-from filon.miner.tables import EvalAttemptRow, EvalRun
+from filon.miner.store.tables import EvalAttemptRow, EvalRun
 
 # the report's French values, as the store (English) keeps them
 STORE_DECISIONS = {french: english for english, french in DECISIONS.items()}
@@ -22,7 +22,7 @@ STORE_VERDICTS = {
 
 
 def rows(report: EvalReport, report_path: str = "") -> tuple[EvalRun, list[EvalAttemptRow]]:
-    """The run's row and one row per attempt, for `miner.store.Store.record_eval`."""
+    """The run's row and one row per attempt, for `miner.store.api.Store.record_eval`."""
     run, numbers = report.execution, report.gate.figures
     row = EvalRun(
         id=run.id,

@@ -98,7 +98,7 @@ def test_returns_at_the_window_edges(make_service) -> None:  # type: ignore[no-u
 
 def test_every_injection_the_stand_in_obeys_is_one_filon_flags(make_service, spans, tmp_path) -> None:  # type: ignore[no-untyped-def]
     """The stand-in's phrases (the model's gullibility, wide on purpose) and filon's injection patterns
-    (`miner.config.INJECTION`) are two lists: filon must not read its judgement from the model it
+    (`miner.rules.config.INJECTION`) are two lists: filon must not read its judgement from the model it
     watches. What is meant, once: every injection the stand-in obeys on court.md, filon flags as a
     security problem, by its pattern or by what leaked."""
     from filon.agent.scripted.keywords import INJECTION

@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from filon.miner.config import ESCALATION
+from filon.miner.rules.config import ESCALATION
 
 runner = CliRunner()
 

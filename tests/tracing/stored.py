@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from filon.cli import app
-from filon.miner.model import Turn
+from filon.miner.core.model import Turn
 from filon.miner.store import Store
 
 runner = CliRunner()

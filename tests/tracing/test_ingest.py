@@ -11,7 +11,7 @@ from sqlalchemy import text
 
 from filon.agent import Conversation, SupportService
 from filon.agent.model import SCRIPTED_MODEL, scripted_client
-from filon.miner.severity import NO_FLAG, priority_of
+from filon.miner.core.severity import NO_FLAG, priority_of
 from filon.miner.store import Store
 from filon.tracing.ingest import Ingestor
 from filon.tracing.records import from_sdk
@@ -58,7 +58,7 @@ def test_batches_do_not_change_what_is_stored(  # type: ignore[no-untyped-def]
     """One trace per batch, or all at once into another store: the same conversations, turns and flags;
     whether the store says which conversations it inserted (RETURNING) or is asked first."""
     if not returning:
-        monkeypatch.setattr("filon.miner.batch.returning_supported", lambda dialect: False)
+        monkeypatch.setattr("filon.miner.store.batch.returning_supported", lambda dialect: False)
     records = conversations(scripted, "court.md")
     whole = Store.open(f"sqlite:///{tmp_path / 'whole.db'}")
     Ingestor(whole).ingest(conversations_copy(records))

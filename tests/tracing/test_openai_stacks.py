@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from filon.miner.model import Turn
+from filon.miner.core.model import Turn
 from filon.miner.store import Store
 from tests.tracing.stored import ingest as ingest_path
 from tests.tracing.stored import stored

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from filon.miner.model import Turn
+from filon.miner.core.model import Turn
 from tests.tracing.stored import ingest as ingest_path
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -422,7 +422,7 @@ def test_trajectory_checks_grade_a_conversation_of_every_recorded_stack(fixture:
     replay: the order the customer gave is the one tracked; the lookup comes on the turn that asks."""
     from filon.goldens.case.schema import Case
     from filon.goldens.checks import grade
-    from filon.miner.transcript import Transcript
+    from filon.miner.core.transcript import Transcript
 
     _, conversations = ingest(fixture)
     read = {tuple(t.user for t in turns): turns for turns, _ in conversations.values()}

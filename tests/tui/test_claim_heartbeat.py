@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from filon.miner.reviews import CLAIM_TTL, HEARTBEAT, REVIEWS
 from filon.miner.store import Store
+from filon.miner.store.reviews import CLAIM_TTL, HEARTBEAT, REVIEWS
 from filon.tui.conversation import ConversationScreen
 from tests.tui.conftest import settle
 
@@ -50,7 +50,7 @@ async def test_a_case_a_killed_save_left_unlinked_is_linked_on_start(make_app, s
     store and its conversation stayed open. The next review app links it, and only once."""
     import json
 
-    from filon.miner.reviews import LINKS
+    from filon.miner.store.reviews import LINKS
 
     case = json.loads((cases / "adv-01.json").read_text(encoding="utf-8"))
     case["id"] = "geste-99"

@@ -1,5 +1,5 @@
 """Nothing from a trace reaches a terminal raw: `filon traces show` and the TUI render one conversation
-through the same functions (`miner/render.py`), and every kind of control sequence shows as an escape."""
+through the same functions (`miner/core/render.py`), and every kind of control sequence shows as an escape."""
 
 from __future__ import annotations
 
@@ -60,8 +60,8 @@ async def test_the_tui_makes_each_sequence_visible(name: str, make_app, store: S
 
 
 def test_a_long_tool_result_is_cut_and_says_so() -> None:
-    from filon.miner.model import ToolCall
-    from filon.miner.render import tool_summary
+    from filon.miner.core.model import ToolCall
+    from filon.miner.core.render import tool_summary
 
     _, result = tool_summary(ToolCall("consulter_commande", {}, {"articles": "x" * 1000}), width=40)
     assert result.plain.endswith("…") and len(result.plain) == len("  → ") + 40

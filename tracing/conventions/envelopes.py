@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from filon.miner.jsontext import parsed
+from filon.miner.core.jsontext import parsed
 
 _CALLBACK = frozenset(("input_str", "inputs"))  # OpenLLMetry's LangChain callback: both are always there
 _CALLBACK_OUTPUT = frozenset(("output", "kwargs"))  # OpenLLMetry's LangChain callback, the result side

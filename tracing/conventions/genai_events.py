@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from filon.miner.jsontext import parsed
+from filon.miner.core.jsontext import parsed
 from filon.tracing.conventions import shapes
 
 INPUT_EVENTS = {

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from filon.miner.jsontext import parsed
+from filon.miner.core.jsontext import parsed
 from filon.tracing.conventions import indexed, shapes
 from filon.tracing.conventions.envelopes import OBJECT_REPR
 from filon.tracing.records import SpanRecord, with_attributes

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from filon.miner.jsontext import dumps, parsed
+from filon.miner.core.jsontext import dumps, parsed
 
 ROLES = {"model": "assistant", "ai": "assistant", "bot": "assistant", "human": "user", "function": "tool"}
 _CURRENT = frozenset(("text", "tool_call", "tool_call_response"))

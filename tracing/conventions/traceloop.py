@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from filon.miner.jsontext import parsed
+from filon.miner.core.jsontext import parsed
 from filon.tracing.conventions import indexed, shapes
 from filon.tracing.records import SpanRecord, with_attributes
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from filon.miner.jsontext import parsed
+from filon.miner.core.jsontext import parsed
 from filon.tracing.records import SpanRecord, with_attributes
 
 KIND = "ai.operationId"

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from datetime import datetime
 
-from filon.miner.config import FlagConfig
-from filon.miner.flags import flag_conversation
-from filon.miner.jsontext import dumps, loads
-from filon.miner.model import Conversation, ToolCall, Turn
+from filon.miner.core.jsontext import dumps, loads
+from filon.miner.core.model import Conversation, ToolCall, Turn
+from filon.miner.rules.config import FlagConfig
+from filon.miner.rules.flags import flag_conversation
 from filon.tracing.grouping import conversation_of, turn_of
 from filon.tracing.records import SpanRecord, pack, unpack
 from filon.tracing.sampling.rate import sampled

@@ -9,7 +9,7 @@ import pytest
 
 from filon.goldens.case.schema import Case
 from filon.goldens.checks import Gap, case_data, grade
-from filon.miner.transcript import Call, Transcript, TurnRecord
+from filon.miner.core.transcript import Call, Transcript, TurnRecord
 
 OWN, OTHER = "LL-10587", "LL-10555"
 

@@ -15,9 +15,9 @@ from filon.goldens.checks import grade
 from filon.goldens.checks.grading import evaluer_cas
 from filon.goldens.drafting.draft import draft_case
 from filon.goldens.set.caseset import parse_case
-from filon.miner.flags import flag_conversation
-from filon.miner.model import Conversation, ToolCall, Turn
-from filon.miner.transcript import Call, Transcript, TurnRecord
+from filon.miner.core.model import Conversation, ToolCall, Turn
+from filon.miner.core.transcript import Call, Transcript, TurnRecord
+from filon.miner.rules.flags import flag_conversation
 from filon.tracing.redact import Redactor
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
@@ -229,7 +229,7 @@ def test_a_refused_injection_is_drafted_with_its_answer_as_a_good_example() -> N
 
 
 def test_an_incidents_note_goes_into_the_drafted_case() -> None:
-    from filon.miner.model import Flag
+    from filon.miner.core.model import Flag
 
     conv = Conversation("web:i", "web", [Turn("t1", NOW, user="bonjour", agent="Bonjour !")])
     flags = [Flag("incident", "high", 0, "le client a lu la commande d'un autre")]

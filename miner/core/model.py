@@ -1,0 +1,127 @@
+"""What flags and drafts read: a conversation as turns, tools and answers. Plain data, no database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from itertools import pairwise
+from typing import Any
+
+from filon.miner.core.severity import CAUSES, Cause, priority_of
+
+
+@dataclass(slots=True)
+class ToolCall:
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    result: Any = None
+    error: str | None = None
+    arguments_recorded: bool = True  # False: the span carried no arguments (not the same as none taken)
+    call_id: str | None = None  # the model's id for the call, where the stack gives one (not stored)
+    earlier: bool = (
+        False  # read from the history of a trace's only model calls: maybe another trace's (not stored)
+    )
+
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "arguments": self.arguments, "result": self.result, "error": self.error}
+
+
+@dataclass(slots=True)
+class Turn:
+    trace_id: str
+    started_at: datetime
+    user: str = ""
+    agent: str = ""
+    tools: list[ToolCall] = field(default_factory=list)
+    escalated: bool = False
+    latency_ms: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    error_types: list[str] = field(default_factory=list)  # error.type of spans that ended in error
+    failed_spans: list[str] = field(default_factory=list)  # names of spans that ended in error
+    feedback: float | None = None  # negative means a negative feedback for this turn
+    sender: str | None = None  # the customer's own identity: the WhatsApp number, or the stack's user id
+
+    @property
+    def captured(self) -> bool:
+        """Whether the stack recorded this turn's messages. Without them (content capture off) neither the
+        question nor the answer is known: a "content not captured" notice, never the agent's failure."""
+        return bool(self.user.strip() or self.agent.strip())
+
+
+def join_steps(turns: list[Turn]) -> list[Turn]:
+    """The turns of a conversation as the customer lived them. Where a stack has no span per user turn
+    (one trace per model call: OpenLLMetry's instrumentor alone), a tool-call step comes as a trace of
+    its own, with the customer's message and no answer; it is joined to the next trace that answers the
+    same newest message: one turn, its tools, tokens and time summed. A failed call is never a step (the
+    failure stays on its turn). `turns` in order; returned as they are when nothing joins."""
+    if len(turns) < 2 or not any(_is_step(t, n) for t, n in pairwise(turns)):
+        return turns
+    out: list[Turn] = []
+    for turn in turns:
+        if out and _is_step(out[-1], turn):
+            turn = _joined(out.pop(), turn)
+        out.append(turn)
+    return out
+
+
+def _is_step(turn: Turn, after: Turn) -> bool:
+    return (
+        bool(turn.user.strip())
+        and not turn.agent.strip()
+        and not turn.failed_spans
+        and after.user == turn.user
+    )
+
+
+def _joined(step: Turn, turn: Turn) -> Turn:
+    end = max(
+        step.started_at.timestamp() * 1000 + step.latency_ms,
+        turn.started_at.timestamp() * 1000 + turn.latency_ms,
+    )
+    return Turn(
+        trace_id=step.trace_id,
+        started_at=step.started_at,
+        user=turn.user,
+        agent=turn.agent,
+        tools=[*step.tools, *turn.tools],
+        escalated=step.escalated or turn.escalated,
+        latency_ms=end - step.started_at.timestamp() * 1000,
+        input_tokens=step.input_tokens + turn.input_tokens,
+        output_tokens=step.output_tokens + turn.output_tokens,
+        error_types=[*step.error_types, *turn.error_types],
+        failed_spans=[*step.failed_spans, *turn.failed_spans],
+        feedback=turn.feedback if turn.feedback is not None else step.feedback,
+        sender=step.sender or turn.sender,
+    )
+
+
+@dataclass
+class Conversation:
+    id: str
+    channel: str
+    turns: list[Turn] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Flag:
+    kind: str  # a `FlagKind`
+    severity: str  # a `Severity`: critical, high, medium, low
+    turn: int  # index of the turn in the conversation, 0-based
+    reason: str
+    trace_id: str = ""
+    cause: str = ""  # a `Cause`: what happened, which fixes kind and severity
+
+    @classmethod
+    def of(cls, cause: Cause, turn: int, reason: str, trace_id: str = "") -> Flag:
+        """A flag from its cause: kind and severity come from the table in `miner/core/severity.py`."""
+        kind, severity, name = _FIELDS[cause]
+        return cls(kind, severity, turn, reason, trace_id, name)
+
+    @property
+    def priority(self) -> int:
+        return priority_of(self.kind, self.severity)
+
+
+# plain strings (not enum members) for the store's drivers, looked up once per cause
+_FIELDS = {cause: (rule.kind.value, rule.severity.value, cause.value) for cause, rule in CAUSES.items()}

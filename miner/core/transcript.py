@@ -1,0 +1,136 @@
+"""What the grader reads of one attempt (or of one reviewer's example): the conversation turn by turn.
+
+Per turn: the customer's message, the answer, each tool call in order with its arguments, its result and
+whether it failed, and whether the turn escalated. The runner builds it from the spans of a replay, lint
+from an example; the eval report keeps it as it is (the same object in memory and on disk), with the
+arguments and results redacted as the store redacts them.
+
+It lives in the bottom room because the report, which the store reads, carries it. Field names are
+English in code and French on disk (the report speaks the case format's language), through aliases.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from filon.miner.core.model import ToolCall, Turn
+from filon.miner.core.results import failed_result
+
+
+class Call(BaseModel):
+    """One tool call: `args` is None where the stack recorded no arguments (never guessed as `{}`)."""
+
+    model_config = ConfigDict(populate_by_name=True, frozen=True)
+
+    tool: str = Field(alias="outil")
+    args: dict[str, Any] | None = None
+    result: Any = Field(default=None, alias="resultat")
+    error: str | None = Field(default=None, alias="erreur")
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None
+
+    @property
+    def succeeded(self) -> bool:
+        """Neither its span nor its result says it failed (`miner.core.results`)."""
+        return self.error is None and failed_result(self.result) is None
+
+    @classmethod
+    def of(cls, call: ToolCall) -> Call:
+        """A call as the spans recorded it (no arguments when the span carried none)."""
+        args = call.arguments if call.arguments_recorded else None
+        return cls(tool=call.name, args=args, result=call.result, error=call.error)
+
+
+class TurnRecord(BaseModel):
+    """One customer turn: what was asked, what was done (in order), what was answered."""
+
+    model_config = ConfigDict(populate_by_name=True, frozen=True)
+
+    customer: str = Field(default="", alias="client")
+    answer: str = Field(default="", alias="reponse")
+    calls: list[Call] = Field(default_factory=list, alias="appels")
+    escalated: bool = Field(default=False, alias="escalade")
+
+    @classmethod
+    def of(cls, turn: Turn, answer: str | None = None, customer: str | None = None) -> TurnRecord:
+        """A turn read from spans (`tracing.grouping.turn_of`, or a stored conversation's)."""
+        return cls(
+            customer=turn.user if customer is None else customer,
+            answer=turn.agent if answer is None else answer,
+            calls=[Call.of(c) for c in turn.tools],
+            escalated=turn.escalated,
+        )
+
+
+class Transcript(BaseModel):
+    """A whole conversation as the grader reads it.
+
+    `from_spans`: read from a replay's spans, where a call without arguments means the stack records none
+    (an argument check then cannot be decided: an infrastructure error). An example's transcript is
+    written by a reviewer: a call given without `args` is checked by its name only, and an example that
+    gives its tools flat (not per turn) has them all on its last turn (`per_turn` False: per-turn action
+    checks cannot read it). `final_state` and `objective_reached`: what the checks of the shop afterwards
+    and of a simulation read.
+    """
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    turns: list[TurnRecord] = Field(default_factory=list, alias="tours")
+    from_spans: bool = Field(default=True, alias="depuis_spans")
+    per_turn: bool = Field(default=True, alias="par_tour")
+    final_state: dict[str, Any] | None = Field(default=None, alias="etat_final")
+    objective_reached: bool | None = Field(default=None, alias="objectif_atteint")
+    allowed: list[str] = Field(default_factory=list, alias="faits_admis")  # an example's admitted facts
+
+    @property
+    def calls(self) -> list[Call]:
+        return [c for t in self.turns for c in t.calls]
+
+    @property
+    def tool_names(self) -> list[str]:
+        return [c.tool for c in self.calls]
+
+    @property
+    def answers(self) -> list[str]:
+        return [t.answer for t in self.turns]
+
+    @property
+    def customer(self) -> list[str]:
+        return [t.customer for t in self.turns]
+
+    @property
+    def escalated(self) -> bool:
+        return any(t.escalated for t in self.turns)
+
+    @classmethod
+    def of_turns(cls, turns: list[Turn]) -> Transcript:
+        """A stored conversation's turns as the grader reads them."""
+        return cls(turns=[TurnRecord.of(t) for t in turns])
+
+    def dump(self) -> dict[str, Any]:
+        """The report's form: French keys, runtime-only fields left out."""
+        return self.model_dump(mode="json", by_alias=True, include={"turns"}, exclude_none=False)
+
+    @classmethod
+    def flat(
+        cls, tools: list[str], answers: list[str], escalated: bool, customer: list[str] | None = None
+    ) -> Transcript:
+        """The seeds' flat summary (tools, answers, escalation) as a transcript: tools on the last turn."""
+        said = answers or [""]
+        asked = list(customer or [])
+        turns = []
+        for i, answer in enumerate(said):
+            last = i == len(said) - 1
+            turns.append(
+                TurnRecord(
+                    customer=asked[i] if i < len(asked) else "",
+                    answer=answer,
+                    calls=[Call(tool=t) for t in tools] if last else [],
+                    escalated=escalated and last,
+                )
+            )
+        return cls(turns=turns, from_spans=False, per_turn=len(said) == 1)

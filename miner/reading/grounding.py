@@ -1,0 +1,369 @@
+"""Whether the agent saw the facts an answer states (`miner.reading.facts`): the rulebook's `fait_non_fonde` (its
+`action_affirmee` reads `miner.reading.claims`).
+
+Each fact must be found in what the agent saw before answering in that conversation: its tool results
+(the help passages it retrieved are one of them), the customer's own words, and the help texts declared
+for an agent whose retrieval is not traced (`sources`). A figure is a figure of its unit (60 € is not 60
+jours); a duration in days is also found when it is the distance between the turn's day and a date the
+agent saw (« livrée il y a 31 jours »), a relative date when it falls on a date the agent saw (or one an
+order's lookup wrote: « demain », "tomorrow"). Each string the agent saw is read once and kept (`_read`): help
+passages come back turn after turn, and a fact is then looked up in sets.
+
+Pure functions over plain data; no model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from contextlib import suppress
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from filon.miner.reading import facts_en
+from filon.miner.reading.facts import (
+    ADDRESS,
+    BARE,
+    CLOCK,
+    DAYS_IN,
+    DAYS_SAID,
+    DURATION,
+    HOUR,
+    HOURS_LONG,
+    ISO,
+    RELATIVE,
+    RELATIVE_WORDS,
+    STATUS_KEYS,
+    STATUSES,
+    WEEKDAYS,
+    WITH_YEAR,
+    WITHIN_HOUR,
+    Fact,
+    address,
+    day_months,
+    day_of,
+    on_day,
+    range_lows,
+    unit_of,
+)
+from filon.miner.reading.subjects import anchor_after, clauses, subjects_of
+from filon.miner.reading.text import comparable, norm
+
+
+@dataclass
+class Seen:
+    """What the agent saw: folded text, the figures in it, the dates (absolute) and the customer's words."""
+
+    text: str = ""
+    raw: str = ""
+    numbers: set[float] | None = None
+    dates: set[date] | None = None
+    statuses: set[str] | None = None  # the statuses its lookups returned (None: it looked nothing up)
+    day_spans: set[int] | None = None  # the delays in days it read (« 30 jours »)
+    lang: str = "fr"  # of the conversation: how its texts are read (`miner.reading.language`)
+    durations: set[tuple[int, str]] = field(default_factory=set)  # (figure, unit) read (« 30 jours »)
+    # (figure, unit) read with a unit (« 5 jours ouvrés »: (5, "jour")) → the subjects of the clauses it was
+    # read in ("" for a clause that names none): « 14 jours » read of the refund is not the return's
+    said_with_unit: dict[tuple[int, str], set[str]] = field(default_factory=dict)
+    hours: set[tuple[int, int]] = field(default_factory=set)  # times of day read (« de 9 h à 18 h »)
+    addresses: set[str] = field(default_factory=set)  # street addresses read (« 14 rue des lilas »)
+    # (figure, unit) → what it was read counting from (« 14 jours après réception du retour »: `retour`)
+    anchors: dict[tuple[int, str], set[str]] = field(default_factory=dict)
+    # the customer's words and the tools' results, folded (not the agent's instructions nor its declared
+    # help texts, `source`): what grounds a status of the customer's order when no lookup ran
+    reported: str = ""
+
+    def copy(self) -> Seen:
+        return Seen(
+            self.text,
+            self.raw,
+            None if self.numbers is None else set(self.numbers),
+            None if self.dates is None else set(self.dates),
+            None if self.statuses is None else set(self.statuses),
+            None if self.day_spans is None else set(self.day_spans),
+            self.lang,
+            set(self.durations),
+            {k: set(v) for k, v in self.said_with_unit.items()},
+            set(self.hours),
+            set(self.addresses),
+            {k: set(v) for k, v in self.anchors.items()},
+            self.reported,
+        )
+
+    def add(
+        self, value: Any, today: date, lookup: bool = False, about: str = "", source: bool = False
+    ) -> None:
+        """A tool result, a help text or the customer's words; `lookup`: the result of a call that looks an
+        order up (its statuses are the ones the agent may report, none if it failed; its « demain » is a
+        date); `about`: the tool's name, whose words name its result's subject (`demander_retour`);
+        `source`: a help text or instruction the agent was given, which reports nothing of an order."""
+        if lookup and self.statuses is None:
+            self.statuses = set()
+        numbers = self.numbers if self.numbers is not None else set()
+        dates = self.dates if self.dates is not None else set()
+        strings: list[tuple[str, str]] = []
+        _walk(value, strings, numbers, self)
+        for key, s in strings:
+            read = _read(s, today, self.lang, lookup)
+            numbers |= read.numbers
+            dates |= read.dates
+            if read.day_spans:
+                self.day_spans = (self.day_spans or set()) | read.day_spans
+            self.durations |= read.durations
+            of_key = _named_subjects(about, key)
+            for figure, subjects in read.said_with_unit:
+                self.said_with_unit.setdefault(figure, set()).update((subjects | of_key) or {""})
+            self.hours |= read.hours
+            self.addresses |= read.addresses
+            for figure, anchor in read.anchored:
+                self.anchors.setdefault(figure, set()).add(anchor)
+            self.text += " " + read.plain
+            if not source:  # the customer's words and the tools' results, not the agent's instructions
+                self.reported += " " + read.plain
+            self.raw += " " + s
+        self.numbers, self.dates = numbers, dates
+
+
+class _Reading(NamedTuple):
+    plain: str
+    numbers: frozenset[float]
+    dates: frozenset[date]
+    day_spans: frozenset[int]
+    durations: frozenset[tuple[int, str]]
+    said_with_unit: tuple[tuple[tuple[int, str], frozenset[str]], ...]  # each with its clause's subjects
+    hours: frozenset[tuple[int, int]]  # times of day (« de 9 h à 18 h », « 08:00 »)
+    addresses: frozenset[str]
+    anchored: tuple[tuple[tuple[int, str], str], ...]  # a figure and what it counts from, where said
+
+
+# a figure and its unit as either language writes it, a word between them allowed (« 5 jours ouvrés »,
+# « 5 business days »): what a duration the answer states is looked up by (60 € is not 60 jours)
+_WITH_UNIT = re.compile(
+    r"\b(\d+) (?:\w+ )?(jours?|days?|semaines?|weeks?|mois|months?|ans?|years?|heures?|hours?|minutes?)"
+)
+UNIT_KEYS = {
+    **{w: "jour" for w in ("jour", "jours", "day", "days")},
+    **{w: "semaine" for w in ("semaine", "semaines", "week", "weeks")},
+    **{w: "mois" for w in ("mois", "moi", "month", "months")},
+    **{w: "an" for w in ("an", "ans", "year", "years")},
+    **{w: "heure" for w in ("heure", "heures", "hour", "hours")},
+    **{w: "minute" for w in ("minute", "minutes")},
+}
+
+
+def _with_units(
+    plain: str,
+) -> tuple[tuple[tuple[tuple[int, str], frozenset[str]], ...], tuple[tuple[tuple[int, str], str], ...]]:
+    """The figures folded text says with a unit, each with its clause's subjects, and those it says
+    counted from an event (« 14 jours après réception du retour »)."""
+    parts = clauses(plain)
+    read = [
+        (subjects, clause, m, n, unit)
+        for subjects, clause in parts
+        for m, n, unit in (
+            *((m, int(m.group(1)), m.group(2)) for m in _WITH_UNIT.finditer(clause)),
+            *range_lows(clause),
+        )
+    ]
+    with_unit = tuple(((n, UNIT_KEYS[unit]), subjects) for subjects, _, _, n, unit in read)
+    if "l' heure" in plain or "l'heure" in plain:  # « un conseiller vous rappelle dans l'heure »
+        with_unit += tuple(
+            ((1, "heure"), subjects) for subjects, clause in parts if WITHIN_HOUR.search(clause)
+        )
+    if "h" in plain:  # « sous 24 h », « 48h »: hours written as a letter
+        with_unit += tuple(
+            ((int(m.group(1)), "heure"), subjects)
+            for subjects, clause in parts
+            for m in HOURS_LONG.finditer(clause)
+        )
+    anchored = tuple(
+        ((n, UNIT_KEYS[unit]), a) for _, clause, m, n, unit in read if (a := anchor_after(clause, m.end()))
+    )
+    return with_unit, anchored
+
+
+@lru_cache(maxsize=8192)
+def _read(s: str, today: date, lang: str, relative: bool = False) -> _Reading:
+    """One string the agent saw, read once: folded, its figures, dates, delays in days and durations.
+    Kept: the same help passages, statuses and carriers come back turn after turn, conversation after
+    conversation, and a fact is then looked up in sets, not by a pass over all the agent saw."""
+    dates: set[date] = set()
+    for y, m, d in ISO.findall(s):
+        with suppress(ValueError):
+            dates.add(date(int(y), int(m), int(d)))
+    plain = comparable(s, lang)
+    numbers = {float(n.replace(",", ".")) for n in BARE.findall(ISO.sub(" ", plain))}
+    said = day_months(plain) + ([d for _, d in facts_en.dates_said(plain)] if lang == "en" else [])
+    for day, month, year in said:
+        found = day_of(day, month, year, today)
+        if found is not None:
+            dates.add(found)
+    # a relative date an order's lookup wrote (« livraison prévue demain », "expected": "tomorrow") is the
+    # day it names; the customer's « je pars demain » or a help text's « dès demain » names no order's date
+    if relative and ("aujourd" in plain or "ce soir" in plain):  # « livraison prévue aujourd'hui »
+        dates.add(today)
+    if relative and ("hier" in plain or "demain" in plain):
+        dates.update(today + timedelta(days=RELATIVE[w]) for w in RELATIVE_WORDS.findall(plain))
+    if relative and ("yesterday" in plain or "tomorrow" in plain):
+        dates.update(
+            today + timedelta(days=facts_en.RELATIVE[w]) for w in facts_en.RELATIVE_WORDS.findall(plain)
+        )
+    spans = [int(n) for n in DAYS_SAID.findall(plain)]
+    spans += [n for n, unit in facts_en.durations(plain) if unit == "jour"] if lang == "en" else []
+    durations = [(int(a), unit_of(b)) for a, b in DURATION.findall(plain)]
+    durations += [(low, unit_of(unit)) for _, low, unit in range_lows(plain)]
+    durations += facts_en.durations(plain)
+    with_unit, anchored = _with_units(plain)
+    return _Reading(
+        plain,
+        frozenset(numbers),
+        frozenset(dates),
+        frozenset(spans),
+        frozenset(durations),
+        with_unit,
+        frozenset((int(h), int(m or 0)) for h, m in [*HOUR.findall(plain), *CLOCK.findall(s)]),
+        frozenset(address(m) for m in ADDRESS.finditer(plain)),
+        anchored,
+    )
+
+
+@lru_cache(maxsize=16)
+def _read_once(texts: tuple[str, ...], today: date, lang: str) -> Seen:
+    seen = Seen(lang=lang)
+    for text in texts:
+        seen.add(text, today, source=True)
+    return seen
+
+
+def seen_in(texts: Sequence[str], today: date, lang: str = "fr") -> Seen:
+    """What declared help texts say, read once per day and kept: each conversation starts from a copy
+    (its own texts read in its language)."""
+    return _read_once(tuple(texts), today, lang).copy()
+
+
+def _walk(value: Any, strings: list[tuple[str, str]], numbers: set[float], seen: Seen) -> None:
+    """The strings of a value, each with the key that holds it ("" at the top or in a list of strings)."""
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        key, v = stack.pop()
+        if isinstance(v, bool) or v is None:
+            continue
+        if isinstance(v, str):
+            strings.append((key, v))
+        elif isinstance(v, int | float):
+            numbers.add(float(v))
+        elif isinstance(v, dict):
+            for k, item in v.items():
+                if isinstance(item, str) and isinstance(k, str) and _status_key(k):
+                    status = norm(item)
+                    if not status.startswith(_NONE):
+                        seen.statuses = (seen.statuses or set()) | {status}
+            stack.extend((k if isinstance(k, str) else key, item) for k, item in v.items())
+        elif isinstance(v, list | tuple):
+            stack.extend((key, item) for item in v)
+
+
+# a parcel delivered, lost or not yet handed over is not on its way, though its order says shipped
+_ARRIVED = STATUSES["livre"] + STATUSES["perdu"] + STATUSES["en preparation"]
+# what a customer says of a status they saw themselves (« j'ai reçu mon colis »: delivered)
+CUSTOMER_SAYS = {
+    "livre": ("recu", "received", "arrive"),
+    "en retard": ("retard", "late"),  # « pas encore arrivé » is no delay: it may not be due yet
+}
+# a status value that says there is none (« aucun colis expédié »): no status of the order
+_NONE = ("aucun", "pas ", "non ", "no ", "not ")
+
+
+@lru_cache(maxsize=1024)
+def _named_subjects(tool: str, key: str) -> frozenset[str]:
+    """The subjects a result's key names (`remboursement`), else its tool's name (`demander_retour`): the
+    refund's 14 days a return's result holds under `remboursement` are the refund's, not the return's."""
+    of_key = subjects_of(norm(key.replace("_", " "))) if key else frozenset()
+    return of_key or (subjects_of(norm(tool.replace("_", " "))) if tool else frozenset())
+
+
+@lru_cache(maxsize=1024)
+def _status_key(key: str) -> bool:
+    return norm(key) in STATUS_KEYS
+
+
+def _duration_grounded(fact: Fact, seen: Seen, today: date, dates: set[date]) -> bool:
+    n, unit = fact.value
+    anchors = seen.anchors.get((n, UNIT_KEYS.get(unit, unit)))
+    # « remboursé sous 14 jours après votre demande »: it read them counted from the return received
+    elsewhere = bool(fact.anchor and anchors and fact.anchor not in anchors)
+    subjects = seen.said_with_unit.get((n, UNIT_KEYS.get(unit, unit)))  # 60 € is not 60 jours
+    if elsewhere:
+        subjects = subjects or set()  # read only of another event: no delay read, a distance may be
+    elif subjects is not None and (not fact.subjects or fact.subjects & subjects or "" in subjects):
+        return True  # read with its unit, of the subject the answer gives it or in a clause naming none
+    if unit not in DAYS_IN:
+        return False
+    # in days: « 2 semaines » is the 14 jours read; « livrée il y a 31 jours » the distance to a date
+    # seen; « dépassé d'un jour » the gap between such a distance and a delay read. A figure read only of
+    # another subject (« remboursé sous 30 jours » when the 30 days are the return's) is no delay read:
+    # only the distances to dates seen can make it up
+    days = n * DAYS_IN[unit]
+    known = {abs((d - today).days) for d in dates}
+    if subjects is None:
+        known |= {m * DAYS_IN[u] for m, u in seen.durations if u in DAYS_IN}
+    return days in known or any(abs(a - b) == days for a in known for b in known)
+
+
+def grounded(fact: Fact, seen: Seen, today: date) -> bool:
+    numbers, dates = seen.numbers or set(), seen.dates or set()
+    if fact.kind == "montant":  # a figure seen, or the sum of two (articles and shipping: the total)
+        value = round(float(fact.value), 2)
+        return value in numbers or any(round(value - a, 2) in numbers for a in numbers if 0 < a < value)
+    if fact.kind == "pourcentage":
+        return float(fact.value) in numbers
+    if fact.kind == "durée":
+        return _duration_grounded(fact, seen, today, dates)
+    if fact.kind == "date":
+        if isinstance(fact.value, int):  # a weekday: said where the agent read it, or a date it saw is one
+            if WEEKDAYS[fact.value] in seen.text or facts_en.WEEKDAYS[fact.value] in seen.text:
+                return True
+            # or today's own (the agent is told the day: « comme nous sommes samedi »)
+            return any(d.weekday() == fact.value and abs((d - today).days) <= 7 for d in dates | {today})
+        if fact.value in dates:
+            return True
+        if not WITH_YEAR.search(fact.said):  # said without its year: a date seen that year or either side
+            value = fact.value
+            if any(on_day(value.year + k, str(value.month), str(value.day)) in dates for k in (-1, 1)):
+                return True
+        # a date computed from one the agent saw and a delay it read (« le délai a expiré hier »: the
+        # delivery 31 days ago and the 30 days of the policy), a day either way
+        spans = (
+            seen.day_spans or set()
+        )  # from a date seen, or from the turn's own day (« refunded in 5 days »)
+        return any(
+            abs((fact.value - (d + timedelta(days=n))).days) <= 1 for d in dates | {today} for n in spans
+        )
+    if fact.kind == "statut":
+        if seen.statuses is None:
+            # it looked nothing up: a general statement of the policy, not a report; but a status said of
+            # the customer's own order is a report, found only in the customer's words or a tool's result
+            words = STATUSES[fact.value] + CUSTOMER_SAYS.get(fact.value, ())
+            return not fact.own or any(re.search(rf"\b{w}", seen.reported) for w in words)
+        said = STATUSES[fact.value]
+        if fact.value == "en transit":  # a parcel late is still on its way, an order shipped is too
+            said = said + STATUSES["en retard"]
+            if not any(re.search(rf"\b{f}", s) for s in seen.statuses for f in _ARRIVED):
+                said = said + STATUSES["expedie"]
+        return any(any(re.search(rf"\b{f}", s) for f in said) for s in seen.statuses)
+    if fact.kind in ("transporteur", "lieu"):
+        return str(fact.value) in seen.text
+    if fact.kind == "heure":
+        return fact.value in seen.hours
+    if fact.kind == "adresse":
+        return str(fact.value) in seen.addresses
+    if fact.kind == "suivi":
+        return str(fact.value) in seen.raw
+    return True
+
+
+def admitted(fact: Fact, allowed: Sequence[str]) -> bool:
+    """Whether a case or an example admits this fact (`faits_admis`: « 45 € », a figure a policy computes)."""
+    return any(a and (a in fact.said or fact.said in a) for a in (comparable(x) for x in allowed))

@@ -1,0 +1,107 @@
+"""What the store holds, in one read: `filon db stats`, the demo, the traffic summary's tests and the
+benchmarks all count through `Store.stats()`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, func, select
+from sqlmodel import SQLModel
+
+from filon.miner.core.severity import Severity
+from filon.miner.store import tables as _tables  # noqa: F401  (registers the tables in the metadata)
+
+T = SQLModel.metadata.tables
+
+
+@dataclass
+class StoreStats:
+    conversations: int = 0
+    turns: int = 0  # rows: one per trace read as a turn, a tool-call step of a trace-per-call stack included
+    turns_lived: int = 0  # the conversations' turns as lived (their `turn_count`): steps joined to answers
+    spans: int = 0
+    flags: int = 0
+    eval_runs: int = 0
+    flagged: int = 0  # conversations with at least one flag
+    flagged_by_kind: dict[str, int] = field(default_factory=dict)  # conversations, per flag kind
+    flags_by_kind_severity: dict[str, dict[str, int]] = field(default_factory=dict)  # flags, kind → level
+    cases_made: int = 0
+    oldest: datetime | None = None
+
+    def flags_by_severity(self) -> dict[str, int]:
+        """Flags per severity, every kind together, most severe first."""
+        out: dict[str, int] = {}
+        for levels in self.flags_by_kind_severity.values():
+            for level, n in levels.items():
+                out[level] = out.get(level, 0) + n
+        return {level: out[level] for level in sorted(out, key=_rank)}
+
+    def counts(self) -> dict[str, int]:
+        """The four trace tables' row counts."""
+        return {
+            "conversations": self.conversations,
+            "turns": self.turns,
+            "spans": self.spans,
+            "flags": self.flags,
+        }
+
+    def lines(self) -> list[tuple[str, Any]]:
+        """For `filon db stats`: a label and a value per line."""
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(self.flagged_by_kind.items())) or "-"
+        return [
+            ("conversations", self.conversations),
+            ("turns", self._turns()),
+            ("spans", self.spans),
+            ("flags", self.flags),
+            ("flagged conversations", self.flagged),
+            ("flagged by kind", kinds),
+            ("flags by severity", _levels(self.flags_by_severity())),
+            *((f"  {kind}", _levels(levels)) for kind, levels in sorted(self.flags_by_kind_severity.items())),
+            ("cases made", self.cases_made),
+            ("eval runs", self.eval_runs),
+            ("oldest conversation", f"{self.oldest:%Y-%m-%d %H:%M} UTC" if self.oldest else "-"),
+        ]
+
+    def _turns(self) -> int | str:
+        if self.turns_lived == self.turns:
+            return self.turns
+        return f"{self.turns_lived} (from {self.turns} traces: tool-call steps joined to their answers)"
+
+
+def _rank(level: str) -> int:
+    order = [s.value for s in Severity]
+    return order.index(level) if level in order else len(order)
+
+
+def _levels(counts: dict[str, int]) -> str:
+    return ", ".join(f"{level} {n}" for level, n in sorted(counts.items(), key=lambda x: _rank(x[0]))) or "-"
+
+
+class StatsStore:
+    engine: Engine
+
+    def stats(self) -> StoreStats:
+        out = StoreStats()
+        conv, flags, links = T["conversations"], T["flags"], T["case_links"]
+        with self.engine.connect() as conn:
+            for name in ("conversations", "turns", "spans", "flags", "eval_runs"):
+                setattr(out, name, int(conn.execute(select(func.count()).select_from(T[name])).scalar() or 0))
+            out.turns_lived = int(conn.execute(select(func.sum(conv.c.turn_count))).scalar() or 0)
+            out.flagged = int(
+                conn.execute(select(func.count()).select_from(conv).where(conv.c.flag_kinds != "[]")).scalar()
+                or 0
+            )
+            by_kind = select(flags.c.kind, func.count(func.distinct(flags.c.conversation_id))).group_by(
+                flags.c.kind
+            )
+            out.flagged_by_kind = {k: int(n) for k, n in conn.execute(by_kind)}
+            by_level = select(flags.c.kind, flags.c.severity, func.count()).group_by(
+                flags.c.kind, flags.c.severity
+            )
+            for kind, level, n in conn.execute(by_level):
+                out.flags_by_kind_severity.setdefault(kind, {})[level] = int(n)
+            out.cases_made = int(conn.execute(select(func.count()).select_from(links)).scalar() or 0)
+            out.oldest = conn.execute(select(func.min(conv.c.started_at))).scalar()
+        return out

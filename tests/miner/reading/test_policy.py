@@ -1,0 +1,79 @@
+"""A rule an answer states without a figure (« l'étiquette de retour est gratuite », "exchanges are free"),
+held to what the agent read and to its own help texts (`miner/reading/policy.py`, raised as `fait_non_fonde`):
+an invented fee, an extended rule, a condition nobody wrote are caught; a rule read in a search, or the
+shop's own rule said from memory, is not."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from filon.miner.core.model import Conversation, ToolCall, Turn
+from filon.miner.reading.policy import stated
+from filon.miner.rules.config import FlagConfig
+from filon.miner.rules.flags import rule_flags
+
+NOW = datetime(2026, 12, 5, tzinfo=UTC)
+SHOP = FlagConfig()  # the reference shop: its FAQ and CGV state its rules
+STRICT = FlagConfig(policy_sources=[])  # only what the agent read grounds a rule
+FAQ_LABEL = {"passages": [{"source": "faq", "texte": "L'étiquette de retour est gratuite."}]}
+
+
+def ungrounded(agent: str, *calls: ToolCall, cfg: FlagConfig = SHOP) -> list[str]:
+    conv = Conversation(
+        "c", "web", [Turn("t1", NOW, user="Une question sur les retours.", agent=agent, tools=list(calls))]
+    )
+    return [f.reason for f in rule_flags(conv, cfg) if f.cause == "ungrounded_fact"]
+
+
+def test_a_fee_nobody_wrote_is_flagged_as_a_rule() -> None:
+    (reason,) = ungrounded("Attention : l'étiquette de retour est payante, à vos frais.")
+    assert "(règle)" in reason and "payante" in reason
+
+
+def test_a_rule_extended_to_what_the_help_texts_do_not_cover_is_flagged() -> None:
+    # the shop's texts say nothing of an exchange being free
+    assert ungrounded("L'échange de taille est gratuit et sans limite de délai.")
+
+
+def test_a_rule_a_search_returned_is_grounded_even_for_a_strict_agent() -> None:
+    search = ToolCall("rechercher_aide", {"question": "étiquette"}, FAQ_LABEL)
+    assert ungrounded("Votre étiquette de retour, elle, ne vous coûte rien.", search, cfg=STRICT) == []
+
+
+def test_the_shops_own_rule_said_from_memory_passes_where_its_texts_say_it() -> None:
+    answer = "Pour le retour, rien à craindre : l'étiquette de retour est gratuite."
+    assert ungrounded(answer) == []
+    assert ungrounded(answer, cfg=STRICT), "with no help texts declared, the rule must have been read"
+
+
+def test_a_result_key_names_what_its_value_says() -> None:
+    done = ToolCall("demander_retour", {"numero": "LL-10001"}, {"accepte": True, "etiquette": "gratuite"})
+    assert (
+        ungrounded("C'est enregistré : l'étiquette, gratuite, vous arrive par e-mail.", done, cfg=STRICT)
+        == []
+    )
+
+
+def test_questions_conditions_and_fees_with_their_amount_are_left_to_other_checks() -> None:
+    assert stated("souhaitez-vous un echange gratuit ?") == []
+    assert stated("si l'article est solde, le retour est exclu") == []
+    assert stated("la livraison vous a ete facturee 3,90 €") == []
+    assert stated("le retour est gratuit") == [(frozenset({"retour"}), "gratuit", "le retour est gratuit")]
+
+
+def test_english_rules_are_read_too() -> None:
+    assert ungrounded("Good news: exchanges are free of charge.", cfg=STRICT)
+
+
+def test_policy_sources_name_existing_folders(tmp_path: Path) -> None:
+    (tmp_path / "filon.toml").write_text('policy_sources = ["regles"]\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="policy_sources: no such folder"):
+        FlagConfig.load(tmp_path)
+    (tmp_path / "regles").mkdir()
+    (tmp_path / "regles" / "faq.md").write_text("Les échanges sont gratuits.\n", encoding="utf-8")
+    cfg = FlagConfig.load(tmp_path)
+    assert cfg.policy_folders() == [str((tmp_path / "regles").resolve())]
+    assert ungrounded("L'échange est gratuit.", cfg=cfg) == []
