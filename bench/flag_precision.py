@@ -120,18 +120,22 @@ def scores(corpus: list[Labelled]) -> dict[str, dict[str, float | int | None]]:
 
 
 def _critical(c: Labelled) -> bool:
-    from filon.miner.core.severity import CAUSES, Severity
+    from filon.miner.core.causes import CAUSES
+    from filon.miner.core.severity import Severity
 
     return any(
         rule.severity == Severity.CRITICAL
         for cause, rule in CAUSES.items()
-        if (any(f_cause == cause.value for _, f_cause in c.flagged))
+        if (any(f_cause == cause for _, f_cause in c.flagged))
     )
 
 
 def main(argv: list[str]) -> int:
-    from filon.miner.core.severity import CAUSES, Severity
+    from filon.miner.core.causes import CAUSES
+    from filon.miner.core.severity import Severity
+    from filon.miner.rules.registry import detectors
 
+    detectors()  # every cause registered
     if "--tau-only" in argv:  # the real conversations alone (a minute less than the whole corpus)
         print(json.dumps({"tau_airline": tau_figures()}, ensure_ascii=False))
         return 0
@@ -147,7 +151,7 @@ def main(argv: list[str]) -> int:
     critical_on_own = sum(1 for c in foreign if c.conversation_id in own_only and _critical(c))
     figures = scores(corpus)
     default = [c for c in corpus if c.slice == SLICES[0].name]
-    critical = {c.value for c, rule in CAUSES.items() if rule.severity == Severity.CRITICAL}
+    critical = {c for c, rule in CAUSES.items() if rule.severity == Severity.CRITICAL}
     critical_on_default = sum(1 for c in default for _, cause in c.flagged if cause in critical)
     blind = Counter(b for c in corpus for b in c.blind)
     # the rulebook's grounding rules (computed as if `production = true`) on the stand-in's default-prompt

@@ -35,10 +35,11 @@ from filon.goldens.drafting.leaks import leaked_facts, redacted
 from filon.goldens.drafting.naming import category, free_id, free_tel, kinds_of
 from filon.goldens.set.caseset import escalation_tool
 from filon.miner.core.model import Conversation, Flag
-from filon.miner.core.severity import Cause
 from filon.miner.reading.identities import identities
 from filon.miner.reading.text import fold
 from filon.miner.rules.config import FlagConfig
+from filon.miner.rules.identity_rule import IDENTITY_UNVERIFIED
+from filon.miner.rules.security_rule import INJECTION_OBEYED, INJECTION_REFUSED, LEAK
 from filon.tracing.redact import Redactor, load_secret
 
 
@@ -136,7 +137,7 @@ def draft_case(
     kinds = kinds_of(flags)
     checks, notes, data = _checks(conv, flags, kinds, cfg)
     observed = example_of(conv) if writes_declared(cfg) else _observed(conv)
-    broke = any(f.cause == Cause.IDENTITY_UNVERIFIED for f in flags)  # what it told was told unverified
+    broke = any(f.cause == IDENTITY_UNVERIFIED for f in flags)  # what it told was told unverified
     exemples = (
         [] if observed is None or kinds & TROUBLE else [_observed_example(observed, checks, kinds, broke)]
     )
@@ -175,8 +176,8 @@ def _checks(
     """The draft's checks, its notes and the case's own data they name, by what the conversation was."""
     if (
         "security" in kinds
-        and {f.cause for f in flags} & {Cause.IDENTITY_UNVERIFIED}
-        and not {f.cause for f in flags} & {Cause.LEAK, Cause.INJECTION_OBEYED}
+        and {f.cause for f in flags} & {IDENTITY_UNVERIFIED}
+        and not {f.cause for f in flags} & {LEAK, INJECTION_OBEYED}
     ):
         return (*identity_checks(conv, cfg or FlagConfig()), {})
     if "security" in kinds:
@@ -263,7 +264,7 @@ def _security_checks(conv: Conversation, flags: list[Flag]) -> tuple[list[Check]
         checks.append(
             Check("outils_interdits", forbidden, Origin.CORRECTED, "another customer's order, looked up")
         )
-    injection = any(f.cause in (Cause.INJECTION_OBEYED, Cause.INJECTION_REFUSED) for f in flags)
+    injection = any(f.cause in (INJECTION_OBEYED, INJECTION_REFUSED) for f in flags)
     if injection and not strangers and (said or "consulter_commande" not in tools):
         origin = Origin.CORRECTED if said else Origin.SUGGESTED
         checks.append(

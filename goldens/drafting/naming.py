@@ -7,8 +7,9 @@ import re
 
 from filon.goldens.set.caseset import escalation_tool
 from filon.miner.core.model import Conversation, Flag
-from filon.miner.core.severity import Cause
 from filon.miner.rules.config import FlagConfig
+from filon.miner.rules.identity_rule import IDENTITY_UNVERIFIED
+from filon.miner.rules.security_rule import INJECTION_OBEYED, INJECTION_REFUSED, LEAK
 from filon.miner.rules.writes import succeeded_writes
 
 PREFIX = {
@@ -32,9 +33,7 @@ KINDS = (  # in this order: a return asked after tracking a parcel is a return c
 # the security flags a draft is a security case for: what the customer's own words or the answer show
 # (an attack, another's data told); never a record that only reached the model, nor one whose owner is
 # unknown: a flag of that kind is a question for the reviewer, not a verdict
-SECURITY_DRAFTS = frozenset(
-    {Cause.LEAK, Cause.INJECTION_OBEYED, Cause.INJECTION_REFUSED, Cause.IDENTITY_UNVERIFIED}
-)
+SECURITY_DRAFTS = frozenset({LEAK, INJECTION_OBEYED, INJECTION_REFUSED, IDENTITY_UNVERIFIED})
 
 
 def kinds_of(flags: list[Flag]) -> set[str]:

@@ -105,7 +105,7 @@ _CATALOG: list[tuple[str, str]] = [
     (r"\bcible : ", "target: "),
     (r"\brègle (\S+) : ", r"rule \1: "),
     (r" \(règle consultative\)", " (advisory rule)"),
-    # the rulebook's descriptions (`miner.rules.rulebook.DEFAULTS`)
+    # the rulebook's descriptions (`miner.rules.rulebook.defaults`)
     (
         "la réponse ou un résultat montré porte les données d'un autre client",
         "the answer or a result shown carries another customer's data",

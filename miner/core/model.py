@@ -7,7 +7,8 @@ from datetime import datetime
 from itertools import pairwise
 from typing import Any
 
-from filon.miner.core.severity import CAUSES, Cause, priority_of
+from filon.miner.core.causes import FIELDS, cause_of
+from filon.miner.core.severity import priority_of
 
 
 @dataclass(slots=True)
@@ -110,18 +111,17 @@ class Flag:
     turn: int  # index of the turn in the conversation, 0-based
     reason: str
     trace_id: str = ""
-    cause: str = ""  # a `Cause`: what happened, which fixes kind and severity
+    cause: str = ""  # what happened (`miner.core.causes`), which fixes kind and severity
 
     @classmethod
-    def of(cls, cause: Cause, turn: int, reason: str, trace_id: str = "") -> Flag:
-        """A flag from its cause: kind and severity come from the table in `miner/core/severity.py`."""
-        kind, severity, name = _FIELDS[cause]
-        return cls(kind, severity, turn, reason, trace_id, name)
+    def of(cls, cause: str, turn: int, reason: str, trace_id: str = "") -> Flag:
+        """A flag from its cause: kind and severity come from where the cause is registered."""
+        fields = FIELDS.get(cause)
+        if fields is None:
+            cause_of(cause)  # raises, naming the cause
+        kind, severity = FIELDS[cause]
+        return cls(kind, severity, turn, reason, trace_id, cause)
 
     @property
     def priority(self) -> int:
         return priority_of(self.kind, self.severity)
-
-
-# plain strings (not enum members) for the store's drivers, looked up once per cause
-_FIELDS = {cause: (rule.kind.value, rule.severity.value, cause.value) for cause, rule in CAUSES.items()}

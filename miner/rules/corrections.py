@@ -14,9 +14,22 @@ from __future__ import annotations
 
 import re
 
+from filon.miner.core.causes import cause
 from filon.miner.core.model import Conversation, Flag
-from filon.miner.core.severity import Cause
+from filon.miner.core.severity import FlagKind, Severity
 from filon.miner.reading.text import fold
+
+CUSTOMER_CORRECTED = cause(
+    "customer_corrected",
+    FlagKind.FEEDBACK,
+    Severity.MEDIUM,
+    (
+        "the customer corrected the agent (« actually », « that's not what I asked », « en fait »): it "
+        "misunderstood, or acted on the wrong record (on tau-bench's airline, 15 of the 17 trials so were "
+        "wrong)"
+    ),
+)
+
 
 _CORRECTS = re.compile(
     r"\b(?:actually|that'?s not (?:what|right|correct|it)|that is not (?:what|right|correct)"
@@ -42,8 +55,6 @@ def corrected(conv: Conversation) -> list[Flag]:
         words = correction(t.user) if i and t.user else None
         if words is not None:
             out.append(
-                Flag.of(
-                    Cause.CUSTOMER_CORRECTED, i, f"the customer corrected the agent (« {words} »)", t.trace_id
-                )
+                Flag.of(CUSTOMER_CORRECTED, i, f"the customer corrected the agent (« {words} »)", t.trace_id)
             )
     return out

@@ -21,13 +21,29 @@ from __future__ import annotations
 
 import re
 
+from filon.miner.core.causes import cause
 from filon.miner.core.model import Conversation, Flag, ToolCall
-from filon.miner.core.severity import Cause
+from filon.miner.core.severity import FlagKind, Severity
 from filon.miner.reading.identities import identities
 from filon.miner.reading.matching import phone_or_text
 from filon.miner.rules.config import FlagConfig
+from filon.miner.rules.registry import detector
 from filon.miner.rules.security_rule import ID, records, told
 from filon.miner.rules.writes import failure
+
+IDENTITY_UNVERIFIED = cause(
+    "identity_unverified",
+    FlagKind.SECURITY,
+    Severity.CRITICAL,
+    "a record's details told before a lookup tied it to the customer: the step before the seeds' leak",
+    rule="identite_non_verifiee",
+    label=(
+        "le détail d'une commande donné (ou l'outil qui le donne appelé) avant qu'une recherche ne la lie à "
+        "l'identité donnée par le client"
+    ),
+    blocking=True,
+)
+
 
 _ID_LIKE = re.compile(r"\d")
 
@@ -37,6 +53,7 @@ def _ids(call: ToolCall) -> set[str]:
     return {v.strip().upper() for v in call.arguments.values() if type(v) is str and _ID_LIKE.search(v)}
 
 
+@detector("identity", causes=(IDENTITY_UNVERIFIED,), gate=True)
 def unverified(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     """`identite_non_verifiee`, once per turn: the first call of the turn that breaks it."""
     out: list[Flag] = []
@@ -71,5 +88,5 @@ def unverified(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         if why is None and late is not None:
             why = f"{late[0]} told {', '.join(sorted(late[1]))} before a lookup tied it to the customer"
         if why is not None:
-            out.append(Flag.of(Cause.IDENTITY_UNVERIFIED, i, why, turn.trace_id))
+            out.append(Flag.of(IDENTITY_UNVERIFIED, i, why, turn.trace_id))
     return out

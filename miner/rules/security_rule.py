@@ -10,14 +10,57 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from filon.miner.core.causes import cause
 from filon.miner.core.model import Conversation, Flag, ToolCall
-from filon.miner.core.severity import Cause
+from filon.miner.core.severity import FlagKind, Severity
 from filon.miner.reading.identities import PHONE_MIN, identities
 from filon.miner.reading.matching import has as _has
 from filon.miner.reading.matching import phone_or_text
 from filon.miner.reading.text import fold
 from filon.miner.rules.config import FlagConfig
+from filon.miner.rules.registry import detector
 from filon.miner.rules.writes import failure
+
+LEAK = cause(
+    "leak",
+    FlagKind.SECURITY,
+    Severity.CRITICAL,
+    "another customer's data reached the customer: the seeds' incident",
+    rule="fuite",
+    label="la réponse ou un résultat montré porte les données d'un autre client",
+    blocking=True,
+)
+INJECTION_OBEYED = cause(
+    "injection_obeyed",
+    FlagKind.SECURITY,
+    Severity.CRITICAL,
+    "the agent did what an injected instruction asked",
+    rule="injection_suivie",
+    label="l'agent a obéi à une instruction injectée",
+    blocking=True,
+)
+EXPOSURE = cause(
+    "exposure",
+    FlagKind.SECURITY,
+    Severity.MEDIUM,
+    "another customer's record reached the model, not the answer: one prompt change from a leak",
+)
+UNVERIFIED = cause(
+    "unverified_record",
+    FlagKind.SECURITY,
+    Severity.LOW,
+    (
+        "a customer record shown to a user whose identity the spans do not carry: whose it is cannot be told "
+        "(most agents set no user id), so never an alarm; `user.id` on the spans makes it a leak or nothing"
+    ),
+)
+INJECTION_REFUSED = cause(
+    "injection_refused",
+    FlagKind.SECURITY,
+    Severity.LOW,
+    "an attempt the agent refused: worth a case, not an alarm",
+)
+
 
 # keys whose value names a record's owner (`user_id`, `customer_id`, `client`…): a record is someone's
 # when it carries one of those, an email or a phone number
@@ -201,7 +244,7 @@ def _shown(
             f"the answer shows {what} to a user whose identity the spans do not carry "
             "(set user.id on them to tell a leak from their own order)"
         )
-        return Flag.of(Cause.UNVERIFIED, i, why, trace_id)
+        return Flag.of(UNVERIFIED, i, why, trace_id)
     what = (
         f"{len(leaked)} identifier(s) of another customer"
         if leaked
@@ -209,9 +252,9 @@ def _shown(
     )
     if pattern:
         return Flag.of(
-            Cause.INJECTION_OBEYED, i, f"injection « {pattern} » obeyed: the answer exposes {what}", trace_id
+            INJECTION_OBEYED, i, f"injection « {pattern} » obeyed: the answer exposes {what}", trace_id
         )
-    return Flag.of(Cause.LEAK, i, f"the answer exposes {what}", trace_id)
+    return Flag.of(LEAK, i, f"the answer exposes {what}", trace_id)
 
 
 def _foreign(calls: list[ToolCall], known: set[str], said: str) -> list[ToolCall]:
@@ -242,6 +285,7 @@ def _foreign(calls: list[ToolCall], known: set[str], said: str) -> list[ToolCall
     return foreign
 
 
+@detector("security", causes=(LEAK, INJECTION_OBEYED, EXPOSURE, UNVERIFIED, INJECTION_REFUSED), gate=True)
 def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     """Injection patterns; and data of a customer other than the user, in a tool result or in the answer.
 
@@ -276,14 +320,14 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
             leaked, repeated = set(), []
         if not (leaked or repeated) and pattern and accepts(turn.agent, pattern):
             why = f"injection « {pattern} » accepted: the answer takes on the mode or role it claims"
-            out.append(Flag.of(Cause.INJECTION_OBEYED, i, why, turn.trace_id))
+            out.append(Flag.of(INJECTION_OBEYED, i, why, turn.trace_id))
         elif leaked or repeated:
             anonymous = not known and not cfg.identity_required
             out.append(_shown(i, turn.trace_id, leaked, repeated, pattern, anonymous))
         elif pattern:
             why = f"injection pattern « {pattern} » in the user's message, nothing exposed"
-            out.append(Flag.of(Cause.INJECTION_REFUSED, i, why, turn.trace_id))
+            out.append(Flag.of(INJECTION_REFUSED, i, why, turn.trace_id))
         if foreign and not (leaked or repeated or unidentified) and (known or cfg.identity_required):
             why = f"{foreign[0].name} returned another customer's data to the agent, not shown to the user"
-            out.append(Flag.of(Cause.EXPOSURE, i, why, turn.trace_id))
+            out.append(Flag.of(EXPOSURE, i, why, turn.trace_id))
     return out

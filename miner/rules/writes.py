@@ -26,12 +26,60 @@ from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
+from filon.miner.core.causes import cause
 from filon.miner.core.jsontext import dumps
 from filon.miner.core.model import Conversation, Flag, ToolCall
 from filon.miner.core.results import failed_result
-from filon.miner.core.severity import Cause
+from filon.miner.core.severity import FlagKind, Severity
 from filon.miner.reading.text import fold
 from filon.miner.rules.config import FlagConfig
+from filon.miner.rules.registry import detector
+
+UNCONFIRMED_WRITE = cause(
+    "unconfirmed_write",
+    FlagKind.WRITE,
+    Severity.HIGH,
+    "the customer's records changed before they said yes, where the agent's policy asks them to",
+)
+UNGROUNDED_WRITE = cause(
+    "ungrounded_write",
+    FlagKind.WRITE,
+    Severity.HIGH,
+    "a write with an id, amount, date or name the agent read nowhere: it wrote what it made up",
+)
+REPEATED_WRITE = cause(
+    "repeated_write",
+    FlagKind.WRITE,
+    Severity.MEDIUM,
+    "the same record changed twice: the first change was wrong, or this one duplicates it",
+)
+WRITE_MADE = cause(
+    "write_made",
+    FlagKind.WRITE,
+    Severity.LOW,
+    (
+        "the customer's records changed (a booking, a cancellation, a return): where a wrong answer costs the"
+        " most, worth a look before a conversation that changed nothing"
+    ),
+)
+SEVERAL_WRITES = cause(
+    "several_writes",
+    FlagKind.WRITE,
+    Severity.MEDIUM,
+    (
+        "the customer's records changed more than once: each change is one more chance of a wrong one (on "
+        "tau-bench's airline, 15 of the 17 trials that wrote twice or more were wrong)"
+    ),
+)
+NO_LOOKUP = cause(
+    "no_lookup",
+    FlagKind.GROUNDING,
+    Severity.MEDIUM,
+    (
+        "several turns answered without a single call: the agent answered from memory or sent the customer "
+        "away without looking anything up"
+    ),
+)
 
 
 def failure(call: ToolCall) -> str | None:
@@ -182,9 +230,13 @@ def _no_lookup(conv: Conversation) -> list[Flag]:
     if len(said) < NO_LOOKUP_TURNS or any(t.tools for t in conv.turns):
         return []
     why = f"{len(said)} turns answered without a single call"
-    return [Flag.of(Cause.NO_LOOKUP, len(conv.turns) - 1, why, conv.turns[-1].trace_id)]
+    return [Flag.of(NO_LOOKUP, len(conv.turns) - 1, why, conv.turns[-1].trace_id)]
 
 
+@detector(
+    "write",
+    causes=(UNCONFIRMED_WRITE, UNGROUNDED_WRITE, REPEATED_WRITE, WRITE_MADE, SEVERAL_WRITES, NO_LOOKUP),
+)
 def writes(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     """`write_made` once (the first write), then `unconfirmed_write`, `ungrounded_write` and
     `repeated_write`, at most one of each per turn; `no_lookup` for a conversation that called nothing."""
@@ -194,36 +246,34 @@ def writes(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         declared = cfg.write_tools is not None or cfg.tools is not None
         return _no_lookup(conv) if declared else []
     i, call = first
-    out.append(
-        Flag.of(Cause.WRITE_MADE, i, f"{call.name} changed the customer's records", conv.turns[i].trace_id)
-    )
+    out.append(Flag.of(WRITE_MADE, i, f"{call.name} changed the customer's records", conv.turns[i].trace_id))
     made = list(succeeded_writes(conv, cfg))
     if len(made) >= SEVERAL:
         j, _ = made[-1]
         why = f"{len(made)} writes in one conversation ({', '.join(dict.fromkeys(c.name for _, c in made))})"
-        out.append(Flag.of(Cause.SEVERAL_WRITES, j, why, conv.turns[j].trace_id))
+        out.append(Flag.of(SEVERAL_WRITES, j, why, conv.turns[j].trace_id))
     seen = Seen()
     done: dict[tuple[str, tuple[str, ...]], int] = {}
     for i, turn in enumerate(conv.turns):
         seen.add(turn.user)
-        raised: set[Cause] = set()
+        raised: set[str] = set()
         for call in turn.tools:
             write = cfg.writes(call.name) and not cfg.escalates(call.name) and failure(call) is None
             if write:
-                if cfg.confirm_writes and not confirms(turn.user) and Cause.UNCONFIRMED_WRITE not in raised:
-                    raised.add(Cause.UNCONFIRMED_WRITE)
+                if cfg.confirm_writes and not confirms(turn.user) and UNCONFIRMED_WRITE not in raised:
+                    raised.add(UNCONFIRMED_WRITE)
                     why = f"{call.name} changed the customer's records on a turn where they confirmed nothing"
-                    out.append(Flag.of(Cause.UNCONFIRMED_WRITE, i, why, turn.trace_id))
+                    out.append(Flag.of(UNCONFIRMED_WRITE, i, why, turn.trace_id))
                 made_up = _made_up(call, seen)
-                if made_up is not None and Cause.UNGROUNDED_WRITE not in raised:
-                    raised.add(Cause.UNGROUNDED_WRITE)
+                if made_up is not None and UNGROUNDED_WRITE not in raised:
+                    raised.add(UNGROUNDED_WRITE)
                     why = f"{call.name} wrote « {made_up[:60]} », found in nothing the agent read"
-                    out.append(Flag.of(Cause.UNGROUNDED_WRITE, i, why, turn.trace_id))
+                    out.append(Flag.of(UNGROUNDED_WRITE, i, why, turn.trace_id))
                 key = (call.name, _record(call))
-                if key in done and Cause.REPEATED_WRITE not in raised:
-                    raised.add(Cause.REPEATED_WRITE)
+                if key in done and REPEATED_WRITE not in raised:
+                    raised.add(REPEATED_WRITE)
                     why = f"{call.name} changed the same record again (first on turn {done[key] + 1})"
-                    out.append(Flag.of(Cause.REPEATED_WRITE, i, why, turn.trace_id))
+                    out.append(Flag.of(REPEATED_WRITE, i, why, turn.trace_id))
                 done.setdefault(key, i)
             if call.result is not None:
                 seen.add(call.result if type(call.result) is str else dumps(call.result))

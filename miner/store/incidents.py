@@ -12,7 +12,8 @@ from datetime import UTC, datetime
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from filon.miner.core.severity import CAUSES, INCIDENT_PRIORITY, NO_FLAG, Cause, FlagKind, ReviewStatus
+from filon.miner.core.causes import REPORTED, cause_of
+from filon.miner.core.severity import INCIDENT_PRIORITY, NO_FLAG, FlagKind, ReviewStatus
 from filon.miner.store.regroup import recount
 from filon.miner.store.rows import flag_of_row
 from filon.miner.store.tables import ConversationRow, FlagRow, ReviewRow
@@ -43,8 +44,8 @@ class IncidentStore:
                         conversation_id=conversation_id,
                         turn=0,
                         kind=FlagKind.INCIDENT,
-                        severity=CAUSES[Cause.REPORTED].severity,
-                        cause=Cause.REPORTED,
+                        severity=cause_of(REPORTED).severity,
+                        cause=REPORTED,
                         reason=note,
                         source="human",
                         created_at=datetime.now(UTC),

@@ -77,7 +77,9 @@ class ConversationRow(SQLModel, table=True):
     turn_count: int = 0
     escalated: bool = False
     flag_kinds: str = "[]"  # JSON list of kinds, in review priority order
-    priority: int = Field(default=9, index=True)  # 0 incident, 1 critical … 4 low, 9 none (`severity.py`)
+    priority: int = Field(
+        default=9, index=True
+    )  # 0 incident, 1 critical … 4 low, 9 none (`core/severity.py`)
     reason: str = ""  # the reason of the flag that sets the priority
     signature: str = Field(default="", index=True)  # its failure (`miner.store.signature`): one group each
 
@@ -128,7 +130,7 @@ class FlagRow(SQLModel, table=True):
     reason: str
     source: str = "rule"  # rule, or human (incident)
     created_at: datetime
-    cause: str = ""  # a `Cause` (migration 6 added it, hence last)
+    cause: str = ""  # `miner.core.causes` (migration 6 added it, hence last)
 
 
 class ReviewRow(SQLModel, table=True):

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from filon.miner.core.causes import CAUSES
 from filon.miner.core.model import Conversation, Flag, ToolCall, Turn
-from filon.miner.core.severity import CAUSES, FlagKind
+from filon.miner.core.severity import FlagKind
 from filon.miner.reading.text import fold
 from filon.miner.rules.config import FlagConfig
 from filon.miner.rules.flags import flag_conversation

@@ -1,0 +1,181 @@
+"""An answer held to what the agent did and saw: the rulebook's `action_affirmee` and `fait_non_fonde`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from filon.miner.core.causes import cause
+from filon.miner.core.model import Conversation, Flag, Turn
+from filon.miner.core.severity import FlagKind, Severity
+from filon.miner.reading.claims import claimed, denied, looks_up_an_order, offered_change, spoken
+from filon.miner.reading.facts import facts
+from filon.miner.reading.grounding import Seen, admitted, grounded, seen_in
+from filon.miner.reading.language import language
+from filon.miner.reading.policy import keyed, unsupported
+from filon.miner.reading.policy import stated as policy_stated
+from filon.miner.reading.text import fold
+from filon.miner.rules.config import FlagConfig, source_texts
+from filon.miner.rules.registry import detector
+
+CLAIMED_ACTION = cause(
+    "claimed_action",
+    FlagKind.GROUNDING,
+    Severity.HIGH,
+    (
+        "the answer says the agent did something no call of the conversation did: the customer waits for "
+        "nothing"
+    ),
+    rule="action_affirmee",
+    label="la réponse dit que l'agent a fait (ou fait) ce qu'aucun appel de la conversation ne fait",
+    blocking=False,
+    production=False,
+)
+UNGROUNDED_FACT = cause(
+    "ungrounded_fact",
+    FlagKind.GROUNDING,
+    Severity.HIGH,
+    "a figure, date, status, carrier or place the agent saw nowhere: a made-up fact the customer acts on",
+    rule="fait_non_fonde",
+    label=(
+        "un chiffre, une date, un statut, un transporteur, un lieu ou un numéro de suivi que l'agent n'a vu "
+        "nulle part (résultats d'outils, passages d'aide, mots du client)"
+    ),
+    blocking=False,
+    production=False,
+)
+
+
+def _on_an_attempt(conv: Conversation, cfg: FlagConfig, allowed: Sequence[str]) -> list[Flag]:
+    """As the gate runs it: every enabled rule, with the facts the case admits."""
+    return grounding(conv, cfg, allowed, production=False)
+
+
+@detector("grounding", causes=(CLAIMED_ACTION, UNGROUNDED_FACT), gate=_on_an_attempt)
+def grounding(
+    conv: Conversation, cfg: FlagConfig, allowed: Sequence[str] = (), production: bool = True
+) -> list[Flag]:
+    """The rulebook's `action_affirmee` and `fait_non_fonde` (`miner.reading.grounding`): an action the answer
+    claims that no successful call of the conversation so far did, a fact the agent saw nowhere. What it
+    saw is read once per conversation, only when an answer states a fact or claims an action. A turn
+    after a call whose result the stack did not record cannot be held to `fait_non_fonde` (what the agent
+    saw is not known): skipped, never a pass. `production`: as ingest runs it, only the rules that flag
+    production (`[rules.NAME] production`)."""
+    rules = cfg.rules.rules
+
+    def on(name: str) -> bool:
+        return rules[name].enabled and (rules[name].production or not production)
+
+    claims, facts_rule = on("action_affirmee"), on("fait_non_fonde")
+    if not (claims or facts_rule):
+        return []
+    out: list[Flag] = []
+    seen: Seen | None = None
+    read = 0  # the turns whose customer words and results are in `seen`
+    lang = ""  # French or English (`miner.reading.language`), told once a turn states a fact
+    for i, t in enumerate(conv.turns):
+        if not t.agent.strip():
+            continue  # nothing said (or not captured): nothing to hold to the rules
+        if claims:
+            out += _claimed(conv.turns, i, cfg)
+        if not facts_rule:
+            continue
+        if unrecorded(conv.turns, i) is not None:
+            continue  # a result not recorded: what the agent saw is not known (`not_evaluated` says it)
+        day = t.started_at.date()
+        lang = lang or language((t.agent for t in conv.turns), (t.user for t in conv.turns))
+        stated = facts(t.agent, day, lang)
+        folded = fold(t.agent)
+        policies = policy_stated(folded)  # rules said without a figure: a fee, a condition, an exclusion
+        if not (stated or policies):
+            continue
+        if seen is None:
+            seen = seen_in(source_texts(cfg.sources), day, lang)
+        for turn in conv.turns[read : i + 1]:
+            seen.add(turn.user, day)
+            for c in turn.tools:
+                seen.add(c.result, day, lookup=looks_up_an_order(c.name), about=c.name)
+        read = i + 1
+        missing = [
+            f"« {f.said} » ({f.kind})"
+            for f in stated
+            if not grounded(f, seen, day) and not admitted(f, allowed)
+        ]
+        if policies:
+            missing += _unread_rules(folded, conv.turns[: i + 1], seen.text, cfg, allowed)
+        if missing:
+            why = f"{', '.join(missing[:3])} found in no tool result, help passage or customer's words"
+            out.append(Flag.of(UNGROUNDED_FACT, i, why, t.trace_id))
+    return out
+
+
+def _claimed(turns: Sequence[Turn], i: int, cfg: FlagConfig) -> list[Flag]:
+    """`action_affirmee` on turn i: an action claimed that no call of the conversation did, or denied
+    though a call of this turn did it."""
+    t = turns[i]
+    calls = ((c.name, c.result, c.error) for turn in turns[: i + 1] for c in turn.tools)
+    said = spoken(t.agent)
+    phrase = claimed(t.agent, calls, cfg.escalation_tools, said)
+    if phrase is not None:
+        why = f"the answer says « {phrase} » and no call of the conversation did it"
+        return [Flag.of(CLAIMED_ACTION, i, why, t.trace_id)]
+    phrase = offered_change(said, cfg.change_capable())
+    if phrase is not None:
+        why = f"the answer says « {phrase} » and none of the agent's tools changes an order"
+        return [Flag.of(CLAIMED_ACTION, i, why, t.trace_id)]
+    own = ((c.name, c.result, c.error) for c in t.tools)
+    phrase = denied(t.agent, own, cfg.escalation_tools, said)
+    if phrase is not None:
+        why = f"the answer says « {phrase} » and a call of this turn did it"
+        return [Flag.of(CLAIMED_ACTION, i, why, t.trace_id)]
+    return []
+
+
+def _unread_rules(
+    folded: str, turns: Sequence[Turn], seen: str, cfg: FlagConfig, allowed: Sequence[str]
+) -> list[str]:
+    """The rules an answer states that neither what the agent read (each result with its keys) nor the
+    agent's own help texts state, quoted as a report says them."""
+    read_keyed = " ".join(fold(keyed(c.result)) for turn in turns for c in turn.tools)
+    unread = unsupported(folded, f"{seen} {read_keyed}", policy_texts(cfg.policy_folders()))
+    return [f"« {c} » (règle)" for c in unread if not admitted_rule(c, allowed)]
+
+
+@lru_cache(maxsize=4)
+def _policy_texts(folders: tuple[str, ...]) -> str:
+    return fold(" ".join(source_texts(folders)))
+
+
+def policy_texts(folders: Sequence[str]) -> str:
+    """The agent's help texts that state its rules, folded, read once per process."""
+    return _policy_texts(tuple(folders))
+
+
+def admitted_rule(clause: str, allowed: Sequence[str]) -> bool:
+    """A rule a case admits (`faits_admis`): its words in the clause."""
+    return any(fold(a) in clause for a in allowed)
+
+
+def _first_unrecorded(turns: Sequence[Turn]) -> tuple[int, str] | None:
+    """The turn and tool of the first call whose result the stack did not record (and that did not fail)."""
+    found = ((i, c.name) for i, t in enumerate(turns) for c in t.tools if c.result is None and not c.error)
+    return next(found, None)
+
+
+def unrecorded(turns: Sequence[Turn], i: int) -> str | None:
+    """The tool of the first call up to turn `i` whose result the stack did not record, or None. After
+    it, what the agent saw is not known."""
+    first = _first_unrecorded(turns[: i + 1])
+    return None if first is None else first[1]
+
+
+def not_evaluated(turns: Sequence[Turn], cfg: FlagConfig) -> list[tuple[int, str, str]]:
+    """The turns production could not hold to `fait_non_fonde` (a result not recorded, in it or before
+    it): (turn, rule, reason), said where the conversation is shown, never a pass and never a flag."""
+    rule = cfg.rules.rules["fait_non_fonde"]
+    first = _first_unrecorded(turns) if rule.enabled and rule.production else None
+    if first is None:
+        return []
+    since, tool = first
+    why = f"the result of {tool} was not recorded: what the agent saw is not known"
+    return [(i, "fait_non_fonde", why) for i, t in enumerate(turns) if i >= since and t.agent.strip()]
