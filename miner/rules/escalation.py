@@ -35,7 +35,7 @@ _ASKS_A_PERSON = re.compile(
 )
 
 
-@detector("escalation", causes=(TRANSFERRED, TRANSFER_ASKED))
+@detector("escalation", rank=30, causes=(TRANSFERRED, TRANSFER_ASKED))
 def escalation(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     """A hand-over to a person: `transfer_asked` (low) when the customer asked for one in that turn or
     before, as every policy allows; `transferred` (medium) otherwise."""

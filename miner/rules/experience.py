@@ -23,7 +23,7 @@ NEGATIVE_FEEDBACK = cause(
 )
 
 
-@detector("latency", causes=(SLOW_TURN,))
+@detector("latency", rank=110, causes=(SLOW_TURN,))
 def latency(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     return [
         Flag.of(
@@ -37,7 +37,7 @@ def latency(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     ]
 
 
-@detector("feedback", causes=(NEGATIVE_FEEDBACK, CUSTOMER_CORRECTED))
+@detector("feedback", rank=120, causes=(NEGATIVE_FEEDBACK, CUSTOMER_CORRECTED))
 def feedback(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     """What the customer said of the answers: a negative score on a turn, or words that correct it."""
     scored = [

@@ -56,7 +56,7 @@ REPEATED_CALL = cause(
 )
 
 
-@detector("error", causes=(SPAN_ERROR, EMPTY_ANSWER))
+@detector("error", rank=40, causes=(SPAN_ERROR, EMPTY_ANSWER))
 def error(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     out = []
     tool_names: set[str] | None = None  # the spans of tool calls: their failures are `tool_error`'s
@@ -74,7 +74,7 @@ def error(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     return out
 
 
-@detector("rate_limit", causes=(QUOTA,))
+@detector("rate_limit", rank=50, causes=(QUOTA,))
 def rate_limit(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     return [
         Flag.of(QUOTA, i, "quota exhausted (429 / RESOURCE_EXHAUSTED) during the turn", t.trace_id)
@@ -93,7 +93,7 @@ _ADMITS = re.compile(
 )
 
 
-@detector("tool_error", causes=(TOOL_FAILED, FAILURE_UNSAID))
+@detector("tool_error", rank=60, causes=(TOOL_FAILED, FAILURE_UNSAID))
 def tool_error(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     """A tool span that failed (`tool_failed`); and a call that failed in a turn whose answer says nothing
     went wrong (`failure_unsaid`: a lookup's error ignored, a refused write made again with other
@@ -113,7 +113,7 @@ def tool_error(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     return out
 
 
-@detector("loop", causes=(REPEATED_CALL,))
+@detector("loop", rank=70, causes=(REPEATED_CALL,))
 def loop(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     out = []
     for i, t in enumerate(conv.turns):

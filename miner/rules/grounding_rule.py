@@ -51,7 +51,7 @@ def _on_an_attempt(conv: Conversation, cfg: FlagConfig, allowed: Sequence[str]) 
     return grounding(conv, cfg, allowed, production=False)
 
 
-@detector("grounding", causes=(CLAIMED_ACTION, UNGROUNDED_FACT), gate=_on_an_attempt)
+@detector("grounding", rank=90, causes=(CLAIMED_ACTION, UNGROUNDED_FACT), gate=_on_an_attempt)
 def grounding(
     conv: Conversation, cfg: FlagConfig, allowed: Sequence[str] = (), production: bool = True
 ) -> list[Flag]:

@@ -53,7 +53,7 @@ def _ids(call: ToolCall) -> set[str]:
     return {v.strip().upper() for v in call.arguments.values() if type(v) is str and _ID_LIKE.search(v)}
 
 
-@detector("identity", causes=(IDENTITY_UNVERIFIED,), gate=True)
+@detector("identity", rank=20, causes=(IDENTITY_UNVERIFIED,), gate=True)
 def unverified(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     """`identite_non_verifiee`, once per turn: the first call of the turn that breaks it."""
     out: list[Flag] = []

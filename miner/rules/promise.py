@@ -78,7 +78,7 @@ def _promised(answer: str, patterns: list[str] | tuple[str, ...]) -> str | None:
     return None
 
 
-@detector("promise", causes=(UNBACKED_PROMISE,), gate=True)
+@detector("promise", rank=80, causes=(UNBACKED_PROMISE,), gate=True)
 def promise(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     """A commercial gesture promised (and not refused in its sentence) with no escalation, nor a write of
     the agent's own that makes it (a cancellation that refunds), in its turn."""

@@ -285,7 +285,9 @@ def _foreign(calls: list[ToolCall], known: set[str], said: str) -> list[ToolCall
     return foreign
 
 
-@detector("security", causes=(LEAK, INJECTION_OBEYED, EXPOSURE, UNVERIFIED, INJECTION_REFUSED), gate=True)
+@detector(
+    "security", rank=10, causes=(LEAK, INJECTION_OBEYED, EXPOSURE, UNVERIFIED, INJECTION_REFUSED), gate=True
+)
 def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     """Injection patterns; and data of a customer other than the user, in a tool result or in the answer.
 

@@ -235,6 +235,7 @@ def _no_lookup(conv: Conversation) -> list[Flag]:
 
 @detector(
     "write",
+    rank=100,
     causes=(UNCONFIRMED_WRITE, UNGROUNDED_WRITE, REPEATED_WRITE, WRITE_MADE, SEVERAL_WRITES, NO_LOOKUP),
 )
 def writes(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
