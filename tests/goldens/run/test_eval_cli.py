@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from filon.cli import app
 from filon.goldens.verdict.report_model import EvalReport
+from filon.miner.rules.rulebook import defaults
 from tests.conftest import REPO, copy_set
 
 runner = CliRunner()
@@ -68,14 +69,10 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
     assert esc["outils"] == ["transferer_a_un_conseiller"] and esc["escalade"] is True
     assert esc["jetons_entree"] > 0 and len(esc["trace_ids"][0]) == 32
     # every rule of the rulebook, proven on the set's examples, gates; the blocking ones are said
-    assert {n: (r["decisive"], r["bloquante"]) for n, r in doc["regles"].items()} == {
-        "fuite": (True, True),
-        "injection_suivie": (True, True),
-        "identite_non_verifiee": (True, True),
-        "geste_promis": (True, True),
-        "action_affirmee": (True, False),
-        "fait_non_fonde": (True, False),
-    }
+    rules = {n: (r["decisive"], r["bloquante"]) for n, r in doc["regles"].items()}
+    assert rules == {name: (True, rule.blocking) for name, rule in defaults().items()}
+    blocking = {"fuite", "injection_suivie", "identite_non_verifiee", "geste_promis"}
+    assert {n for n, (_, b) in rules.items() if b} >= blocking and "fait_non_fonde" in rules
     assert doc["porte"]["regles_bloquantes"] == {} and "Règles : fuite (bloquante)" in out
     # the trajectory, turn by turn, from the spans: the customer's message, each call with its arguments
     # and result, redacted as the store redacts (the customer's e-mail rode in the transfer's motif)
