@@ -1,5 +1,5 @@
-"""SQLModel tables of filon's store: how the code reads it. Created only by migrations (`miner/store/migrations.py`,
-which spell out their DDL in `miner/store/ddl.py`), never ad hoc."""
+"""SQLModel tables of filon's store: how the code reads it. Created only by migrations (`miner.store.migrations`,
+which spell out their DDL, one file each in `miner/store/migrations/`), never ad hoc."""
 
 from __future__ import annotations
 

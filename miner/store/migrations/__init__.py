@@ -1,35 +1,44 @@
 """Ordered, recorded schema migrations. A blank database and an old one end at the same schema.
 
-Each migration runs once, in order, inside a transaction, and is recorded in `filon_migrations`. Each
-spells out its DDL (`miner/store/ddl.py`): a migration never reads the table classes, so it does the same
-thing to a database today as on the day it was released. New tables and columns come with new
-migrations appended here; a released migration is never edited.
+One file per migration in this package, `vNNNN_what.py`, its version in its name, with `NAME` (recorded in
+the ledger) and `apply(conn)`. Each runs once, in order, inside a transaction, and is recorded in
+`filon_migrations`. Each spells out its DDL: a migration never reads the table classes, so it does the
+same thing to a database today as on the day it was released. A new table or column is a new file with
+the next version; a released migration is never edited.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 
 from sqlalchemy import Connection, Engine, inspect
 
-from filon.miner.store import ddl, tables
-from filon.miner.store.ddl import statements, steps
-from filon.miner.store.regroup import recount_all
+from filon.miner.store import tables
 
-MIGRATIONS: list[tuple[int, str, Callable[[Connection], None]]] = [
-    (1, "migrations ledger", statements(ddl.LEDGER)),
-    (2, "eval runs and results", statements(*ddl.EVAL_RUNS)),
-    (3, "conversations, turns, spans, flags, reviews, case links", statements(*ddl.TRACES)),
-    (4, "review queue index", statements(*ddl.QUEUE_INDEX)),
-    (5, "eval comparisons", statements(*ddl.COMPARISONS)),
-    (6, "flag causes; the queue by severity", statements(*ddl.CAUSES)),
-    (7, "case verdicts in their own table", steps(statements(*ddl.VERDICTS), ddl.move_verdicts)),
-    (8, "eval runs and results in English", statements(*ddl.ENGLISH_STORE)),
-    (9, "conversations' failure signatures", statements(*ddl.SIGNATURES)),
-    (10, "failure groups kept up to date", steps(statements(*ddl.FAILURE_GROUPS), recount_all)),
-    (11, "a failure group's flagged members in queue order", statements(*ddl.GROUP_INDEX)),
-]
+Migration = tuple[int, str, Callable[[Connection], None]]
+
+
+def _discovered() -> list[Migration]:
+    """Every `vNNNN_*.py` of this package, in version order; versions run 1, 2, 3… with none missing."""
+    found = []
+    for module in pkgutil.iter_modules(__path__):
+        named = re.fullmatch(r"v(\d{4})_\w+", module.name)
+        if named is None:
+            continue
+        loaded = importlib.import_module(f"{__name__}.{module.name}")
+        found.append((int(named.group(1)), loaded.NAME, loaded.apply))
+    found.sort(key=lambda m: m[0])
+    versions = [v for v, _, _ in found]
+    if versions != list(range(1, len(found) + 1)):
+        raise RuntimeError(f"migrations must number 1, 2, 3… with none missing or twice: {versions}")
+    return found
+
+
+MIGRATIONS: list[Migration] = _discovered()
 
 
 def applied(engine: Engine) -> list[int]:
