@@ -21,7 +21,7 @@ from filon.miner.rules.config import FlagConfig
 from filon.miner.rules.flags import flag_conversation
 from filon.miner.store import Store
 from filon.miner.store.batch import TraceBatch
-from filon.miner.store.rows import conversation_row, conversation_values
+from filon.miner.store.rows import SIGNATURE_AT, conversation_row, conversation_values
 from filon.tracing.across import results_elsewhere
 from filon.tracing.grouping import by_trace, turn_of
 from filon.tracing.records import SpanRecord
@@ -347,7 +347,7 @@ def _rows(
             conv.turns,
             flags[cid],
             human.get(cid, []),
-            inserted[cid][-1] if cid in new_ids and not flags[cid] else None,
+            inserted[cid][SIGNATURE_AT] if cid in new_ids and not flags[cid] else None,
         )
         for cid, conv in conversations.items()
     }

@@ -63,6 +63,7 @@ def row_turn(row: TurnRow | Mapping[str, Any]) -> Turn:
 
 
 CONVERSATION_COLUMNS = tuple(ConversationRow.model_fields)
+SIGNATURE_AT = CONVERSATION_COLUMNS.index("signature")  # where a row tuple holds it, whatever comes after
 
 
 def conversation_row(
