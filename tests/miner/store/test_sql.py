@@ -31,8 +31,15 @@ def test_dates_written_by_the_ingest_path_are_the_orms_text(value: datetime) -> 
 
 def conversation_rows(prefix: str, ids: range, channel: str = "web") -> list[tuple[object, ...]]:
     """Conversation rows in `CONVERSATION_COLUMNS` order, of ids `web:PREFIX000`…"""
+    from filon.miner.store.tables import ConversationRow
+
     when = datetime(2026, 12, 2, tzinfo=UTC)
-    return [(f"web:{prefix}{i:03}", channel, when, when, 1, False, "[]", 9, "", "") for i in ids]
+    fields = ConversationRow.model_fields
+    rows = []
+    for i in ids:
+        given = {"id": f"web:{prefix}{i:03}", "channel": channel, "started_at": when, "last_at": when}
+        rows.append(tuple(given[c] if c in given else fields[c].default for c in CONVERSATION_COLUMNS))
+    return rows
 
 
 def test_bulk_inserts_say_what_was_new_whichever_way_they_went(db_url: str) -> None:
