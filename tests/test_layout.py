@@ -46,8 +46,8 @@ def test_import_linter_contracts_hold() -> None:
 
 
 def test_modules_stay_small_enough_to_hold_in_ones_head() -> None:
-    """No module over 400 lines in any room; no function over 60 in the headless rooms, where most of the
-    work happens (a newcomer reads one at a time)."""
+    """No module over 400 lines in any room, no function over 60 (a newcomer reads one at a time). A
+    command's signature declares its options, one per few lines: its length is counted from its code."""
     import ast
 
     big: list[str] = []
@@ -56,11 +56,12 @@ def test_modules_stay_small_enough_to_hold_in_ones_head() -> None:
             text = path.read_text(encoding="utf-8")
             if text.count("\n") > 400:
                 big.append(f"{path.relative_to(REPO)}: {text.count(chr(10))} lines")
-            if room not in ("goldens", "tracing", "miner"):
-                continue
+            command = path.parent.name == "commands"
             for node in ast.walk(ast.parse(text)):
                 if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                    length = (node.end_lineno or node.lineno) - node.lineno + 1
+                    code = node.body[1:] if ast.get_docstring(node) is not None else node.body
+                    start = code[0].lineno if command and code else node.lineno
+                    length = (node.end_lineno or node.lineno) - start + 1
                     if length > 60:
                         big.append(f"{path.relative_to(REPO)}: {node.name} has {length} lines")
     assert big == []

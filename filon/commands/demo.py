@@ -8,7 +8,7 @@ reviewer would see first, and the next command to run.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.panel import Panel
@@ -42,9 +42,7 @@ def demo(
 
     Example: filon demo --conversations 60
     """
-    from filon.commands.pipeline import TrafficRun, run_traffic_into_store
     from filon.commands.traces_cmds import open_store
-    from filon.miner.core.untrusted import one_line
 
     store = open_store()
     before = store.stats().counts()
@@ -65,6 +63,25 @@ def demo(
         ),
         soft_wrap=False,
     )
+    _traffic(conversations, seed, label)
+    _holdings(store, before)
+    top = _queue(store)
+    me = invocation()
+    _worst_group(store, me)
+    if top:
+        console.print(f"next: {me} traces show {top[0].conversation_id}", markup=False, soft_wrap=True)
+    console.print(
+        f"then: {me} eval --backend scripted --prompt agent/prompts/court.md   (the gate refuses that deploy)",
+        markup=False,
+    )
+    if me != "filon":
+        console.print("(or put filon on your PATH: source .venv/bin/activate)", markup=False)
+
+
+def _traffic(conversations: int, seed: int, label: str) -> None:
+    """Live traffic on the default prompt, then the shortened one shipped."""
+    from filon.commands.pipeline import TrafficRun, run_traffic_into_store
+
     console.rule("1 · live traffic on agent/prompts/system.md")
     lines = run_traffic_into_store(
         TrafficRun(conversations, "scripted", "system.md", seed, label=label), err_console, "system.md"
@@ -79,6 +96,9 @@ def demo(
     for line in lines:
         console.print(line, markup=False)
 
+
+def _holdings(store: Store, before: dict[str, int]) -> None:
+    """What the store holds now, and what this run added."""
     stats = store.stats()
     counts = stats.counts()
     console.rule("3 · what the store holds")
@@ -94,7 +114,12 @@ def demo(
         f"flagged by kind: {', '.join(f'{k} {v}' for k, v in sorted(flags.items())) or 'none'}",
         markup=False,
     )
-    me = invocation()
+
+
+def _queue(store: Store) -> list[Any]:
+    """The top of the review queue, as a table; its rows."""
+    from filon.miner.core.untrusted import one_line
+
     top = store.list_conversations(limit=5)
     table = Table(title="top of the review queue (incidents, then severity)")
     table.add_column("conversation", no_wrap=True)
@@ -110,33 +135,33 @@ def demo(
             Text(one_line(row.reason)),
         )
     console.print(table, soft_wrap=False)
+    return top
+
+
+def _worst_group(store: Store, me: str) -> None:
+    """The deploy as failures: many conversations, one to review, one case to write."""
+    from filon.miner.core.untrusted import one_line
+
     worst = next((g for g in store.failure_groups(limit=5) if g.severity), None)
-    if worst is not None:  # the deploy as failures: many conversations, one to review, one case to write
-        console.print(
-            f"one failure, not {worst.size} conversations to open: {one_line(worst.signature)} "
-            f"({worst.severity}; {me} traces list --groups)",
-            markup=False,
-            soft_wrap=True,
-        )
-        written = _one_case_for_the_group(store, worst)
-        console.print(
-            written or f"one case for all of them: {me} draft {one_line(worst.representative)} --write",
-            markup=False,
-            soft_wrap=True,
-        )
-        console.print(
-            f"(in the review TUI: {me} review, then g: the groups, x dismisses one, d drafts one case for all)",
-            markup=False,
-            soft_wrap=True,
-        )
-    if top:
-        console.print(f"next: {me} traces show {top[0].conversation_id}", markup=False, soft_wrap=True)
+    if worst is None:
+        return
     console.print(
-        f"then: {me} eval --backend scripted --prompt agent/prompts/court.md   (the gate refuses that deploy)",
+        f"one failure, not {worst.size} conversations to open: {one_line(worst.signature)} "
+        f"({worst.severity}; {me} traces list --groups)",
         markup=False,
+        soft_wrap=True,
     )
-    if me != "filon":
-        console.print("(or put filon on your PATH: source .venv/bin/activate)", markup=False)
+    written = _one_case_for_the_group(store, worst)
+    console.print(
+        written or f"one case for all of them: {me} draft {one_line(worst.representative)} --write",
+        markup=False,
+        soft_wrap=True,
+    )
+    console.print(
+        f"(in the review TUI: {me} review, then g: the groups, x dismisses one, d drafts one case for all)",
+        markup=False,
+        soft_wrap=True,
+    )
 
 
 def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -173,24 +175,8 @@ def eval_command(
     """
     if ctx.invoked_subcommand is not None:
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from filon.goldens.verdict import lang as language
-
-    if lang is not None:
-        if lang not in language.LANGS:
-            fail(f"--lang {lang!r}: fr (the default) or en")
-        os.environ[language.ENV] = lang
-    try:
-        language.current()
-    except language.UnknownLanguage as exc:
-        fail(str(exc))  # FILON_LANG, or another FILON_* setting that does not parse: named
-    say = language.say
-
+    say = _language(lang)
     from filon.goldens.evaluate import EvalConfig
-    from filon.goldens.run.runner import Attempt
-    from filon.goldens.verdict.report import case_entry
-    from filon.goldens.verdict.report_console import case_line
 
     config = EvalConfig(
         goldens=goldens,
@@ -218,6 +204,42 @@ def eval_command(
         simulator_model=simulator_model,
         budget=budget,
     )
+    progress, on_start, on_attempt, live, finished = _progress(repeat, say)
+    outputs = [
+        ("--report", config.report),
+        ("--junit", config.junit),
+        ("--html", html),
+        ("--summary", summary),
+    ]
+    with _locked(outputs):
+        _run(config, progress, on_start, on_attempt, live, finished, (html, summary))
+
+
+def _language(lang: str | None) -> Callable[[str], str]:
+    """The console's language (`--lang`, else FILON_LANG): how the report's sentences are said."""
+    from filon.goldens.verdict import lang as language
+
+    if lang is not None:
+        if lang not in language.LANGS:
+            fail(f"--lang {lang!r}: fr (the default) or en")
+        os.environ[language.ENV] = lang
+    try:
+        language.current()
+    except language.UnknownLanguage as exc:
+        fail(str(exc))  # FILON_LANG, or another FILON_* setting that does not parse: named
+    return language.say
+
+
+def _progress(
+    repeat: int, say: Callable[[str], str]
+) -> tuple[Progress, Any, Any, bool, dict[str, list[Any]]]:
+    """The bar on a terminal; in CI, a line per case as it finishes, not a silent bar."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from filon.goldens.run.runner import Attempt
+    from filon.goldens.verdict.report import case_entry
+    from filon.goldens.verdict.report_console import case_line
+
     progress = Progress(
         TextColumn("[bold]eval"),
         BarColumn(),
@@ -233,7 +255,7 @@ def eval_command(
             err_console.print(f"[bold yellow]⚠ {banner}[/]")
         progress.update(task, total=total)
 
-    live = not err_console.is_terminal  # in CI: a line per case as it finishes, not a silent bar
+    live = not err_console.is_terminal
     finished: dict[str, list[Attempt]] = {}
     lock = threading.Lock()
 
@@ -247,18 +269,15 @@ def eval_command(
             if len(done) == repeat:
                 console.print(say(case_line(case_entry(done))), markup=False, soft_wrap=True)
 
-    from contextlib import ExitStack
+    return progress, on_start, on_attempt, live, finished
 
+
+@contextmanager
+def _locked(outputs: list[tuple[str, Any]]) -> Iterator[None]:
+    """One run per file it writes (the report, the JUnit, the page, the summary), released however the
+    run ends: two runs sharing a --junit had left the first saying « JUnit : x.xml » of the other's."""
     from filon.goldens.verdict.files import ReportBusy, report_lock
 
-    # one run per file it writes (the report, the JUnit, the page, the summary), released however the
-    # run ends: two runs sharing a --junit had left the first saying « JUnit : x.xml » of the other's
-    outputs = [
-        ("--report", config.report),
-        ("--junit", config.junit),
-        ("--html", html),
-        ("--summary", summary),
-    ]
     with ExitStack() as held:
         for option, path in outputs:
             if path is not None:
@@ -266,7 +285,7 @@ def eval_command(
                     held.enter_context(report_lock(Path(path)))
                 except ReportBusy as exc:
                     fail(f"{option} {exc}: give each run its own {option}", Exit.USAGE)
-        _run(config, progress, on_start, on_attempt, live, finished, (html, summary))
+        yield
 
 
 def _run(

@@ -58,7 +58,6 @@ def ingest(
 
     from filon.tracing.ingest import Ingestor, IngestStats, ingest_replaying
     from filon.tracing.redact import Redactor, load_secret, redaction_enabled
-    from filon.tracing.summary import notes
 
     if not 0 <= sample_rate <= 1:
         fail(f"--sample-rate: {sample_rate} is not between 0 and 1")
@@ -102,22 +101,25 @@ def ingest(
     _said_so_far(read, refused)
     if not read:  # every file failed, each said on stderr: a summary of nothing would read as a result
         raise typer.Exit(int(Exit.USAGE if missing and not bad else Exit.FAILED))
-    console.print(
-        f"spans {total.spans} (new {total.new_spans}) · turns {total.turns} · conversations {total.conversations} · "
-        f"kept {total.kept} turns · flagged {total.flagged} conversations"
-        + (
-            f" ({', '.join(f'{k} {v}' for k, v in sorted(total.flag_kinds.items()))})"
-            if total.flag_kinds
-            else ""
-        ),
-        markup=False,
-    )
-    for line in notes(total):
-        console.print(line, markup=False)
+    _summary(total)
     if missing:  # a path that is not there is bad input, said on stderr
         raise typer.Exit(int(Exit.USAGE))
     if bad or refused:
         raise typer.Exit(int(Exit.FAILED))
+
+
+def _summary(total: Any) -> None:
+    """What the whole run stored, and what to know of it."""
+    from filon.tracing.summary import notes
+
+    kinds = ", ".join(f"{k} {v}" for k, v in sorted(total.flag_kinds.items()))
+    console.print(
+        f"spans {total.spans} (new {total.new_spans}) · turns {total.turns} · conversations {total.conversations} · "
+        f"kept {total.kept} turns · flagged {total.flagged} conversations" + (f" ({kinds})" if kinds else ""),
+        markup=False,
+    )
+    for line in notes(total):
+        console.print(line, markup=False)
 
 
 def _ingest_file(

@@ -5,11 +5,14 @@ from __future__ import annotations
 import logging
 import socket
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from filon.commands.common import EscalationOpt, Exit, console, duration, err_console, fail
+
+if TYPE_CHECKING:
+    from filon.tracing.limits import Limits
 
 db_app = typer.Typer(help="The store: its size, and retention.", no_args_is_help=True)
 
@@ -66,23 +69,66 @@ def serve(
     """
     import uvicorn
 
-    from filon.commands.serve_token import read_token_file, token_problem
-    from filon.miner.settings import SettingsError, settings
     from filon.miner.store import Store, StoreError
-    from filon.tracing.limits import Limits, server_config
+    from filon.tracing.limits import server_config
     from filon.tracing.receiver import ReceiverSettings, build_app
 
     if max_body < 1024:
         fail("--max-body: at least 1024 bytes")
+    limits = _limits(max_body, max_connections, max_bodies, max_buffered, header_timeout, body_timeout)
+    token = _token(token, token_file)
+    loopback = host in ("127.0.0.1", "::1", "localhost") or host.startswith("127.")
+    if not loopback and not token and not insecure_no_token:
+        fail(
+            f"--host {host}: beyond loopback a token is required (FILON_TOKEN, --token-file), or --insecure-no-token"
+        )
+    try:
+        Store.open().close()  # a wrong FILON_DB fails now, in one line, not at the first request
+    except StoreError as exc:
+        fail(str(exc), Exit.FAILED)
+    try:  # bound here, before anything is printed: a port already taken is one line, not uvicorn's trace
+        sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+    except OSError as exc:
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}", Exit.FAILED)
+    app = build_app(
+        ReceiverSettings(token=token, max_body=max_body, escalation_tools=escalation_tool, limits=limits)
+    )
+    console.print(
+        f"filon serve: OTLP/HTTP on http://{host}:{port}/v1/traces" + (" (token required)" if token else "")
+    )
+
+    _log_to_stderr()
+    import gc
+
+    # what is loaded by now lives as long as the process: out of the collector's full passes, the first
+    # of which, over every module's objects, stalled the first requests for 70 ms (its writer does the same)
+    gc.freeze()
+    server = uvicorn.Server(server_config(app, limits, log_level="warning", access_log=False))
+    server.run(sockets=[sock])
+
+
+def _limits(
+    max_body: int, max_connections: int, max_bodies: int, max_buffered: int, header: float, body: float
+) -> Limits:
+    """The receiver's limits, each checked: one line naming the option that is wrong."""
+    from filon.tracing.limits import Limits
+
     for name, value in (("--max-connections", max_connections), ("--max-bodies", max_bodies)):
         if value < 1:
             fail(f"{name}: at least 1")
     if max_buffered < max_body:
         fail(f"--max-buffered: at least --max-body ({max_body} bytes), or no body of that size could be read")
-    for name, seconds in (("--header-timeout", header_timeout), ("--body-timeout", body_timeout)):
+    for name, seconds in (("--header-timeout", header), ("--body-timeout", body)):
         if not seconds > 0:
             fail(f"{name}: a number of seconds above 0")
-    limits = Limits(max_connections, max_bodies, max_buffered, header_timeout, body_timeout)
+    return Limits(max_connections, max_bodies, max_buffered, header, body)
+
+
+def _token(token: str | None, token_file: Path | None) -> str | None:
+    """The token senders must give: --token-file, else --token (said to be visible), else FILON_TOKEN."""
+    from filon.commands.serve_token import read_token_file, token_problem
+    from filon.miner.settings import SettingsError, settings
+
     token_given = token is not None
     if token is not None:  # accepted, and said: every local user's `ps` shows it
         err_console.print(
@@ -105,38 +151,16 @@ def serve(
         problem = token_problem(token, "--token" if token_given else "FILON_TOKEN")
         if problem is not None:
             fail(problem)
-    loopback = host in ("127.0.0.1", "::1", "localhost") or host.startswith("127.")
-    if not loopback and not token and not insecure_no_token:
-        fail(
-            f"--host {host}: beyond loopback a token is required (FILON_TOKEN, --token-file), or --insecure-no-token"
-        )
-    try:
-        Store.open().close()  # a wrong FILON_DB fails now, in one line, not at the first request
-    except StoreError as exc:
-        fail(str(exc), Exit.FAILED)
-    try:  # bound here, before anything is printed: a port already taken is one line, not uvicorn's trace
-        sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
-    except OSError as exc:
-        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}", Exit.FAILED)
-    app = build_app(
-        ReceiverSettings(token=token, max_body=max_body, escalation_tools=escalation_tool, limits=limits)
-    )
-    console.print(
-        f"filon serve: OTLP/HTTP on http://{host}:{port}/v1/traces" + (" (token required)" if token else "")
-    )
+    return token
 
-    # the receiver's log: what it reads (stacks, content not captured, escalation tools), on stderr
+
+def _log_to_stderr() -> None:
+    """The receiver's log: what it reads (stacks, content not captured, escalation tools), on stderr;
+    what it quotes of a request is the sender's text, made safe."""
     logging.basicConfig(level=logging.WARNING, format="filon serve: %(message)s")
-    for handler in logging.getLogger().handlers:  # what the log quotes of a request is the sender's text
+    for handler in logging.getLogger().handlers:
         handler.addFilter(_untrusted_record)
     logging.getLogger("filon.tracing.receiver").setLevel(logging.INFO)
-    import gc
-
-    # what is loaded by now lives as long as the process: out of the collector's full passes, the first
-    # of which, over every module's objects, stalled the first requests for 70 ms (its writer does the same)
-    gc.freeze()
-    server = uvicorn.Server(server_config(app, limits, log_level="warning", access_log=False))
-    server.run(sockets=[sock])
 
 
 @db_app.command("stats")

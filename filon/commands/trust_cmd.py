@@ -75,7 +75,7 @@ def trust_command(
     from filon.goldens.checks.rules import RuleGate, Rules
     from filon.goldens.set.caseset import load_set
     from filon.goldens.set.rule_standing import standings
-    from filon.goldens.set.trust import set_examples, table_examples, trust
+    from filon.goldens.set.trust import set_examples, trust
 
     try:
         caseset = load_set(folder)
@@ -95,15 +95,7 @@ def trust_command(
         except ValueError:
             fail(f"--on {on!r}: a day as YYYY-MM-DD", Exit.USAGE)
     if table is not None:
-        try:
-            rows = json.loads(table.read_text(encoding="utf-8"))
-            if not isinstance(rows, list):
-                raise ValueError(f"{table}: a JSON list of answers")
-            examples = table_examples(caseset.cases, rows, str(table))
-        except OSError as exc:
-            fail(f"--table {table}: {exc.strerror or exc}", Exit.USAGE)
-        except ValueError as exc:
-            fail(str(exc), Exit.USAGE)
+        examples = _table(caseset.cases, table)
     # the rules' standing is proven on the set's own examples, today; a dated table is graded on its day
     gate = RuleGate(graded, standings(caseset.cases, rules))
     if judge:
@@ -117,27 +109,48 @@ def trust_command(
         console.print_json(json.dumps(doc, ensure_ascii=False))
         return
 
-    def line(name: str, t: dict[str, object]) -> str:
-        accord = "-" if t["accord"] is None else f"{t['accord']:.3f}"
-        return (
-            f"{name:<20} accord {accord}  crie au loup {t['crie_au_loup']}/{t['bons']}  "
-            f"ment {t['ment']}/{t['mauvais']}"
-        )
+    _say(doc, found.for_the_judge)
 
-    console.print(line("ensemble", doc["ensemble"]), markup=False)  # type: ignore[arg-type]
+
+def _table(cases: list[Any], table: Path) -> list[Any]:
+    """A reviewers' table (`--table`) as examples; bad input is one line naming the file."""
+    from filon.goldens.set.trust import table_examples
+
+    try:
+        rows = json.loads(table.read_text(encoding="utf-8"))
+        if not isinstance(rows, list):
+            raise ValueError(f"{table}: a JSON list of answers")
+        return table_examples(cases, rows, str(table))
+    except OSError as exc:
+        fail(f"--table {table}: {exc.strerror or exc}", Exit.USAGE)
+    except ValueError as exc:
+        fail(str(exc), Exit.USAGE)
+
+
+def _line(name: str, t: dict[str, Any]) -> str:
+    accord = "-" if t["accord"] is None else f"{t['accord']:.3f}"
+    return (
+        f"{name:<20} accord {accord}  crie au loup {t['crie_au_loup']}/{t['bons']}  "
+        f"ment {t['ment']}/{t['mauvais']}"
+    )
+
+
+def _say(doc: dict[str, Any], for_the_judge: int) -> None:
+    """The agreement, overall and by origin, arrival and category, and what rejected or failed what."""
+    console.print(_line("ensemble", doc["ensemble"]), markup=False)
     for title in ("par_origine", "par_arrivee", "par_categorie"):
-        for name, t in doc[title].items():  # type: ignore[attr-defined]
-            console.print(line(name, t), markup=False)
-    caught = ", ".join(f"{k} {v}" for k, v in doc["rejets_par_controle"].items())  # type: ignore[attr-defined]
+        for name, t in doc[title].items():
+            console.print(_line(name, t), markup=False)
+    caught = ", ".join(f"{k} {v}" for k, v in doc["rejets_par_controle"].items())
     console.print(f"wrong answers rejected first by: {caught}", markup=False)
-    wolves = ", ".join(f"{k} {v}" for k, v in doc["bons_echoues_par_controle"].items())  # type: ignore[attr-defined]
+    wolves = ", ".join(f"{k} {v}" for k, v in doc["bons_echoues_par_controle"].items())
     if wolves:
         console.print(f"good answers failed first by: {wolves}", markup=False)
     if "avec_juge" in doc:
-        console.print(line("with the judge", doc["avec_juge"]), markup=False)  # type: ignore[arg-type]
-    if found.for_the_judge:
-        console.print(f"{found.for_the_judge} wrong answer(s) left to a judge: not counted", markup=False)
-    for d in doc.get("desaccords", []):  # type: ignore[attr-defined]
+        console.print(_line("with the judge", doc["avec_juge"]), markup=False)
+    if for_the_judge:
+        console.print(f"{for_the_judge} wrong answer(s) left to a judge: not counted", markup=False)
+    for d in doc.get("desaccords", []):
         said = ", ".join(d["echoue_par"]) or "passed every check"
         console.print(f"row {d['ligne']}  {d['cas']}  {d['verdict']}: {said}", markup=False)
 
