@@ -5,7 +5,7 @@ are free"), and whether anything the agent read states the same of the same subj
 them: a fee invented, a condition added, a rule extended to what the help texts do not cover, a rule said
 from memory when no search returned it. A stated rule is a clause that names a subject of the shop's
 policies (a return, an exchange, a refund, the delivery, a label, a sale, a warranty, a motive) and what
-holds of it (free, paid, possible, excluded, required); it is grounded when a sentence the agent read
+holds of it (free, paid, possible, excluded, required, restricted, done by the customer alone); it is grounded when a sentence the agent read
 names the same subject with the same kind of predicate. Both sides folded, French and English.
 """
 
@@ -23,6 +23,7 @@ SUBJECTS = {
     "soldes": r"soldes?|articles soldes|sale items?",
     "garantie": r"garanties?|warranty",
     "motif": r"motifs?|justificatifs?|reasons?",
+    "modification": r"modifi\w*|annul\w*|changer|cancel\w*|modify|change it",
 }
 PREDICATES = {
     "gratuit": r"gratuit\w*|offert\w*|sans frais|ne (?:vous )?coute rien|rien a payer|free|at no cost|free of charge",
@@ -31,6 +32,10 @@ PREDICATES = {
     r"ne sont (?:ni|pas) (?:repris|acceptes|echanges|rembourses)|aucun \w+ n'est|"
     r"not (?:accepted|possible|allowed|eligible)|excluded|cannot be",
     "requis": r"obligatoires?|requis\w*|exige\w*|indispensables?|required|mandatory|must (?:be|give|provide)",
+    # a restriction: « n'est pas couverte », « ne s'applique qu'aux articles lavés… »
+    "restreint": r"(?:n'est|ne sont) pas couver\w*|ne s'appliqu\w* qu|not covered|only applies",
+    # the customer does it alone: « vous pouvez la modifier vous-même depuis votre espace client »
+    "libre_service": r"vous[- ]memes?|depuis votre espace|dans votre espace client|yourself|on your own",
 }
 _MONEY = re.compile(r"€|\$|£|\beuros?\b|\beur\b|\bdollars?\b")
 _WINDOW = 80  # the characters between a subject and its predicate in one clause, either way

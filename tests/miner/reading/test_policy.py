@@ -77,3 +77,31 @@ def test_policy_sources_name_existing_folders(tmp_path: Path) -> None:
     cfg = FlagConfig.load(tmp_path)
     assert cfg.policy_folders() == [str((tmp_path / "regles").resolve())]
     assert ungrounded("L'échange est gratuit.", cfg=cfg) == []
+
+
+def test_a_restriction_of_the_warranty_nobody_wrote_is_flagged() -> None:
+    # the CGV's article 11 gives the legal warranty with no condition of care
+    (reason,) = ungrounded(
+        "Vous avez la garantie légale de 2 ans, mais la garantie ne s'applique qu'aux articles lavés à froid."
+    )
+    assert "(règle)" in reason and "ne s'applique qu" in reason
+
+
+def test_a_self_service_change_the_shop_never_offers_is_flagged() -> None:
+    # the FAQ: an order « en préparation » is changed or cancelled by a conseiller
+    assert ungrounded(
+        "Elle est encore en préparation : vous pouvez la modifier vous-même depuis votre espace client."
+    )
+
+
+def test_a_self_service_the_agent_read_is_grounded() -> None:
+    read = {
+        "passages": [
+            {
+                "source": "faq",
+                "texte": "Vous pouvez annuler vous-même votre commande depuis votre espace client.",
+            }
+        ]
+    }
+    search = ToolCall("rechercher_aide", {"question": "annuler"}, read)
+    assert ungrounded("Vous pouvez l'annuler vous-même depuis votre espace client.", search, cfg=STRICT) == []
