@@ -19,6 +19,7 @@ from filon.tracing.conventions import (
     adk,
     claude_code,
     genkit,
+    langfuse_sdk,
     logfire_agents,
     openinference,
     pydantic_ai,
@@ -41,7 +42,17 @@ class Convention:
 
 READERS = tuple(
     Convention(m.NAME, m.LABEL, m.MARKS, m.CAPTURE, m.SESSION, m.to_genai)
-    for m in (openinference, vercel_ai, adk, traceloop, pydantic_ai, logfire_agents, genkit, claude_code)
+    for m in (
+        openinference,
+        vercel_ai,
+        adk,
+        traceloop,
+        pydantic_ai,
+        logfire_agents,
+        genkit,
+        claude_code,
+        langfuse_sdk,
+    )
 )
 GENAI = Convention(
     "otel_genai",

@@ -7,7 +7,7 @@ with `gen_ai.prompt`, `gen_ai.content.completion` with `gen_ai.completion`, each
 Span records keep attributes only, so on decoding (`tracing.records`) such events become the current
 attributes, `gen_ai.input.messages` and `gen_ai.output.messages`, unless the span has those already; so
 do the current conventions' `gen_ai.client.inference.operation.details` event, which carries them as its
-own attributes, and OpenLIT's plain-text prompt (« user: … »).
+own attributes, OpenLIT's plain-text prompt (« user: … ») and Mirascope's one message per event.
 """
 
 from __future__ import annotations
@@ -98,12 +98,14 @@ def messages(events: Iterable[tuple[str, Mapping[str, Any]]]) -> dict[str, str]:
             outputs.append(_message("assistant", attrs.get("message", dict(attrs))))
         elif name in ("gen_ai.content.prompt", "gen_ai.content.completion"):
             found = parsed(attrs.get("gen_ai.prompt" if name.endswith("prompt") else "gen_ai.completion"))
-            side = inputs if name.endswith("prompt") else outputs
+            side, role = (inputs, "user") if name.endswith("prompt") else (outputs, "assistant")
             if isinstance(found, str) and found.strip():
-                _spoken(found, side, "user" if name.endswith("prompt") else "assistant")
+                _spoken(found, side, role)
+            if isinstance(found, Mapping):  # one message (Mirascope's), its role or the side's
+                found = [found]
             for m in found if isinstance(found, list) else []:
                 if isinstance(m, Mapping) and m.get("role") != "system":
-                    side.append(_message(str(m.get("role") or "user"), m))
+                    side.append(_message(str(m.get("role") or role), m))
         elif name == DETAILS:
             for key, side in (("gen_ai.input.messages", inputs), ("gen_ai.output.messages", outputs)):
                 found = parsed(attrs.get(key))

@@ -114,6 +114,8 @@ def _both(attrs: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, A
     """The input from the newest user message that has text (the history before it is never read: the
     turn is that message and what answers it) and the whole output, as GenAI messages."""
     indices = _indices(attrs, "input_messages")
+    if not indices and not _indices(attrs, "output_messages"):
+        return _whole(attrs)
     start = indices.stop - 1
     while start > indices.start and not (
         attrs.get(f"llm.input_messages.{start}.message.role") == "user"
@@ -125,6 +127,30 @@ def _both(attrs: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, A
     if not outputs and attrs.get("output.value"):  # only the provider's response body (Agno's OpenAIChat)
         outputs = shapes.from_body(attrs["output.value"])
     return inputs, outputs
+
+
+def _whole(attrs: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """An LLM span with no flattened messages: the request kept whole in `input.value` (a list of messages,
+    a body's `messages`) or a completion's prompts (`llm.prompts`, LlamaIndex's `complete`), and the answer
+    in `output.value` (a provider's body, a completion's `{"text"}`, plain text); the input from the
+    newest user message that has text, as for flattened ones."""
+    prompts = parsed(attrs.get("llm.prompts")) if type(attrs.get("llm.prompts")) is str else None
+    said: Any = attrs.get("input.value")
+    if type(prompts) is list and prompts and type(prompts[-1]) is str:
+        said = prompts[-1]
+    inputs, outputs = shapes.from_whole(said, None)
+    answer = attrs.get("output.value")
+    outputs = (shapes.from_body(answer) or shapes.from_whole(None, answer)[1]) if answer else []
+    start = len(inputs) - 1
+    while start > 0 and not (inputs[start].get("role") == "user" and _has_text(inputs[start])):
+        start -= 1
+    return inputs[max(start, 0) :], outputs
+
+
+def _has_text(message: dict[str, Any]) -> bool:
+    return any(
+        p.get("type") == "text" and str(p.get("content") or "").strip() for p in message.get("parts", [])
+    )
 
 
 def to_genai(span: SpanRecord) -> SpanRecord:

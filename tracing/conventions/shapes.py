@@ -124,8 +124,10 @@ def message(value: Any) -> Any:
         out += [found] if found is not None else []
     elif blocks not in (None, ""):
         out.append({"type": "text", "content": str(blocks)})
+    given = {p.get("id") for p in out if p.get("type") == "tool_call" and p.get("id")}
     for call in value.get("tool_calls") or []:
-        if type(call) is dict:
+        if type(call) is dict and not (call.get("id") and call.get("id") in given):  # LangChain's message
+            # holds its calls twice: as content blocks (`tool_use`) and as `tool_calls`
             function: dict[str, Any] = call["function"] if type(call.get("function")) is dict else call
             if function.get("name"):
                 out.append(
@@ -133,7 +135,7 @@ def message(value: Any) -> Any:
                         "type": "tool_call",
                         "id": call.get("id"),
                         "name": str(function["name"]),
-                        "arguments": function.get("arguments"),
+                        "arguments": function.get("arguments", function.get("args")),  # LangChain: args
                     }
                 )
     return {"role": role, "parts": out}
