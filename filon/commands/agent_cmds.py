@@ -107,7 +107,7 @@ def _print_turn(said: Transcript, as_json: bool) -> None:
     else:
         console.print(doc["texte"], markup=False)
         tools = ", ".join(said.tool_names) or "-"
-        console.print(f"[dim]outils : {tools} · escalade : {'oui' if said.escalated else 'non'}[/]")
+        console.print(f"[dim]tools: {tools} · escalated: {'yes' if said.escalated else 'no'}[/]")
 
 
 def _configured_target() -> str | None:
@@ -182,7 +182,7 @@ def chat(
             service = SupportService(b.client, b.model, prompt)
             while True:
                 try:
-                    message = console.input("[bold]vous> [/]").strip()
+                    message = console.input("[bold]you> [/]").strip()
                 except (EOFError, KeyboardInterrupt):
                     break
                 if not message:
@@ -190,7 +190,7 @@ def chat(
                 reponse = _answer(service, conversation, message)
                 console.print(Text.assemble(("agent> ", "bold green"), reponse.texte))
                 console.print(
-                    f"[dim]  outils : {', '.join(reponse.outils) or '-'} · escalade : {'oui' if reponse.escalade else 'non'}[/]"
+                    f"[dim]  tools: {', '.join(reponse.outils) or '-'} · escalated: {'yes' if reponse.escalade else 'no'}[/]"
                 )
     except MissingCredentials as exc:
         fail(str(exc), Exit.INCONCLUSIVE)

@@ -179,6 +179,9 @@ _CATALOG: list[tuple[str, str]] = [
     (r"^Par catégorie : ", "By category: "),
     (r"^Latence par tour : ", "Latency per turn: "),
     (r"^Coût par rôle : ", "Cost by role: "),
+    # the roles the report names (`goldens.verdict.report`), where the cost line lists them
+    (r"(?:(?<=^Cost by role: )|(?<=, ))juge (?=\S+ \$|\? \$)", "judge "),
+    (r"(?:(?<=^Cost by role: )|(?<=, ))simulateur (?=\S+ \$|\? \$)", "simulated customer "),
     (r" jetons\)", " tokens)"),
     (r"^Coût : (\S+) \$ au total, (\S+) \$ par conversation", r"Cost: \1 $ in all, \2 $ per conversation"),
     (

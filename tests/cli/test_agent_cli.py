@@ -101,6 +101,8 @@ def test_chat_runs_turns_until_an_empty_line() -> None:
     )
     assert result.exit_code == 0
     assert "numéro de commande" in result.stdout and "retard" in result.stdout
+    # the agent speaks French; filon's own words around it are English, as every CLI line is
+    assert "you> " in result.stdout and "tools: " in result.stdout and "vous>" not in result.stdout
 
 
 def test_model_serve_rejects_bad_rates() -> None:
@@ -185,3 +187,12 @@ def test_a_store_in_a_folder_that_does_not_exist_is_one_line_not_a_traceback(
     assert done.returncode == 1, done.stderr  # as every command that cannot open its store
     assert "does not exist" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_ask_says_what_was_done_in_english_beside_the_agents_french() -> None:
+    result = runner.invoke(
+        app, ["ask", "--backend", "scripted", "Je veux un geste commercial, commande LL-10587"]
+    )
+    assert result.exit_code == 0
+    assert "conseiller" in result.stdout  # the agent's answer, as it said it
+    assert "tools: transferer_a_un_conseiller · escalated: yes" in result.stdout

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[3]
 # such as « <commande du cas> », and the texts a check quotes are carried over as they are)
 FRENCH = re.compile(
     r"\b(outil|attendu|obtenue?|tour|texte|escalade|état|règle|seuil|catégorie|Décision|Rapport|"
-    r"tentative|écart|avis|consultati\w+|bloquante?|substitut|jetons|Coût|Latence|hors score)\b"
+    r"tentative|écart|avis|consultati\w+|bloquante?|substitut|jetons|Coût|Latence|hors score|juge|simulateur)\b"
 )
 GAPS = [  # one of each shape the checks write (`goldens/checks/`)
     "outil manquant : consulter_commande(numero=<commande du cas>)",
@@ -57,10 +57,11 @@ GAPS = [  # one of each shape the checks write (`goldens/checks/`)
     "Verdict : PIRE — cas bloquant(s) réussi(s) sur A, en échec sur B : adv-01",
     "Score : A 100.0% · B 50.0% · écart -50.0% (IC 95 % -80.0% à -20.0%, ",
     "Nouvelles réussites : aucune",
+    "Coût par rôle : juge 0.00012 $ (120+40 jetons), simulateur ? $ (30+12 jetons)",
 ]
 QUOTES = re.compile(r"«[^»]*»")
 # the case format's own words are data, said as written: quoted texts, a category's name, an option's
-CASE_DATA = re.compile(r"«[^»]*»|--tentative|\bescalade \d+/\d+")
+CASE_DATA = re.compile(r"«[^»]*»|--tentative|\bescalade \d+/\d+|\bscripted-\w+")  # a model's id is data too
 
 
 def french(line: str) -> bool:
