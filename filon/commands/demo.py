@@ -121,19 +121,20 @@ def _queue(store: Store) -> list[Any]:
     from filon.miner.core.untrusted import one_line
 
     top = store.list_conversations(limit=5)
+    wide = console.width >= 100  # under it, the tools (in `traces show`) give their room to the why
     table = Table(title="top of the review queue (incidents, then severity)")
     table.add_column("conversation", no_wrap=True)
-    for column in ("severity", "flags", "tools", "why"):
-        table.add_column(column)
+    table.add_column("severity")
+    table.add_column("flags", ratio=1)
+    if wide:
+        table.add_column(
+            "tools", ratio=1, overflow="fold"
+        )  # a name folded whole, never cut to « suivre_coli… »
+    table.add_column("why", ratio=2)  # the one column that explains the row: the most room
     for row in top:
-        tools = ", ".join(dict.fromkeys(row.tools)) or "-"
-        table.add_row(
-            Text(one_line(row.conversation_id)),
-            row.severity,
-            ", ".join(row.flags),
-            Text(one_line(tools)),
-            Text(one_line(row.reason)),
-        )
+        tools = Text(one_line(", ".join(dict.fromkeys(row.tools)) or "-"))
+        cells = [Text(one_line(row.conversation_id)), row.severity, ", ".join(row.flags)]
+        table.add_row(*cells, *([tools] if wide else []), Text(one_line(row.reason)))
     console.print(table, soft_wrap=False)
     return top
 

@@ -445,3 +445,18 @@ def test_trace_text_never_reaches_the_terminal_raw_in_list_and_lint(tmp_path: Pa
     )
     assert explained.exit_code == 0, explained.output
     assert "\x1b" not in explained.output and "\\x1b]8;;http://x\\x07" in explained.output
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_the_demo_queue_table_never_cuts_a_name(columns: int) -> None:
+    """At 80 columns the tools (in `traces show`) give their room to the why; wider, each tool's name is
+    whole, folded rather than cut to « suivre_coli… »."""
+    result = runner.invoke(
+        app, ["demo", "--conversations", "20", "--seed", "1"], env={"COLUMNS": str(columns)}
+    )
+    assert result.exit_code == 0, result.output
+    table = result.stdout.split("top of the review queue")[1].split("└")[0]
+    assert "…" not in table
+    assert ("tools" in table.splitlines()[2]) is (columns >= 100)
+    if columns >= 100:
+        assert "transferer_a_un_conseiller" in table or "consulter_commande" in table
