@@ -16,6 +16,25 @@ class ReviewScreen(Screen[None]):
         return cast("ReviewApp", self.app)
 
 
+def fitted(text: str, width: int) -> str:
+    """`text` in `width` characters: whole when it fits; else a failure signature keeps its cause and
+    channel (« cause · channel · ») and the end of its calls, where two signatures most often differ, and
+    any other text its start and its end, around « … »."""
+    if len(text) <= width or width < 8:
+        return text
+    head = text[: text.find(" · ", text.find(" · ") + 3) + 3] if text.count(" · ") >= 2 else ""
+    if head and len(head) <= width - 9:
+        room, kept = width - len(head) - 1, ""
+        for call in reversed(text[len(head) :].split(" > ")):  # whole calls, from the last
+            longer = f"{call} > {kept}" if kept else call
+            if len(longer) + 2 > room:
+                break
+            kept = longer
+        return f"{head}… > {kept}" if kept else f"{head}…{text[-room:]}"
+    tail = (width - 1) // 2
+    return f"{text[: width - 1 - tail].rstrip()}…{text[-tail:].lstrip()}"
+
+
 def remaining(width: int, columns: list[tuple[str, int]]) -> int:
     """The width left to a table's free column once the fixed ones, their cell padding and the scroll
     bar are counted: at least 12."""

@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from filon.miner.core.severity import Severity
 from filon.miner.store.groups import INCIDENT, FailureGroup
-from filon.tui.base import ReviewScreen, remaining
+from filon.tui.base import ReviewScreen, fitted, remaining
 from filon.tui.queue import SEVERITY_STYLE, age
 from filon.tui.safe import literal
 
@@ -61,6 +61,7 @@ class GroupsScreen(ReviewScreen):
         columns += [("first", 5), ("representative", 26)] if wide else []
         columns.append(("signature", remaining(width, columns)))
         self.wide = wide
+        self.signature_width = columns[-1][1]
         for label, size in columns:
             table.add_column(label, width=size)
         self.load()
@@ -90,7 +91,7 @@ class GroupsScreen(ReviewScreen):
                 str(g.size),
                 age(g.last_seen, now),
                 *((age(g.first_seen, now), literal(g.representative)) if self.wide else ()),
-                literal(g.signature),
+                literal(fitted(g.signature, self.signature_width)),
                 key=g.signature,
             )
         self.query_one("#filters", Static).update(

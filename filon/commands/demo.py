@@ -133,7 +133,7 @@ def _queue(store: Store) -> list[Any]:
     table.add_column("why", ratio=2)  # the one column that explains the row: the most room
     for row in top:
         tools = Text(one_line(", ".join(dict.fromkeys(row.tools)) or "-"))
-        cells = [Text(one_line(row.conversation_id)), row.severity, ", ".join(row.flags)]
+        cells: list[Text | str] = [Text(one_line(row.conversation_id)), row.severity, ", ".join(row.flags)]
         table.add_row(*cells, *([tools] if wide else []), Text(one_line(row.reason)))
     console.print(table, soft_wrap=False)
     return top

@@ -230,3 +230,26 @@ async def test_undo_belongs_to_the_group_its_verdict_was_on(make_app, store: Sto
         await settle(pilot)
         assert f"the last group verdict was on group {group.failure.id}: undo it from there" in notes(app)
         assert app.last_group is not None  # nothing undone from here
+
+
+async def test_at_80_columns_a_long_signature_keeps_its_cause_channel_and_end(make_app, store: Store) -> None:  # type: ignore[no-untyped-def]
+    deploy(store, 5)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("g")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GroupsScreen)
+        table = screen.query_one(DataTable)
+        width = list(table.columns.values())[-1].width  # the signature's, last
+        assert any(len(g.signature) > width for g in screen.groups)  # the store holds some too long for it
+        for i, group in enumerate(screen.groups):
+            shown = str(table.get_row_at(i)[-1])
+            assert len(shown) <= width
+            if len(group.signature) > width:  # cut where it does not tell groups apart: the middle
+                cause_and_channel = " · ".join(group.signature.split(" · ")[:2])
+                assert shown.startswith(cause_and_channel) and "…" in shown
+                assert group.signature.endswith(shown.split("…")[-1].lstrip(" >"))
+            else:
+                assert shown == group.signature
