@@ -76,7 +76,10 @@ def load_rubric(folder: Path, name: str) -> Rubric:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise RubricError(f"{path}: no such rubric (juge critere {name!r})") from None
+        raise RubricError(
+            f"{path}: no such rubric (juge critere {name!r}); a set's rubrics are the judges/ folder beside "
+            "its cases folder: copy goldens/judges there with the cases, or write this one"
+        ) from None
     text = raw.decode("utf-8").replace("\r\n", "\n")
     values, body = _front_matter(path, text)
     unknown = sorted(set(values) - {"seuil", "echelle"})

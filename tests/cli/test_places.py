@@ -114,3 +114,19 @@ def test_a_set_that_is_not_there_is_a_usage_error_with_a_hint(
     )
     lint = runner.invoke(app, ["goldens", "lint", "casez"])
     assert lint.exit_code == 2 and "no such folder" in lint.stderr
+
+
+def test_a_cases_folder_copied_without_its_judges_says_where_the_rubrics_go(tmp_path: Path) -> None:
+    import shutil
+
+    from tests.conftest import REPO
+
+    shutil.copytree(REPO / "goldens" / "cases", tmp_path / "mine")
+    result = runner.invoke(app, ["goldens", "lint", str(tmp_path / "mine")])
+    assert result.exit_code == 1  # lint fails until its rubrics are there
+    said = [line for line in result.stderr.splitlines() if "no such rubric" in line]
+    assert said and all(
+        "copy goldens/judges there" in line and str(tmp_path / "judges") in line for line in said
+    )
+    shutil.copytree(REPO / "goldens" / "judges", tmp_path / "judges")
+    assert runner.invoke(app, ["goldens", "lint", str(tmp_path / "mine")]).exit_code == 0
