@@ -1,7 +1,7 @@
 """The store: the only code that reads or writes filon's database, on SQLite or PostgreSQL.
 
 `Store` (`api`) is the face every command and screen holds; behind it, one module per job: the tables
-(`tables`) and their migrations (`migrations`, with the DDL they run in `ddl`), the SQL shared by both
+(`tables`) and their migrations (`migrations`, one file each with the DDL it runs), the SQL shared by both
 engines (`sql`, `pg_copy`), spans turned into rows and conversations (`rows`, `batch`, `traces`), the
 review queue and its claims (`reviews`, `group_review`), failure groups (`groups`, `regroup`, `signature`),
 incidents, retention and statistics. The store never imports the rules: what a flag is comes from the
