@@ -31,11 +31,16 @@ def notes(app) -> list[str]:  # type: ignore[no-untyped-def]
     return [n.message for n in app._notifications]
 
 
-async def open_worst_group(app, pilot) -> GroupScreen:  # type: ignore[no-untyped-def]
+async def open_groups(app, pilot) -> GroupsScreen:  # type: ignore[no-untyped-def]
     await settle(pilot)
     await pilot.press("g")
     await settle(pilot)
     assert isinstance(app.screen, GroupsScreen)
+    return app.screen
+
+
+async def open_worst_group(app, pilot) -> GroupScreen:  # type: ignore[no-untyped-def]
+    await open_groups(app, pilot)
     await pilot.press("enter")
     await settle(pilot)
     assert isinstance(app.screen, GroupScreen)
@@ -236,11 +241,7 @@ async def test_at_80_columns_a_long_signature_keeps_its_cause_channel_and_end(ma
     deploy(store, 5)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("g")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, GroupsScreen)
+        screen = await open_groups(app, pilot)
         table = screen.query_one(DataTable)
         width = list(table.columns.values())[-1].width  # the signature's, last
         assert any(len(g.signature) > width for g in screen.groups)  # the store holds some too long for it
