@@ -8,6 +8,7 @@ reviewer would see first, and the next command to run.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -178,6 +179,14 @@ def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:
 
     folder = settings().home_folder() / "demo-cases"
     folder.mkdir(parents=True, exist_ok=True)
+    earlier = _earlier_case(store, group, folder)
+    if earlier is not None:  # a second demo: the first's case covers the same failure, no copy of it
+        others = store.open_members(group.signature, "demo").ids
+        done = store.cover_group(group.signature, "demo", earlier.stem, others, group.representative)
+        return (
+            f"one case for all of them already: {earlier}, written by an earlier demo for this failure "
+            f"({len(done.changed)} more conversation(s) of the group marked covered by it)"
+        )
     draft = make_draft(store, group.representative, "demo", folder=goldens_dir(None))
     if draft is None:
         return None
@@ -203,6 +212,19 @@ def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:
         f"one case for all of them, drafted from {one_line(group.representative)}: {path} "
         f"({len(done.changed)} other conversation(s) of the group marked covered by it{left})"
     )
+
+
+def _earlier_case(store: Store, group: FailureGroup, folder: Path) -> Path | None:
+    """A case an earlier demo wrote for this failure: drafted from a conversation of the same group."""
+    members = {r.conversation_id for r in store.list_conversations(limit=10_000, group=group.signature)}
+    for path in sorted(folder.glob("*.json")):
+        try:
+            source = json.loads(path.read_text(encoding="utf-8")).get("source") or {}
+        except (OSError, ValueError):
+            continue  # not one of the demo's: left alone
+        if source.get("conversation_id") in members:
+            return path
+    return None
 
 
 def _unused_label(store: Store, seed: int) -> str:
