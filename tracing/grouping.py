@@ -23,6 +23,7 @@ from filon.miner.core.model import ToolCall, Turn
 from filon.miner.rules.config import CONVERSATION_KEYS as DEFAULT_KEYS
 from filon.miner.rules.config import is_escalation
 from filon.tracing.conventions import JUST_GENAI, read, readable
+from filon.tracing.history import earlier_turns
 from filon.tracing.records import SpanRecord
 from filon.tracing.tool_calls import messages, tool_calls
 
@@ -72,6 +73,7 @@ class TurnOf(NamedTuple):
     turn: Turn
     model_versions: set[str]
     stacks: frozenset[str] = frozenset()  # the conventions of its spans; none: a trace not about the model
+    earlier: tuple[Turn, ...] = ()  # with no conversation id, the turns its model call replays (`history`)
 
 
 class _Spans(NamedTuple):
@@ -361,4 +363,9 @@ def turn_of(
         if channel == "whatsapp" and ":" in conversation_id
         else _user_id(sorted_spans, head),
     )
-    return TurnOf(conversation_id, channel, turn, versions, stacks)
+    earlier: tuple[Turn, ...] = ()
+    if conversation_id.startswith("trace:"):  # no conversation id: this trace is the whole conversation
+        earlier = tuple(earlier_turns(sorted_spans.models, head.trace_id, turn.started_at))
+        for t in earlier:
+            t.sender = turn.sender
+    return TurnOf(conversation_id, channel, turn, versions, stacks, earlier)

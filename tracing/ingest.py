@@ -296,7 +296,7 @@ class Ingestor:
         read = _Read({}, {}, {}, {})
         seen = stats.stacks
         for trace_id, spans in traces.items():
-            conv_id, channel, turn, _, found = turn_of(
+            conv_id, channel, turn, _, found, earlier = turn_of(
                 spans, self.config.escalation_tools, conversation_keys=self.config.conversation_keys
             )
             if not found:  # HTTP, database spans alone: context of no turn, no conversation
@@ -305,9 +305,10 @@ class Ingestor:
             for name in found:
                 seen[name] = seen.get(name, 0) + 1
             read.span_conv[trace_id] = conv_id
-            read.grouped.setdefault(conv_id, []).append(turn)
+            read.grouped.setdefault(conv_id, []).extend((*earlier, turn))
             read.channels[conv_id] = channel  # the channel of the conversation's last trace read
-            read.stacks[trace_id] = found
+            for t in (*earlier, turn):
+                read.stacks[t.trace_id] = found
         results_elsewhere(traces, [t for found in read.grouped.values() for t in found])
         return read
 

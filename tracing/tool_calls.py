@@ -273,32 +273,9 @@ def earlier_calls(models: Sequence[SpanRecord]) -> list[ToolCall]:
     in this turn but traced nowhere here (a stack that records one model call, the last): each with its
     result, and a result whose call is not there at all as a call of that result's tool. Marked `earlier`:
     ingest drops those another trace of the batch holds as its own calls."""
-    if not models:
-        return []
-    found = _this_turn(models[0].attributes.get(INPUT))
-    parts = [p for m in found if type(m) is dict for p in m.get("parts") or [] if type(p) is dict]
-    given: dict[str, Any] = {}
-    for p in parts:
-        if p.get("type") == "tool_call_response" and p.get("id"):
-            given.setdefault(str(p["id"]), p.get("response", p.get("result")))
-    out: list[ToolCall] = []
-    asked: set[str] = set()
-    for p in parts:
-        if p.get("type") == "tool_call" and p.get("name"):
-            key = str(p.get("id") or "") or None
-            asked.add(key or "")
-            result = envelopes.result(given[key])[0] if key in given else None
-            args = _model_arguments(p.get("arguments")) or {}
-            out.append(
-                ToolCall(str(p["name"]), args, result, None, p.get("arguments") is not None, key, True)
-            )
-    for p in parts:
-        if p.get("type") == "tool_call_response" and str(p.get("id") or "") not in asked and p.get("name"):
-            result = envelopes.result(p.get("response", p.get("result")))[0]
-            out.append(
-                ToolCall(str(p["name"]), {}, result, None, False, str(p.get("id") or "") or None, True)
-            )
-    return out
+    from filon.tracing.history import calls_in  # which reads messages as this module does
+
+    return calls_in(_this_turn(models[0].attributes.get(INPUT))) if models else []
 
 
 def _from_requests(models: Sequence[SpanRecord], alone: bool) -> list[ToolCall]:
