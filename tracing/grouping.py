@@ -365,7 +365,5 @@ def turn_of(
     )
     earlier: tuple[Turn, ...] = ()
     if conversation_id.startswith("trace:"):  # no conversation id: this trace is the whole conversation
-        earlier = tuple(earlier_turns(sorted_spans.models, head.trace_id, turn.started_at))
-        for t in earlier:
-            t.sender = turn.sender
+        earlier = tuple(earlier_turns(sorted_spans.models, head.trace_id, turn.started_at, turn.sender))
     return TurnOf(conversation_id, channel, turn, versions, stacks, earlier)

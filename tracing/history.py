@@ -60,9 +60,12 @@ def _text(message: Any, role: str) -> str:
     return str(parts[-1].get("content", "")) if parts else ""
 
 
-def earlier_turns(models: Sequence[SpanRecord], trace_id: str, started_at: datetime) -> list[Turn]:
+def earlier_turns(
+    models: Sequence[SpanRecord], trace_id: str, started_at: datetime, sender: str | None = None
+) -> list[Turn]:
     """The turns the first model call's input replays before the customer's newest message, oldest
-    first: each customer message with the calls and the last answer that follow it."""
+    first: each customer message with the calls and the last answer that follow it (`sender`: the
+    customer's identity, the newest turn's)."""
     if not models:
         return []
     found = messages(models[0].attributes.get(INPUT))
@@ -78,6 +81,7 @@ def earlier_turns(models: Sequence[SpanRecord], trace_id: str, started_at: datet
                 user=_text(found[start], "user"),
                 agent=answer,
                 tools=calls_in(segment, earlier=False),
+                sender=sender,
             )
         )
     return turns

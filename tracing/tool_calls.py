@@ -286,8 +286,9 @@ def _from_requests(models: Sequence[SpanRecord], alone: bool) -> list[ToolCall]:
     named = _by_name(models) if len(models) > 1 else {}
     used: dict[str, int] = {}
     out = []
-    placed = by_position(models) if len(models) > 1 else []
-    for i, r in enumerate(requests(models)):
+    asked = requests(models)
+    placed = by_position(models) if len(models) > 1 and any(r.call_id is None for r in asked) else []
+    for i, r in enumerate(asked):
         result = None
         if r.call_id is None and named.get(r.name):  # no id: the next result of its tool's name
             result = envelopes.result(named[r.name].pop(0))[0]
@@ -301,6 +302,14 @@ def _from_requests(models: Sequence[SpanRecord], alone: bool) -> list[ToolCall]:
         args = _model_arguments(r.arguments) or {}
         out.append(ToolCall(r.name, args, result, None, r.arguments is not None, r.call_id))
     return [*before, *out] if before else out
+
+
+def _placed(asked: list[Request], models: Sequence[SpanRecord]) -> dict[int, Any]:
+    """`by_position`'s results by the `id` of the request each answers, looked for only where some request
+    has no id (most stacks give every call one)."""
+    if all(r.call_id is not None for r in asked):
+        return {}
+    return {id(r): found for r, found in zip(asked, by_position(models), strict=False) if found is not None}
 
 
 def tool_calls(
@@ -342,7 +351,7 @@ def tool_calls(
     runs = [*([run] if run is not None else []), *later_runs]
     asked = requests([*models, *runs])
     paired = _pair(spans, asked)
-    placed = {id(r): found for r, found in zip(asked, by_position(models), strict=False) if found is not None}
+    placed = _placed(asked, models)
     last = {key: found[-1] for key, found in responses(models).items()}
     if runs:
         last = {**answered(runs), **last}

@@ -116,10 +116,7 @@ class Flag:
     @classmethod
     def of(cls, cause: str, turn: int, reason: str, trace_id: str = "") -> Flag:
         """A flag from its cause: kind and severity come from where the cause is registered."""
-        fields = FIELDS.get(cause)
-        if fields is None:
-            cause_of(cause)  # raises, naming the cause
-        kind, severity = FIELDS[cause]
+        kind, severity = FIELDS.get(cause) or FIELDS[cause_of(cause).name]  # cause_of: raises, naming it
         return cls(kind, severity, turn, reason, trace_id, cause)
 
     @property

@@ -124,10 +124,11 @@ def message(value: Any) -> Any:
         out += [found] if found is not None else []
     elif blocks not in (None, ""):
         out.append({"type": "text", "content": str(blocks)})
-    given = {p.get("id") for p in out if p.get("type") == "tool_call" and p.get("id")}
-    for call in value.get("tool_calls") or []:
-        if type(call) is dict and not (call.get("id") and call.get("id") in given):  # LangChain's message
-            # holds its calls twice: as content blocks (`tool_use`) and as `tool_calls`
+    calls = value.get("tool_calls") or []
+    # LangChain's message holds its calls twice: as content blocks (`tool_use`) and as `tool_calls`
+    given = {p.get("id") for p in out if p.get("type") == "tool_call" and p.get("id")} if calls else set()
+    for call in calls:
+        if type(call) is dict and not (call.get("id") and call.get("id") in given):
             function: dict[str, Any] = call["function"] if type(call.get("function")) is dict else call
             if function.get("name"):
                 out.append(

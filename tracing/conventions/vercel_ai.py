@@ -43,9 +43,8 @@ def _parts(content: Any) -> list[dict[str, Any]]:
                     "arguments": part.get("input", part.get("args")),
                 }
             )
-        elif (
-            part.get("type") == "tool-result"
-        ):  # a result read back: `result`, or v5's `output` {type, value}
+        # a result read back: `result`, or v5's `output` {type, value}
+        elif part.get("type") == "tool-result":
             given = part.get("output", part.get("result"))
             if isinstance(given, dict) and given.keys() <= {"type", "value"} and "value" in given:
                 given = given["value"]

@@ -19,10 +19,10 @@ from sqlalchemy import Connection, Engine, inspect
 
 from filon.miner.store import tables
 
-Migration = tuple[int, str, Callable[[Connection], None]]
+Step = tuple[int, str, Callable[[Connection], None]]  # version, name (the ledger's), apply
 
 
-def _discovered() -> list[Migration]:
+def _discovered() -> list[Step]:
     """Every `vNNNN_*.py` of this package, in version order; versions run 1, 2, 3… with none missing."""
     found = []
     for module in pkgutil.iter_modules(__path__):
@@ -38,7 +38,7 @@ def _discovered() -> list[Migration]:
     return found
 
 
-MIGRATIONS: list[Migration] = _discovered()
+MIGRATIONS: list[Step] = _discovered()
 
 
 def applied(engine: Engine) -> list[int]:
