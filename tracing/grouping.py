@@ -365,5 +365,6 @@ def turn_of(
     )
     earlier: tuple[Turn, ...] = ()
     if conversation_id.startswith("trace:"):  # no conversation id: this trace is the whole conversation
-        earlier = tuple(earlier_turns(sorted_spans.models, head.trace_id, turn.started_at, turn.sender))
+        replaying = sorted_spans.models or ([sorted_spans.agent] if sorted_spans.agent else [])
+        earlier = tuple(earlier_turns(replaying, head.trace_id, turn.started_at, turn.sender))
     return TurnOf(conversation_id, channel, turn, versions, stacks, earlier)

@@ -18,7 +18,7 @@ from itertools import pairwise
 from typing import Any
 
 from filon.miner.core.model import ToolCall, Turn
-from filon.tracing.conventions import envelopes
+from filon.tracing.conventions import envelopes, openinference, traceloop
 from filon.tracing.records import SpanRecord
 from filon.tracing.tool_calls import INPUT, _model_arguments, messages
 
@@ -60,15 +60,26 @@ def _text(message: Any, role: str) -> str:
     return str(parts[-1].get("content", "")) if parts else ""
 
 
+def _replayed(span: SpanRecord) -> list[Any]:
+    """The whole input a model call (or, with none traced, the agent's run) was given: the readers of
+    flattened messages keep only the newest user message and what follows for the turn itself, so the
+    history is read again from their own attributes here."""
+    for read in (traceloop.history, openinference.history):
+        found = read(span.attributes)
+        if len(found) > 1:
+            return found
+    return messages(span.attributes.get(INPUT))
+
+
 def earlier_turns(
     models: Sequence[SpanRecord], trace_id: str, started_at: datetime, sender: str | None = None
 ) -> list[Turn]:
-    """The turns the first model call's input replays before the customer's newest message, oldest
-    first: each customer message with the calls and the last answer that follow it (`sender`: the
-    customer's identity, the newest turn's)."""
+    """The turns the first model call's input (`models`: the turn's model calls, else its agent's run)
+    replays before the customer's newest message, oldest first: each customer message with the calls and
+    the last answer that follow it (`sender`: the customer's identity, the newest turn's)."""
     if not models:
         return []
-    found = messages(models[0].attributes.get(INPUT))
+    found = _replayed(models[0])
     asked = [i for i, m in enumerate(found) if _text(m, "user").strip()]
     turns = []
     for n, (start, end) in enumerate(pairwise(asked), 1):

@@ -1,6 +1,9 @@
 """A model call that replays the conversation so far in its input: with no conversation id on the spans,
 the turns it replays are the conversation's first turns (they exist nowhere else); with one, each turn
-came as its own trace and nothing is taken from the history."""
+came as its own trace and nothing is taken from the history. The same in every form a stack writes the
+input in: GenAI messages, OpenLLMetry's and OpenInference's flattened ones (whose readers keep only the
+newest message for the turn itself), and an agent's run with no model call traced (pydantic-ai's
+`all_messages`)."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
@@ -28,18 +32,74 @@ HISTORY = [
 ]
 
 
-def payload(conversation: str | None) -> dict[str, Any]:
-    def kv(key: str, value: str) -> dict[str, Any]:
-        return {"key": key, "value": {"stringValue": value}}
+ANSWER = "You're welcome."
 
-    attributes = [
+
+def kv(key: str, value: str) -> dict[str, Any]:
+    return {"key": key, "value": {"stringValue": value}}
+
+
+def genai() -> list[dict[str, Any]]:
+    answer = [{"role": "assistant", "parts": [{"type": "text", "content": ANSWER}]}]
+    return [
         kv("gen_ai.operation.name", "chat"),
         kv("gen_ai.input.messages", json.dumps(HISTORY)),
-        kv(
-            "gen_ai.output.messages",
-            json.dumps([{"role": "assistant", "parts": [{"type": "text", "content": "You're welcome."}]}]),
-        ),
+        kv("gen_ai.output.messages", json.dumps(answer)),
     ]
+
+
+def pydantic_ai_run() -> list[dict[str, Any]]:
+    """An agent's run whose model calls are not traced: the whole conversation in `all_messages`."""
+    return [
+        kv("gen_ai.operation.name", "invoke_agent"),
+        kv("pydantic_ai.all_messages", json.dumps(HISTORY)),
+        kv("final_result", ANSWER),
+    ]
+
+
+def flattened(prefix: str, field: str, call: str, out: str) -> list[dict[str, Any]]:
+    """HISTORY written message by message (`prefix`N`.`…), with the tool call's keys under `call`."""
+    found: list[dict[str, Any]] = []
+    for n, message in enumerate(HISTORY):
+        base = f"{prefix}{n}.{field}"
+        found.append(kv(base + "role", message["role"]))
+        for part in message["parts"]:
+            if part["type"] == "text":
+                found.append(kv(base + "content", part["content"]))
+            elif part["type"] == "tool_call":
+                found += [
+                    kv(f"{base}tool_calls.0.{call}id", part["id"]),
+                    kv(f"{base}tool_calls.0.{call}{'function.' if call else ''}name", part["name"]),
+                    kv(
+                        f"{base}tool_calls.0.{call}{'function.' if call else ''}arguments", '{"order": "A-1"}'
+                    ),
+                ]
+            else:
+                found += [kv(base + "tool_call_id", part["id"]), kv(base + "content", part["response"])]
+    return [*found, kv(out + "role", "assistant"), kv(out + "content", ANSWER)]
+
+
+def openllmetry() -> list[dict[str, Any]]:
+    return [kv("llm.request.type", "chat"), *flattened("gen_ai.prompt.", "", "", "gen_ai.completion.0.")]
+
+
+def openinference() -> list[dict[str, Any]]:
+    return [
+        kv("openinference.span.kind", "LLM"),
+        *flattened("llm.input_messages.", "message.", "tool_call.", "llm.output_messages.0.message."),
+    ]
+
+
+FORMS = {
+    "genai": genai,
+    "pydantic_ai_run": pydantic_ai_run,
+    "openllmetry": openllmetry,
+    "openinference": openinference,
+}
+
+
+def payload(conversation: str | None, form: str = "genai") -> dict[str, Any]:
+    attributes = FORMS[form]()
     if conversation:
         attributes.append(kv("gen_ai.conversation.id", conversation))
     span = {
@@ -53,9 +113,11 @@ def payload(conversation: str | None) -> dict[str, Any]:
     return {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
 
 
-def turns(tmp_path: Path, conversation: str | None, times: int = 1) -> list[dict[str, Any]]:
+def turns(
+    tmp_path: Path, conversation: str | None, times: int = 1, form: str = "genai"
+) -> list[dict[str, Any]]:
     path = tmp_path / "call.json"
-    path.write_text(json.dumps(payload(conversation)))
+    path.write_text(json.dumps(payload(conversation, form)))
     for _ in range(times):
         result = runner.invoke(app, ["ingest", str(path)])
         assert result.exit_code == 0, result.output
@@ -64,8 +126,9 @@ def turns(tmp_path: Path, conversation: str | None, times: int = 1) -> list[dict
     return shown["turns"]
 
 
-def test_with_no_conversation_id_the_replayed_turns_come_first_and_once(tmp_path: Path) -> None:
-    found = turns(tmp_path, None, times=2)  # the same trace twice: the same rows
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_with_no_conversation_id_the_replayed_turns_come_first_and_once(tmp_path: Path, form: str) -> None:
+    found = turns(tmp_path, None, times=2, form=form)  # the same trace twice: the same rows
     assert [(t["user"], t["agent"]) for t in found] == [
         ("Hi!", "Hello, how can I help?"),
         ("Where is order A-1?", "It is in transit."),
@@ -76,6 +139,7 @@ def test_with_no_conversation_id_the_replayed_turns_come_first_and_once(tmp_path
     assert found[0]["tools"] == [] and found[2]["tools"] == []
 
 
-def test_with_a_conversation_id_nothing_is_taken_from_the_history(tmp_path: Path) -> None:
-    found = turns(tmp_path, "c-42")
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_with_a_conversation_id_nothing_is_taken_from_the_history(tmp_path: Path, form: str) -> None:
+    found = turns(tmp_path, "c-42", form=form)
     assert [(t["user"], t["agent"]) for t in found] == [("Thanks!", "You're welcome.")]

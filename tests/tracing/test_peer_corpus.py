@@ -2,8 +2,9 @@
 Langfuse, Logfire, the GenAI semantic conventions, OpenInference, Laminar, opentelemetry-python-contrib,
 Strands, the AI SDK, ADK, pydantic-ai), each scored against an expectation written by reading the payload
 (never from filon's output), through `filon ingest` and `traces show --json` as a new user would: at
-least 88% read whole (73 of 81 since the third batch, whose 12 payloads came from stacks nobody here had
-read: 5 whole when measured before any change, 10 after), and a payload not read whole never silently
+least 90% read whole (76 of 81, a development figure: the third batch's 12 payloads, from stacks nobody
+here had read, were 5 whole when measured before any change, 10 after, 11 once the earlier turns were read
+from flattened inputs and agent runs too), and a payload not read whole never silently
 (`traces doctor` names something)."""
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def test_most_peer_payloads_read_whole_and_none_misread_silently() -> None:
     assert len(projects) >= 8
     whole = [s for s in scores if s.whole]
     partial = {s.name: s.missed for s in scores if not s.whole}
-    assert len(whole) / len(scores) >= 0.88, partial
+    assert len(whole) / len(scores) >= 0.90, partial
     for name in partial:
         said = runner.invoke(
             app, ["traces", "doctor", "--json", str(peers.FOLDER / "payloads" / f"{name}.json")]

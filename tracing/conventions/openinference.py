@@ -129,6 +129,12 @@ def _both(attrs: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, A
     return inputs, outputs
 
 
+def history(attrs: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every flattened input message, the history before the newest user message included (read only
+    where a conversation exists nowhere else: `tracing.history`)."""
+    return [_message(attrs, "input_messages", i) for i in _indices(attrs, "input_messages")]
+
+
 def _whole(attrs: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """An LLM span with no flattened messages: the request kept whole in `input.value` (a list of messages,
     a body's `messages`) or a completion's prompts (`llm.prompts`, LlamaIndex's `complete`), and the answer

@@ -97,6 +97,12 @@ def _flattened(attrs: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[s
     return inputs, outputs
 
 
+def history(attrs: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every `gen_ai.prompt.N.*` message, the history before the newest user message included (read only
+    where a conversation exists nowhere else: `tracing.history`)."""
+    return [_message(attrs, f"gen_ai.prompt.{i}.") for i in range(_count(attrs, "prompt"))]
+
+
 def _entity_input(value: Any) -> tuple[str, dict[str, Any]]:
     """The decorated function's call, `{"args": [...], "kwargs": {...}}`: its last text argument (the
     customer's message, for an agent function) and its keyword arguments (a tool's)."""
