@@ -62,6 +62,7 @@ class Diagnosis:
     spans: int = 0
     traces: int = 0
     skipped: int = 0  # traces with no span of any GenAI convention
+    unread: list[str] = field(default_factory=list)  # attributes of skipped traces that may hold the talk
     turns: int = 0
     failed: int = 0  # turns with a failed span: left out of the content and token shares
     conversations: int = 0
@@ -95,6 +96,7 @@ def diagnose(
     conventions: dict[str, Convention] = {}
     read: dict[str, list[Turn]] = {}  # conversation id → the turn each of its traces reads as
     scrubbed: set[str] = set()
+    unread: set[str] = set()
     for spans in by_trace(records).values():
         found.traces += 1
         for s in spans:
@@ -110,6 +112,7 @@ def diagnose(
         marked = [c for s in spans if (c := stack_of(s)) is not None]
         if not marked:
             found.skipped += 1
+            unread.update(_unread(spans))
             continue
         for c in marked:
             conventions[c.name] = c
@@ -119,6 +122,7 @@ def diagnose(
         found.several_turns += len(_asked(spans)) > 1
     found.conversations = len(read)
     found.scrubbed = sorted(scrubbed)
+    found.unread = sorted(unread)[:8]
     found.shared_ids = shared(read)
     # the turns as lived, as ingest counts them: a tool-call step (a trace per model call) joined to its answer
     lived = [
@@ -132,6 +136,23 @@ def diagnose(
             n for n, escalates in found.tools.items() if not escalates
         )
     return found
+
+
+_TALK = re.compile(r"input|output|prompt|completion|message|request|response|query|answer", re.I)
+
+
+def _unread(spans: list[SpanRecord]) -> set[str]:
+    """The attributes of spans no convention claims whose name and text look like a conversation's (a
+    framework's own `mlflow.spanInputs`, `crew_inputs`…): named, so that skipping them is never silent."""
+    return {
+        k
+        for s in spans
+        for k, v in s.attributes.items()
+        if type(v) is str
+        and _TALK.search(k)
+        and (v.lstrip()[:1] in ("{", "[") or " " in v.strip())
+        and not k.startswith(("http.", "url.", "db.", "net.", "server.", "rpc."))
+    }
 
 
 def _asked(spans: list[SpanRecord]) -> set[str]:
@@ -285,6 +306,11 @@ def lines(diagnosis: Diagnosis) -> list[str]:
         out.append(f"{d.failed} turn(s) with a failed span: not counted for content and tokens")
     if d.skipped:
         out.append(f"{d.skipped} trace(s) with no span of any GenAI convention (HTTP, database…): skipped")
+    if d.unread:
+        out.append(
+            f"skipped spans hold what may be the conversation in attributes filon does not read: "
+            f"{', '.join(d.unread)}; emit GenAI spans for each turn (docs/any-agent.md)"
+        )
     for share in d.shares:
         if share.of:
             mark = "ok" if share.whole else "MISSING"

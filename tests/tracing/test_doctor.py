@@ -272,3 +272,30 @@ def test_an_id_shared_by_unrelated_turns_is_named(tmp_path: Path) -> None:
     )
     [found] = doctor_json(one)
     assert found["shared_ids"] == [] and found["placeholders"] == {}
+
+
+def test_a_framework_span_filon_cannot_open_is_named_with_the_attributes_that_hold_the_talk(
+    tmp_path: Path,
+) -> None:
+    def kv(key: str, value: str) -> dict[str, object]:
+        return {"key": key, "value": {"stringValue": value}}
+
+    span = {
+        "traceId": "1" * 32,
+        "spanId": "2" * 16,
+        "name": "my_chain",
+        "startTimeUnixNano": "1",
+        "endTimeUnixNano": "2",
+        "attributes": [
+            kv("fw.spanInputs", '{"question": "Where is my parcel?"}'),
+            kv("fw.spanOutputs", "It left the warehouse this morning."),
+            kv("fw.requestId", "r-1"),  # an id, not talk
+            kv("http.request.body", '{"q": 1}'),  # a transport's, not the framework's
+        ],
+    }
+    path = tmp_path / "fw.json"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}))
+    [found] = doctor_json(path)
+    assert (found["skipped"], found["unread"]) == (1, ["fw.spanInputs", "fw.spanOutputs"])
+    said = runner.invoke(app, ["traces", "doctor", str(path)]).stdout
+    assert "attributes filon does not read: fw.spanInputs, fw.spanOutputs" in said
