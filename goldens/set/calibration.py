@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -132,9 +133,24 @@ def _call(tool: ExampleTool) -> Call:
     return Call(tool=tool.outil, args=tool.args, result=tool.resultat, error=tool.erreur)
 
 
-def gaps(case: Case, example: Example) -> list[Gap]:
+def gaps(
+    case: Case, example: Example, seen: Callable[[Case, Transcript], Transcript] | None = None
+) -> list[Gap]:
+    """The example's gaps; with `seen` (the rules' replay of the reference agent's tools), the checks
+    that ask whether a call succeeded (`si_reussi`) read the result the example's calls would have had."""
     keep = words_only if example.outils is None else None
-    return grade_case(case, transcript(case, example), keep=keep)
+    read = transcript(case, example)
+    if seen is not None and _asks_success(case):
+        read = seen(case, read)
+    return grade_case(case, read, keep=keep)
+
+
+def _asks_success(case: Case) -> bool:
+    specs = [
+        *case.outils_interdits,
+        *(t for group in case.outils for t in (group if isinstance(group, list) else [group])),
+    ]
+    return any(getattr(spec, "si_reussi", False) for spec in specs)
 
 
 def grade(case: Case, example: Example) -> list[str]:

@@ -129,7 +129,8 @@ def trust(
     out = Trust()
     for i, (case, example) in enumerate(examples):
         criteria = tuple(case.criteria())
-        found = [g.kind if g.kind != "regle" else g.check for g in gaps(case, example)]
+        seen = rules.rules.seen if rules is not None else None
+        found = [g.kind if g.kind != "regle" else g.check for g in gaps(case, example, seen)]
         if rules is not None and case.simulation is None:  # the rules that gate, by their gap's own path
             breaches = rules.rules.grade(case, example_transcript(case, example))
             found += [g.check for g in breaches if rules.gates(g.check.split(".", 1)[1])]

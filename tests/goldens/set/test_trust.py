@@ -176,3 +176,32 @@ def test_disagreements_name_each_row_the_gate_judged_otherwise(tmp_path: Path) -
     assert "desaccords" not in trust("--table", str(table))[1]  # asked for only
     said = runner.invoke(app, ["goldens", "trust", "--table", str(table), "--disagreements", str(CASES)])
     assert "row 1  faq-01  mauvais: passed every check" in said.stdout
+
+
+def test_a_forbidden_write_the_shop_refused_changed_nothing_where_the_case_says_si_reussi(
+    tmp_path: Path,
+) -> None:
+    """A table's calls carry no result: with `si_reussi`, trust replays them on the case's shop, so that a
+    return the shop refused (`{"accepte": false, "raison": …}`) is not the forbidden write, and one it
+    registered is."""
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    for name in ("retour-02", "retour-03"):  # delivered 31 days ago (refused), and 30 (registered)
+        case = json.loads((CASES / f"{name}.json").read_text(encoding="utf-8"))
+        case["outils_interdits"] = [{"outil": "demander_retour", "si_reussi": True}]
+        case["outils"], case["contient"], case["ne_contient_pas"] = [], [], []
+        case["exemples"] = []
+        (folder / f"{name}.json").write_text(json.dumps(case, ensure_ascii=False), encoding="utf-8")
+
+    def row(case: str, order: str) -> dict[str, object]:
+        call = {"outil": "demander_retour", "args": {"numero": order, "motif": "taille"}}
+        return {"case": case, "verdict": "bon", "reponse": ["Voilà."], "outils": [[call]], "escalade": False}
+
+    table = tmp_path / "table.json"
+    table.write_text(
+        json.dumps([row("retour-02", "LL-19002"), row("retour-03", "LL-10573")]), encoding="utf-8"
+    )
+    result = runner.invoke(app, ["goldens", "trust", "--json", "--table", str(table), str(folder)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["ensemble"]["crie_au_loup"] == 1 and doc["bons_echoues_par_controle"] == {"outil_interdit": 1}
