@@ -30,6 +30,10 @@ while the checks were built.
 - `heldaside_set_j_dev.json` (50 answers) and `heldaside_set_j.json` (100): the two halves of a tenth
   table by a tenth reviewer session (2026-12-05, from the same materials only); the first read to decide
   that day's last changes, the second kept unread in the repository and scored once after them;
+- `heldaside_set_l.json` (124 answers, 52 `bon`, 72 `mauvais`): a twelfth table by a twelfth reviewer
+  session (2026-12-05, evening), from the same materials only (the cases' customer turns and fixtures,
+  the agent's instructions, help texts, data and tools, each call run on the case's shop), scored once
+  as it came (whole gate 0.903, crying wolf 4/52, lying 8/72), then read;
 - every table also through the whole gate (`gate_…`): the case's checks, then the rulebook's rules that
   gate (`rules_gating`, proven on the set's examples), then the checks that ask a model; the rules read
   each table on the day it was written (`WRITTEN`: the shop's dates are relative to the day, the answers'
@@ -90,6 +94,7 @@ WRITTEN = {
     "heldaside_set_i.json": date(2026, 12, 5),
     "heldaside_set_j_dev.json": date(2026, 12, 5),
     "heldaside_set_j.json": date(2026, 12, 5),
+    "heldaside_set_l.json": date(2026, 12, 5),
 }
 TURN_TABLES = (
     ("heldaside_set_c.json", "set_c_"),
@@ -100,6 +105,7 @@ TURN_TABLES = (
     ("heldaside_set_i.json", "set_i_"),
     ("heldaside_set_j_dev.json", "set_j_dev_"),
     ("heldaside_set_j.json", "set_j_"),
+    ("heldaside_set_l.json", "set_l_"),
 )
 
 

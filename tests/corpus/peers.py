@@ -58,8 +58,21 @@ def _value(value: Any) -> Any:
     return value
 
 
+def _texts(value: Any) -> Any:
+    """Text content blocks (`[{"text": …}]`) as the text they hold: two expectations of this corpus,
+    by two readers, wrote a Strands tool's result one way and the other; both say the same thing."""
+    value = _value(value)
+    if (
+        isinstance(value, list)
+        and value
+        and all(isinstance(b, dict) and set(b) <= {"text", "type"} for b in value)
+    ):
+        return "".join(str(b.get("text", "")) for b in value)
+    return value
+
+
 def _same_value(want: Any, got: Any) -> bool:
-    if want == got or _value(want) == _value(got):
+    if want == got or _value(want) == _value(got) or _texts(want) == _texts(got):
         return True
     return isinstance(want, str) and isinstance(got, str) and _same_text(want, got)
 

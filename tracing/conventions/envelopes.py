@@ -76,6 +76,21 @@ def _block_text(blocks: Any) -> str:
     return "".join(str(b["text"]) for b in blocks if type(b) is dict and isinstance(b.get("text"), str))
 
 
+def _text_blocks(value: Any) -> bool:
+    """A list of text content blocks only (`{"text": …}`, `{"type": "text", "text": …}`), nothing else."""
+    return (
+        type(value) is list
+        and bool(value)
+        and all(
+            type(b) is dict
+            and isinstance(b.get("text"), str)
+            and b.keys() <= {"text", "type"}
+            and b.get("type", "text") == "text"
+            for b in value
+        )
+    )
+
+
 def _id(value: Any) -> str | None:
     return str(value) if value else None
 
@@ -86,6 +101,8 @@ def result(value: Any) -> tuple[Any, str | None]:
     call_id: str | None = None
     for _ in range(4):  # OpenLLMetry: {"output": ToolMessage}, whose content is JSON text
         value = parsed(value)
+        if _text_blocks(value):  # Strands' and MCP's `[{"text": …}]`: the text they hold
+            return _block_text(value), call_id
         if type(value) is not dict or value.keys().isdisjoint(_RESULT_SIGNS):  # a tool's own data: most
             return value, call_id
         message = _tool_message(value)

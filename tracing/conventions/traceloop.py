@@ -109,10 +109,38 @@ def _entity_input(value: Any) -> tuple[str, dict[str, Any]]:
     found = parsed(value)
     if not isinstance(found, dict):
         return (found if isinstance(found, str) else ""), {}
+    if "inputs" in found:  # a LangChain callback's record: its `kwargs` are the run's (its name), not talk
+        return _chain_input(found["inputs"]), {}
     given = found.get("kwargs")
     kwargs: dict[str, Any] = given if isinstance(given, dict) else {}
     texts = [a for a in [*(found.get("args") or []), *kwargs.values()] if isinstance(a, str)]
     return (texts[-1] if texts else ""), kwargs
+
+
+_HUMAN = ("user", "human", "HumanMessage")
+
+
+def _chain_input(inputs: Any) -> str:
+    """The customer's text in a chain's inputs: the newest user message of `messages` (LangGraph's
+    `["user", text]` pairs, LangChain's serialized `HumanMessage`, `{"role": "user"}`), else a text input."""
+    if isinstance(inputs, str):
+        return inputs
+    if not isinstance(inputs, dict):
+        return ""
+    found = inputs.get("messages")
+    if isinstance(found, list) and len(found) == 2 and all(isinstance(x, str) for x in found):
+        found = [found]  # one ("user", text) pair
+    for m in reversed(found if isinstance(found, list) else []):
+        if isinstance(m, list | tuple) and len(m) == 2 and m[0] in _HUMAN and isinstance(m[1], str):
+            return m[1]
+        if isinstance(m, dict):
+            body = m.get("kwargs") if m.get("lc") else m
+            kind = (m.get("id") or [""])[-1] if m.get("lc") else m.get("role", m.get("type"))
+            content = body.get("content") if isinstance(body, dict) else None
+            if kind in _HUMAN and isinstance(content, str):
+                return content
+    texts = [inputs[k] for k in ("input", "question", "query", "message") if isinstance(inputs.get(k), str)]
+    return texts[0] if texts else ""
 
 
 def _text(value: Any) -> str:

@@ -110,4 +110,5 @@ def to_genai(span: SpanRecord) -> SpanRecord:
         )
         added["gen_ai.tool.call.arguments"] = attrs.get("ai.toolCall.args")
         added["gen_ai.tool.call.result"] = attrs.get("ai.toolCall.result")
+        added["gen_ai.tool.call.id"] = attrs.get("gen_ai.tool.call.id", attrs.get("ai.toolCall.id"))
     return with_attributes(span, {**attrs, **{k: v for k, v in added.items() if v is not None}})
