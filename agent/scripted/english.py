@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from filon.agent.scripted.identity import identity_ok
 from filon.agent.scripted.intents import order_numbers
 from filon.agent.scripted.request import Decision, Turn
 
@@ -49,6 +50,24 @@ def is_english(texts: list[str]) -> bool:
     return english >= 2 and english > sum(w in _FRENCH for w in words)
 
 
+def _owner_first(turn: Turn, numero: str) -> Decision | None:
+    """Where the prompt carries the identity rule and the agent can look an order up: the lookup first,
+    and the details withheld from whoever is not its owner (`identity.identity_ok`), as in French."""
+    lookup = "consulter_commande"
+    if not turn.verification or lookup not in turn.tools:
+        return None
+    order = turn.result(lookup)
+    if order is None:
+        return Decision(call=(lookup, {"numero": numero}))
+    if isinstance(order, dict) and "erreur" not in order and not identity_ok(turn, order):
+        return Decision(
+            withholds=True,
+            text=f"To protect our customers' data, I can only share the details of order {numero} with its "
+            "owner. Which e-mail address did you place it with?",
+        )
+    return None
+
+
 def decide(turn: Turn) -> Decision:
     """One step of an English conversation, with the reference names of the agent's tools."""
     text = turn.text
@@ -66,6 +85,9 @@ def decide(turn: Turn) -> Decision:
     if numbers and any(w in low for w in ORDER):
         tracking = any(w in low for w in TRACKING) and "suivre_colis" in turn.tools
         tool = "suivre_colis" if tracking else "consulter_commande"
+        withheld = _owner_first(turn, numbers[-1])
+        if withheld is not None:
+            return withheld
         if tool in turn.tools:
             if turn.result(tool) is None:
                 return Decision(call=(tool, {"numero": numbers[-1]}))

@@ -24,6 +24,22 @@ def test_ask_json_faq_goes_to_rechercher_aide() -> None:
     assert body["outils"] == ["rechercher_aide"] and body["escalade"] is False
 
 
+@pytest.mark.parametrize(
+    ("email", "shown"), [("camille.martin@exemple.fr", False), ("chloe.durand@exemple.fr", True)]
+)
+def test_an_english_customer_is_held_to_the_identity_rule_as_a_french_one(email: str, shown: bool) -> None:
+    """LL-10583 is Chloé Durand's: asked in English by someone else, the order is looked up and its
+    tracking withheld, as in French; by its owner, it is tracked."""
+    asked = f"Where is my order LL-10583? my email is {email}"
+    result = runner.invoke(app, ["ask", "--backend", "scripted", "--json", asked])
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.stdout)
+    assert body["outils"][0] == "consulter_commande"
+    assert ("suivre_colis" in body["outils"]) is shown and ("6A10583005FR" in body["texte"]) is shown
+    if not shown:
+        assert "only share the details of order LL-10583 with its owner" in body["texte"]
+
+
 def test_ask_gesture_escalates() -> None:
     result = runner.invoke(
         app, ["ask", "--backend", "scripted", "--json", "Je veux un geste commercial, commande LL-10587"]
