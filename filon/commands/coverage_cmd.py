@@ -47,7 +47,7 @@ def coverage(
         fail("--limit takes a whole number of at least 1")
     absent = missing_set(folder)
     if absent is not None:
-        fail(absent.replace("--goldens", "FOLDER"), Exit.USAGE)
+        fail(absent.removeprefix("--goldens: "), Exit.USAGE)
     try:
         caseset = load_set(folder)
         escalation = frozenset(FlagConfig.load().escalation_tools)

@@ -32,6 +32,9 @@ def doctor(
         config = FlagConfig.load(escalation_tools=escalation_tool)
     except ValueError as exc:
         fail(str(exc))
+    for path in paths:
+        if not path.exists():
+            fail(f"{path}: no such file", Exit.USAGE)
     docs: list[dict[str, Any]] = []
     bad = 0
     for path in paths:

@@ -74,7 +74,7 @@ def lint(
 
     absent = missing_set(folder)
     if absent is not None:
-        fail(absent.replace("--goldens", "FOLDER"), Exit.USAGE)
+        fail(absent.removeprefix("--goldens: "), Exit.USAGE)
     try:
         caseset = load_set(folder, strict=strict)
     except ValueError as exc:  # the configuration (filon.toml, [tool.filon]) does not parse

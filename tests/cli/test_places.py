@@ -113,7 +113,8 @@ def test_a_set_that_is_not_there_is_a_usage_error_with_a_hint(
         typo.exit_code == 2 and f"--goldens: no such folder {elsewhere / 'goldens' / 'casez'}" in typo.stderr
     )
     lint = runner.invoke(app, ["goldens", "lint", "casez"])
-    assert lint.exit_code == 2 and "no such folder" in lint.stderr
+    assert lint.exit_code == 2 and f"error: no such folder {elsewhere / 'casez'}" in lint.stderr
+    assert "FOLDER" not in lint.stderr  # the option's placeholder is no place
 
 
 def test_a_cases_folder_copied_without_its_judges_says_where_the_rubrics_go(tmp_path: Path) -> None:

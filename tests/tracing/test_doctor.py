@@ -299,3 +299,10 @@ def test_a_framework_span_filon_cannot_open_is_named_with_the_attributes_that_ho
     assert (found["skipped"], found["unread"]) == (1, ["fw.spanInputs", "fw.spanOutputs"])
     said = runner.invoke(app, ["traces", "doctor", str(path)]).stdout
     assert "attributes filon does not read: fw.spanInputs, fw.spanOutputs" in said
+
+
+def test_a_file_that_is_not_there_is_a_usage_error_as_for_ingest(tmp_path: Path) -> None:
+    for command in (["traces", "doctor"], ["ingest"]):
+        result = runner.invoke(app, [*command, str(tmp_path / "nope.pb")])
+        assert result.exit_code == 2, (command, result.output)
+        assert f"error: {tmp_path / 'nope.pb'}: no such file" in result.stderr
