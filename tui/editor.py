@@ -195,24 +195,26 @@ class EditorScreen(ReviewScreen):
             return
         self.relint()
 
-    def action_new_example(self) -> None:
+    def action_new_example(self, typed: str = "bon: ") -> None:
+        """A written example, `bon: …` or `mauvais: …` (`good:`/`bad:` too); asked again, kept, if unsaid."""
+        verdicts = {"bon": "bon", "good": "bon", "mauvais": "mauvais", "bad": "mauvais"}
+
         def written(value: str | None) -> None:
             if not value or not value.strip():
                 return
-            verdict, sep, text = value.partition(":")
-            if not sep or verdict.strip() not in ("bon", "mauvais") or not text.strip():
-                self.notify("write 'bon: the answer' or 'mauvais: the answer'", severity="error")
+            word, sep, text = value.partition(":")
+            verdict = verdicts.get(word.strip().lower())
+            if not sep or verdict is None or not text.strip():
+                self.notify("start with 'bon:' or 'mauvais:' (good:, bad:)", severity="error")
+                self.action_new_example(value)
                 return
             self.draft.exemples.append(
-                Example.model_validate(
-                    {"verdict": verdict.strip(), "reponse": text.strip(), "origine": "écrit"}
-                )
+                Example.model_validate({"verdict": verdict, "reponse": text.strip(), "origine": "écrit"})
             )
             self.relint()
 
-        self.app.push_screen(
-            PromptScreen("New example, 'bon: …' or 'mauvais: …' (tools: the case's own)", ""), written
-        )
+        question = "New example, 'bon: …' or 'mauvais: …' (tools: the case's own)"
+        self.app.push_screen(PromptScreen(question, typed), written)
 
     def action_add_check(self) -> None:
         def added(value: str | None) -> None:

@@ -27,6 +27,10 @@ class PromptScreen(ModalScreen[str | None]):
             yield Label(self.question)
             yield Input(value=self.value, id="answer")
 
+    def on_mount(self) -> None:
+        found = self.query_one(Input)
+        found.cursor_position = len(self.value)  # a value given is to be written on, not before
+
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)

@@ -375,14 +375,25 @@ async def test_examples_are_added_from_the_conversation_and_written_by_hand(make
         assert isinstance(editor, EditorScreen)
         await pilot.press("m")  # the conversation's own answer, judged bad
         await settle(pilot)
-        await pilot.press("n")
+        await pilot.press("n")  # the prompt starts as a good answer: the reviewer writes only the answer
         await settle(pilot)
-        await pilot.press(*"bon: Je transmets votre demande a un conseiller.", "enter")
+        await pilot.press(*"Je transmets votre demande a un conseiller.", "enter")
         await settle(pilot)
         shown = texts(app)
+        await pilot.press("n", "ctrl+u")
+        await settle(pilot)
+        await pilot.press(*"Voici son adresse.", "enter")  # no verdict: asked again, the text kept
+        await settle(pilot)
+        await pilot.press("home", *"bad: ", "enter")
+        await settle(pilot)
+        written = [(e.verdict, e.reponse) for e in editor.draft.exemples if e.origine == "écrit"]
         verdicts = [(e.verdict, e.origine) for e in editor.draft.exemples]
     assert ("mauvais", "revue") in verdicts and ("bon", "écrit") in verdicts
     assert "bon (écrit)" in shown
+    assert written[-2:] == [
+        ("bon", "Je transmets votre demande a un conseiller."),
+        ("mauvais", "Voici son adresse."),
+    ]
 
 
 async def test_a_check_can_be_added_and_an_example_dropped(make_app) -> None:  # type: ignore[no-untyped-def]
