@@ -24,6 +24,7 @@ from filon.goldens.drafting.draft import Draft
 from filon.goldens.drafting.review import SaveError, label_answer, lint_draft, save_case, try_case
 from filon.goldens.set.calibration import Trial, as_example, trials
 from filon.goldens.set.caseset import CaseSet, Problem, load_set, parse_case
+from filon.goldens.verdict.lang import english
 from filon.tui.base import ReviewScreen
 from filon.tui.confirm import ConfirmScreen, ask
 from filon.tui.editor_view import ORIGIN_STYLE, examples_text
@@ -276,12 +277,9 @@ class EditorScreen(ReviewScreen):
         elif result.error:
             self.post_message(self.Tried(f"{ran_on}\ninfrastructure error: {result.error}", False))
         elif result.gaps:
-            gaps = "\n".join(result.gaps)
-            self.post_message(
-                self.Tried(
-                    f"{ran_on}\nfails:\n{gaps}\ntools: {', '.join(result.tools) or '-'}", False, answer
-                )
-            )
+            gaps = "\n".join(english(g) for g in result.gaps)  # the screen's language, not the report's
+            said = f"{ran_on}\nfails:\n{gaps}\ntools: {', '.join(result.tools) or '-'}"
+            self.post_message(self.Tried(said, False, answer))
         else:
             self.post_message(
                 self.Tried(f"{ran_on}\npasses — tools: {', '.join(result.tools) or '-'}", True, answer)

@@ -456,6 +456,9 @@ async def test_try_says_which_prompt_model_and_target_it_ran(
         shown = texts(app)
     assert f"prompt agent/prompts/{prompt} · model scripted-lin-et-laine · target filon" in shown
     assert verdict in shown and not_shown not in shown  # the leak case reproduces on court.md only
+    if verdict == "fails:":  # its gaps in the screen's English, not the report's French
+        assert "forbidden text present" in shown or "forbidden tool called" in shown, shown
+        assert "texte interdit" not in shown and "outil interdit" not in shown
 
 
 async def test_editor_keeps_its_place_keeps_the_id_and_asks_before_losing_edits(
