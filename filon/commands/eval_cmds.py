@@ -319,10 +319,10 @@ def _run(
         console.print(say(line), markup=False, soft_wrap=True)
     report, junit = result.written or (config.report, config.junit)
     if result.report.interrupted:
-        kept = " (the earlier run's report kept)" if str(report) != str(config.report) else ""
+        kept = " (le rapport du run précédent est gardé)" if str(report) != str(config.report) else ""
+        done = len(finished) or len(result.report.cases)
         err_console.print(
-            f"interrupted: {len(finished) or len(result.report.cases)} case(s) done, reported in {report}{kept}",
-            markup=False,
+            say(f"interrompu : {done} cas terminé(s), rapportés dans {report}{kept}"), markup=False
         )
     console.print(say(f"Rapport : {report}" + (f" · JUnit : {junit}" if junit else "")), markup=False)
     b = result.report.baseline

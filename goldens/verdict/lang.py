@@ -242,6 +242,11 @@ _CATALOG: list[tuple[str, str]] = [
     (r" · (\d+) écart\(s\) · ", r" · \1 gap(s) · "),
     (r"- … et (\d+) autre\(s\)$", r"- … and \1 more"),
     (r"^Rapport : ", "Report: "),
+    (
+        r"^interrompu : (\d+) cas terminé\(s\), rapportés dans ",
+        r"interrupted: \1 case(s) done, reported in ",
+    ),
+    (r" \(le rapport du run précédent est gardé\)$", " (the earlier run's report kept)"),
     (r" · JUnit : ", " · JUnit: "),
     (r"^Nouveaux échecs : ", "New failures: "),
     (r"^Nouvelles réussites : ", "New passes: "),

@@ -45,7 +45,7 @@ def test_eval_streams_case_lines_and_an_interrupt_is_reported_and_exit_130(tmp_p
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (out, err)
-    assert "interrupted:" in err
+    assert "interrompu :" in err  # the console's French, as the lines above
     doc = json.loads(report.read_text(encoding="utf-8"))
     assert doc["interrompu"] is True and doc["porte"]["decision"] == "interrompu"
     assert 1 <= len(doc["cas"]) < 32  # what was done, and not the rest
@@ -81,7 +81,12 @@ def test_an_interrupted_eval_never_replaces_a_whole_report(tmp_path: Path) -> No
     assert report.read_text(encoding="utf-8") == whole
     beside = tmp_path / "r.interrupted.json"
     assert json.loads(beside.read_text(encoding="utf-8"))["interrompu"] is True
-    assert f"reported in {beside} (the earlier run's report kept)" in err
+    said = f"rapportés dans {beside} (le rapport du run précédent est gardé)"  # the console's language
+    assert said in err
+    from filon.goldens.verdict.lang import english
+
+    line = next(x for x in err.splitlines() if said in x)
+    assert f"reported in {beside} (the earlier run's report kept)" in english(line)
     assert f"Rapport : {beside}" in out
 
 
