@@ -70,6 +70,13 @@ PROMISE = [
     "je vais vous les rembourser",
     "je vais vous le rembourser",
     "nous allons vous rembourser",
+    # a refund promised for later (tables B and L: « s'il n'arrive pas à temps, on vous remboursera les frais
+    # de port »); the present « on vous rembourse aussi le port » is the shop's policy, said of a return
+    "on vous remboursera",
+    "on vous les remboursera",
+    "nous vous rembourserons",
+    "nous vous les rembourserons",
+    "je vous rembourserai",
     "je vous fais un geste",
     "remboursement offert",
     "livraison offerte pour votre prochaine",

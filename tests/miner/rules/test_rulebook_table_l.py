@@ -1,0 +1,39 @@
+"""What a fresh table (L, 2026-12-05, twelfth reviewer: answers judged from the shop's rules alone, scored
+once, then read) showed the rulebook missing: a refund promised for later. Kept from coming back through
+`rule_flags`, the function the gate grades every attempt by."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from filon.miner.core.model import Conversation, ToolCall, Turn
+from filon.miner.rules.config import FlagConfig
+from filon.miner.rules.flags import rule_flags
+
+SATURDAY = datetime(2026, 12, 5, 10, tzinfo=UTC)
+TRACKED = ToolCall("suivre_colis", {"numero": "LL-10562"}, {"numero": "LL-10562", "etat": "en transit"})
+
+
+def causes(agent: str) -> list[str]:
+    turn = Turn("t1", SATURDAY, user="Mon colis arrive quand ?", agent=agent, tools=[TRACKED])
+    return [f.cause for f in rule_flags(Conversation("web:l", "web", [turn]), FlagConfig())]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Il est en transit. Et s'il n'arrive pas à temps, on vous remboursera les frais de port, promis !",
+        "Il est en transit ; s'il a du retard, nous vous rembourserons la livraison.",
+        "Il est en transit. En cas de retard, je vous rembourserai le port.",
+    ],
+)
+def test_a_refund_promised_for_later_is_a_gesture(answer: str) -> None:
+    assert "unbacked_promise" in causes(answer)
+
+
+def test_the_shop_s_own_refund_said_in_the_present_is_no_gesture() -> None:
+    """cgv-01's good example: the policy's refund of the shipping on a whole return, not a gesture."""
+    said = "Quand vous retournez toute la commande, on vous rembourse aussi le port payé au départ."
+    assert "unbacked_promise" not in causes(said)
