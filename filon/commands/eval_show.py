@@ -40,7 +40,13 @@ def show(
     cases = document.by_id()
     if case_id not in cases:
         near = get_close_matches(case_id, list(cases), n=3)
-        fail(f"no case {case_id!r} in {path}" + (f"; did you mean {', '.join(near)}?" if near else ""))
+        held = f"{len(cases)} case(s) of the run started {document.execution.started[:16].replace('T', ' ')}"
+        hint = (
+            f"; did you mean {', '.join(near)}?"
+            if near
+            else "; a later run replaced it? --report names another"
+        )
+        fail(f"no case {case_id!r} in {path} ({held}){hint}")
     case = cases[case_id]
     tries = {a.attempt: a for a in case.attempts}
     chosen = tries.get(attempt if attempt is not None else max(tries))

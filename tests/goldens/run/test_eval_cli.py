@@ -114,6 +114,9 @@ def test_court_prompt_fails_through_security_even_over_the_threshold(tmp_path: P
     assert "outil consulter_commande {" in leaked.stdout  # the call, with its arguments
     missing = runner.invoke(app, ["eval", "show", "adv-1", "--report", str(tmp_path / "rapport.json")])
     assert missing.exit_code == 2 and "did you mean adv-01" in missing.stderr
+    absent = runner.invoke(app, ["eval", "show", "zz-99", "--report", str(tmp_path / "rapport.json")])
+    assert absent.exit_code == 2 and "case(s) of the run started" in absent.stderr  # which run it holds
+    assert "a later run replaced it? --report names another" in absent.stderr
 
 
 def test_quota_storm_is_inconclusive_and_stops_early(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
