@@ -328,8 +328,25 @@ def load_set(folder: str | Path | None = None, strict: bool = False) -> CaseSet:
             )
         )
     result.problems.extend(category_problems(result.cases, ids, BLOCKING_DEFAULT))
+    result.problems[:0] = _another_agent(path, result.problems, len(ids))
     result.files = ids
     return result
+
+
+def _another_agent(path: Path, problems: list[Problem], cases: int) -> list[Problem]:
+    """One line first when most cases name tools the settings do not know: the set is another agent's
+    (a `filon.toml` for a second agent put where the reference shop's set is), not every case wrong."""
+    unknown = {p.file for p in problems if p.message.startswith("unknown tool ")}
+    if cases < 4 or len(unknown) * 2 <= cases:
+        return []
+    from filon.miner.rules.config import config_folder
+
+    where = config_folder(Path.cwd())
+    why = (
+        f"{len(unknown)} of {cases} cases name tools the settings of {where} do not declare: is this set "
+        "another agent's? Run filon from the folder whose filon.toml is this set's agent's (docs/any-agent.md)"
+    )
+    return [Problem(str(path), "tools", why, "error")]
 
 
 def write_case(folder: Path, data: dict[str, Any], overwrite: bool = False) -> Path:

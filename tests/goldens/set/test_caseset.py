@@ -271,3 +271,26 @@ def test_a_case_nested_thousands_deep_is_one_line_and_an_invalid_set(tmp_path: P
     assert lint.exit_code == 1 and "x-01.json: invalid JSON: nested too deep to be a case" in lint.output
     gate = runner.invoke(app, ["eval", "--goldens", str(folder), "--backend", "scripted"])
     assert gate.exit_code == 4 and "Traceback" not in gate.output
+
+
+def test_a_set_of_another_agent_s_tools_is_said_so_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second agent's filon.toml where the shop's set is (a newcomer at the clone's root): one line says
+    the set is another agent's before the cases' own errors."""
+    (tmp_path / "filon.toml").write_text('tools = ["book_reservation", "cancel_reservation"]\n')
+    folder = tmp_path / "goldens" / "cases"
+    for n in range(4):
+        write(folder, f"x-0{n}.json", {**GOOD, "id": f"x-0{n}"})
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["goldens", "lint", str(folder)])
+    assert result.exit_code == 1
+    first = result.output.splitlines()[0]
+    assert "4 of 4 cases name tools the settings of" in first and "another agent's" in first
+    for n in range(7, 10):
+        write(folder, f"x-0{n}.json", {**GOOD, "id": f"x-0{n}", "outils": ["book_reservation"]})
+    (folder / "x-00.json").unlink()
+    (folder / "x-01.json").unlink()
+    mixed = runner.invoke(app, ["goldens", "lint", str(folder)])  # two of five: the cases' own errors
+    assert mixed.exit_code == 1 and "another agent's" not in mixed.output
+    assert "unknown tool 'rechercher_aide'" in mixed.output
