@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from filon.goldens.verdict.report_model import EvalReport
 
 from filon.commands.common import console, fail
 
@@ -40,13 +43,7 @@ def show(
     cases = document.by_id()
     if case_id not in cases:
         near = get_close_matches(case_id, list(cases), n=3)
-        held = f"{len(cases)} case(s) of the run started {document.execution.started[:16].replace('T', ' ')}"
-        hint = (
-            f"; did you mean {', '.join(near)}?"
-            if near
-            else "; a later run replaced it? --report names another"
-        )
-        fail(f"no case {case_id!r} in {path} ({held}){hint}")
+        fail(f"no case {case_id!r} in {path} ({_held(document)})" + _hint(near))
     case = cases[case_id]
     tries = {a.attempt: a for a in case.attempts}
     chosen = tries.get(attempt if attempt is not None else max(tries))
@@ -88,3 +85,14 @@ def show(
     if not chosen.turns:  # a report written before transcripts were kept: its answers, at least
         for answer in chosen.answers:
             say(f"agent  > {answer}")
+
+
+def _held(document: EvalReport) -> str:
+    """Which run a report holds: how many cases, when it started."""
+    return f"{len(document.cases)} case(s) of the run started {document.execution.started[:16].replace('T', ' ')}"
+
+
+def _hint(near: list[str]) -> str:
+    return (
+        f"; did you mean {', '.join(near)}?" if near else "; a later run replaced it? --report names another"
+    )
