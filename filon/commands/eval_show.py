@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from filon.commands.common import console, fail
+
 if TYPE_CHECKING:
     from filon.goldens.verdict.report_model import EvalReport
-
-from filon.commands.common import console, fail
 
 
 def show(
