@@ -27,7 +27,7 @@ from filon.goldens.set.caseset import CaseSet, Problem, load_set, parse_case
 from filon.goldens.verdict.lang import english
 from filon.tui.base import ReviewScreen
 from filon.tui.confirm import ConfirmScreen, ask
-from filon.tui.editor_view import ORIGIN_STYLE, examples_text
+from filon.tui.editor_view import ORIGIN_STYLE, TriedView, examples_text
 from filon.tui.prompt import PromptScreen
 from filon.tui.safe import line, literal
 
@@ -86,7 +86,7 @@ class EditorScreen(ReviewScreen):
             yield Label("examples (b / m: the conversation's answer is good / bad, n: write one)")
             yield Static(id="examples")
             yield Static(id="lint")
-            yield Static(id="tried")
+            yield TriedView(id="tried")
         yield Footer()
 
     def _summary(self) -> Text:
@@ -289,9 +289,7 @@ class EditorScreen(ReviewScreen):
     def _tried(self, message: Tried) -> None:
         if message.answer is not None:
             self.on_screen = message.answer
-        tried = self.query_one("#tried", Static)
-        tried.update(literal(message.text, "green" if message.ok else "red"))
-        tried.scroll_visible()
+        self.query_one("#tried", TriedView).show(literal(message.text, "green" if message.ok else "red"))
         self.notify(
             "the case passes on this agent" if message.ok else "the case fails on this agent (below)",
             severity="information" if message.ok else "warning",

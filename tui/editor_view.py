@@ -4,6 +4,7 @@ current checks (passes or not, and whether that agrees with the reviewer's verdi
 from __future__ import annotations
 
 from rich.text import Text
+from textual.widgets import Static
 
 from filon.goldens.drafting.check import Origin
 from filon.goldens.set.calibration import Trial
@@ -36,3 +37,23 @@ def examples_text(rows: list[Trial]) -> Text:
             )
         )
     return out
+
+
+class TriedView(Static):
+    """The result of `t`: brought into view, its top first, once laid out at its new height (scrolling
+    before the layout stopped at the old bottom: at 80×24 only its first line showed)."""
+
+    pending = False
+
+    def show(self, said: Text) -> None:
+        self.pending = True
+        self.update(said)
+        self.call_after_refresh(self._bring)  # the same height again: no resize comes
+
+    def _bring(self) -> None:
+        self.scroll_visible(top=True, animate=False)
+
+    def on_resize(self) -> None:
+        if self.pending:
+            self.pending = False
+            self._bring()

@@ -89,3 +89,22 @@ async def test_a_leaking_answer_is_never_added_as_a_good_example(make_app) -> No
         await settle(pilot)
         assert [(e.verdict, e.reponse) for e in editor.draft.exemples] == before  # nothing added as bon
         assert all(e.verdict == "mauvais" for e in editor.draft.exemples if e.origine == "observé")
+
+
+async def test_at_80_by_24_the_result_of_t_is_on_screen(make_app) -> None:  # type: ignore[no-untyped-def]
+    """A newcomer pressed t at 80×24 and saw nothing happen: the result was below the fold."""
+    app = make_app(reviewer="demo", conversation="web:leak", prompt="court.md")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        tried = editor.query_one("#tried")
+        shown = editor.query_one("VerticalScroll").region
+        assert tried.region.height > 0 and "fails:" in str(tried.render())
+        assert shown.contains(tried.region.x, tried.region.y), (tried.region, shown)
+        whole = shown.contains_region(tried.region)  # all of it, or as much as fits from its top
+        assert whole or tried.region.y == shown.y, (tried.region, shown)
