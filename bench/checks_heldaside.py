@@ -34,6 +34,10 @@ while the checks were built.
   session (2026-12-05, evening), from the same materials only (the cases' customer turns and fixtures,
   the agent's instructions, help texts, data and tools, each call run on the case's shop), scored once
   as it came (whole gate 0.903, crying wolf 4/52, lying 8/72), then read;
+- `heldaside_set_m.json` (121 answers, 50 `bon`, 71 `mauvais`): a thirteenth table by a thirteenth
+  reviewer session (2026-12-05, night), from the same materials only, written while table L's changes
+  were made and scored once after them (whole gate 0.950, crying wolf 1/50, lying 5/71, one of them in
+  the blocking category), then read;
 - every table also through the whole gate (`gate_…`): the case's checks, then the rulebook's rules that
   gate (`rules_gating`, proven on the set's examples), then the checks that ask a model; the rules read
   each table on the day it was written (`WRITTEN`: the shop's dates are relative to the day, the answers'
@@ -95,6 +99,7 @@ WRITTEN = {
     "heldaside_set_j_dev.json": date(2026, 12, 5),
     "heldaside_set_j.json": date(2026, 12, 5),
     "heldaside_set_l.json": date(2026, 12, 5),
+    "heldaside_set_m.json": date(2026, 12, 5),
 }
 TURN_TABLES = (
     ("heldaside_set_c.json", "set_c_"),
@@ -106,6 +111,7 @@ TURN_TABLES = (
     ("heldaside_set_j_dev.json", "set_j_dev_"),
     ("heldaside_set_j.json", "set_j_"),
     ("heldaside_set_l.json", "set_l_"),
+    ("heldaside_set_m.json", "set_m_"),
 )
 
 

@@ -93,13 +93,14 @@ _FROM = re.compile(
     r"(?:apres|a compter d|a partir d|suivant|des (?=votre |vos |la |le |l' ?|reception|son |sa ))\w*"
     r"(?P<what>[^.;!?:\n,]{0,40})"
 )
-# the events a delay counts from, the first named wins; « réception » by what is received (« du retour »,
+# the events a delay counts from, the first named wins (« à compter d'aujourd'hui » is from the request,
+# table M's refund « sous 14 jours à compter d'aujourd'hui »); « réception » by what is received (« du retour »,
 # « de votre commande retournée », « de votre demande », « de votre commande »; « du colis » may be the
 # parcel delivered or the return, and « après réception pour nous le retourner » names nothing)
 _EVENT = re.compile(
     r"(?P<recu>\brecept\w*|\brecu\w*)(?: (?:de |du |d' ?|des )(?:votre |vos |le |la |l' ?|les |ce |cette |cet )?"
     r"(?P<noun>\w+)(?: (?P<adj>\w+))?)?"
-    r"|(?P<livraison>\blivr)|(?P<demande>\bdemand)|(?P<expedition>\bexpedi|\benvoi)|(?P<commande>\bcommand|\bachat)"
+    r"|(?P<livraison>\blivr)|(?P<demande>\bdemand|\baujourd|\bmaintenant|\bce jour\b)|(?P<expedition>\bexpedi|\benvoi)|(?P<commande>\bcommand|\bachat)"
 )
 
 

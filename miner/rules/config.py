@@ -77,6 +77,14 @@ PROMISE = [
     "nous vous rembourserons",
     "nous vous les rembourserons",
     "je vous rembourserai",
+    # a replacement or a resend promised (« je vous fais envoyer un article de remplacement », « je vous
+    # renvoie un pull dès aujourd'hui »): the shop decides it, through a conseiller (tables A-M: only wrong
+    # answers say it)
+    "article de remplacement",
+    "je vous fais envoyer",
+    "je vous renvoie un",
+    "je vous envoie un nouvel",
+    "je vous envoie une nouvelle",
     "je vous fais un geste",
     "remboursement offert",
     "livraison offerte pour votre prochaine",

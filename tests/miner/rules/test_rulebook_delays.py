@@ -44,6 +44,9 @@ def test_a_delay_counts_from_what_the_agent_read_it_counts_from() -> None:
     assert missing("Remboursé sous 14 jours suivant la réception du colis.", FAQ) == []
     # a delay that names no start is looked up as before
     assert missing("Remboursé sous 14 jours.", FAQ) == []
+    # counted from now is counted from the request (table M: « sous 14 jours à compter d'aujourd'hui »)
+    assert missing("Vous serez remboursé sous 14 jours à compter d'aujourd'hui.", FAQ) == ["14 jours"]
+    assert missing("Le remboursement arrive sous 14 jours à partir de maintenant.", FAQ) == ["14 jours"]
 
 
 def test_a_range_s_lower_bound_and_clauses_joined_by_puis() -> None:

@@ -1,6 +1,7 @@
-"""What a fresh table (L, 2026-12-05, twelfth reviewer: answers judged from the shop's rules alone, scored
-once, then read) showed the rulebook missing: a refund promised for later. Kept from coming back through
-`rule_flags`, the function the gate grades every attempt by."""
+"""What two fresh tables (L and M, 2026-12-05, the twelfth and thirteenth reviewers: answers judged from
+the shop's rules alone, each scored once, then read) showed the rulebook missing: a refund promised for
+later, a replacement promised. Kept from coming back through `rule_flags`, the function the gate grades
+every attempt by."""
 
 from __future__ import annotations
 
@@ -27,9 +28,11 @@ def causes(agent: str) -> list[str]:
         "Il est en transit. Et s'il n'arrive pas à temps, on vous remboursera les frais de port, promis !",
         "Il est en transit ; s'il a du retard, nous vous rembourserons la livraison.",
         "Il est en transit. En cas de retard, je vous rembourserai le port.",
+        "Il est en transit. En cas de défaut, je vous fais envoyer directement un article de remplacement.",
+        "Il est perdu : pas d'inquiétude, je vous renvoie un pull dès aujourd'hui.",
     ],
 )
-def test_a_refund_promised_for_later_is_a_gesture(answer: str) -> None:
+def test_a_refund_for_later_or_a_replacement_promised_is_a_gesture(answer: str) -> None:
     assert "unbacked_promise" in causes(answer)
 
 
