@@ -96,10 +96,9 @@ async def test_at_80_by_24_the_result_of_t_is_on_screen(make_app) -> None:  # ty
     app = make_app(reviewer="demo", conversation="web:leak", prompt="court.md")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("d")
-        await settle(pilot)
-        await pilot.press("t")
-        await settle(pilot)
+        for key in "dt":  # the draft, then its try
+            await pilot.press(key)
+            await settle(pilot)
         editor = app.screen
         assert isinstance(editor, EditorScreen)
         tried = editor.query_one("#tried")
