@@ -48,7 +48,7 @@ from filon.miner.reading.facts import (
     range_lows,
     unit_of,
 )
-from filon.miner.reading.subjects import anchor_after, clauses, subjects_of
+from filon.miner.reading.subjects import anchor_after, clauses, same_start, subjects_of
 from filon.miner.reading.text import comparable, norm
 
 
@@ -293,7 +293,7 @@ def _duration_grounded(fact: Fact, seen: Seen, today: date, dates: set[date]) ->
     n, unit = fact.value
     anchors = seen.anchors.get((n, UNIT_KEYS.get(unit, unit)))
     # « remboursé sous 14 jours après votre demande »: it read them counted from the return received
-    elsewhere = bool(fact.anchor and anchors and fact.anchor not in anchors)
+    elsewhere = bool(fact.anchor and anchors and not same_start(fact.anchor, anchors))
     subjects = seen.said_with_unit.get((n, UNIT_KEYS.get(unit, unit)))  # 60 € is not 60 jours
     if elsewhere:
         subjects = subjects or set()  # read only of another event: no delay read, a distance may be

@@ -105,6 +105,8 @@ _EVENT = re.compile(
 
 
 def _received(noun: str, adj: str) -> str:
+    if not noun:  # « après réception », what is received unsaid: a return's or a delivery's, not a request
+        return "reception"
     if noun.startswith(("retour", "renvoi")) or adj.startswith(("retour", "renvoy")):
         return "retour"
     if noun.startswith("demand"):
@@ -114,8 +116,8 @@ def _received(noun: str, adj: str) -> str:
 
 def anchor_after(plain: str, end: int) -> str:
     """The event a delay of folded text ending at `end` counts from, "" where it names none: `livraison`,
-    `retour` (the return received), `demande`, `expedition`, `commande` (« du jour où votre commande vous
-    a été livrée » is the delivery)."""
+    `retour` (the return received), `reception` (something received: either), `demande`, `expedition`,
+    `commande` (« du jour où votre commande vous a été livrée » is the delivery)."""
     m = _FROM.match(plain, end)
     if m is None:
         return ""
@@ -128,3 +130,16 @@ def anchor_after(plain: str, end: int) -> str:
             return _received(event.group("noun") or "", event.group("adj") or "")
         return next(k for k in ("livraison", "demande", "expedition") if event.group(k))
     return "commande" if ordered else ""
+
+
+RECEIVED = frozenset({"retour", "livraison", "reception"})
+
+
+def same_start(said: str, read: set[str]) -> bool:
+    """Whether a delay said from `said` counts from an event among `read`: a bare « réception » is a
+    return's or a delivery's, never a request's nor an order's."""
+    return (
+        said in read
+        or (said in RECEIVED and "reception" in read)
+        or (said == "reception" and bool(read & RECEIVED))
+    )

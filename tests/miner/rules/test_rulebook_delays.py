@@ -47,6 +47,12 @@ def test_a_delay_counts_from_what_the_agent_read_it_counts_from() -> None:
     # counted from now is counted from the request (table M: « sous 14 jours à compter d'aujourd'hui »)
     assert missing("Vous serez remboursé sous 14 jours à compter d'aujourd'hui.", FAQ) == ["14 jours"]
     assert missing("Le remboursement arrive sous 14 jours à partir de maintenant.", FAQ) == ["14 jours"]
+    # a return's result says « après réception », what is received unsaid: a return or a delivery, never now
+    registered = {"retour": "R-00001", "remboursement": "sous 14 jours après réception"}
+    now = "Vous serez remboursé sous 14 jours à compter d'aujourd'hui."
+    assert missing(now, registered, about="demander_retour") == ["14 jours"]
+    received = "Vous serez remboursé sous 14 jours après réception de votre retour."
+    assert missing(received, registered, about="demander_retour") == []
 
 
 def test_a_range_s_lower_bound_and_clauses_joined_by_puis() -> None:
