@@ -105,8 +105,8 @@ def _holdings(store: Store, before: dict[str, int]) -> None:
     console.rule("3 · what the store holds")
     flags = stats.flagged_by_kind
     added = (
-        f" (this run added {counts['conversations'] - before['conversations']}, "
-        f"{counts['turns'] - before['turns']} turns)"
+        f" (new in this run: {counts['conversations'] - before['conversations']} conversations, "
+        f"{counts['turns'] - before['turns']} turns; a conversation already stored gains its new turns)"
         if before["conversations"]
         else ""
     )

@@ -194,7 +194,7 @@ def test_the_demo_is_seeded_and_a_second_run_says_what_it_adds(tmp_path: Path) -
     assert [p.name for p in Path(written.group(1)).parent.glob("*.json")] == [Path(written.group(1)).name]
     assert "(demo2-1-… and demo2-2-…)" in again
     now = Store.open(str(tmp_path / "a.db")).stats().counts()
-    assert f"(this run added {now['conversations'] - held['conversations']}, " in again
+    assert f"(new in this run: {now['conversations'] - held['conversations']} conversations, " in again
     after = {r.conversation_id for r in store.list_conversations(flag="security", limit=1000)}
     assert {c.replace(":demo2-", ":traffic-") for c in after - leaks if c.startswith("web:")} == {
         c for c in leaks if c.startswith("web:")
