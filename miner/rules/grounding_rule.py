@@ -8,6 +8,7 @@ from functools import lru_cache
 from filon.miner.core.causes import cause
 from filon.miner.core.model import Conversation, Flag, Turn
 from filon.miner.core.severity import FlagKind, Severity
+from filon.miner.reading.articles import names_an_article, read_articles, unread_articles
 from filon.miner.reading.claims import claimed, denied, looks_up_an_order, offered_change, spoken
 from filon.miner.reading.facts import facts
 from filon.miner.reading.grounding import Seen, admitted, grounded, seen_in
@@ -87,7 +88,8 @@ def grounding(
         stated = facts(t.agent, day, lang)
         folded = fold(t.agent)
         policies = policy_stated(folded)  # rules said without a figure: a fee, a condition, an exclusion
-        if not (stated or policies):
+        articles = names_an_article(folded)  # « votre pull en lin »: an article of the order, or not
+        if not (stated or policies or articles):
             continue
         if seen is None:
             seen = seen_in(source_texts(cfg.sources), day, lang)
@@ -103,6 +105,9 @@ def grounding(
         ]
         if policies:
             missing += _unread_rules(folded, conv.turns[: i + 1], seen.text, cfg, allowed)
+        if articles:
+            unread = unread_articles(folded, read_articles(seen.reported))
+            missing += [f"« {a} » (article)" for a in unread if not admitted_rule(a, allowed)]
         if missing:
             why = f"{', '.join(missing[:3])} found in no tool result, help passage or customer's words"
             out.append(Flag.of(UNGROUNDED_FACT, i, why, t.trace_id))

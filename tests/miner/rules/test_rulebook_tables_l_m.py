@@ -40,3 +40,28 @@ def test_the_shop_s_own_refund_said_in_the_present_is_no_gesture() -> None:
     """cgv-01's good example: the policy's refund of the shipping on a whole return, not a gesture."""
     said = "Quand vous retournez toute la commande, on vous rembourse aussi le port payé au départ."
     assert "unbacked_promise" not in causes(said)
+
+
+def test_an_article_the_order_does_not_hold_is_an_unfounded_fact() -> None:
+    """Tables K, L and M: « votre écharpe en laine » told of an order holding a « Pull en lin »."""
+    order = {"numero": "LL-19022", "articles": [{"article": "Pull en lin", "quantite": 1}]}
+    looked = ToolCall("consulter_commande", {"numero": "LL-19022"}, order)
+    turn = Turn(
+        "t1",
+        SATURDAY,
+        user="Je renvoie ma commande LL-19022",
+        agent="Le retour de votre écharpe en laine est noté.",
+        tools=[looked],
+    )
+    flags = [
+        f for f in rule_flags(Conversation("web:m", "web", [turn]), FlagConfig()) if f.kind == "grounding"
+    ]
+    assert [(f.cause, "écharpe en laine" in f.reason or "echarpe en laine" in f.reason) for f in flags] == [
+        ("ungrounded_fact", True)
+    ]
+    right = Turn(
+        "t1", SATURDAY, user=turn.user, agent="Le retour de votre pull en lin est noté.", tools=[looked]
+    )
+    assert [
+        f for f in rule_flags(Conversation("web:m", "web", [right]), FlagConfig()) if f.kind == "grounding"
+    ] == []
