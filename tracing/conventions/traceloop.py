@@ -135,7 +135,12 @@ def _chain_input(inputs: Any) -> str:
             return m[1]
         if isinstance(m, dict):
             body = m.get("kwargs") if m.get("lc") else m
-            kind = (m.get("id") or [""])[-1] if m.get("lc") else m.get("role", m.get("type"))
+            ids = m.get("id")
+            kind = (
+                (ids[-1] if isinstance(ids, list) and ids else "")
+                if m.get("lc")
+                else m.get("role", m.get("type"))
+            )
             content = body.get("content") if isinstance(body, dict) else None
             if kind in _HUMAN and isinstance(content, str):
                 return content
