@@ -38,6 +38,9 @@ while the checks were built.
   reviewer session (2026-12-05, night), from the same materials only, written while table L's changes
   were made and scored once after them (whole gate 0.950, crying wolf 1/50, lying 5/71, one of them in
   the blocking category), then read;
+- `heldaside_set_n.json` (120 answers, 50 `bon`, 70 `mauvais`): a fourteenth table by a fourteenth
+  reviewer session (2026-12-05, night), written while table M's changes were made and scored once after
+  them (whole gate 0.933, crying wolf 0/50, lying 8/70, none in the blocking category), then read;
 - every table also through the whole gate (`gate_…`): the case's checks, then the rulebook's rules that
   gate (`rules_gating`, proven on the set's examples), then the checks that ask a model; the rules read
   each table on the day it was written (`WRITTEN`: the shop's dates are relative to the day, the answers'
@@ -100,6 +103,7 @@ WRITTEN = {
     "heldaside_set_j.json": date(2026, 12, 5),
     "heldaside_set_l.json": date(2026, 12, 5),
     "heldaside_set_m.json": date(2026, 12, 5),
+    "heldaside_set_n.json": date(2026, 12, 5),
 }
 TURN_TABLES = (
     ("heldaside_set_c.json", "set_c_"),
@@ -112,6 +116,7 @@ TURN_TABLES = (
     ("heldaside_set_j.json", "set_j_"),
     ("heldaside_set_l.json", "set_l_"),
     ("heldaside_set_m.json", "set_m_"),
+    ("heldaside_set_n.json", "set_n_"),
 )
 
 
