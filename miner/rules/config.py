@@ -85,6 +85,10 @@ PROMISE = [
     "je vous renvoie un",
     "je vous envoie un nouvel",
     "je vous envoie une nouvelle",
+    # the same in the passive (« un nouveau pull vous sera renvoyé dès lundi », « il vous sera
+    # automatiquement remboursé »: tables F, J, N, only wrong answers)
+    "vous sera renvoye",
+    "automatiquement rembourse",
     "je vous fais un geste",
     "remboursement offert",
     "livraison offerte pour votre prochaine",

@@ -1,4 +1,4 @@
-"""What two fresh tables (L and M, 2026-12-05, the twelfth and thirteenth reviewers: answers judged from
+"""What fresh tables (L, M and N, 2026-12-05, the twelfth and thirteenth reviewers: answers judged from
 the shop's rules alone, each scored once, then read) showed the rulebook missing: a refund promised for
 later, a replacement promised. Kept from coming back through `rule_flags`, the function the gate grades
 every attempt by."""
@@ -30,6 +30,8 @@ def causes(agent: str) -> list[str]:
         "Il est en transit. En cas de retard, je vous rembourserai le port.",
         "Il est en transit. En cas de défaut, je vous fais envoyer directement un article de remplacement.",
         "Il est perdu : pas d'inquiétude, je vous renvoie un pull dès aujourd'hui.",
+        "Au-delà de 5 jours ouvrés de retard, il vous sera automatiquement remboursé.",  # table N
+        "Il est perdu : un nouveau pull vous sera renvoyé dès lundi.",
     ],
 )
 def test_a_refund_for_later_or_a_replacement_promised_is_a_gesture(answer: str) -> None:
