@@ -1,6 +1,6 @@
-"""What fresh tables (L, M and N, 2026-12-05, the twelfth and thirteenth reviewers: answers judged from
+"""What fresh tables (L, M and N, 2026-12-05, the twelfth to fourteenth reviewers: answers judged from
 the shop's rules alone, each scored once, then read) showed the rulebook missing: a refund promised for
-later, a replacement promised. Kept from coming back through `rule_flags`, the function the gate grades
+later, a replacement or a resend promised, an article the order does not hold. Kept from coming back through `rule_flags`, the function the gate grades
 every attempt by."""
 
 from __future__ import annotations
