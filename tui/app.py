@@ -53,9 +53,10 @@ class ReviewApp(App[None]):
         self.start_conversation = conversation
         self.goldens = goldens_dir(goldens)
         self.now = now or (lambda: datetime.now(UTC))
-        self.sub_title = f"reviewer {reviewer} · cases in {self.goldens}" + (
-            f" · prompt {prompt}" if prompt else ""
-        )
+        # the prompt first: at 80 columns the end of the line is cut, and a path is the least to lose
+        self.sub_title = (
+            f"prompt {prompt} · " if prompt else ""
+        ) + f"reviewer {reviewer} · cases in {self.goldens}"
         self.held: set[str] = set()  # conversations this app claimed: released on every way out
         self.last_group: GroupVerdict | None = None  # the last verdict applied to a group, for its undo
 

@@ -32,12 +32,13 @@ from filon.tui.safe import line
 
 class ConversationScreen(ReviewScreen):
     BINDINGS = [
-        Binding("d", "draft", "Draft a case"),
+        # short labels: at 80 columns the footer holds them all with the app's (tooltips say the rest)
+        Binding("d", "draft", "Draft", tooltip="Draft a case from this conversation"),
         Binding(
             "s", "draft_simulation", "Draft a simulation case (a simulated customer replays it)", show=False
         ),
-        Binding("x", "dismiss_conversation", "Dismiss (not worth a case)"),
-        Binding("escape", "back", "Back"),
+        Binding("x", "dismiss_conversation", "Dismiss", tooltip="Dismiss: not worth a case"),
+        Binding("escape", "back", "Back", tooltip="Back to the queue"),
     ]
 
     @dataclass

@@ -105,8 +105,13 @@ def test_review_in_a_real_terminal(width: int, height: int, tmp_path: Path, snap
         for key in ("q Quit", "? Help", "F Failures"):
             assert key in footer, footer
         subprocess.run([*TMUX, "send-keys", "-t", session, "Enter"], check=True)
-        wait_for(session, "Draft a case")
-        wait_for(session, "1 turn(s)")  # the title once the conversation and its claim have come back
+        wait_for(session, "d Draft")
+        opened = wait_for(
+            session, "1 turn(s)"
+        )  # the title once the conversation and its claim have come back
+        footer = opened.strip().splitlines()[-1]
+        for key in ("d Draft", "x Dismiss", "q Quit", "? Help"):  # all of it, at 80 columns too
+            assert key in footer, footer
         subprocess.run([*TMUX, "send-keys", "-t", session, "d"], check=True)
         editor = wait_for(session, "Edit check")  # the footer drawn: the screen is complete
         footer = editor.strip().splitlines()[-1]
