@@ -107,3 +107,12 @@ async def test_at_80_by_24_the_result_of_t_is_on_screen(make_app) -> None:  # ty
         assert shown.contains(tried.region.x, tried.region.y), (tried.region, shown)
         whole = shown.contains_region(tried.region)  # all of it, or as much as fits from its top
         assert whole or tried.region.y == shown.y, (tried.region, shown)
+
+
+async def test_the_sub_title_leads_with_the_prompt_and_ends_with_the_path(make_app) -> None:  # type: ignore[no-untyped-def]
+    """At 80 columns the end of the line is cut: the prompt under review must not be what is lost."""
+    app = make_app(reviewer="demo", prompt="court.md")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.sub_title.startswith("prompt ") and "court.md" in app.sub_title.split(" · ")[0]
+        assert app.sub_title.split(" · ")[-1].startswith("cases in ")
