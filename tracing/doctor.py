@@ -138,6 +138,11 @@ def diagnose(
     return found
 
 
+# a framework's own prompt, read where the customer's message should be (CrewAI's task, a ReAct scaffold,
+# Gemini CLI's context): never the customer's text
+_PROMPT = re.compile(
+    r"(?m)^\s*(?:Current Task:|Thought:|Final Answer:|Begin!|<session_context>|This is the expected criteria)"
+)
 _TALK = re.compile(r"input|output|prompt|completion|message|request|response|query|answer", re.I)
 
 
@@ -258,13 +263,15 @@ def _shares(
 ) -> None:
     """The share of turns with each thing filon reads, and the advice for the stacks detected."""
     counts = {"conversation id": 0, "customer's text": 0, "answer": 0, "tokens": 0}
-    with_tools = tool_args = results = failed = identified = 0
+    with_tools = tool_args = results = failed = identified = templated = 0
     for cid, turn in lived:
         counts["conversation id"] += not cid.startswith("trace:")
         if turn.failed_spans:  # a failed call (a 429) may have recorded nothing: not held against the stack
             failed += 1
         else:
-            counts["customer's text"] += bool(turn.user.strip())
+            prompted = bool(_PROMPT.search(turn.user))  # a framework's prompt read in its place
+            templated += prompted
+            counts["customer's text"] += bool(turn.user.strip()) and not prompted
             counts["answer"] += bool(turn.agent.strip())
             counts["tokens"] += bool(turn.input_tokens or turn.output_tokens)
         if turn.tools:
@@ -289,6 +296,10 @@ def _shares(
     for share in found.shares:
         if share.whole:
             share.advice = ""
+    if templated:
+        found.shares[
+            1
+        ].advice += f" ({templated} read a framework's prompt, « Current Task: … », not the customer)"
     ids = [n for n in found.scrubbed if any(w in n.lower() for w in ("session", "conversation", "thread"))]
     if ids and not found.shares[0].whole:  # only a scrubbed attribute that looks like the conversation's
         found.shares[0].advice = SCRUB.format(names=", ".join(ids))

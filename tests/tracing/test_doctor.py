@@ -306,3 +306,31 @@ def test_a_file_that_is_not_there_is_a_usage_error_as_for_ingest(tmp_path: Path)
         result = runner.invoke(app, [*command, str(tmp_path / "nope.pb")])
         assert result.exit_code == 2, (command, result.output)
         assert f"error: {tmp_path / 'nope.pb'}: no such file" in result.stderr
+
+
+def test_a_framework_s_prompt_read_as_the_customer_s_text_is_named_not_counted(tmp_path: Path) -> None:
+    """CrewAI's task prompt where the customer's message should be: doctor said "ok customer's text"."""
+
+    def kv(key: str, value: str) -> dict[str, object]:
+        return {"key": key, "value": {"stringValue": value}}
+
+    prompt = "\nCurrent Task: Write the page.\n\nThis is the expected criteria for your final answer: HTML.\n"
+    span = {
+        "traceId": "7" * 32,
+        "spanId": "8" * 16,
+        "name": "completion",
+        "startTimeUnixNano": "1",
+        "endTimeUnixNano": "2",
+        "attributes": [
+            kv("openinference.span.kind", "LLM"),
+            kv("llm.input_messages.0.message.role", "user"),
+            kv("llm.input_messages.0.message.content", prompt),
+            kv("llm.output_messages.0.message.role", "assistant"),
+            kv("llm.output_messages.0.message.content", "<html></html>"),
+        ],
+    }
+    path = tmp_path / "crew.json"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}))
+    [found] = doctor_json(path)
+    missing = {m["what"]: m for m in found["missing"]}  # type: ignore[union-attr, index]
+    assert "customer's text" in missing and "a framework's prompt" in missing["customer's text"]["advice"]
