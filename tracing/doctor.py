@@ -286,6 +286,9 @@ def _shares(
     capture = "; ".join(f"{c.label}: {c.capture}" for c in stacks)
     session = "; ".join(f"{c.label}: {c.session}" for c in stacks)
     advice = {"conversation id": session, "customer's text": capture, "answer": capture, "tokens": TOKENS}
+    if templated:
+        said = f" ({templated} read a framework's prompt, « Current Task: … », not the customer)"
+        advice["customer's text"] += said
     found.shares = [
         Share(what, have, found.turns - (failed if what != "conversation id" else 0), advice[what])
         for what, have in counts.items()
@@ -296,10 +299,6 @@ def _shares(
     for share in found.shares:
         if share.whole:
             share.advice = ""
-    if templated:
-        found.shares[
-            1
-        ].advice += f" ({templated} read a framework's prompt, « Current Task: … », not the customer)"
     ids = [n for n in found.scrubbed if any(w in n.lower() for w in ("session", "conversation", "thread"))]
     if ids and not found.shares[0].whole:  # only a scrubbed attribute that looks like the conversation's
         found.shares[0].advice = SCRUB.format(names=", ".join(ids))

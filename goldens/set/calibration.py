@@ -19,6 +19,7 @@ from typing import Any
 from filon.agent.knowledge import passages
 from filon.goldens.case.schema import Case, Example
 from filon.goldens.case.tool_spec import ExampleTool, ToolGroup, TurnChecks, tool_label
+from filon.goldens.case.trajectory import named_tools
 from filon.goldens.checks import Gap, words_only
 from filon.goldens.checks import grade as grade_case
 from filon.miner.core.transcript import Call, Transcript, TurnRecord
@@ -146,11 +147,8 @@ def gaps(
 
 
 def _asks_success(case: Case) -> bool:
-    specs = [
-        *case.outils_interdits,
-        *(t for group in case.outils for t in (group if isinstance(group, list) else [group])),
-    ]
-    return any(getattr(spec, "si_reussi", False) for spec in specs)
+    """Whether any check of the case, at any level, counts only a call that succeeded."""
+    return any(getattr(tool, "si_reussi", False) for _, tool in named_tools(case))
 
 
 def grade(case: Case, example: Example) -> list[str]:

@@ -14,16 +14,17 @@ MATERIALS = (
     "mohair", "angora", "flanelle", "gaze", "jersey", "denim", "viscose", "polyester",
 )  # fmt: skip
 _MATERIAL = "|".join(MATERIALS)
-# « votre pull en laine », « les deux chemises en lin », « un plaid en laine mérinos »
+# a noun and its material (« pull en laine merinos »); named by the answer after a determiner (« votre pull en
+# laine », « les deux chemises en lin », « un plaid en laine mérinos »)
+_ARTICLE = rf"([a-z]{{3,}}) en ((?:{_MATERIAL})(?: (?:{_MATERIAL}))?)\b"
 _NAMED = re.compile(
-    rf"\b(?:votre|vos|ton|ta|tes|le|la|les|l'|du|des|un|une|deux|trois|\d+)\s*(?:[a-z]+ )?"
-    rf"([a-z]{{3,}}) en ((?:{_MATERIAL})(?: (?:{_MATERIAL}))?)\b"
+    rf"\b(?:votre|vos|ton|ta|tes|le|la|les|l'|du|des|un|une|deux|trois|\d+)\s*(?:[a-z]+ )?{_ARTICLE}"
 )
 # words of a kind, not an article: « une pièce en lin », « nos vêtements en laine » (table G's good answer)
 _GENERIC = frozenset(
     ("piece", "article", "vetement", "produit", "tissu", "modele", "linge", "matiere", "fibre", "collection")
 )
-_READ = re.compile(rf"\b([a-z]{{3,}}) en ((?:{_MATERIAL})(?: (?:{_MATERIAL}))?)\b")
+_READ = re.compile(rf"\b{_ARTICLE}")
 
 
 def _noun(noun: str) -> str:

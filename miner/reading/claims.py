@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from fnmatch import fnmatchcase
 from typing import Any
 
+from filon.miner.core.results import failed_result
 from filon.miner.reading.text import formal, norm
 
 LOOKUP_TOOLS = ("consulter_commande", "suivre_colis", "rechercher_aide", "*lookup*", "*track*", "*search*")
@@ -192,14 +193,9 @@ def _stated(sentence: str, phrase: str) -> bool:
 
 
 def _done(call_result: Any, error: str | None) -> bool:
-    """A call that did its job: no error, and not refused (`accepte`/`accepted` false)."""
-    if error:
-        return False
-    if isinstance(call_result, dict):
-        for key in ("accepte", "accepted", "ok", "success"):
-            if call_result.get(key) is False:
-                return False
-    return True
+    """A call that did its job: neither its span nor its result says it failed or was refused
+    (`miner.core.results`, which the grader's `si_reussi` and the write flags read too)."""
+    return not error and failed_result(call_result) is None
 
 
 # an adverb between the agent's own auxiliary and the participle (« j'ai quand même demandé », « je vous

@@ -71,17 +71,18 @@ PROMISE = [
     "je vais vous le rembourser",
     "nous allons vous rembourser",
     # a refund promised for later (tables B and L: « s'il n'arrive pas à temps, on vous remboursera les frais
-    # de port »); the present « on vous rembourse aussi le port » is the shop's policy, said of a return
-    "on vous remboursera",
+    # de port »), of the shipping only: « nous vous rembourserons sous 14 jours » after a return is the policy
+    *(
+        f"vous {verb} {what}"
+        for verb in ("remboursera", "rembourserons", "rembourserai")
+        for what in ("les frais", "le port", "la livraison")
+    ),
     "on vous les remboursera",
-    "nous vous rembourserons",
     "nous vous les rembourserons",
-    "je vous rembourserai",
     # a replacement or a resend promised (« je vous fais envoyer un article de remplacement », « je vous
     # renvoie un pull dès aujourd'hui »): the shop decides it, through a conseiller (tables A-M: only wrong
-    # answers say it)
+    # answers say it); not « je vous fais envoyer », which a label sent after a return would be too
     "article de remplacement",
-    "je vous fais envoyer",
     "je vous renvoie un",
     "je vous envoie un nouvel",
     "je vous envoie une nouvelle",

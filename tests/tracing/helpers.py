@@ -50,6 +50,27 @@ def otlp_json(spans: list[ReadableSpan]) -> dict[str, Any]:
     return doc
 
 
+def one_span(
+    name: str,
+    attributes: dict[str, str],
+    trace_id: str = "1" * 32,
+    span_id: str = "2" * 16,
+    start: str = "1764900000000000000",
+    end: str = "1764900001000000000",
+) -> dict[str, Any]:
+    """An OTLP JSON export holding one span whose attributes are all strings, written by hand as another
+    project's fixture would be."""
+    span = {
+        "traceId": trace_id,
+        "spanId": span_id,
+        "name": name,
+        "startTimeUnixNano": start,
+        "endTimeUnixNano": end,
+        "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in attributes.items()],
+    }
+    return {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
+
+
 FOREIGN_TOOLS = [
     {
         "name": "consulter_commande",

@@ -12,29 +12,20 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
+from tests.tracing.helpers import one_span
 
 runner = CliRunner()
 
 
 def payload(inputs: Any) -> dict[str, Any]:
-    def kv(key: str, value: str) -> dict[str, Any]:
-        return {"key": key, "value": {"stringValue": value}}
-
     record = {"inputs": inputs, "tags": [], "metadata": {"thread_id": "t-1"}, "kwargs": {"name": "LangGraph"}}
-    span = {
-        "traceId": "5" * 32,
-        "spanId": "6" * 16,
-        "name": "LangGraph.workflow",
-        "startTimeUnixNano": "1764900000000000000",
-        "endTimeUnixNano": "1764900001000000000",
-        "attributes": [
-            kv("traceloop.span.kind", "workflow"),
-            kv("traceloop.entity.name", "LangGraph"),
-            kv("traceloop.entity.input", json.dumps(record)),
-            kv("traceloop.entity.output", json.dumps("Bien reçu.")),
-        ],
+    attributes = {
+        "traceloop.span.kind": "workflow",
+        "traceloop.entity.name": "LangGraph",
+        "traceloop.entity.input": json.dumps(record),
+        "traceloop.entity.output": json.dumps("Bien reçu."),
     }
-    return {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
+    return one_span("LangGraph.workflow", attributes, trace_id="5" * 32, span_id="6" * 16)
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
+from tests.tracing.helpers import one_span
 
 FIXTURES = Path(__file__).parent / "fixtures"
 runner = CliRunner()
@@ -277,24 +278,14 @@ def test_an_id_shared_by_unrelated_turns_is_named(tmp_path: Path) -> None:
 def test_a_framework_span_filon_cannot_open_is_named_with_the_attributes_that_hold_the_talk(
     tmp_path: Path,
 ) -> None:
-    def kv(key: str, value: str) -> dict[str, object]:
-        return {"key": key, "value": {"stringValue": value}}
-
-    span = {
-        "traceId": "1" * 32,
-        "spanId": "2" * 16,
-        "name": "my_chain",
-        "startTimeUnixNano": "1",
-        "endTimeUnixNano": "2",
-        "attributes": [
-            kv("fw.spanInputs", '{"question": "Where is my parcel?"}'),
-            kv("fw.spanOutputs", "It left the warehouse this morning."),
-            kv("fw.requestId", "r-1"),  # an id, not talk
-            kv("http.request.body", '{"q": 1}'),  # a transport's, not the framework's
-        ],
+    attributes = {
+        "fw.spanInputs": '{"question": "Where is my parcel?"}',
+        "fw.spanOutputs": "It left the warehouse this morning.",
+        "fw.requestId": "r-1",  # an id, not talk
+        "http.request.body": '{"q": 1}',  # a transport's, not the framework's
     }
     path = tmp_path / "fw.json"
-    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}))
+    path.write_text(json.dumps(one_span("my_chain", attributes)))
     [found] = doctor_json(path)
     assert (found["skipped"], found["unread"]) == (1, ["fw.spanInputs", "fw.spanOutputs"])
     said = runner.invoke(app, ["traces", "doctor", str(path)]).stdout
@@ -311,26 +302,16 @@ def test_a_file_that_is_not_there_is_a_usage_error_as_for_ingest(tmp_path: Path)
 def test_a_framework_s_prompt_read_as_the_customer_s_text_is_named_not_counted(tmp_path: Path) -> None:
     """CrewAI's task prompt where the customer's message should be: doctor said "ok customer's text"."""
 
-    def kv(key: str, value: str) -> dict[str, object]:
-        return {"key": key, "value": {"stringValue": value}}
-
     prompt = "\nCurrent Task: Write the page.\n\nThis is the expected criteria for your final answer: HTML.\n"
-    span = {
-        "traceId": "7" * 32,
-        "spanId": "8" * 16,
-        "name": "completion",
-        "startTimeUnixNano": "1",
-        "endTimeUnixNano": "2",
-        "attributes": [
-            kv("openinference.span.kind", "LLM"),
-            kv("llm.input_messages.0.message.role", "user"),
-            kv("llm.input_messages.0.message.content", prompt),
-            kv("llm.output_messages.0.message.role", "assistant"),
-            kv("llm.output_messages.0.message.content", "<html></html>"),
-        ],
+    attributes = {
+        "openinference.span.kind": "LLM",
+        "llm.input_messages.0.message.role": "user",
+        "llm.input_messages.0.message.content": prompt,
+        "llm.output_messages.0.message.role": "assistant",
+        "llm.output_messages.0.message.content": "<html></html>",
     }
     path = tmp_path / "crew.json"
-    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}))
+    path.write_text(json.dumps(one_span("completion", attributes)))
     [found] = doctor_json(path)
     missing = {m["what"]: m for m in found["missing"]}  # type: ignore[union-attr, index]
     assert "customer's text" in missing and "a framework's prompt" in missing["customer's text"]["advice"]

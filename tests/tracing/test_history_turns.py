@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
+from tests.tracing.helpers import one_span
 
 runner = CliRunner()
 HISTORY = [
@@ -35,59 +36,52 @@ HISTORY = [
 ANSWER = "You're welcome."
 
 
-def kv(key: str, value: str) -> dict[str, Any]:
-    return {"key": key, "value": {"stringValue": value}}
-
-
-def genai() -> list[dict[str, Any]]:
+def genai() -> dict[str, str]:
     answer = [{"role": "assistant", "parts": [{"type": "text", "content": ANSWER}]}]
-    return [
-        kv("gen_ai.operation.name", "chat"),
-        kv("gen_ai.input.messages", json.dumps(HISTORY)),
-        kv("gen_ai.output.messages", json.dumps(answer)),
-    ]
+    return {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.input.messages": json.dumps(HISTORY),
+        "gen_ai.output.messages": json.dumps(answer),
+    }
 
 
-def pydantic_ai_run() -> list[dict[str, Any]]:
+def pydantic_ai_run() -> dict[str, str]:
     """An agent's run whose model calls are not traced: the whole conversation in `all_messages`."""
-    return [
-        kv("gen_ai.operation.name", "invoke_agent"),
-        kv("pydantic_ai.all_messages", json.dumps(HISTORY)),
-        kv("final_result", ANSWER),
-    ]
+    return {
+        "gen_ai.operation.name": "invoke_agent",
+        "pydantic_ai.all_messages": json.dumps(HISTORY),
+        "final_result": ANSWER,
+    }
 
 
-def flattened(prefix: str, field: str, call: str, out: str) -> list[dict[str, Any]]:
+def flattened(prefix: str, field: str, call: str, out: str) -> dict[str, str]:
     """HISTORY written message by message (`prefix`N`.`…), with the tool call's keys under `call`."""
-    found: list[dict[str, Any]] = []
+    found: dict[str, str] = {}
+    function = "function." if call else ""
     for n, message in enumerate(HISTORY):
         base = f"{prefix}{n}.{field}"
-        found.append(kv(base + "role", message["role"]))
+        found[base + "role"] = message["role"]
         for part in message["parts"]:
             if part["type"] == "text":
-                found.append(kv(base + "content", part["content"]))
+                found[base + "content"] = part["content"]
             elif part["type"] == "tool_call":
-                found += [
-                    kv(f"{base}tool_calls.0.{call}id", part["id"]),
-                    kv(f"{base}tool_calls.0.{call}{'function.' if call else ''}name", part["name"]),
-                    kv(
-                        f"{base}tool_calls.0.{call}{'function.' if call else ''}arguments", '{"order": "A-1"}'
-                    ),
-                ]
+                found[f"{base}tool_calls.0.{call}id"] = part["id"]
+                found[f"{base}tool_calls.0.{call}{function}name"] = part["name"]
+                found[f"{base}tool_calls.0.{call}{function}arguments"] = '{"order": "A-1"}'
             else:
-                found += [kv(base + "tool_call_id", part["id"]), kv(base + "content", part["response"])]
-    return [*found, kv(out + "role", "assistant"), kv(out + "content", ANSWER)]
+                found[base + "tool_call_id"], found[base + "content"] = part["id"], part["response"]
+    return {**found, out + "role": "assistant", out + "content": ANSWER}
 
 
-def openllmetry() -> list[dict[str, Any]]:
-    return [kv("llm.request.type", "chat"), *flattened("gen_ai.prompt.", "", "", "gen_ai.completion.0.")]
+def openllmetry() -> dict[str, str]:
+    return {"llm.request.type": "chat", **flattened("gen_ai.prompt.", "", "", "gen_ai.completion.0.")}
 
 
-def openinference() -> list[dict[str, Any]]:
-    return [
-        kv("openinference.span.kind", "LLM"),
-        *flattened("llm.input_messages.", "message.", "tool_call.", "llm.output_messages.0.message."),
-    ]
+def openinference() -> dict[str, str]:
+    return {
+        "openinference.span.kind": "LLM",
+        **flattened("llm.input_messages.", "message.", "tool_call.", "llm.output_messages.0.message."),
+    }
 
 
 FORMS = {
@@ -101,16 +95,8 @@ FORMS = {
 def payload(conversation: str | None, form: str = "genai") -> dict[str, Any]:
     attributes = FORMS[form]()
     if conversation:
-        attributes.append(kv("gen_ai.conversation.id", conversation))
-    span = {
-        "traceId": "7" * 32,
-        "spanId": "8" * 16,
-        "name": "chat model",
-        "startTimeUnixNano": "1764900000000000000",
-        "endTimeUnixNano": "1764900001000000000",
-        "attributes": attributes,
-    }
-    return {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
+        attributes["gen_ai.conversation.id"] = conversation
+    return one_span("chat model", attributes, trace_id="7" * 32, span_id="8" * 16)
 
 
 def turns(
