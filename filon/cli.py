@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 import typer
 
 from filon.commands import (
@@ -47,6 +49,36 @@ app.command("serve")(serve_cmds.serve)
 app.add_typer(serve_cmds.db_app, name="db")
 app.add_typer(eval_cmds.app, name="eval")
 app.add_typer(judge_cmds.app, name="judge")
+
+
+def _paragraphs(doc: str) -> str:
+    """A docstring as the terminal should wrap it: the lines of a paragraph joined, an `Example:` line or a
+    list item kept on its own (this typer keeps every line break of a paragraph, so a help written at 110
+    columns read at 80 broke each line in two)."""
+    lines = inspect.cleandoc(doc).split("\n")
+    out: list[str] = []
+    for line in lines:
+        starts_own = not line.strip() or line.lstrip().startswith(("Example", "- ", "• ", "then:"))
+        if out and out[-1].strip() and not starts_own and not out[-1].lstrip().startswith("Example"):
+            out[-1] = f"{out[-1]} {line.strip()}"
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _unwrap(typer_app: typer.Typer) -> None:
+    for info in typer_app.registered_commands:
+        if info.callback is not None and info.callback.__doc__:
+            info.callback.__doc__ = _paragraphs(info.callback.__doc__)
+    for group in typer_app.registered_groups:
+        if group.typer_instance is not None:
+            callback = group.typer_instance.registered_callback
+            if callback is not None and callback.callback is not None and callback.callback.__doc__:
+                callback.callback.__doc__ = _paragraphs(callback.callback.__doc__)
+            _unwrap(group.typer_instance)
+
+
+_unwrap(app)
 
 
 def main() -> None:

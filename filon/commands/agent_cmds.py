@@ -69,7 +69,7 @@ def ask(
     escalation read from its spans.
 
     Example: filon ask --backend scripted "Quels sont les frais de livraison ?"
-    Example: filon ask --target python:desk:answer --session s1 "Où est ma commande PP-2001 ?"
+    Example: filon ask --target python:desk:answer --session s1 "Où est PP-2001 ?"
     """
     target = target or _configured_target()
     if target and target != "filon":

@@ -162,16 +162,13 @@ def eval_command(
 ) -> None:
     """Replay every golden case through the agent, grade it, and decide the gate.
 
-    Exit codes: 0 passed, 1 failed (score under --seuil, or a blocking category failed), 2 usage,
-    3 inconclusive (infrastructure errors over --max-error-rate, no credentials, or --budget
-    spent before the end), 4 invalid golden set.
-    With --compare-with, a passing gate takes the comparison's exit code (1 when this run is worse).
+    Exit codes: 0 passed, 1 failed (score under --seuil, or a blocking category failed), 2 usage, 3 inconclusive (infrastructure errors over --max-error-rate, no credentials, or --budget spent before the end), 4 invalid golden set. With --compare-with, a passing gate takes the comparison's exit code (1 when this run is worse).
 
     Example: filon eval --backend scripted --junit var/eval.xml
-    Example: filon eval --backend scripted --html var/run.html --summary var/run.md
+    Example: filon eval --backend scripted --html var/run.html
     Example: filon eval --target python:my_agent:answer --goldens my-goldens
     Example: filon eval --target http://127.0.0.1:8000/chat --otlp-port 4318
-    Example: filon eval --model gemini-new --compare-with var/eval-ancien.json --markdown var/compare.md
+    Example: filon eval --model gemini-new --compare-with var/eval-a.json
     """
     if ctx.invoked_subcommand is not None:
         return

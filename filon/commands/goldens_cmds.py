@@ -170,7 +170,7 @@ def label_command(
     with their arguments and results, redacted. Lint then proves the case's checks on it; this command
     says at once whether they agree with the verdict (exit 0 either way: the example is the proof).
 
-    Example: filon goldens label upda-01 tau-airline-06-1 --verdict mauvais --note "wrong flight"
+    Example: filon goldens label upda-01 tau-airline-06-1 --verdict mauvais
     """
     from filon.commands.traces_cmds import no_conversation, open_store
     from filon.goldens.drafting.examples import LabelError, add_example

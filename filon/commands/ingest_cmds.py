@@ -50,7 +50,7 @@ def ingest(
     stderr, and the exit is 1; a path that is not there exits 2. Spans are stored in batches of 5,000,
     each committed: ctrl-C says how many are in, and the same command again stores the rest (exit 130).
 
-    Example: filon ingest traces.pb export.jsonl.gz --escalation-tool handoff_to_human
+    Example: filon ingest traces.pb export.jsonl.gz --escalation-tool handoff
     """
     from functools import partial
 

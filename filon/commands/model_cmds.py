@@ -35,7 +35,7 @@ def serve(
     """Serve POST /v1beta/models/{model}:generateContent until interrupted.
 
     Example: filon model serve --port 8765 --latency-ms 800 --429-rate 0.05
-    then: filon ask --backend scripted --model-url http://127.0.0.1:8765 "Bonjour"
+    Example: filon ask --backend scripted --model-url http://127.0.0.1:8765 Allô
     """
     from filon.agent.scripted import ScriptedModel, ScriptedSettings
 

@@ -63,9 +63,9 @@ def serve(
 
     A 200 means the spans are committed. Point a Collector's otlphttp exporter or any OTLP SDK at it.
 
-    Example: FILON_TOKEN=$(openssl rand -hex 16) filon serve --port 4318 --escalation-tool handoff_to_human
+    Example: FILON_TOKEN=$(openssl rand -hex 16) filon serve --port 4318
     Example: filon serve --host 0.0.0.0 --token-file /run/secrets/filon-token
-    Example: filon serve --max-bodies 16 --max-buffered 134217728 --body-timeout 20
+    Example: filon serve --max-bodies 16 --max-buffered 134217728
     """
     import uvicorn
 

@@ -80,7 +80,7 @@ def traffic(
 ) -> None:
     """Simulated customers talk to the traced agent; spans go through the real pipeline into the store.
 
-    Example: filon traffic --conversations 200 --backend scripted --prompt agent/prompts/court.md
+    Example: filon traffic --conversations 200 --prompt agent/prompts/court.md
     """
     from filon.agent.model import MissingCredentials
     from filon.commands.pipeline import TrafficRun, run_traffic_into_store
@@ -306,7 +306,7 @@ def incident_add(
     """Mark a conversation as an incident: it goes to the top of the review queue. Twice is once (the
     note is updated); `filon incident remove` unmarks it.
 
-    Example: filon incident add web:traffic-3-17 --note "a customer read another customer's order"
+    Example: filon incident add web:traffic-3-17 --note "another's order shown"
     """
     if not note.strip():
         fail("--note: say what happened")

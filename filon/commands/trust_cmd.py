@@ -69,8 +69,8 @@ def trust_command(
 
     Example: filon goldens trust
     Example: filon goldens trust --json --table bench/heldaside_set_c.json
-    Example: filon goldens trust --table bench/heldaside_set_f.json --on 2026-12-03
-    Example: filon goldens trust --table bench/heldaside_set_g.json --on 2026-12-03 --disagreements
+    Example: filon goldens trust --table table.json --on 2026-12-03
+    Example: filon goldens trust --table table.json --disagreements
     """
     from filon.goldens.checks.rules import RuleGate, Rules
     from filon.goldens.set.caseset import load_set

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from filon.cli import app
@@ -28,3 +31,29 @@ def test_escalation_help_names_every_default(command: list[str]) -> None:
     said = " ".join(shown.split())
     for pattern in ESCALATION:
         assert pattern in said, pattern
+
+
+def _commands(command: object, path: list[str]) -> list[list[str]]:
+    found = [path]
+    for name, sub in getattr(command, "commands", {}).items():  # a group (typer vendors its own click)
+        found += _commands(sub, [*path, name])
+    return found
+
+
+def test_help_reads_whole_at_80_columns() -> None:
+    """Every command's help at 80 columns: an example fits on its line (a user copies it), and a paragraph
+    is wrapped by the terminal, not broken by hand halfway through a line (`eval --help` once read
+    « 2 usage, » alone on a line)."""
+    broken: list[str] = []
+    for path in _commands(typer.main.get_command(app), []):
+        lines = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "80"}).output.splitlines()
+        text = lines[: next((i for i, line in enumerate(lines) if line.startswith("╭")), len(lines))]
+        for line, after in itertools.pairwise(text):
+            here, there = line.strip(), after.strip()
+            if not (here and there) or there.startswith(("Example", "-", "•")):
+                continue
+            if here.startswith("Example") or (
+                len(line.rstrip()) < 55 and not here.startswith(("Usage", "-", "•"))
+            ):
+                broken.append(f"{' '.join(path)}: {here!r} then {there!r}")
+    assert not broken, broken
