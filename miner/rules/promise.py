@@ -78,19 +78,62 @@ def _promised(answer: str, patterns: list[str] | tuple[str, ...]) -> str | None:
     return None
 
 
+# an outcome only the advisor handed the case to decides, said as already decided (« j'ai transmis votre
+# dossier : vous serez remboursée des 120 € d'ici quelques jours », « un nouveau pull vous sera renvoyé dès
+# lundi »): the hand-over does not back it. Thirteen tables (A-N): 11 escalated answers said one, all
+# wrong. Not said as a condition or as the advisor's choice (« si le conseiller valide », « qui décidera »),
+# nor the refund a return gets on its reception (the policy, whoever registers the return).
+DECIDED = (
+    "vous serez rembourse",
+    "vous sera rembourse",
+    "vous remboursera",
+    "vous rembourserons",
+    "vous rembourserai",
+    "vous sera renvoye",
+    "vous sera reexpedie",
+    "vous sera expedie",
+    "automatiquement rembourse",
+    "you will be refunded",
+    "you'll be refunded",
+    "will refund you",
+    "will be resent",
+    "will be reshipped",
+)
+_HEDGED = re.compile(
+    r"\b(?:si|s'il|s'ils|une fois|recue?s?|pourr\w*|eventuel\w*|peut-etre|selon|le cas echeant|decid\w*|statu\w*|reception"
+    r"|if|may|might|could|whether|decides?|receipt)\b"
+)
+
+
+def _decided(answer: str) -> str | None:
+    """An outcome said as decided in one of the answer's sentences, not hedged nor refused there."""
+    for sentence in re.split(r"(?<=[.!?\n])", formal(fold(answer))):
+        found = _has(sentence, DECIDED, sentence)
+        if found is None or _HEDGED.search(sentence):
+            continue
+        if not _DENIED.search(sentence[: max(sentence.find(fold(found)), 0)]):
+            return found
+    return None
+
+
 @detector("promise", rank=80, causes=(UNBACKED_PROMISE,), gate=True)
 def promise(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     """A commercial gesture promised (and not refused in its sentence) with no escalation, nor a write of
-    the agent's own that makes it (a cancellation that refunds), in its turn."""
+    the agent's own that makes it (a cancellation that refunds), in its turn; or, after a hand-over, the
+    outcome the advisor will decide said as decided (`DECIDED`)."""
     out = []
     patterns = cfg.rules.rules["geste_promis"].patterns or cfg.promise_patterns
     for i, t in enumerate(conv.turns):
         pattern = _promised(t.agent, patterns) if t.agent else None
         pattern = pattern or _code_given(t.agent, t.user)
-        backed = any(
-            cfg.escalates(c.name) or (cfg.write_tools is not None and cfg.writes(c.name)) for c in t.tools
+        escalated = any(cfg.escalates(c.name) for c in t.tools)
+        wrote = cfg.write_tools is not None and any(
+            cfg.writes(c.name) and not cfg.escalates(c.name) for c in t.tools
         )
-        if pattern and not backed:
+        if pattern and not (escalated or wrote):
             why = f"promises « {pattern} » with no escalation behind it"
+            out.append(Flag.of(UNBACKED_PROMISE, i, why, t.trace_id))
+        elif escalated and not wrote and (decided := _decided(t.agent)):
+            why = f"says « {decided} » as decided, though the advisor it hands over to decides it"
             out.append(Flag.of(UNBACKED_PROMISE, i, why, t.trace_id))
     return out
