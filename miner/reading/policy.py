@@ -24,6 +24,7 @@ SUBJECTS = {
     "garantie": r"garanties?|warranty",
     "motif": r"motifs?|justificatifs?|reasons?",
     "modification": r"modifi\w*|annul\w*|changer|cancel\w*|modify|change it",
+    "carte_cadeau": r"cartes? cadeaux?|bons? cadeaux?|gift cards?|gift vouchers?",
 }
 PREDICATES = {
     "gratuit": r"gratuit\w*|offert\w*|sans frais|ne (?:vous )?coute rien|rien a payer|free|at no cost|free of charge",
@@ -36,6 +37,14 @@ PREDICATES = {
     "restreint": r"(?:n'est|ne sont) pas couver\w*|ne s'appliqu\w* qu|not covered|only applies",
     # the customer does it alone: « vous pouvez la modifier vous-même depuis votre espace client »
     "libre_service": r"vous[- ]memes?|depuis votre espace|dans votre espace client|yourself|on your own",
+    # used once and no more (« à utiliser en une seule fois »), not one way among others (« en une seule
+    # fois ou en plusieurs »): tables E-N, nine wrong answers said it of a gift card, none right
+    "unique": r"(?:en )?une seule fois(?! ou)|en une fois(?! ou)|une seule utilisation|in one go(?! or)"
+    r"|only once|single use",
+    # extended to a part (« que vous retourniez toute la commande ou seulement une partie »): a rule said
+    # of a whole order stretched to a part of it (tables D, J and N: three wrong answers, none right)
+    "partiel": r"ou (?:seulement |juste |bien )?(?:une |en )partie|une partie seulement|meme partiel\w*"
+    r"|or (?:just |only )?(?:a |some )?part of|partial (?:returns?|orders?) (?:too|as well)",
 }
 _MONEY = re.compile(r"€|\$|£|\beuros?\b|\beur\b|\bdollars?\b")
 _WINDOW = 80  # the characters between a subject and its predicate in one clause, either way
@@ -59,10 +68,11 @@ def _clauses(folded: str) -> list[str]:
     ]
 
 
-def stated(folded: str) -> list[tuple[frozenset[str], str, str]]:
+def stated(folded: str, asked: str = "") -> list[tuple[frozenset[str], str, str]]:
     """The rules a folded answer states: (the subjects named near the predicate, the predicate, the
     clause). « l'étiquette de retour, gratuite » names a label and a return: what the agent read of
-    either supports it."""
+    either supports it. A clause that names no subject is of what the customer asked (`asked`, folded:
+    « Oui, à utiliser en une seule fois » answers « Proposez-vous des cartes cadeaux ? »)."""
     hint, subjects, predicates = _patterns()
     if hint.search(folded) is None:  # most answers state no rule: one search, no split
         return []
@@ -70,14 +80,16 @@ def stated(folded: str) -> list[tuple[frozenset[str], str, str]]:
     for clause in _clauses(folded):
         if "?" in clause or re.match(r"\s*(?:si|if)\b", clause):
             continue  # a question or a condition states nothing
-        if _MONEY.search(clause):
-            continue  # a fee with its amount: the amount is held by the figures' check
+        priced = _MONEY.search(clause) is not None
         for pname, pattern in predicates.items():
+            if priced and pname in ("gratuit", "payant"):
+                continue  # a fee with its amount: the amount is held by the figures' check
             p = pattern.search(clause)
             if p is None:
                 continue
             near = clause[max(0, p.start() - _WINDOW) : p.end() + _WINDOW]
             named = frozenset(s for s, subject in subjects.items() if subject.search(near))
+            named = named or frozenset(s for s, subject in subjects.items() if subject.search(asked))
             if named and all((named, pname) != (a, b) for a, b, _ in out):
                 out.append((named, pname, _quoted(clause, p.start(), p.end())))
     return out
@@ -116,10 +128,11 @@ def keyed(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def unsupported(folded_answer: str, folded_seen: str, folded_rules: str = "") -> list[str]:
+def unsupported(folded_answer: str, folded_seen: str, folded_rules: str = "", asked: str = "") -> list[str]:
     """The clauses of the answer stating a rule that neither what the agent read nor the agent's own
-    rules (its help texts, `policy_sources`) state of that subject."""
-    said = stated(folded_answer)
+    rules (its help texts, `policy_sources`) state of that subject (`asked`: the customer's words, folded,
+    whose subject a clause naming none is of)."""
+    said = stated(folded_answer, asked)
     if not said:
         return []
     known = _read(folded_seen) | _read(folded_rules)

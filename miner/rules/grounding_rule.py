@@ -87,7 +87,8 @@ def grounding(
         lang = lang or language((t.agent for t in conv.turns), (t.user for t in conv.turns))
         stated = facts(t.agent, day, lang)
         folded = fold(t.agent)
-        policies = policy_stated(folded)  # rules said without a figure: a fee, a condition, an exclusion
+        asked = fold(t.user)
+        policies = policy_stated(folded, asked)  # rules said without a figure: a fee, a condition, a limit
         articles = names_an_article(folded)  # « votre pull en lin »: an article of the order, or not
         if not (stated or policies or articles):
             continue
@@ -104,7 +105,7 @@ def grounding(
             if not grounded(f, seen, day) and not admitted(f, allowed)
         ]
         if policies:
-            missing += _unread_rules(folded, conv.turns[: i + 1], seen.text, cfg, allowed)
+            missing += _unread_rules(folded, conv.turns[: i + 1], seen.text, cfg, allowed, asked)
         if articles:
             unread = unread_articles(folded, read_articles(seen.reported))
             missing += [f"« {a} » (article)" for a in unread if not admitted_rule(a, allowed)]
@@ -137,12 +138,12 @@ def _claimed(turns: Sequence[Turn], i: int, cfg: FlagConfig) -> list[Flag]:
 
 
 def _unread_rules(
-    folded: str, turns: Sequence[Turn], seen: str, cfg: FlagConfig, allowed: Sequence[str]
+    folded: str, turns: Sequence[Turn], seen: str, cfg: FlagConfig, allowed: Sequence[str], asked: str = ""
 ) -> list[str]:
     """The rules an answer states that neither what the agent read (each result with its keys) nor the
     agent's own help texts state, quoted as a report says them."""
     read_keyed = " ".join(fold(keyed(c.result)) for turn in turns for c in turn.tools)
-    unread = unsupported(folded, f"{seen} {read_keyed}", policy_texts(cfg.policy_folders()))
+    unread = unsupported(folded, f"{seen} {read_keyed}", policy_texts(cfg.policy_folders()), asked)
     return [f"« {c} » (règle)" for c in unread if not admitted_rule(c, allowed)]
 
 

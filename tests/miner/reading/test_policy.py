@@ -105,3 +105,51 @@ def test_a_self_service_the_agent_read_is_grounded() -> None:
     }
     search = ToolCall("rechercher_aide", {"question": "annuler"}, read)
     assert ungrounded("Vous pouvez l'annuler vous-même depuis votre espace client.", search, cfg=STRICT) == []
+
+
+GIFT_CARDS = {
+    "passages": [
+        {
+            "source": "faq",
+            "texte": "Oui, des cartes cadeaux de 20 € à 200 €, valables un an, utilisables "
+            "en une ou plusieurs fois.",
+        }
+    ]
+}
+ASKED_CARDS = "Proposez-vous des cartes cadeaux ?"
+
+
+def _on_cards(agent: str) -> list[str]:
+    searched = ToolCall("rechercher_aide", {"question": "cartes cadeaux"}, GIFT_CARDS)
+    conv = Conversation("c", "web", [Turn("t1", NOW, user=ASKED_CARDS, agent=agent, tools=[searched])])
+    return [f.reason for f in rule_flags(conv, SHOP) if f.cause == "ungrounded_fact"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Oui, de 20 € à 200 €, valables un an, à utiliser en une seule fois.",  # tables E, F, G, N
+        "Oui. Attention, le montant doit être utilisé en une seule fois.",
+    ],
+)
+def test_a_single_use_the_passage_does_not_state_is_flagged_of_what_was_asked(answer: str) -> None:
+    """The clause names no subject: it is of the gift cards the customer asked about, which the passage
+    says can be used « en une ou plusieurs fois »."""
+    (reason,) = _on_cards(answer)
+    assert "une seule fois" in reason
+
+
+def test_one_way_among_others_is_no_single_use() -> None:
+    assert not _on_cards("Oui, valables un an, à utiliser en une seule fois ou en plusieurs.")
+
+
+def test_a_rule_of_the_whole_order_stretched_to_a_part_is_flagged() -> None:
+    """CGV article 7: the shipping is refunded on a return of the whole order (tables D, J, N)."""
+    said = (
+        "Oui, les frais de livraison initiaux vous sont remboursés, que vous retourniez toute la commande ou "
+        "seulement une partie des articles."
+    )
+    assert any("partie" in r for r in ungrounded(said))
+    assert not ungrounded(
+        "Oui, les frais de livraison initiaux sont remboursés si vous retournez toute la commande."
+    )
