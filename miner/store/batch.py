@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, delete, func, select
 
 from filon.miner.core.model import Flag, Turn
-from filon.miner.store.regroup import day_of, members, regroup
+from filon.miner.store.regroup import day_of, members, recount, regroup
 from filon.miner.store.rows import (
     CONVERSATION_COLUMNS,
     FLAG_FIELDS,
@@ -125,12 +125,16 @@ class TraceBatch:
         return remaining, emptied
 
     def drop_conversations(self, conversation_ids: list[str]) -> None:
-        """Conversations left without a turn: their flags and review go with them."""
+        """Conversations left without a turn: their flags and review go with them, and they leave their
+        failure groups (a tool span exported on its own, read as `trace:…` until its turn's span came, was
+        counted by `goldens coverage` as a conversation of its own)."""
         if not conversation_ids:
             return
+        signatures = sorted({signature for signature, _ in self.group_keys(conversation_ids).values()})
         for table, column in ((FLAGS, FLAGS.c.conversation_id), (REVIEWS, REVIEWS.c.conversation_id)):
             self.conn.execute(delete(table).where(column.in_(conversation_ids)))
         self.conn.execute(delete(CONVERSATIONS).where(CONVERSATIONS.c.id.in_(conversation_ids)))
+        recount(self.conn, signatures)
 
     def stored_conversations(
         self, conversation_ids: Sequence[str]

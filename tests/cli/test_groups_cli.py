@@ -212,3 +212,52 @@ def test_the_groups_kept_on_ingest_are_what_counting_the_conversations_gives(db_
     assert kept() == _counted_now(db_url)
     Store.open(db_url).prune(timedelta(days=1), now=datetime.now(UTC) + timedelta(days=2))  # the unflagged go
     assert kept() == _counted_now(db_url) and all(s[1] < 9 for s in kept().values())
+
+
+def _span(span_id: str, name: str, attributes: dict[str, str], parent: str = "") -> dict[str, object]:
+    from datetime import UTC, datetime
+
+    now = int(datetime.now(UTC).timestamp() * 1e9)
+    span: dict[str, object] = {
+        "traceId": "ab" * 16,
+        "spanId": span_id,
+        "name": name,
+        "startTimeUnixNano": str(now - 2_000_000_000),
+        "endTimeUnixNano": str(now),
+        "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in attributes.items()],
+    }
+    if parent:
+        span["parentSpanId"] = parent
+    return {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
+
+
+def test_a_tool_span_exported_before_its_turn_is_not_a_conversation_of_its_own(
+    db_url: str, tmp_path: Path
+) -> None:
+    """The SDK's `SimpleSpanProcessor` exports each span as it ends: the tool's first, alone (read as a
+    conversation `trace:…` until its turn came). A newcomer's coverage counted 7 conversations where the
+    store held 4, and offered to draft the `trace:…` ones."""
+    tool = _span(
+        "2" * 16,
+        "execute_tool search_faq",
+        {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "search_faq",
+         "gen_ai.tool.call.arguments": '{"query": "shipping"}', "gen_ai.tool.call.result": '"3.90"'},
+        parent="1" * 16,
+    )  # fmt: skip
+    said = [{"role": "user", "parts": [{"type": "text", "content": "How much is shipping?"}]}]
+    answer = [{"role": "assistant", "parts": [{"type": "text", "content": "Shipping is 3.90."}]}]
+    turn = _span(
+        "1" * 16,
+        "invoke_agent faqbot",
+        {"gen_ai.operation.name": "invoke_agent", "gen_ai.conversation.id": "web:c1",
+         "gen_ai.input.messages": json.dumps(said), "gen_ai.output.messages": json.dumps(answer)},
+    )  # fmt: skip
+    for n, payload in enumerate((tool, turn)):
+        path = tmp_path / f"export-{n}.json"
+        path.write_text(json.dumps(payload))
+        assert runner.invoke(app, ["ingest", str(path)]).exit_code == 0
+    assert [c["conversation_id"] for c in listed()] == ["web:c1"]
+    assert sum(g["size"] for g in listed("--groups")) == 1  # type: ignore[misc]
+    cases = copy_set(tmp_path / "cases")
+    shown = runner.invoke(app, ["goldens", "coverage", str(cases), "--json", "--no-plot"])
+    assert json.loads(shown.stdout)["conversations"] == 1, shown.output
