@@ -345,11 +345,15 @@ class EditorScreen(ReviewScreen):
                 self.store_case(case)
 
         why = "; ".join(p.message for p in refused)
+        # the conversation's answer is offered as a good example only where it is not what the case refuses
+        keys = (
+            "n writes a good example, m a bad one"
+            if self.draft.observed_wrong is not None
+            else "b adds the conversation's answer as a good example, n writes one, m a bad one"
+        )
         self.app.push_screen(
             ConfirmScreen(
-                f"CI (lint --strict) would refuse this case: {why}.\n"
-                "Back in the editor, b adds the conversation's answer as a good example, n writes one,"
-                " m a bad one.\n"
+                f"CI (lint --strict) would refuse this case: {why}.\nBack in the editor, {keys}.\n"
                 "Save it anyway? (y / n)"
             ),
             answered,

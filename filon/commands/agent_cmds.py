@@ -37,7 +37,12 @@ def _conversation(tel: str | None, session: str | None) -> Conversation:
 
 
 def ask(
-    message: Annotated[str, typer.Argument(help="The customer's message, in French.")],
+    message: Annotated[
+        str,
+        typer.Argument(
+            help="The customer's message (in the agent's language: French for the reference shop)."
+        ),
+    ],
     backend: BackendOpt = "gemini",
     tel: Annotated[
         str | None, typer.Option("--tel", help="WhatsApp sender number (keys the memory).")

@@ -244,6 +244,7 @@ def _progress(
         TimeElapsedColumn(),
         console=err_console,
         transient=True,
+        disable=not err_console.is_interactive,  # no bar, and no blank line rich adds at its end
     )
     task = progress.add_task("eval", total=None)
 

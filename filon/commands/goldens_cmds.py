@@ -13,7 +13,11 @@ from filon.miner.rules.config import FlagConfig
 if TYPE_CHECKING:
     from filon.goldens.set.caseset import CaseSet
 
-app = typer.Typer(help="The golden set: lint it, import the seeds' format.", no_args_is_help=True)
+app = typer.Typer(
+    help="The golden set: lint it, label and trust it against reviewers' verdicts, its coverage of production, "
+    "import the seeds' format.",
+    no_args_is_help=True,
+)
 
 
 @app.command("lint")
@@ -209,7 +213,7 @@ def import_cases(
 ) -> None:
     """Split a single-file list of cases into one file per case, after validating all of them.
 
-    Example: filon goldens import eval/conversations.json --to goldens/cases
+    Example: filon goldens import seeds/conversations.json --to my-cases
     """
     from filon.goldens.set.importer import ImportError_, import_list
 
@@ -218,7 +222,7 @@ def import_cases(
     except ImportError_ as exc:
         for line in exc.lines:
             err_console.print(line, markup=False)
-        fail(str(exc), Exit.FAILED)
+        fail(str(exc), Exit.USAGE if exc.usage else Exit.FAILED)
     for path in written:
         console.print(f"wrote {path}", markup=False)
     console.print(f"{len(written)} cases imported", markup=False)

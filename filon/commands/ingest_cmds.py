@@ -64,7 +64,12 @@ def ingest(
     total, bad = IngestStats(), 0
     # on a terminal, spans stored so far (a large export takes a while); gone when done, nothing in a pipe
     progress = Progress(
-        TextColumn("[bold]ingest"), BarColumn(), MofNCompleteColumn(), console=err_console, transient=True
+        TextColumn("[bold]ingest"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=err_console,
+        transient=True,
+        disable=not err_console.is_interactive,  # no bar, and no blank line rich adds at its end
     )
     read: list[str] = []  # said once the bar is gone: standard output and the bar's line never mix
     refused: list[tuple[Path, list[str]]] = []

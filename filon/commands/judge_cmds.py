@@ -57,7 +57,12 @@ def calibrate(
     from filon.goldens.set.judge_calibration import calibrate_set
 
     progress = Progress(
-        TextColumn("[bold]judge"), BarColumn(), MofNCompleteColumn(), console=err_console, transient=True
+        TextColumn("[bold]judge"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=err_console,
+        transient=True,
+        disable=not err_console.is_interactive,  # no bar, and no blank line rich adds at its end
     )
     task = progress.add_task("labels", total=0)
     with progress:

@@ -52,6 +52,7 @@ def run_traffic_into_store(run: TrafficRun, console: Console, label: str = "traf
                     TimeElapsedColumn(),
                     console=console,
                     transient=True,
+                    disable=not console.is_interactive,  # no blank line rich adds at its end
                 )
                 task = progress.add_task(label, total=run.conversations)
                 with progress:

@@ -33,7 +33,7 @@ def draft(
     draft takes the conversation's claim as a reviewer in the TUI does (refused while another holds it,
     unless --force), and the case is linked to its source, which `filon db prune` then never deletes.
 
-    Example: filon draft web:traffic-3-17 --id adv-04 --write
+    Example: filon draft web:traffic-2-25 --id adv-06 --write
     """
     from rich.markup import escape
 

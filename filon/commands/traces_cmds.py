@@ -59,7 +59,7 @@ def no_conversation(store: Store, conversation_id: str) -> NoReturn:
 
     near = store.similar_ids(conversation_id)
     hint = f" (did you mean {' or '.join(quoted(n) for n in near)}?)" if near else ""
-    fail(f"no conversation {quoted(conversation_id)} in the store {escape(store.name)}{hint}", Exit.FAILED)
+    fail(f"no conversation {quoted(conversation_id)} in the store {escape(store.name)}{hint}", Exit.USAGE)
 
 
 def traffic(
@@ -238,7 +238,7 @@ def traces_show(
 ) -> None:
     """One conversation turn by turn: messages, tools with arguments and results, flags with reasons.
 
-    Example: filon traces show whatsapp:33999123456
+    Example: filon traces show whatsapp:33999162291
     """
     from filon.miner.rules.flags import not_evaluated
 
@@ -306,7 +306,7 @@ def incident_add(
     """Mark a conversation as an incident: it goes to the top of the review queue. Twice is once (the
     note is updated); `filon incident remove` unmarks it.
 
-    Example: filon incident add web:traffic-3-17 --note "another's order shown"
+    Example: filon incident add web:traffic-2-28 --note "another's order shown"
     """
     if not note.strip():
         fail("--note: say what happened")
@@ -320,7 +320,7 @@ def incident_add(
 def incident_remove(conversation_id: Annotated[str, typer.Argument(help="Conversation id.")]) -> None:
     """Unmark an incident: the conversation goes back to its place in the queue.
 
-    Example: filon incident remove web:traffic-3-17
+    Example: filon incident remove web:traffic-2-28
     """
     store = open_store()
     done = store.remove_incident(conversation_id)

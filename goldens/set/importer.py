@@ -13,16 +13,17 @@ from filon.goldens.set.caseset import goldens_dir, parse_case, write_case
 
 
 class ImportError_(Exception):
-    def __init__(self, message: str, lines: list[str] | None = None) -> None:
+    def __init__(self, message: str, lines: list[str] | None = None, usage: bool = False) -> None:
         super().__init__(message)
         self.lines = lines or []
+        self.usage = usage  # the file cannot be read (bad input, exit 2), not a list with bad cases
 
 
 def import_list(file: Path, to: Path | None = None, overwrite: bool = False) -> list[Path]:
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ImportError_(f"{file}: {exc.strerror}") from exc
+        raise ImportError_(f"{file}: {exc.strerror}", usage=True) from exc
     except json.JSONDecodeError as exc:
         raise ImportError_(f"{file}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from exc
     if not isinstance(data, list):

@@ -162,10 +162,13 @@ def calibrate_set(
     from filon.goldens.checks.rubrics import RubricError, judges_dir, load_rubric
     from filon.goldens.exits import Exit
     from filon.goldens.models.judge import default_judge_model
-    from filon.goldens.set.caseset import load_set
+    from filon.goldens.set.caseset import load_set, missing_set
 
     if repeats < 1:
         return CalibrateOutcome(Exit.USAGE, "--repeats takes a whole number of at least 1")
+    absent = missing_set(goldens)
+    if absent is not None:  # no folder: a usage error (2), as `eval` and `lint` say it
+        return CalibrateOutcome(Exit.USAGE, absent)
     caseset = load_set(goldens)
     if caseset.errors:
         return CalibrateOutcome(Exit.INVALID_SET, f"the golden set {caseset.folder} is invalid")

@@ -37,7 +37,7 @@ def test_filon_db_takes_a_plain_path_and_refuses_a_missing_folder(tmp_path, monk
     assert listed.exit_code == 0, listed.output
     assert (tmp_path / "plain.db").exists()
     unknown = runner.invoke(app, ["traces", "show", "web:nope"])
-    assert unknown.exit_code == 1 and f"in the store {tmp_path / 'plain.db'}" in unknown.stderr
+    assert unknown.exit_code == 2 and f"in the store {tmp_path / 'plain.db'}" in unknown.stderr
     monkeypatch.setenv("FILON_DB", str(tmp_path / "typo" / "filon.db"))
     missing = runner.invoke(app, ["traces", "list"])
     assert missing.exit_code == 1

@@ -46,7 +46,7 @@ def test_draft_write_saves_links_and_refuses_an_existing_id(cases: Path) -> None
     assert again.exit_code == 1 and "already exists" in again.stderr
     assert "error: error:" not in again.stderr and again.stderr.count("error:") == 1
     unknown = runner.invoke(app, ["draft", "nope"])
-    assert unknown.exit_code == 1 and "no conversation 'nope'" in unknown.stderr
+    assert unknown.exit_code == 2 and "no conversation 'nope'" in unknown.stderr
 
 
 def test_a_second_case_of_the_same_incident_warns_and_names_the_first(cases: Path) -> None:

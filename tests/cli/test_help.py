@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 import typer
@@ -57,3 +58,20 @@ def test_help_reads_whole_at_80_columns() -> None:
             ):
                 broken.append(f"{' '.join(path)}: {here!r} then {there!r}")
     assert not broken, broken
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["eval", "--backend", "scriptd", "--goldens", "no/such/cases"],
+        ["ingest", "no/such/export.pb"],
+        ["judge", "calibrate", "--backend", "scriptd", "--goldens", "no/such/cases"],
+    ],
+)
+def test_an_error_is_one_line_with_no_blank_line_around_it(command: list[str], tmp_path: Path) -> None:
+    """rich's progress bar, stopped on a console that is not a terminal, printed an empty line: a
+    newcomer's `filon eval` error came after a blank line, `filon ingest`'s before one."""
+    result = runner.invoke(app, command, env={"FILON_DB": f"sqlite:///{tmp_path / 'f.db'}"})
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("store: ")]
+    assert lines and lines[0].startswith("error: ") and all(line.strip() for line in lines), lines

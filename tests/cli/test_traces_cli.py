@@ -113,8 +113,8 @@ def test_incident_goes_to_the_top_of_the_queue() -> None:
 @pytest.mark.parametrize(
     ("args", "code", "needle"),
     [
-        (["incident", "add", "nope", "--note", "x"], 1, "no conversation 'nope'"),
-        (["traces", "show", "nope"], 1, "no conversation 'nope'"),
+        (["incident", "add", "nope", "--note", "x"], 2, "no conversation 'nope'"),
+        (["traces", "show", "nope"], 2, "no conversation 'nope'"),
         (["traces", "list", "--flag", "bogus"], 2, "unknown kind 'bogus'"),
         (["traces", "list", "--severity", "urgent"], 2, "unknown level 'urgent'"),
         (["traffic", "-n", "0", "--backend", "scripted"], 2, "at least 1"),
@@ -377,11 +377,11 @@ def test_an_id_without_its_channel_is_not_found_but_suggested_everywhere(db_url:
     fill(Store.open(db_url))
     for args in (["traces", "show", "leak"], ["draft", "leak"], ["incident", "add", "leak", "--note", "x"]):
         result = runner.invoke(app, args, env={"COLUMNS": "200"})
-        assert result.exit_code == 1, result.output
+        assert result.exit_code == 2, result.output
         assert "no conversation 'leak' in the store" in result.stderr
         assert "(did you mean 'web:leak'?)" in result.stderr
     nothing = runner.invoke(app, ["traces", "show", "zzz"], env={"COLUMNS": "200"})
-    assert nothing.exit_code == 1 and "did you mean" not in nothing.stderr
+    assert nothing.exit_code == 2 and "did you mean" not in nothing.stderr
 
 
 def test_an_export_into_a_pipe_closed_early_exits_0(tmp_path: Path) -> None:
