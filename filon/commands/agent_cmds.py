@@ -143,9 +143,9 @@ def _ask_target(
     except OSError as exc:
         fail(f"--otlp-port {port}: {exc.strerror or exc}")
     if said.error or said.not_runnable:
-        from filon.goldens.verdict.lang import say  # the report's words, in the console's language
+        from filon.goldens.verdict.lang import english  # the report's words; a CLI message is English
 
-        fail(f"{target}: {say(said.error or said.not_runnable or '')}", Exit.INCONCLUSIVE)
+        fail(f"{target}: {english(said.error or said.not_runnable or '')}", Exit.INCONCLUSIVE)
     _print_turn(said.transcript, as_json)
 
 

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 def show(
     case_id: Annotated[str, typer.Argument(help="The case id, as the report lists it.")],
     attempt: Annotated[
-        int | None, typer.Option("--tentative", help="Which attempt (with --repeat); default the last.")
+        int | None,
+        typer.Option("--tentative", "--attempt", help="Which attempt (with --repeat); default the last."),
     ] = None,
     report: Annotated[
         Path | None,

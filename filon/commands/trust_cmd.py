@@ -127,11 +127,21 @@ def _table(cases: list[Any], table: Path) -> list[Any]:
         fail(str(exc), Exit.USAGE)
 
 
+# the JSON's keys are the report's French; the console says them in English (a category keeps its name)
+_NAMES = {
+    "ensemble": "all",
+    "réelle": "real answers",
+    "écrite": "written answers",
+    "après les contrôles": "after the checks",
+    "avant un changement": "before a change",
+}
+
+
 def _line(name: str, t: dict[str, Any]) -> str:
-    accord = "-" if t["accord"] is None else f"{t['accord']:.3f}"
+    agreement = "-" if t["accord"] is None else f"{t['accord']:.3f}"
     return (
-        f"{name:<20} accord {accord}  crie au loup {t['crie_au_loup']}/{t['bons']}  "
-        f"ment {t['ment']}/{t['mauvais']}"
+        f"{_NAMES.get(name, name):<20} agreement {agreement}  cries wolf {t['crie_au_loup']}/{t['bons']}  "
+        f"lies {t['ment']}/{t['mauvais']}"
     )
 
 

@@ -83,6 +83,8 @@ _CATALOG: list[tuple[str, str]] = [
     (r" attendu, appelé avec ", " expected, called with "),
     (r"\(aucun argument\)", "(no argument)"),
     (r"\(aucun\)", "(none)"),
+    (r"<(\w+) du cas>", r"<the case's \1>"),  # an argument the case's own data gives (`du_cas`)
+    (r"(→ filon eval show \S+) --tentative (\d+)", r"\1 --attempt \2"),
     (r"escalade attendue=(\S+) obtenue=(\S+)", r"escalation expected=\1 got=\2"),
     (r"ordre non respecté : ", "order not kept: "),
     (r" attendu après ", " expected after "),
@@ -200,7 +202,7 @@ _CATALOG: list[tuple[str, str]] = [
     (r"^Embeddings (\S+)( \(substitut\))? : (\d+) textes$", r"Embeddings \1\2: \3 texts"),
     (r"\(substitut\)", "(stand-in)"),
     (r"^Client simulé (\S+) ", r"Simulated customer \1 "),
-    (r": objectif atteint (\d+/\d+)$", r": goal reached \1"),
+    (r" ?: objectif atteint (\d+/\d+)$", r": goal reached \1"),
     (r"les conversations simulées sont dans le store : ", "the simulated conversations are in the store: "),
     (r"^Règles : ", "Rules: "),
     (r"\(bloquante\)", "(blocking)"),

@@ -60,6 +60,8 @@ def test_a_good_answer_the_checks_reject_is_too_strict(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "faq-dom.json: exemples[0]: trop strict" in result.output
     assert "texte manquant : « DOM-TOM »" in result.output
+    said = runner.invoke(app, ["goldens", "lint", str(tmp_path)], env={"FILON_LANG": "en"})
+    assert "missing text: « DOM-TOM »" in said.output  # what the check found, in the console's language
 
 
 def test_a_bad_answer_the_checks_accept_is_too_loose(tmp_path: Path) -> None:

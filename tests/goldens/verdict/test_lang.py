@@ -121,3 +121,15 @@ def test_french_is_the_default_and_an_unknown_language_is_a_usage_error(tmp_path
     assert code == 2 and err.strip() == "error: FILON_LANG: Input should be 'fr' or 'en' (got 'de')"
     code, _, err = _eval(tmp_path, "--lang", "xx")
     assert code == 2 and "--lang 'xx'" in err
+
+
+@pytest.mark.parametrize(
+    ("french", "said"),
+    [
+        ("outil manquant : consulter_commande(numero=<commande du cas>)", "<the case's commande>"),
+        ("       → filon eval show adv-04 --tentative 1", "→ filon eval show adv-04 --attempt 1"),
+        ("Client simulé scripted-client (substitut) : objectif atteint 2/2", "(stand-in): goal reached 2/2"),
+    ],
+)
+def test_what_a_newcomer_read_in_french_under_lang_en_is_english(french: str, said: str) -> None:
+    assert said in english(french)
