@@ -13,7 +13,8 @@ from textual.widgets import Input, Label
 class PromptScreen(ModalScreen[str | None]):
     DEFAULT_CSS = """
     PromptScreen { align: center middle; }
-    PromptScreen > Vertical { width: 80%; height: auto; border: round $accent; padding: 1 2; background: $surface; }
+    PromptScreen > Vertical { width: 90%; max-width: 100; height: auto; border: round $accent; padding: 1 2; background: $surface; }
+    PromptScreen Label { width: 100%; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 

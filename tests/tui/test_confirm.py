@@ -47,3 +47,24 @@ async def test_the_question_is_drawn_whole(size: tuple[int, int]) -> None:
         await pilot.press("y")
         await pilot.pause()
     assert answers == [True]
+
+
+async def test_a_prompt_s_question_is_drawn_whole_at_80_columns() -> None:
+    """The editor's `n` asks « New example, 'bon: …' or 'mauvais: …' (tools: the case's own) »: a
+    newcomer read it cut after « the case's o »."""
+    from filon.tui.prompt import PromptScreen
+
+    question = "New example, 'bon: …' or 'mauvais: …' (tools: the case's own)"
+    said: list[str | None] = []
+
+    class Asking(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(PromptScreen(question, "bon: "), said.append)
+
+    app = Asking()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert question in drawn(app)
+        await pilot.press("o", "k", "enter")
+        await pilot.pause()
+    assert said == ["bon: ok"]
