@@ -23,7 +23,8 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from filon.miner.reading import facts_en
-from filon.miner.reading.facts import (
+from filon.miner.reading.facts import STATUSES
+from filon.miner.reading.facts_fr import (
     ADDRESS,
     BARE,
     CLOCK,
@@ -36,7 +37,6 @@ from filon.miner.reading.facts import (
     RELATIVE,
     RELATIVE_WORDS,
     STATUS_KEYS,
-    STATUSES,
     WEEKDAYS,
     WITH_YEAR,
     WITHIN_HOUR,
