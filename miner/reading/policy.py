@@ -137,3 +137,42 @@ def unsupported(folded_answer: str, folded_seen: str, folded_rules: str = "", as
         return []
     known = _read(folded_seen) | _read(folded_rules)
     return [clause for named, predicate, clause in said if not any((s, predicate) in known for s in named)]
+
+
+_NEGATED = re.compile(r"\b(?:ne|pas|ni|aucune?|jamais|not|no|never)\b|\bn'")
+
+
+@lru_cache(maxsize=1)
+def _any_subject() -> re.Pattern[str]:
+    return re.compile("|".join(rf"\b(?:{v})\b" for v in SUBJECTS.values()))
+
+
+def any_subject(folded: str) -> bool:
+    """Whether a folded text names a subject of the shop's policies (one search)."""
+    return _any_subject().search(folded) is not None
+
+
+def unknown_subjects(folded_answer: str, folded_seen: str, folded_rules: str, asked: str = "") -> list[str]:
+    """The clauses of the answer that speak of a service of the shop's policies (an exchange, a sale) that
+    nothing the agent had names at all: neither what it read, nor its help texts, nor the customer's words.
+    « j'ai aussi noté un échange contre la taille au-dessus » from a shop whose texts know returns and no
+    exchange (tables C-L: sixteen answers spoke of an exchange, all wrong). Said as a refusal or a question,
+    or by an agent whose help texts filon does not have (`folded_rules` empty), nothing is read."""
+    if not folded_rules or _any_subject().search(folded_answer) is None:
+        return []
+    _, subjects, _ = _patterns()
+    unknown = [
+        pattern
+        for pattern in subjects.values()
+        if not any(pattern.search(text) for text in (folded_rules, folded_seen, asked))
+    ]
+    out: list[str] = []
+    for clause in _clauses(folded_answer):
+        if "?" in clause or _NEGATED.search(clause):
+            continue
+        for pattern in unknown:
+            found = pattern.search(clause)
+            if found is not None:
+                out.append(_quoted(clause, found.start(), found.end()))
+                break
+    return out

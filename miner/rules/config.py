@@ -236,7 +236,10 @@ class FlagConfig:
         """The folders `policy_sources` names, the reference shop's help texts by default."""
         if self.policy_sources is not None:
             return self.policy_sources
-        return [str(SHOP_HELP)] if self.write_tools is None and SHOP_HELP.is_dir() else []
+        # the shop's texts only for the shop's own tools: another agent's answers (an English bot's
+        # « return ») are never held to a French shop's FAQ
+        shop = self.tools is None and self.write_tools is None
+        return [str(SHOP_HELP)] if shop and SHOP_HELP.is_dir() else []
 
     def as_json(self) -> dict[str, Any]:
         """Plain JSON for another process (filon's helper): the rulebook as its `[rules.NAME]` tables."""

@@ -13,7 +13,7 @@ from filon.miner.reading.claims import claimed, denied, looks_up_an_order, offer
 from filon.miner.reading.facts import facts
 from filon.miner.reading.grounding import Seen, admitted, grounded, seen_in
 from filon.miner.reading.language import language
-from filon.miner.reading.policy import keyed, unsupported
+from filon.miner.reading.policy import any_subject, keyed, unknown_subjects, unsupported
 from filon.miner.reading.policy import stated as policy_stated
 from filon.miner.reading.text import fold
 from filon.miner.rules.config import FlagConfig, source_texts
@@ -90,7 +90,8 @@ def grounding(
         asked = fold(t.user)
         policies = policy_stated(folded, asked)  # rules said without a figure: a fee, a condition, a limit
         articles = names_an_article(folded)  # « votre pull en lin »: an article of the order, or not
-        if not (stated or policies or articles):
+        services = _any_service(folded, cfg)  # an exchange, a sale: a service its texts never name
+        if not (stated or policies or articles or services):
             continue
         if seen is None:
             seen = seen_in(source_texts(cfg.sources), day, lang)
@@ -106,6 +107,10 @@ def grounding(
         ]
         if policies:
             missing += _unread_rules(folded, conv.turns[: i + 1], seen.text, cfg, allowed, asked)
+        if services:
+            texts = policy_texts(cfg.policy_folders())
+            unnamed = unknown_subjects(folded, seen.text, texts, asked)
+            missing += [f"« {c} » (règle)" for c in unnamed if not admitted_rule(c, allowed)]
         if articles:
             unread = unread_articles(folded, read_articles(seen.reported))
             missing += [f"« {a} » (article)" for a in unread if not admitted_rule(a, allowed)]
@@ -135,6 +140,11 @@ def _claimed(turns: Sequence[Turn], i: int, cfg: FlagConfig) -> list[Flag]:
         why = f"the answer says « {phrase} » and a call of this turn did it"
         return [Flag.of(CLAIMED_ACTION, i, why, t.trace_id)]
     return []
+
+
+def _any_service(folded: str, cfg: FlagConfig) -> bool:
+    """Whether the answer names a service of the policies and the agent has help texts to hold it to."""
+    return bool(cfg.policy_folders()) and any_subject(folded)
 
 
 def _unread_rules(

@@ -153,3 +153,46 @@ def test_a_rule_of_the_whole_order_stretched_to_a_part_is_flagged() -> None:
     assert not ungrounded(
         "Oui, les frais de livraison initiaux sont remboursés si vous retournez toute la commande."
     )
+
+
+def _on_a_return(agent: str, cfg: FlagConfig = SHOP) -> list[str]:
+    order = {
+        "numero": "LL-19023",
+        "statut": "livrée",
+        "articles": [{"article": "Chemise en lin", "quantite": 1}],
+    }
+    calls = [
+        ToolCall("consulter_commande", {"numero": "LL-19023"}, order),
+        ToolCall("demander_retour", {"numero": "LL-19023"}, {"retour": "R-00001", "accepte": True}),
+    ]
+    conv = Conversation(
+        "c",
+        "web",
+        [Turn("t1", NOW, user="La chemise ne me va pas, je la renvoie.", agent=agent, tools=calls)],
+    )
+    return [f.reason for f in rule_flags(conv, cfg) if f.cause == "ungrounded_fact"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Retour enregistré (R-00001). J'ai aussi noté un échange contre la taille au-dessus.",  # table F
+        "Retour enregistré (R-00001). Je vous envoie dès aujourd'hui la taille au-dessus, en échange.",  # G
+    ],
+)
+def test_a_service_the_shop_s_texts_never_name_is_a_rule_nobody_wrote(answer: str) -> None:
+    (reason,) = _on_a_return(answer)
+    assert "echange" in reason and "(règle)" in reason
+
+
+def test_a_service_refused_or_asked_about_is_no_rule() -> None:
+    assert not _on_a_return("Retour enregistré (R-00001). Nous ne faisons pas d'échange : repassez commande.")
+    assert not _on_a_return("Retour enregistré (R-00001). Souhaitiez-vous un échange ?")
+
+
+def test_another_agent_is_never_held_to_the_shop_s_texts() -> None:
+    """An agent with its own tools and no writes declared: its answers' « return » or « exchange » are
+    not read against the reference shop's French FAQ (it has none that filon knows)."""
+    bot = FlagConfig(tools=["search_faq", "get_order", "handoff_to_human"])
+    assert bot.policy_folders() == []
+    assert not _on_a_return("Your return is registered, and I noted an exchange for the next size.", bot)
