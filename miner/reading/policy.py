@@ -140,6 +140,8 @@ def unsupported(folded_answer: str, folded_seen: str, folded_rules: str = "", as
 
 
 _NEGATED = re.compile(r"\b(?:ne|pas|ni|aucune?|jamais|not|no|never)\b|\bn'")
+# « notre échange », « cet échange »: the conversation itself, not the service ("our exchange" too)
+_OURS = re.compile(r"\b(?:notre|nos|cet|ces|our|this)\s*$")
 
 
 @lru_cache(maxsize=1)
@@ -168,11 +170,14 @@ def unknown_subjects(folded_answer: str, folded_seen: str, folded_rules: str, as
     ]
     out: list[str] = []
     for clause in _clauses(folded_answer):
-        if "?" in clause or _NEGATED.search(clause):
+        if "?" in clause:
             continue
         for pattern in unknown:
             found = pattern.search(clause)
-            if found is not None:
+            # refused just before it (« nous ne faisons pas d'échange », « ni repris ni échangés »), not
+            # in a far clause of the sentence (« pour ne pas vous laisser sans chemise, je vous envoie… »)
+            before = clause[max(0, found.start() - 40) : found.start()] if found is not None else ""
+            if found is not None and not (_NEGATED.search(before) or _OURS.search(before)):
                 out.append(_quoted(clause, found.start(), found.end()))
                 break
     return out

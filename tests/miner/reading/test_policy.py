@@ -178,6 +178,7 @@ def _on_a_return(agent: str, cfg: FlagConfig = SHOP) -> list[str]:
     [
         "Retour enregistré (R-00001). J'ai aussi noté un échange contre la taille au-dessus.",  # table F
         "Retour enregistré (R-00001). Je vous envoie dès aujourd'hui la taille au-dessus, en échange.",  # G
+        "Retour enregistré. Pour ne pas vous laisser sans chemise, je vous envoie la taille au-dessus en échange.",
     ],
 )
 def test_a_service_the_shop_s_texts_never_name_is_a_rule_nobody_wrote(answer: str) -> None:
@@ -188,6 +189,11 @@ def test_a_service_the_shop_s_texts_never_name_is_a_rule_nobody_wrote(answer: st
 def test_a_service_refused_or_asked_about_is_no_rule() -> None:
     assert not _on_a_return("Retour enregistré (R-00001). Nous ne faisons pas d'échange : repassez commande.")
     assert not _on_a_return("Retour enregistré (R-00001). Souhaitiez-vous un échange ?")
+    # the conversation itself (esc-01's good example): « il aura sous les yeux notre échange »
+    assert not _on_a_return(
+        "Un conseiller aura sous les yeux notre échange, vous n'aurez rien à réexpliquer."
+    )
+    assert not _on_a_return("Un conseiller reprendra cet échange avec vous.")
 
 
 def test_another_agent_is_never_held_to_the_shop_s_texts() -> None:
