@@ -25,6 +25,8 @@ SUBJECTS = {
     "motif": r"motifs?|justificatifs?|reasons?",
     "modification": r"modifi\w*|annul\w*|changer|cancel\w*|modify|change it",
     "carte_cadeau": r"cartes? cadeaux?|bons? cadeaux?|gift cards?|gift vouchers?",
+    # a parcel refused at the door, as a way to cancel or return (tables B-N: eight answers, all wrong)
+    "refus_livraison": r"refus\w* (?:le|du|votre) (?:colis|paquet)|refus du colis|refuse (?:the )?(?:parcel|package|delivery)",
 }
 PREDICATES = {
     "gratuit": r"gratuit\w*|offert\w*|sans frais|ne (?:vous )?coute rien|rien a payer|free|at no cost|free of charge",
