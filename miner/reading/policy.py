@@ -151,9 +151,17 @@ def _any_subject() -> re.Pattern[str]:
     return re.compile("|".join(rf"\b(?:{v})\b" for v in SUBJECTS.values()))
 
 
-def any_subject(folded: str) -> bool:
-    """Whether a folded text names a subject of the shop's policies (one search)."""
-    return _any_subject().search(folded) is not None
+@lru_cache(maxsize=8)
+def _unnamed_in(folded_rules: str) -> tuple[re.Pattern[str], ...]:
+    """The subjects the agent's help texts never name, worked out once per process (per texts): an answer
+    is then searched for these few only."""
+    _, subjects, _ = _patterns()
+    return tuple(pattern for pattern in subjects.values() if pattern.search(folded_rules) is None)
+
+
+def names_unnamed(folded_answer: str, folded_rules: str) -> bool:
+    """Whether an answer names a service the help texts never name (a few searches, most answers none)."""
+    return bool(folded_rules) and any(p.search(folded_answer) for p in _unnamed_in(folded_rules))
 
 
 def unknown_subjects(folded_answer: str, folded_seen: str, folded_rules: str, asked: str = "") -> list[str]:
@@ -164,12 +172,10 @@ def unknown_subjects(folded_answer: str, folded_seen: str, folded_rules: str, as
     or by an agent whose help texts filon does not have (`folded_rules` empty), nothing is read."""
     if not folded_rules or _any_subject().search(folded_answer) is None:
         return []
-    _, subjects, _ = _patterns()
-    unknown = [
-        pattern
-        for pattern in subjects.values()
-        if not any(pattern.search(text) for text in (folded_rules, folded_seen, asked))
-    ]
+    said = [pattern for pattern in _unnamed_in(folded_rules) if pattern.search(folded_answer)]
+    unknown = [pattern for pattern in said if not (pattern.search(folded_seen) or pattern.search(asked))]
+    if not unknown:
+        return []
     out: list[str] = []
     for clause in _clauses(folded_answer):
         if "?" in clause:

@@ -164,6 +164,14 @@ def is_escalation(name: str, patterns: Sequence[str]) -> bool:
 # the reference shop's tools that change the world, that tie an order to its owner, that tell an order's
 # details (docs/any-agent.md): what `write_tools`, `identity_tools` and `disclosing_tools` default to
 SHOP_HELP = Path(__file__).resolve().parents[2] / "agent" / "knowledge"  # the reference shop's rules
+
+
+@lru_cache(maxsize=1)
+def _shop_help_here() -> bool:
+    """Whether the reference shop's help texts are installed: asked once, not on every answer's rules."""
+    return SHOP_HELP.is_dir()
+
+
 SHOP_WRITES = ["demander_retour", "transferer_a_un_conseiller"]
 SHOP_IDENTITY = ["consulter_commande"]
 SHOP_DISCLOSING = ["consulter_commande", "suivre_colis"]
@@ -239,7 +247,7 @@ class FlagConfig:
         # the shop's texts only for the shop's own tools: another agent's answers (an English bot's
         # « return ») are never held to a French shop's FAQ
         shop = self.tools is None and self.write_tools is None
-        return [str(SHOP_HELP)] if shop and SHOP_HELP.is_dir() else []
+        return [str(SHOP_HELP)] if shop and _shop_help_here() else []
 
     def as_json(self) -> dict[str, Any]:
         """Plain JSON for another process (filon's helper): the rulebook as its `[rules.NAME]` tables."""

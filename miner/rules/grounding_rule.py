@@ -13,7 +13,7 @@ from filon.miner.reading.claims import claimed, denied, looks_up_an_order, offer
 from filon.miner.reading.facts import facts
 from filon.miner.reading.grounding import Seen, admitted, grounded, seen_in
 from filon.miner.reading.language import language
-from filon.miner.reading.policy import any_subject, keyed, unknown_subjects, unsupported
+from filon.miner.reading.policy import keyed, names_unnamed, unknown_subjects, unsupported
 from filon.miner.reading.policy import stated as policy_stated
 from filon.miner.reading.text import fold
 from filon.miner.rules.config import FlagConfig, source_texts
@@ -143,8 +143,9 @@ def _claimed(turns: Sequence[Turn], i: int, cfg: FlagConfig) -> list[Flag]:
 
 
 def _any_service(folded: str, cfg: FlagConfig) -> bool:
-    """Whether the answer names a service of the policies and the agent has help texts to hold it to."""
-    return bool(cfg.policy_folders()) and any_subject(folded)
+    """Whether the answer names a service the agent's help texts never name (none: no texts to hold to)."""
+    folders = cfg.policy_folders()
+    return bool(folders) and names_unnamed(folded, policy_texts(folders))
 
 
 def _unread_rules(
