@@ -38,9 +38,9 @@ def foreign_corpus() -> tuple[list[Labelled], set[str]]:
                 if said.exit_code != 0:
                     raise SystemExit(f"{fixture}: ingest failed: {said.output}")
                 store = Store.open()
-                for cid in (c.conversation_id for c in store.list_conversations(limit=1000)):
+                for cid in (c.conversation_id for c in store.traces.list_conversations(limit=1000)):
                     suffix = cid.split("-", 1)[1]
-                    found = store.conversation_detail(cid)
+                    found = store.traces.conversation_detail(cid)
                     assert found is not None
                     conv = Labelled(cid, "foreign", [])
                     conv.expected = {(k, c) for k, c in spec["labels"][suffix]}

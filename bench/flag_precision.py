@@ -79,7 +79,7 @@ def run_slice(s: Slice, promises: dict[str, bool], answers: set[str]) -> list[La
         store = Store.open()
         out = []
         for cid, its in by_id.items():
-            found = store.conversation_detail(cid)
+            found = store.traces.conversation_detail(cid)
             if found is None:
                 raise SystemExit(f"{s.name}: conversation {cid} was not stored (sample rate 1.0 keeps all)")
             _, turns, flags = found

@@ -92,7 +92,7 @@ def timed(call: Callable[[], object]) -> float:
 def deep_cursor(store: Store, pages: int) -> tuple[int, str, str]:
     cursor = None
     for _ in range(pages):
-        page = store.review_queue(cursor, 50, now=NOW)
+        page = store.reviews.review_queue(cursor, 50, now=NOW)
         cursor = page[-1].cursor
     assert cursor is not None
     return cursor
@@ -122,26 +122,30 @@ def main() -> None:
         figures: dict[str, float] = {}
         for name, store in (("1k", small), ("1m", large)):
             cursor = deep_cursor(store, 15)  # page 16: 750 conversations in, within the small store too
-            figures[f"first_page_ms_{name}"] = timed(partial(store.review_queue, None, 50, now=NOW)) * 1e3
-            figures[f"page_16_ms_{name}"] = timed(partial(store.review_queue, cursor, 50, now=NOW)) * 1e3
+            figures[f"first_page_ms_{name}"] = (
+                timed(partial(store.reviews.review_queue, None, 50, now=NOW)) * 1e3
+            )
+            figures[f"page_16_ms_{name}"] = (
+                timed(partial(store.reviews.review_queue, cursor, 50, now=NOW)) * 1e3
+            )
             # the failure groups (`traces list --groups`) and a week's window of them (what coverage reads)
-            figures[f"groups_ms_{name}"] = timed(partial(store.failure_groups, limit=None)) * 1e3
+            figures[f"groups_ms_{name}"] = timed(partial(store.groups.failure_groups, limit=None)) * 1e3
             # one group's members, the first page in queue order (the TUI's group screen); and the ids
             # of its open members, what a verdict for the whole group reads (in proportion to its size)
             group = DEPLOY
             figures[f"group_page_ms_{name}"] = (
-                timed(partial(store.review_queue, None, 50, now=NOW, group=group)) * 1e3
+                timed(partial(store.reviews.review_queue, None, 50, now=NOW, group=group)) * 1e3
             )
             figures[f"group_open_ids_ms_{name}"] = (
-                timed(partial(store.open_members, group, "bench", NOW)) * 1e3
+                timed(partial(store.reviews.open_members, group, "bench", NOW)) * 1e3
             )
             week = datetime(2026, 11, 6, tzinfo=UTC)  # the last seven of the twelve days
             figures[f"groups_week_ms_{name}"] = (
-                timed(partial(store.failure_groups, limit=None, since=week)) * 1e3
+                timed(partial(store.groups.failure_groups, limit=None, since=week)) * 1e3
             )
         long_store = Store.open(f"sqlite:///{folder / 'long.db'}")
         Ingestor(long_store).ingest([r for n in range(20) for r in agent_trace(n, "web:long")])
-        open_ms = timed(lambda: long_store.conversation_detail("web:long")) * 1e3
+        open_ms = timed(lambda: long_store.traces.conversation_detail("web:long")) * 1e3
         tui_s = asyncio.run(tui_first_row(large))
     print(
         json.dumps(

@@ -65,7 +65,7 @@ class ReviewApp(App[None]):
         for conversation_id in list(self.held):
             self.held.discard(conversation_id)
             with suppress(Exception):  # the store is gone: the claim expires on its own (5 minutes)
-                self.store.release(conversation_id, self.reviewer)
+                self.store.reviews.release(conversation_id, self.reviewer)
 
     def _heartbeat(self) -> None:
         self.run_worker(self.renew_claims, thread=True, group="heartbeat", exit_on_error=False)
@@ -75,7 +75,7 @@ class ReviewApp(App[None]):
         the conversations whose claim is no longer this reviewer's leave `held`."""
         lost = []
         for conversation_id in list(self.held):
-            if not self.store.claim(conversation_id, self.reviewer).ok:
+            if not self.store.reviews.claim(conversation_id, self.reviewer).ok:
                 self.held.discard(conversation_id)
                 lost.append(conversation_id)
         return lost
@@ -85,7 +85,7 @@ class ReviewApp(App[None]):
         self.held.discard(conversation_id)
 
         def give_back() -> None:
-            self.store.release(conversation_id, self.reviewer)
+            self.store.reviews.release(conversation_id, self.reviewer)
 
         self.run_worker(give_back, thread=True, group="release", exit_on_error=False)
 

@@ -80,7 +80,7 @@ class ConversationScreen(ReviewScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="conversation", name="load")
     def load(self) -> None:
         store = self.review.store
-        claim = store.claim(self.conversation_id, self.review.reviewer)
+        claim = store.reviews.claim(self.conversation_id, self.review.reviewer)
         if claim.ok:
             self.review.held.add(self.conversation_id)
         loaded = load_conversation(store, self.conversation_id)
@@ -205,7 +205,7 @@ class ConversationScreen(ReviewScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="conversation")
     def dismiss_with(self, reason: str) -> None:
-        ok = self.review.store.dismiss(self.conversation_id, self.review.reviewer, reason)
+        ok = self.review.store.reviews.dismiss(self.conversation_id, self.review.reviewer, reason)
         self.post_message(self.Done(ok, "dismissed" if ok else "could not dismiss: held by someone else"))
 
     @on(Done)

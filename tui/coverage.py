@@ -80,7 +80,7 @@ class CoverageScreen(ReviewScreen):
         try:
             caseset = load_set(self.review.goldens)
             escalation = frozenset(FlagConfig.load().escalation_tools)
-            groups = self.review.store.failure_groups(limit=None, since=now - window)
+            groups = self.review.store.groups.failure_groups(limit=None, since=now - window)
             found = coverage(caseset.cases, groups, escalation) if groups else None
             points, _ = over_time(self.review.store, caseset.cases, escalation, now - window, window, now)
         except Exception as exc:  # a set that does not load, a store that does not answer: said

@@ -79,7 +79,7 @@ class FailuresScreen(ReviewScreen):
         except (OSError, ValueError, KeyError) as exc:
             self.post_message(self.Loaded([], f"cannot read {self.report}: {exc}"))
             return
-        verdicts = {f.case_id: self.review.store.verdicts(f.case_id) for f in items}
+        verdicts = {f.case_id: self.review.store.reviews.verdicts(f.case_id) for f in items}
         self.post_message(self.Loaded(items, None, header, verdicts))
 
     @on(Loaded)
@@ -170,7 +170,7 @@ class FailuresScreen(ReviewScreen):
         case_id = failure.case_id
         verdict = {"verdict": "agent regression", "note": note, "reviewer": self.review.reviewer}
         try:
-            self.review.store.record_verdict(case_id, "agent regression", note, self.review.reviewer)
+            self.review.store.reviews.record_verdict(case_id, "agent regression", note, self.review.reviewer)
         except Exception as exc:  # the store is down: say so, keep the screen
             self.post_message(self.Recorded(case_id, verdict, str(exc)))
             return

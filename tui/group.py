@@ -104,7 +104,7 @@ class GroupScreen(QueueScreen):
     def members(self, generation: int) -> None:
         """The open members this reviewer may act on, read when the page is: what a verdict is for."""
         try:
-            found = self.review.store.open_members(
+            found = self.review.store.reviews.open_members(
                 self.failure.signature, self.review.reviewer, self.review.now()
             )
         except Exception as exc:  # said, never a crash
@@ -173,9 +173,9 @@ class GroupScreen(QueueScreen):
         store, who = self.review.store, self.review.reviewer
         try:
             if case_id is None:
-                verdict = store.dismiss_group(self.failure.signature, who, detail, shown.ids)
+                verdict = store.reviews.dismiss_group(self.failure.signature, who, detail, shown.ids)
             else:
-                verdict = store.cover_group(self.failure.signature, who, case_id, shown.ids, detail)
+                verdict = store.reviews.cover_group(self.failure.signature, who, case_id, shown.ids, detail)
         except Exception as exc:  # said, never a crash; nothing applied (one transaction)
             self.post_message(self.StoreFailed("apply the verdict", str(exc), verdict=True))
             return
@@ -222,7 +222,7 @@ class GroupScreen(QueueScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="written")
     def written(self, source: str, since: datetime) -> None:
         try:
-            case_id = self.review.store.case_of(source, since)
+            case_id = self.review.store.reviews.case_of(source, since)
         except Exception as exc:  # said, never a crash
             self.post_message(self.StoreFailed("read the case written", str(exc)))
             return
@@ -267,7 +267,7 @@ class GroupScreen(QueueScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="verdict")
     def undo(self, verdict: GroupVerdict) -> None:
         try:
-            count = self.review.store.undo_group(verdict, self.review.reviewer)
+            count = self.review.store.reviews.undo_group(verdict, self.review.reviewer)
         except Exception as exc:  # said, never a crash
             self.post_message(self.StoreFailed("undo the verdict", str(exc), verdict=True))
             return

@@ -72,7 +72,7 @@ class GroupsScreen(ReviewScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="groups")
     def load(self) -> None:
         try:
-            groups = self.review.store.failure_groups(Severity.LOW, SHOWN)
+            groups = self.review.store.groups.failure_groups(Severity.LOW, SHOWN)
         except Exception as exc:  # shown, never a crash
             self.post_message(self.Failed(str(exc)))
             return

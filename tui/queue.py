@@ -138,7 +138,7 @@ class QueueScreen(ReviewScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="queue")
     def read_page(self, generation: int) -> None:
         try:
-            rows = self.review.store.review_queue(
+            rows = self.review.store.reviews.review_queue(
                 self.cursors[-1],
                 PAGE + 1,
                 self.flag,
@@ -235,7 +235,7 @@ class QueueScreen(ReviewScreen):
         """The store hands out the next open conversation (`claim_next`: on PostgreSQL, `FOR UPDATE SKIP
         LOCKED`, so two reviewers pressing c at once get two different ones)."""
         try:
-            claimed = self.review.store.claim_next(self.review.reviewer, now=self.review.now())
+            claimed = self.review.store.reviews.claim_next(self.review.reviewer, now=self.review.now())
         except Exception as exc:  # shown, never a crash
             self.post_message(self.Failed(str(exc)))
             return

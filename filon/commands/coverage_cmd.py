@@ -57,7 +57,7 @@ def coverage(
         fail(f"{caseset.folder}: the set has errors (filon goldens lint says which)", Exit.INVALID_SET)
     store = open_store()
     start = datetime.now(UTC) - window
-    groups = store.failure_groups(limit=None, since=start)
+    groups = store.groups.failure_groups(limit=None, since=start)
     if not groups:
         fail(
             f"no conversation since {start:%Y-%m-%d %H:%M} UTC ({since}) in the store {store.name}",

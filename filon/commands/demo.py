@@ -121,7 +121,7 @@ def _queue(store: Store) -> list[Any]:
     """The top of the review queue, as a table; its rows."""
     from filon.miner.core.untrusted import one_line
 
-    top = store.list_conversations(limit=5)
+    top = store.traces.list_conversations(limit=5)
     wide = console.width >= 100  # under it, the tools (in `traces show`) give their room to the why
     table = Table(title="top of the review queue (incidents, then severity)")
     table.add_column("conversation", no_wrap=True)
@@ -144,7 +144,7 @@ def _worst_group(store: Store, me: str) -> None:
     """The deploy as failures: many conversations, one to review, one case to write."""
     from filon.miner.core.untrusted import one_line
 
-    worst = next((g for g in store.failure_groups(limit=5) if g.severity), None)
+    worst = next((g for g in store.groups.failure_groups(limit=5) if g.severity), None)
     if worst is None:
         return
     console.print(
@@ -181,8 +181,8 @@ def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:
     folder.mkdir(parents=True, exist_ok=True)
     earlier = _earlier_case(store, group, folder)
     if earlier is not None:  # a second demo: the first's case covers the same failure, no copy of it
-        others = store.open_members(group.signature, "demo").ids
-        done = store.cover_group(group.signature, "demo", earlier.stem, others, group.representative)
+        others = store.reviews.open_members(group.signature, "demo").ids
+        done = store.reviews.cover_group(group.signature, "demo", earlier.stem, others, group.representative)
         return (
             f"one case for all of them already: {earlier}, written by an earlier demo for this failure "
             f"({len(done.changed)} more conversation(s) of the group marked covered by it)"
@@ -205,8 +205,8 @@ def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:
         path = save_case(store, case, "demo", folder)
     except (SaveError, OSError) as exc:
         return f"one case for all of them: not written ({one_line(str(exc))})"
-    others = store.open_members(group.signature, "demo").ids
-    done = store.cover_group(group.signature, "demo", case["id"], others, group.representative)
+    others = store.reviews.open_members(group.signature, "demo").ids
+    done = store.reviews.cover_group(group.signature, "demo", case["id"], others, group.representative)
     left = f"; {done.incidents} incident(s) left to review alone" if done.incidents else ""
     return (
         f"one case for all of them, drafted from {one_line(group.representative)}: {path} "
@@ -216,7 +216,9 @@ def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:
 
 def _earlier_case(store: Store, group: FailureGroup, folder: Path) -> Path | None:
     """A case an earlier demo wrote for this failure: drafted from a conversation of the same group."""
-    members = {r.conversation_id for r in store.list_conversations(limit=10_000, group=group.signature)}
+    members = {
+        r.conversation_id for r in store.traces.list_conversations(limit=10_000, group=group.signature)
+    }
     for path in sorted(folder.glob("*.json")):
         try:
             source = json.loads(path.read_text(encoding="utf-8")).get("source") or {}
@@ -231,7 +233,7 @@ def _unused_label(store: Store, seed: int) -> str:
     """`traffic` on a new store; else `demo2`, `demo3`…, the first whose conversations of this seed (and
     of its deploy, seed + 1) the store does not hold: a second demo never adds turns to the first's."""
     label, n = "traffic", 1
-    while store.similar_ids(f"{label}-{seed}-") or store.similar_ids(f"{label}-{seed + 1}-"):
+    while store.traces.similar_ids(f"{label}-{seed}-") or store.traces.similar_ids(f"{label}-{seed + 1}-"):
         n += 1
         label = f"demo{n}"
     return label

@@ -82,7 +82,7 @@ def history(
     if drawn:
         console.print(drawn, markup=False, highlight=False, soft_wrap=True)
     if case_id:  # what reviewers said of this case on the failures screen (g)
-        for v in store.verdicts(case_id):
+        for v in store.reviews.verdicts(case_id):
             console.print(
                 f"verdict on {case_id}: {v.get('verdict')} — {v.get('note')} ({v.get('reviewer')})",
                 markup=False,

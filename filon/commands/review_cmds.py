@@ -57,7 +57,7 @@ def draft(
     if not write:
         console.print_json(json.dumps(case, ensure_ascii=False))
         return
-    claim = store.claim(
+    claim = store.reviews.claim(
         conversation_id, reviewer
     )  # done or dismissed already: a further case is the reviewer's call
     if claim.held_by_another and not force:
@@ -70,7 +70,7 @@ def draft(
         path = save_case(store, case, reviewer)
     except SaveError as exc:
         if claim.ok:  # nothing written: the claim goes back, others may take the conversation
-            store.release(conversation_id, reviewer)
+            store.reviews.release(conversation_id, reviewer)
         fail(str(exc), Exit.FAILED)
     for problem in lint_draft(case, replacing=case["id"]):
         if problem.level == "warning":

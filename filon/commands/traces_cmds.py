@@ -57,7 +57,7 @@ def no_conversation(store: Store, conversation_id: str) -> NoReturn:
     def quoted(value: str) -> str:
         return escape(repr(clean(value)))
 
-    near = store.similar_ids(conversation_id)
+    near = store.traces.similar_ids(conversation_id)
     hint = f" (did you mean {' or '.join(quoted(n) for n in near)}?)" if near else ""
     fail(f"no conversation {quoted(conversation_id)} in the store {escape(store.name)}{hint}", Exit.USAGE)
 
@@ -167,7 +167,7 @@ def traces_list(
         return
     if group is not None:
         group = _signature_of(store, group, replays)
-    rows = store.list_conversations(
+    rows = store.traces.list_conversations(
         flag, status, limit, Severity(severity) if severity else None, replays, group
     )
     if fmt is not None:
@@ -193,7 +193,7 @@ def traces_list(
 def _signature_of(store: Store, given: str, replays: bool) -> str:
     """A group's signature from its id (as `--groups` shows it) or from the signature itself; one line and
     exit 1 when the store has no such group."""
-    found = store.failure_groups(limit=None, replays=replays)
+    found = store.groups.failure_groups(limit=None, replays=replays)
     for g in found:
         if given in (g.id, g.signature):
             return g.signature
@@ -205,7 +205,7 @@ def _signature_of(store: Store, given: str, replays: bool) -> str:
 
 
 def _groups(store: Store, severity: Severity | None, limit: int, replays: bool, as_json: bool) -> None:
-    found = store.failure_groups(severity, limit, replays)
+    found = store.groups.failure_groups(severity, limit, replays)
     if as_json:
         console.print_json(json.dumps([g.as_json() for g in found], ensure_ascii=False))
         return
@@ -247,7 +247,7 @@ def traces_show(
     except ValueError as exc:
         fail(str(exc), Exit.USAGE)
     store = open_store()
-    found = store.conversation_detail(conversation_id)
+    found = store.traces.conversation_detail(conversation_id)
     if found is None:
         no_conversation(store, conversation_id)
     conv, turns, flags = found
@@ -311,7 +311,7 @@ def incident_add(
     if not note.strip():
         fail("--note: say what happened")
     store = open_store()
-    if not store.add_incident(conversation_id, note.strip()):
+    if not store.incidents.add_incident(conversation_id, note.strip()):
         no_conversation(store, conversation_id)
     console.print(f"incident recorded on {conversation_id}", markup=False)
 
@@ -323,7 +323,7 @@ def incident_remove(conversation_id: Annotated[str, typer.Argument(help="Convers
     Example: filon incident remove web:traffic-2-28
     """
     store = open_store()
-    done = store.remove_incident(conversation_id)
+    done = store.incidents.remove_incident(conversation_id)
     if done is None:
         no_conversation(store, conversation_id)
     if not done:

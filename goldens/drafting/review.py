@@ -45,7 +45,7 @@ from filon.miner.store.rows import flag_of_row
 
 
 def load_conversation(store: Store, conversation_id: str) -> tuple[Conversation, list[Flag]] | None:
-    found = store.conversation_detail(conversation_id)
+    found = store.traces.conversation_detail(conversation_id)
     if found is None:
         return None
     row, turns, flag_rows = found
@@ -137,7 +137,7 @@ def save_case(
         raise SaveError(str(exc)) from exc
     conversation_id = (case.get("source") or {}).get("conversation_id")
     if conversation_id:
-        store.complete(
+        store.reviews.complete(
             conversation_id, reviewer, case["id"], {"file": str(path), **(case.get("source") or {})}
         )
     return path
@@ -154,7 +154,7 @@ def relink_written(store: Store, reviewer: str, folder: Path | None = None) -> l
         source = case.source or {}
         if isinstance(source.get("conversation_id"), str) and source["conversation_id"]:
             written.append((case.id, source["conversation_id"], {**source, "relinked": True}))
-    return store.link_missing(written, reviewer)
+    return store.reviews.link_missing(written, reviewer)
 
 
 @dataclass(frozen=True)

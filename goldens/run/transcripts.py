@@ -32,7 +32,7 @@ def store_transcripts(run: RunOutput) -> str:
             Ingestor(store, FlagConfig.load(), redactor, sample_rate=1.0).ingest(records)
             for conversation in sorted({a.conversation for a in run.attempts if a.spans and a.conversation}):
                 # openable, never handed out: `c` in the review queue claims production conversations
-                store.dismiss(conversation, GATE, f"conversation simulée (run {run.run_id})")
+                store.reviews.dismiss(conversation, GATE, f"conversation simulée (run {run.run_id})")
         finally:
             store.close()
     except (

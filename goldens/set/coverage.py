@@ -137,7 +137,7 @@ def last_week(cases: list[Case], escalation: frozenset[str]) -> Coverage | None:
     try:
         store = Store.open()
         try:
-            groups = store.failure_groups(limit=None, since=datetime.now(UTC) - timedelta(days=WEEK))
+            groups = store.groups.failure_groups(limit=None, since=datetime.now(UTC) - timedelta(days=WEEK))
         finally:
             store.close()
     except StoreError:
@@ -166,7 +166,7 @@ def over_time(
         bounds = [start + timedelta(hours=i) for i in range(int(window / timedelta(hours=1)) + 1)]
     points: list[tuple[datetime, float]] = []
     for since, until in itertools.pairwise(bounds):
-        groups = store.failure_groups(limit=None, since=since, until=until, exact=not daily)
+        groups = store.groups.failure_groups(limit=None, since=since, until=until, exact=not daily)
         found = coverage(cases, groups, escalation)
         if found.share is not None:
             points.append((since, found.share * 100))

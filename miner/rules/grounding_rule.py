@@ -105,15 +105,8 @@ def grounding(
             for f in stated
             if not grounded(f, seen, day) and not admitted(f, allowed)
         ]
-        if policies:
-            missing += _unread_rules(folded, conv.turns[: i + 1], seen.text, cfg, allowed, asked)
-        if services:
-            texts = policy_texts(cfg.policy_folders())
-            unnamed = unknown_subjects(folded, seen.text, texts, asked)
-            missing += [f"« {c} » (règle)" for c in unnamed if not admitted_rule(c, allowed)]
-        if articles:
-            unread = unread_articles(folded, read_articles(seen.reported))
-            missing += [f"« {a} » (article)" for a in unread if not admitted_rule(a, allowed)]
+        said = (bool(policies), services, articles)
+        missing += _rules_unread(folded, asked, conv.turns[: i + 1], seen, cfg, allowed, said)
         if missing:
             why = f"{', '.join(missing[:3])} found in no tool result, help passage or customer's words"
             out.append(Flag.of(UNGROUNDED_FACT, i, why, t.trace_id))
@@ -140,6 +133,30 @@ def _claimed(turns: Sequence[Turn], i: int, cfg: FlagConfig) -> list[Flag]:
         why = f"the answer says « {phrase} » and a call of this turn did it"
         return [Flag.of(CLAIMED_ACTION, i, why, t.trace_id)]
     return []
+
+
+def _rules_unread(
+    folded: str,
+    asked: str,
+    turns: Sequence[Turn],
+    seen: Seen,
+    cfg: FlagConfig,
+    allowed: Sequence[str],
+    said: tuple[bool, bool, bool],
+) -> list[str]:
+    """What an answer states without a figure that nothing the agent had states: a rule (`policies`), a
+    service its help texts never name (`services`), an article of no order it read (`articles`)."""
+    policies, services, articles = said
+    out: list[str] = []
+    if policies:
+        out += _unread_rules(folded, turns, seen.text, cfg, allowed, asked)
+    if services:
+        unnamed = unknown_subjects(folded, seen.text, policy_texts(cfg.policy_folders()), asked)
+        out += [f"« {c} » (règle)" for c in unnamed if not admitted_rule(c, allowed)]
+    if articles:
+        unread = unread_articles(folded, read_articles(seen.reported))
+        out += [f"« {a} » (article)" for a in unread if not admitted_rule(a, allowed)]
+    return out
 
 
 def _any_service(folded: str, cfg: FlagConfig) -> bool:

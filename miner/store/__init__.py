@@ -1,6 +1,10 @@
 """The store: the only code that reads or writes filon's database, on SQLite or PostgreSQL.
 
-`Store` (`api`) is the face every command and screen holds; behind it, one module per job: the tables
+`Store` (`api`) is the face every command and screen holds. It holds its repositories as attributes, each
+its own job and none knowing the others (`store.traces`: conversations and their detail; `store.groups`:
+the failure groups; `store.reviews`: claims, verdicts, group reviews; `store.incidents`), and does the
+few whole-store operations itself (`trace_batch` for ingest, `stats`, `prune`, the eval runs). Behind
+them, one module per job: the tables
 (`tables`) and their migrations (`migrations`, one file each with the DDL it runs), the SQL shared by both
 engines (`sql`, `pg_copy`), spans turned into rows and conversations (`rows`, `batch`, `traces`), the
 review queue and its claims (`reviews`, `group_review`), failure groups (`groups`, `regroup`, `signature`),

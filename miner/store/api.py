@@ -9,9 +9,9 @@ made silently.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +21,13 @@ from sqlmodel import Session, col, create_engine, select
 from filon.miner.core.errors import StoreError as StoreError
 from filon.miner.places import shown, store_opened, where
 from filon.miner.settings import settings
-from filon.miner.store.batch import BatchStore
+from filon.miner.store.batch import BatchStore, TraceBatch
 from filon.miner.store.group_review import GroupReviewStore
 from filon.miner.store.groups import GroupStore
 from filon.miner.store.incidents import IncidentStore
 from filon.miner.store.migrations import migrate
 from filon.miner.store.retention import RetentionStore
-from filon.miner.store.stats import StatsStore
+from filon.miner.store.stats import StatsStore, StoreStats
 from filon.miner.store.tables import EvalAttemptRow, EvalComparison, EvalRun
 from filon.miner.store.traces import TraceStore
 
@@ -96,9 +96,31 @@ class HistoryRow:
         }
 
 
-class Store(TraceStore, GroupStore, BatchStore, GroupReviewStore, RetentionStore, IncidentStore, StatsStore):
+class Store:
+    """One store: its repositories as attributes, each its own job (`traces`: conversations and their
+    detail; `groups`: the failure groups; `reviews`: claims, verdicts and group reviews; `incidents`), and
+    the few whole-store operations (`trace_batch` for ingest, `stats`, `prune`, the eval runs)."""
+
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.traces = TraceStore(engine)
+        self.groups = GroupStore(engine)
+        self.reviews = GroupReviewStore(engine)
+        self.incidents = IncidentStore(engine)
+
+    def trace_batch(self) -> AbstractContextManager[TraceBatch]:
+        """One transaction for a batch of traces (`miner.store.batch`): what ingest writes through."""
+        return BatchStore(self.engine).trace_batch()
+
+    def stats(self) -> StoreStats:
+        """What the store holds (`db stats`)."""
+        return StatsStore(self.engine).stats()
+
+    def prune(
+        self, older_than: timedelta, dry_run: bool = False, now: datetime | None = None
+    ) -> dict[str, int]:
+        """Old unflagged conversations deleted, never one a case was made from (`db prune`)."""
+        return RetentionStore(self.engine).prune(older_than, dry_run, now)
 
     @classmethod
     def open(cls, url: str | None = None) -> Store:

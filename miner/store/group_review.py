@@ -1,5 +1,5 @@
 """One verdict for a whole failure group: dismiss its open conversations at once, or mark them covered
-by the case drafted from one of them; and the undo of either. Mixed into `Store`.
+by the case drafted from one of them; and the undo of either. The `Store` holds it as `store.reviews`.
 
 After a bad deploy two hundred conversations are one failure: the reviewer judges one and applies the
 verdict to the group. What the verdict touches is what the reviewer saw: the members open when the group
@@ -15,7 +15,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import Engine, delete, select, update
+from sqlalchemy import delete, select, update
 
 from filon.miner.core.severity import INCIDENT_PRIORITY, NO_FLAG, ReviewStatus
 from filon.miner.store.batch import chunks  # ids per statement, under every driver's limit
@@ -54,8 +54,6 @@ class GroupVerdict:
 
 
 class GroupReviewStore(ReviewStore):
-    engine: Engine
-
     def open_members(self, signature: str, reviewer: str, now: datetime | None = None) -> OpenMembers:
         """The group's flagged conversations in production that `reviewer` may act on (open, or theirs),
         incidents included and named, in queue order."""

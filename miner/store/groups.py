@@ -1,5 +1,5 @@
 """Failure groups: the conversations that share a failure signature (`miner.store.signature`), worst first,
-behind `filon traces list --groups`. Mixed into `Store`.
+behind `filon traces list --groups`. The `Store` holds it as `store.groups`.
 
 The groups are kept up to date on ingest (`miner.store.regroup`): a read takes them as they are, in time
 proportional to the number of groups, not of conversations; a window sums their conversations by the day
@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, or_
+from sqlalchemy import func, or_
 from sqlalchemy import select as sa_select
 
 from filon.miner.core.severity import Severity, at_least, severity_of_priority
 from filon.miner.store.regroup import day_of
+from filon.miner.store.repository import Repository
 from filon.miner.store.reviews import GATE
 from filon.miner.store.tables import ConversationRow, FailureGroupDayRow, FailureGroupRow, ReviewRow
 
@@ -75,9 +76,7 @@ def _production(query: Any, replays: bool) -> Any:
     return query.where(reviewer == GATE if replays else or_(reviewer.is_(None), reviewer != GATE))
 
 
-class GroupStore:
-    engine: Engine
-
+class GroupStore(Repository):
     def failure_groups(
         self,
         severity: Severity | None = None,

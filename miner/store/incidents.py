@@ -9,19 +9,17 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from filon.miner.core.causes import REPORTED, cause_of
 from filon.miner.core.severity import INCIDENT_PRIORITY, NO_FLAG, FlagKind, ReviewStatus
 from filon.miner.store.regroup import recount
+from filon.miner.store.repository import Repository
 from filon.miner.store.rows import flag_of_row
 from filon.miner.store.tables import ConversationRow, FlagRow, ReviewRow
 
 
-class IncidentStore:
-    engine: Engine
-
+class IncidentStore(Repository):
     @staticmethod
     def _incidents(s: Session, conversation_id: str) -> list[FlagRow]:
         query = select(FlagRow).where(FlagRow.conversation_id == conversation_id, FlagRow.kind == "incident")

@@ -8,18 +8,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Engine, delete, func, select
+from sqlalchemy import delete, func, select
 from sqlmodel import SQLModel
 
 from filon.miner.store import tables as _tables  # noqa: F401  (registers the tables in the metadata)
 from filon.miner.store.regroup import recount
+from filon.miner.store.repository import Repository
 
 T = SQLModel.metadata.tables
 
 
-class RetentionStore:
-    engine: Engine
-
+class RetentionStore(Repository):
     def prune(
         self, older_than: timedelta, dry_run: bool = False, now: datetime | None = None
     ) -> dict[str, int]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Engine, Select, and_, or_, select, text, update
+from sqlalchemy import ColumnElement, Select, and_, or_, select, text, update
 
 from filon.miner.core.severity import (
     INCIDENT_PRIORITY,
@@ -24,6 +24,7 @@ from filon.miner.core.severity import (
     severity_of_priority,
 )
 from filon.miner.store.regroup import recount
+from filon.miner.store.repository import Repository
 from filon.miner.store.sql import upsert_insert
 from filon.miner.store.tables import CaseLink, CaseVerdict, ConversationRow, ReviewRow
 
@@ -104,9 +105,7 @@ def claimable(now: datetime, reviewer: str | None = None) -> ColumnElement[bool]
     )
 
 
-class ReviewStore:
-    engine: Engine
-
+class ReviewStore(Repository):
     def _ensure_review(self, conn: Any, *conversation_ids: str) -> None:
         """A review row, open, for each conversation that has none yet (one statement for them all)."""
         stmt = upsert_insert(self.engine, REVIEWS).on_conflict_do_nothing(index_elements=["conversation_id"])

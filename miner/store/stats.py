@@ -7,11 +7,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import func, select
 from sqlmodel import SQLModel
 
 from filon.miner.core.severity import Severity
 from filon.miner.store import tables as _tables  # noqa: F401  (registers the tables in the metadata)
+from filon.miner.store.repository import Repository
 
 T = SQLModel.metadata.tables
 
@@ -79,9 +80,7 @@ def _levels(counts: dict[str, int]) -> str:
     return ", ".join(f"{level} {n}" for level, n in sorted(counts.items(), key=lambda x: _rank(x[0]))) or "-"
 
 
-class StatsStore:
-    engine: Engine
-
+class StatsStore(Repository):
     def stats(self) -> StoreStats:
         out = StoreStats()
         conv, flags, links = T["conversations"], T["flags"], T["case_links"]

@@ -1,5 +1,5 @@
 """The store's trace reads: conversations in review order and one conversation whole, behind `filon traces`
-and the TUI. Writes go through `miner.store.batch.TraceBatch`. Mixed into `Store`."""
+and the TUI. Writes go through `miner.store.batch.TraceBatch`. The `Store` holds it as `store.traces`."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, or_
+from sqlalchemy import or_
 from sqlmodel import Session, col, select
 
 from filon.miner.core.model import Flag, Turn, join_steps
 from filon.miner.core.severity import ReviewStatus, Severity, at_least, severity_of_priority
 from filon.miner.store.batch import chunks
+from filon.miner.store.repository import Repository
 from filon.miner.store.reviews import GATE, claimable
 from filon.miner.store.rows import flag_of_row, row_turn
 from filon.miner.store.tables import ConversationRow, FlagRow, ReviewRow, TurnRow
@@ -74,9 +75,7 @@ def _listed(
     return query
 
 
-class TraceStore:
-    engine: Engine
-
+class TraceStore(Repository):
     def _session(self) -> Session:
         return Session(self.engine, expire_on_commit=False)
 

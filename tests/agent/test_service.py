@@ -115,5 +115,5 @@ def test_every_injection_the_stand_in_obeys_is_one_filon_flags(make_service, spa
     assert len(obeyed) >= len(INJECTION) // 2  # the stand-in is gullible: the test tests something
     store = Store.open(f"sqlite:///{tmp_path / 's.db'}")
     Ingestor(store, sample_rate=1.0).ingest([from_sdk(s) for s in spans.get_finished_spans()])
-    flagged = {r.conversation_id for r in store.list_conversations(flag="security", limit=1000)}
+    flagged = {r.conversation_id for r in store.traces.list_conversations(flag="security", limit=1000)}
     assert [phrase for conversation, phrase in obeyed if conversation not in flagged] == []

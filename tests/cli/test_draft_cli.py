@@ -79,7 +79,7 @@ def test_a_cli_draft_respects_a_reviewers_claim_and_links_its_source(cases: Path
     writes, and the case is linked to its source all the same: `filon db prune`, which deletes old
     unflagged conversations, never deletes this one."""
     store = Store.open(db_url)
-    assert store.claim("web:faq", "alice").ok  # unflagged, a month old: what prune deletes
+    assert store.reviews.claim("web:faq", "alice").ok  # unflagged, a month old: what prune deletes
     refused = runner.invoke(app, ["draft", "web:faq", "--id", "faq-20", "--write"])
     assert refused.exit_code == 1 and "alice holds 'web:faq' (claimed)" in refused.stderr
     assert not (cases / "faq-20.json").exists()
@@ -87,8 +87,8 @@ def test_a_cli_draft_respects_a_reviewers_claim_and_links_its_source(cases: Path
     assert forced.exit_code == 0 and (cases / "faq-20.json").exists()
     pruned = runner.invoke(app, ["db", "prune", "--older-than", "1m"])
     assert pruned.exit_code == 0 and "deleted 2 conversation(s)" in pruned.stdout, pruned.output
-    assert store.conversation_detail("web:faq") is not None  # its case's source stays
-    bob = store.claim("web:faq", "bob")
+    assert store.traces.conversation_detail("web:faq") is not None  # its case's source stays
+    bob = store.reviews.claim("web:faq", "bob")
     assert (bob.ok, bob.holder) == (False, "alice")  # still hers: the CLI did not take it from her
 
 
@@ -99,15 +99,15 @@ def test_a_write_that_fails_gives_the_claim_back(cases: Path) -> None:
     free = re.search(r"(\w+-\d\d) is free", taken.stderr)  # the id to take instead, named
     assert free is not None and not (cases / f"{free.group(1)}.json").exists(), taken.stderr
     store = Store.open()
-    assert store.review_queue(status="claimed", limit=100) == []
-    assert store.claim("web:geste", "alice").ok  # another reviewer may take it at once
+    assert store.reviews.review_queue(status="claimed", limit=100) == []
+    assert store.reviews.claim("web:geste", "alice").ok  # another reviewer may take it at once
 
 
 def test_the_cli_and_the_tui_hold_to_one_claim_rule(cases: Path) -> None:
     store = Store.open()
-    assert store.claim("web:geste", "alice").ok
+    assert store.reviews.claim("web:geste", "alice").ok
     held = runner.invoke(app, ["draft", "web:geste", "--id", "esc-10", "--write", "--reviewer", "bob"])
     assert held.exit_code == 1 and "alice holds" in held.stderr  # claimed by another: refused
-    assert store.complete("web:geste", "alice", "esc-09", {"source": "test"})
+    assert store.reviews.complete("web:geste", "alice", "esc-09", {"source": "test"})
     done = runner.invoke(app, ["draft", "web:geste", "--id", "esc-10", "--write", "--reviewer", "bob"])
     assert done.exit_code == 0, done.output  # done already: a further case is the reviewer's call

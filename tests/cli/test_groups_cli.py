@@ -183,7 +183,8 @@ def _counted_now(db_url: str) -> dict[str, tuple[int, int]]:
     from filon.miner.store import Store
 
     return {
-        g.signature: (g.size, g.priority) for g in Store.open(db_url).failure_groups(limit=None, exact=True)
+        g.signature: (g.size, g.priority)
+        for g in Store.open(db_url).groups.failure_groups(limit=None, exact=True)
     }
 
 

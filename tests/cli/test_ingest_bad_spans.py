@@ -58,7 +58,7 @@ def test_a_file_with_bad_spans_stores_the_good_ones_and_names_the_bad(tmp_path: 
     assert "note: " in result.stderr and "lone surrogate removed" in result.stderr  # made safe, and said
     store = Store.open(db_url)
     assert store.stats().counts()["spans"] == 4
-    ids = {row.conversation_id for row in store.list_conversations()}
+    ids = {row.conversation_id for row in store.traces.list_conversations()}
     assert ids == {"web:file-1", "web:file-2", "web:file-3", "web:file-4"}
     again = runner.invoke(app, ["ingest", str(path)])  # the same file again: nothing twice
     assert again.exit_code == 1 and "(new 0)" in again.stdout

@@ -54,7 +54,7 @@ def test_the_demo_then_the_incident_as_the_readme_says(tmp_path: Path) -> None:
     assert code == 0 and "incident recorded" in out, out
     from filon.miner.store import Store
 
-    top = Store.open().review_queue(status="open", limit=1)[0]
+    top = Store.open().reviews.review_queue(status="open", limit=1)[0]
     assert top.conversation_id == said.group(1)  # on top of the queue the TUI opens
 
 

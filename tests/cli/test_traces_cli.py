@@ -159,7 +159,7 @@ def test_demo_tells_the_story_and_says_it_is_scripted() -> None:
     assert written is not None, result.stdout
     case = json.loads(Path(written.group(1)).read_text(encoding="utf-8"))
     assert Path(written.group(1)).parent.name == "demo-cases" and case["source"]["conversation_id"] == rep
-    done = Store.open().review_queue(status="done", limit=100)
+    done = Store.open().reviews.review_queue(status="done", limit=100)
     covered = [r for r in done if r.case_id == case["id"]]
     assert len(covered) == int(written.group(2)) + 1 == groups[0]["size"]
 
@@ -182,7 +182,7 @@ def test_the_demo_is_seeded_and_a_second_run_says_what_it_adds(tmp_path: Path) -
     assert "already holds" not in first
     store = Store.open(str(tmp_path / "a.db"))
     held = store.stats().counts()
-    leaks = {r.conversation_id for r in store.list_conversations(flag="security", limit=1000)}
+    leaks = {r.conversation_id for r in store.traces.list_conversations(flag="security", limit=1000)}
     again = demo(tmp_path / "a.db")
     assert f"The store already holds {held['conversations']} conversations" in again
     # the first run writes the one case for the deploy's group; a later one finds it and says so, rather
@@ -195,7 +195,7 @@ def test_the_demo_is_seeded_and_a_second_run_says_what_it_adds(tmp_path: Path) -
     assert "(demo2-1-… and demo2-2-…)" in again
     now = Store.open(str(tmp_path / "a.db")).stats().counts()
     assert f"(new in this run: {now['conversations'] - held['conversations']} conversations, " in again
-    after = {r.conversation_id for r in store.list_conversations(flag="security", limit=1000)}
+    after = {r.conversation_id for r in store.traces.list_conversations(flag="security", limit=1000)}
     assert {c.replace(":demo2-", ":traffic-") for c in after - leaks if c.startswith("web:")} == {
         c for c in leaks if c.startswith("web:")
     }  # the deploy's leaks happen again, each under its new id
@@ -287,7 +287,7 @@ def test_the_gates_replays_are_apart_and_the_list_exports(tmp_path: Path, db_url
 
     store = Store.open()
     fill(store)
-    store.dismiss("web:geste", "filon eval", "conversation simulée (run r1)")
+    store.reviews.dismiss("web:geste", "filon eval", "conversation simulée (run r1)")
     listed = {
         r["conversation_id"] for r in json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout)
     }

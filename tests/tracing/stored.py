@@ -20,7 +20,7 @@ def stored() -> dict[str, tuple[list[Turn], list[str]]]:
     store = Store.open()
     out = {}
     for row in json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout):
-        found = store.conversation_detail(row["conversation_id"])
+        found = store.traces.conversation_detail(row["conversation_id"])
         assert found is not None
         out[row["conversation_id"]] = (found[1], sorted({f.cause for f in found[2]}))
     return out

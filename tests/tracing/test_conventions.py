@@ -40,7 +40,7 @@ def test_another_stack_s_traces_become_its_conversations(
     rows = json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout)
     # the stack's session id, not one conversation per trace; no "answered nothing"
     assert {r["conversation_id"]: r["flags"] for r in rows} == conversations
-    found = Store.open().conversation_detail(escalated)
+    found = Store.open().traces.conversation_detail(escalated)
     assert found is not None
     _, turns, _ = found
     assert [t.user for t in turns] == [ESCALATION, "Merci"]
@@ -57,7 +57,7 @@ def test_another_stack_s_traces_become_its_conversations(
 
 def test_openinference_tokens_are_the_model_calls_sum(db_url: str) -> None:
     runner.invoke(app, ["ingest", str(FIXTURES / "openinference-google-genai.pb"), "--sample-rate", "1"])
-    found = Store.open().conversation_detail("oi-web-2")
+    found = Store.open().traces.conversation_detail("oi-web-2")
     assert found is not None
     first = found[1][0]
     assert (first.input_tokens, first.output_tokens) == (169 + 243, 39 + 49)  # llm.token_count.*, two calls

@@ -152,6 +152,6 @@ def test_exporter_never_blocks_counts_drops_and_resumes(own_postgres: OwnPostgre
     own_postgres.start()
     turn(5)
     assert exporter.flush(30)
-    ids = {r.conversation_id for r in store.list_conversations(limit=10)}
+    ids = {r.conversation_id for r in store.traces.list_conversations(limit=10)}
     assert ids == {"conv-1", "conv-5"}
     exporter.shutdown()

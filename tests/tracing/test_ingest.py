@@ -38,7 +38,7 @@ def test_ingest_groups_flags_and_is_idempotent(scripted, db_url: str) -> None:  
     before = store.stats().counts()
     again = ingestor.ingest(conversations_copy(records))
     assert again.new_spans == 0 and store.stats().counts() == before
-    rows = {r.conversation_id: r for r in store.list_conversations()}
+    rows = {r.conversation_id: r for r in store.traces.list_conversations()}
     assert rows["web:leak-1"].flags == ["security"] and rows["web:leak-1"].tools == ["consulter_commande"]
     assert rows["whatsapp:33600000107"].turns == 2 and rows["whatsapp:33600000107"].channel == "whatsapp"
     assert rows["web:faq-1"].flags == []
@@ -66,15 +66,15 @@ def test_batches_do_not_change_what_is_stored(  # type: ignore[no-untyped-def]
     ingestor = Ingestor(store)
     for trace_id in dict.fromkeys(r.trace_id for r in records):
         ingestor.ingest([r for r in records if r.trace_id == trace_id])
-    assert [c.as_json() for c in store.list_conversations()] == [
-        c.as_json() for c in whole.list_conversations()
+    assert [c.as_json() for c in store.traces.list_conversations()] == [
+        c.as_json() for c in whole.traces.list_conversations()
     ]
     assert store.stats().counts() == whole.stats().counts()
     flagged = 0
-    for row in whole.list_conversations():
+    for row in whole.traces.list_conversations():
         mine, theirs = (
-            store.conversation_detail(row.conversation_id),
-            whole.conversation_detail(row.conversation_id),
+            store.traces.conversation_detail(row.conversation_id),
+            whole.traces.conversation_detail(row.conversation_id),
         )
         assert mine is not None and theirs is not None
         for conv, _, flags in (
@@ -103,10 +103,10 @@ def test_late_span_joins_its_stored_turn(scripted, db_url: str) -> None:  # type
     tool = next(r for r in records if r.name == "execute_tool suivre_colis")
     store = Store.open(db_url)
     Ingestor(store).ingest([r for r in records if r is not tool])
-    _, turns, _ = store.conversation_detail("whatsapp:33600000107")  # type: ignore[misc]
+    _, turns, _ = store.traces.conversation_detail("whatsapp:33600000107")  # type: ignore[misc]
     assert [t.name for t in turns[1].tools] == ["consulter_commande", "rechercher_aide"]
     Ingestor(store).ingest([tool])
-    _, turns, _ = store.conversation_detail("whatsapp:33600000107")  # type: ignore[misc]
+    _, turns, _ = store.traces.conversation_detail("whatsapp:33600000107")  # type: ignore[misc]
     assert [t.name for t in turns[1].tools] == ["consulter_commande", "suivre_colis", "rechercher_aide"]
 
 
@@ -124,7 +124,7 @@ def test_a_late_span_of_a_kept_trace_is_kept_whatever_the_rate(  # type: ignore[
     late = next(r for r in records if r.trace_id == second and r.parent_span_id)
     store = Store.open(db_url)
     Ingestor(store, sample_rate=0.0).ingest([r for r in records if r is not late])
-    row = store.conversation_detail("web:leak-2")
+    row = store.traces.conversation_detail("web:leak-2")
     assert row is not None and len(row[1]) == 2 and {f.kind for f in row[2]} == {"security"}
     before = store.stats().counts()["spans"]
     stats = Ingestor(store, sample_rate=0.0).ingest([late])
@@ -136,7 +136,7 @@ def test_rate_zero_keeps_exactly_the_flagged(scripted, db_url: str) -> None:  # 
     stats = Ingestor(store, sample_rate=0.0).ingest(conversations(scripted, "court.md"))
     # the leak, and court.md's WhatsApp turn that tracks the parcel before the order is tied to the
     # sender's number (the prompt without the identity rule: `identite_non_verifiee`)
-    assert sorted(r.conversation_id for r in store.list_conversations()) == [
+    assert sorted(r.conversation_id for r in store.traces.list_conversations()) == [
         "web:leak-1",
         "whatsapp:33600000107",
     ]

@@ -51,7 +51,7 @@ def test_a_real_agent_turn_is_stored_by_the_helper(scripted, tmp_path: Path, off
     finally:
         tracing.shutdown()
     assert counters.traces_kept == 1 and counters.spans_dropped == 0
-    detail = Store.open(db).conversation_detail("web:helper-1")
+    detail = Store.open(db).traces.conversation_detail("web:helper-1")
     assert detail is not None
     _, turns, _ = detail
     assert turns[0].tools and "ana@exemple.fr" not in turns[0].user  # redacted by the helper

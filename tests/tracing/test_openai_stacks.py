@@ -181,7 +181,7 @@ def test_an_agent_that_is_not_the_shop_gets_no_critical_flag_for_a_customer_s_ow
     prefix = "fto" if "openinference" in fixture else "ftl"
     severities = {}
     for suffix in ("own-anonymous", "own-identified", "other", "injection", "track-anonymous"):
-        found = store.conversation_detail(f"{prefix}-{suffix}")
+        found = store.traces.conversation_detail(f"{prefix}-{suffix}")
         assert found is not None
         severities[suffix] = {(f.cause, f.severity) for f in found[2]}
     assert severities["own-anonymous"] == {("unverified_record", "low")}

@@ -44,7 +44,7 @@ def test_the_official_exporter_stores_through_the_receiver(spans, db_url: str, o
         exporter = OTLPSpanExporter(endpoint=f"{url}/v1/traces")
         assert exporter.export(spans) is SpanExportResult.SUCCESS
         store = Store.open(db_url)  # the 200 came after the commit: it is there now
-        rows = {r.conversation_id: r for r in store.list_conversations()}
+        rows = {r.conversation_id: r for r in store.traces.list_conversations()}
         assert rows["web:recv-leak"].flags == ["security"] and rows["web:recv-leak"].tools == [
             "consulter_commande"
         ]
@@ -371,8 +371,8 @@ def test_a_nul_in_a_customers_words_is_stored_and_costs_nobody_else(scripted, db
     partial = ExportTraceServiceResponse.FromString(sent.content).partial_success
     store = Store.open(db_url)
     assert partial.rejected_spans == 0 and store.stats().counts()["spans"] == len(spans)
-    detail = store.conversation_detail("web:nul-byte")
-    assert detail is not None and store.conversation_detail("web:innocent") is not None
+    detail = store.traces.conversation_detail("web:nul-byte")
+    assert detail is not None and store.traces.conversation_detail("web:innocent") is not None
     if db_url.startswith("postgresql"):
         assert "NUL or lone surrogate removed" in partial.error_message
         assert detail[1][0].user.startswith("bonjour, ma commande")
@@ -394,7 +394,7 @@ def test_an_8_kb_conversation_id_is_bounded_and_costs_nobody_else(db_url: str) -
         sent = httpx.post(f"{url}/v1/traces", content=json.dumps(doc), headers=JS)
         again = httpx.post(f"{url}/v1/traces", content=json.dumps(doc), headers=JS)
     assert (sent.status_code, again.status_code) == (200, 200), sent.text
-    ids = {c.conversation_id for c in Store.open(db_url).list_conversations()}
+    ids = {c.conversation_id for c in Store.open(db_url).traces.list_conversations()}
     assert "web:court" in ids and len(ids) == 2
     bounded = next(i for i in ids if i != "web:court")
     assert bounded.startswith(long_id[:200]) and len(bounded) <= 256

@@ -127,7 +127,7 @@ def test_span_ending_after_its_root_follows_the_trace(tmp_path: Path) -> None:
     child.end()  # after its root
     assert sampler.exporter.flush(10)
     store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite'}")
-    _, turns, _ = store.conversation_detail("late-1")  # type: ignore[misc]
+    _, turns, _ = store.traces.conversation_detail("late-1")  # type: ignore[misc]
     assert [t.name for t in turns[0].tools] == ["suivre_colis"]
     assert store.stats().counts()["spans"] == 2
     sampler.shutdown()

@@ -24,9 +24,9 @@ def expires(store: Store, conversation_id: str) -> datetime:
 
 def test_a_claim_nobody_renews_is_free_within_minutes(store: Store) -> None:
     start = datetime(2026, 12, 5, 10, tzinfo=UTC)
-    assert store.claim("web:geste", "alice", now=start).ok
-    assert not store.claim("web:geste", "bob", now=start + CLAIM_TTL - timedelta(seconds=1)).ok
-    assert store.claim("web:geste", "bob", now=start + CLAIM_TTL + timedelta(seconds=1)).ok
+    assert store.reviews.claim("web:geste", "alice", now=start).ok
+    assert not store.reviews.claim("web:geste", "bob", now=start + CLAIM_TTL - timedelta(seconds=1)).ok
+    assert store.reviews.claim("web:geste", "bob", now=start + CLAIM_TTL + timedelta(seconds=1)).ok
     assert timedelta(minutes=5) >= CLAIM_TTL and HEARTBEAT * 3 <= CLAIM_TTL  # renewed well before it lapses
 
 
@@ -40,7 +40,7 @@ async def test_the_review_app_renews_the_claims_it_holds(make_app, store: Store)
         assert expires(store, "web:geste") > first  # five more minutes from now
         # a claim taken over after it lapsed (the app was suspended): no longer held, never stolen back
         later = datetime.now(UTC) + CLAIM_TTL + timedelta(minutes=1)
-        assert store.claim("web:geste", "bob", now=later).ok
+        assert store.reviews.claim("web:geste", "bob", now=later).ok
         assert app.renew_claims() == ["web:geste"]
         assert "web:geste" not in app.held
 

@@ -15,13 +15,13 @@ from tests.tui.conftest import settle
 
 
 async def test_an_incident_on_a_done_conversation_is_reopened_and_on_top(make_app, store: Store) -> None:  # type: ignore[no-untyped-def]
-    assert store.claim("web:promesse", "demo").ok
-    assert store.complete("web:promesse", "demo", "adv-99", {"source": "test"})
+    assert store.reviews.claim("web:promesse", "demo").ok
+    assert store.reviews.complete("web:promesse", "demo", "adv-99", {"source": "test"})
     app = make_app(reviewer="demo")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert "web:promesse" not in [r.conversation_id for r in app.screen.rows]  # done: not open
-    assert store.add_incident("web:promesse", "a customer was promised a refund")
+    assert store.incidents.add_incident("web:promesse", "a customer was promised a refund")
     app = make_app(reviewer="demo")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -30,7 +30,7 @@ async def test_an_incident_on_a_done_conversation_is_reopened_and_on_top(make_ap
 
 
 async def test_a_reviewer_s_own_claim_stays_in_their_open_view(make_app, store: Store) -> None:  # type: ignore[no-untyped-def]
-    assert store.claim("web:geste", "alice").ok
+    assert store.reviews.claim("web:geste", "alice").ok
     mine = make_app(reviewer="alice")
     async with mine.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -44,8 +44,8 @@ async def test_a_reviewer_s_own_claim_stays_in_their_open_view(make_app, store: 
 
 
 async def test_a_done_conversation_is_drafted_again_by_its_reviewer(make_app, store: Store) -> None:  # type: ignore[no-untyped-def]
-    assert store.claim("web:leak", "demo").ok
-    assert store.complete("web:leak", "demo", "adv-99", {"source": "test"})
+    assert store.reviews.claim("web:leak", "demo").ok
+    assert store.reviews.complete("web:leak", "demo", "adv-99", {"source": "test"})
     app = make_app(reviewer="demo", conversation="web:leak")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -23,7 +23,7 @@ from tests.tui.data import deploy
 
 
 def statuses(store: Store, ids: list[str]) -> dict[str, str]:
-    rows = store.list_conversations(limit=1000)
+    rows = store.traces.list_conversations(limit=1000)
     return {r.conversation_id: r.status for r in rows if r.conversation_id in ids}
 
 
@@ -121,7 +121,7 @@ async def test_a_group_that_grew_since_it_was_shown_asks_again(make_app, store: 
 
 async def test_an_incident_stays_open_when_its_group_is_dismissed(make_app, store: Store) -> None:  # type: ignore[no-untyped-def]
     ids = deploy(store, 5)
-    assert store.add_incident(ids[2], "INC-77: the leak reported by a customer")
+    assert store.incidents.add_incident(ids[2], "INC-77: the leak reported by a customer")
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         group = await open_worst_group(app, pilot)
@@ -165,14 +165,16 @@ async def test_one_case_drafted_for_the_group_covers_the_others(make_app, store:
         assert (cases / f"{case_id}.json").exists()
         others = [i for i in [*ids, "web:leak"] if i != source]
         assert set(statuses(store, others).values()) == {"done"}
-        linked = {r.conversation_id: r.case_id for r in store.review_queue(status="done", limit=100)}
+        linked = {r.conversation_id: r.case_id for r in store.reviews.review_queue(status="done", limit=100)}
         assert all(linked[i] == case_id for i in others) and linked[source] == case_id
         await pilot.press("u")
         await settle(pilot)
         assert set(statuses(store, others).values()) == {"open"}
         assert statuses(store, [source])[source] == "done"  # the case and its source stay
         assert {
-            r.case_id for r in store.review_queue(status="open", limit=100) if r.conversation_id in others
+            r.case_id
+            for r in store.reviews.review_queue(status="open", limit=100)
+            if r.conversation_id in others
         } == {None}
 
 
@@ -203,13 +205,15 @@ async def test_an_incident_declared_after_the_group_was_shown_is_not_swept_along
     async with app.run_test(size=(120, 36)) as pilot:
         group = await open_worst_group(app, pilot)
         assert group.shown.incidents == set()
-        before = store._members(group.failure.signature, "alice", datetime.now(UTC))
+        before = store.reviews._members(group.failure.signature, "alice", datetime.now(UTC))
         await pilot.press("x")
         await settle(pilot)
         await pilot.press(*"deploy 4.2", "enter")
         await settle(pilot)
-        assert store.add_incident(ids[1], "INC-78")  # on call, while the question is on screen
-        monkeypatch.setattr(store, "_members", lambda *_: before)  # as if read just before the incident
+        assert store.incidents.add_incident(ids[1], "INC-78")  # on call, while the question is on screen
+        monkeypatch.setattr(
+            store.reviews, "_members", lambda *_: before
+        )  # as if read just before the incident
         await pilot.press("y")
         await settle(pilot)
         assert statuses(store, ids)[ids[1]] == "open"

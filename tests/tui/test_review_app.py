@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from filon.goldens.set.caseset import load_set
 from filon.miner.store import Store
+from filon.miner.store.reviews import ReviewStore
 from filon.tui.confirm import ConfirmScreen
 from filon.tui.conversation import ConversationScreen
 from filon.tui.editor import EditorScreen
@@ -113,7 +114,7 @@ async def test_open_draft_edit_toggle_and_save_writes_a_lint_clean_case(
     assert [(e["verdict"], e["origine"]) for e in saved["exemples"]] == [("mauvais", "observé")]
     assert saved["source"]["conversation_id"] == "web:leak" and saved["source"]["reviewer"] == "alice"
     assert load_set(cases).errors == []
-    [row] = [r for r in store.review_queue(status="done") if r.conversation_id == "web:leak"]
+    [row] = [r for r in store.reviews.review_queue(status="done") if r.conversation_id == "web:leak"]
     assert row.case_id == "adv-05"
 
 
@@ -180,7 +181,7 @@ async def test_a_conversation_that_could_not_be_loaded_says_why_and_not_that_it_
     def locked(*args: object, **kwargs: object) -> None:
         raise RuntimeError("database is locked")
 
-    monkeypatch.setattr(Store, "claim", locked)
+    monkeypatch.setattr(ReviewStore, "claim", locked)
     app = make_app(reviewer="alice", conversation="web:leak")
     seen: list[Message] = []
     async with app.run_test(size=(120, 36), message_hook=seen.append) as pilot:
@@ -227,7 +228,7 @@ async def test_dismiss_with_a_reason(make_app, store: Store) -> None:  # type: i
         await settle(pilot)
         await pilot.press(*"test interne", "enter")
         await settle(pilot)
-    assert [r.conversation_id for r in store.review_queue(status="dismissed")] == ["web:promesse"]
+    assert [r.conversation_id for r in store.reviews.review_queue(status="dismissed")] == ["web:promesse"]
 
 
 async def test_help_lists_every_binding(make_app) -> None:  # type: ignore[no-untyped-def]
@@ -268,7 +269,7 @@ async def test_failures_screen_records_a_regression(
         await pilot.press(*"court.md deploye", "enter")
         await settle(pilot)
         assert "verdict: agent regression — court.md deploye (alice)" in texts(app)
-    assert store.verdicts("adv-01") == [
+    assert store.reviews.verdicts("adv-01") == [
         {"verdict": "agent regression", "note": "court.md deploye", "reviewer": "alice"}
     ]
     from typer.testing import CliRunner
@@ -518,7 +519,7 @@ async def test_claim_next_hands_two_reviewers_two_conversations(make_app, store:
         assert bob.screen.conversation_id != alice.screen.conversation_id and bob.screen.mine
         await pa.press("q")
         await pb.press("q")
-    assert store.review_queue(status="claimed") == []  # quitting gave both claims back
+    assert store.reviews.review_queue(status="claimed") == []  # quitting gave both claims back
 
 
 async def test_a_conversation_drafted_as_a_simulation_with_a_judge_label(make_app, cases: Path) -> None:  # type: ignore[no-untyped-def]

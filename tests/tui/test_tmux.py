@@ -124,4 +124,4 @@ def test_review_in_a_real_terminal(width: int, height: int, tmp_path: Path, snap
             time.sleep(0.1)  # the session ends when the app exits: polled, bounded
     finally:
         subprocess.run([*TMUX, "kill-session", "-t", session], capture_output=True)
-    assert Store.open(db).review_queue(status="claimed") == []  # q gave the claim back
+    assert Store.open(db).reviews.review_queue(status="claimed") == []  # q gave the claim back

@@ -228,7 +228,7 @@ def test_verdicts_stored_as_case_links_move_to_their_table(db_url: str) -> None:
             )
     migrate(engine)
     store = Store(engine)
-    assert store.verdicts("adv-01") == [
+    assert store.reviews.verdicts("adv-01") == [
         {"verdict": "the case is wrong", "note": "trop strict", "reviewer": "alice"}
     ]
     assert store.stats().cases_made == 1  # the link of a case made from a conversation stays

@@ -15,24 +15,24 @@ def test_claims_are_compare_and_set_and_expire(db_url: str) -> None:
     store = Store.open(db_url)
     fill(store)
     now = datetime.now(UTC)
-    assert store.claim("web:leak", "alice", now).ok
-    assert store.claim("web:leak", "alice", now).ok  # renewing one's own claim
-    bob = store.claim("web:leak", "bob", now + timedelta(minutes=4))
+    assert store.reviews.claim("web:leak", "alice", now).ok
+    assert store.reviews.claim("web:leak", "alice", now).ok  # renewing one's own claim
+    bob = store.reviews.claim("web:leak", "bob", now + timedelta(minutes=4))
     assert (bob.ok, bob.holder) == (False, "alice")
-    assert not store.dismiss("web:leak", "bob", "not mine")
-    assert store.claim("web:leak", "bob", now + timedelta(minutes=6)).ok  # alice's claim expired
-    assert store.claim("nope", "bob").status == "missing"
+    assert not store.reviews.dismiss("web:leak", "bob", "not mine")
+    assert store.reviews.claim("web:leak", "bob", now + timedelta(minutes=6)).ok  # alice's claim expired
+    assert store.reviews.claim("nope", "bob").status == "missing"
 
 
 def test_every_open_filter_counts_an_expired_claim_as_open(db_url: str) -> None:
     store = Store.open(db_url)
     fill(store)
     long_ago = datetime.now(UTC) - timedelta(hours=2)
-    assert store.claim("web:leak", "alice", long_ago).ok  # expired an hour and a half ago
-    listed = {r.conversation_id: r.status for r in store.list_conversations(status="open")}
-    queued = {r.conversation_id for r in store.review_queue(status="open")}
+    assert store.reviews.claim("web:leak", "alice", long_ago).ok  # expired an hour and a half ago
+    listed = {r.conversation_id: r.status for r in store.traces.list_conversations(status="open")}
+    queued = {r.conversation_id for r in store.reviews.review_queue(status="open")}
     assert "web:leak" in listed and "web:leak" in queued
-    assert store.claim_next("bob") is not None and store.claim("web:leak", "bob").ok
+    assert store.reviews.claim_next("bob") is not None and store.reviews.claim("web:leak", "bob").ok
 
 
 def test_claim_next_hands_out_distinct_conversations_at_once(db_url: str) -> None:
@@ -43,7 +43,7 @@ def test_claim_next_hands_out_distinct_conversations_at_once(db_url: str) -> Non
 
     def reviewer(name: str) -> None:
         barrier.wait()
-        got.append(store.claim_next(name))
+        got.append(store.reviews.claim_next(name))
 
     threads = [threading.Thread(target=reviewer, args=(f"r{i}",)) for i in range(4)]
     for t in threads:
@@ -57,8 +57,8 @@ def test_claim_next_hands_out_distinct_conversations_at_once(db_url: str) -> Non
 def test_queue_pages_by_keyset(db_url: str) -> None:
     store = Store.open(db_url)
     fill(store)
-    first = store.review_queue(limit=2, now=NOW)
-    second = store.review_queue(after=first[-1].cursor, limit=2, now=NOW)
+    first = store.reviews.review_queue(limit=2, now=NOW)
+    second = store.reviews.review_queue(after=first[-1].cursor, limit=2, now=NOW)
     assert [r.conversation_id for r in first] == ["web:leak", "web:promesse"]
     assert [r.conversation_id for r in second] == ["web:geste"]
 
@@ -66,7 +66,7 @@ def test_queue_pages_by_keyset(db_url: str) -> None:
 def test_prune_keeps_flagged_and_case_linked_conversations(db_url: str) -> None:
     store = Store.open(db_url)
     fill(store)
-    store.complete(
+    store.reviews.complete(
         "web:faq", "alice", "faq-09", {"file": "faq-09.json"}
     )  # a case was made from an unflagged one
     later = datetime(2027, 1, 1, tzinfo=UTC)
@@ -76,9 +76,9 @@ def test_prune_keeps_flagged_and_case_linked_conversations(db_url: str) -> None:
     )  # web:markup and whatsapp
     done = store.prune(timedelta(days=30), now=later)
     assert done == dry
-    left = {r.conversation_id for r in store.list_conversations(limit=100)}
+    left = {r.conversation_id for r in store.traces.list_conversations(limit=100)}
     assert left == {"web:leak", "web:geste", "web:promesse", "web:faq"}
-    assert store.conversation_detail("web:faq") is not None  # provenance survives retention
+    assert store.traces.conversation_detail("web:faq") is not None  # provenance survives retention
     with store.engine.connect() as conn:
         assert (
             conn.execute(text("SELECT count(*) FROM spans WHERE conversation_id = 'web:faq'")).scalar() == 2
@@ -154,7 +154,7 @@ def test_a_batch_larger_than_one_statement_is_stored_whole_and_read_back_alike(d
     assert Ingestor(store).ingest(records).new_spans == 0  # the same spans again: stored once
     counts = store.stats().counts()
     assert (counts["spans"], counts["turns"]) == (len(records), len(records))
-    detail = store.conversation_detail("web:big-0")
+    detail = store.traces.conversation_detail("web:big-0")
     assert detail is not None
     conv, turns, _ = detail
     assert [t.user for t in turns] == ["question 0", "question 1", "question 2"]
@@ -166,8 +166,8 @@ def test_finishing_a_conversation_the_store_does_not_hold_is_false_not_a_broken_
     came late) has no conversation row: dismissing it says no, and leaves no review row behind."""
     store = Store.open(db_url)
     fill(store)
-    assert store.dismiss("web:eval-absent-1", "filon eval", "replay") is False
-    assert store.dismiss("web:leak", "alice", "test") is True
+    assert store.reviews.dismiss("web:eval-absent-1", "filon eval", "replay") is False
+    assert store.reviews.dismiss("web:leak", "alice", "test") is True
     with store.engine.connect() as conn:
         assert (
             conn.execute(
