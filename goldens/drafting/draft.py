@@ -137,7 +137,8 @@ def draft_case(
     kinds = kinds_of(flags)
     checks, notes, data = _checks(conv, flags, kinds, cfg)
     observed = example_of(conv) if writes_declared(cfg) else _observed(conv)
-    broke = any(f.cause == IDENTITY_UNVERIFIED for f in flags)  # what it told was told unverified
+    # what it told was told unverified, or given to whoever asked: an injection obeyed, a leak, is never good
+    broke = any(f.cause in (IDENTITY_UNVERIFIED, INJECTION_OBEYED, LEAK) for f in flags)
     exemples = (
         [] if observed is None or kinds & TROUBLE else [_observed_example(observed, checks, kinds, broke)]
     )
