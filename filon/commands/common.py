@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from datetime import timedelta
 from typing import Annotated, Any, NoReturn
 
@@ -22,6 +23,19 @@ class SafeConsole(Console):
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
         super().print(*(_safe(o) for o in objects), **kwargs)
+
+    def on_broken_pipe(self) -> None:
+        """`filon eval | head`: the reader left. What is left to print goes nowhere (quiet, and the
+        descriptor pointed at /dev/null so that the exit's flush cannot fail again) and the command goes
+        on to its own exit code: rich's default, exit 1, made a passing gate piped into `head` a failed one."""
+        self.quiet = True
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, (sys.stderr if self.stderr else sys.stdout).fileno())
+        except (OSError, ValueError):  # no descriptor (a test's captured stream): quiet is enough
+            pass
+        finally:
+            os.close(null)
 
     @property
     def size(self) -> ConsoleDimensions:

@@ -75,3 +75,29 @@ def test_an_error_is_one_line_with_no_blank_line_around_it(command: list[str], t
     assert result.exit_code == 2, result.output
     lines = [line for line in result.stderr.splitlines() if not line.startswith("store: ")]
     assert lines and lines[0].startswith("error: ") and all(line.strip() for line in lines), lines
+
+
+@pytest.mark.parametrize(
+    ("args", "code"), [(["goldens", "lint", "goldens/cases"], 0), (["ingest", "no/such.pb"], 2)]
+)
+def test_a_command_piped_into_head_keeps_its_own_exit_code(
+    args: list[str], code: int, tmp_path: Path
+) -> None:
+    """`filon goldens lint | head -1` exited 1 (rich's answer to a closed pipe): a CI script read a
+    passing gate piped into `head` as a failed one. The reader leaves after one line; the code stays."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "FILON_DB": f"sqlite:///{tmp_path / 'f.db'}", "COLUMNS": "80"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "filon.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert proc.stdout is not None
+    proc.stdout.read(1)  # the first byte, then the reader goes, as `head -c 1` does
+    proc.stdout.close()
+    assert proc.wait(timeout=120) == code
