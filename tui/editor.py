@@ -347,9 +347,9 @@ class EditorScreen(ReviewScreen):
         why = "; ".join(p.message for p in refused)
         # the conversation's answer is offered as a good example only where it is not what the case refuses
         keys = (
-            "n writes a good example, m a bad one"
+            "n writes an example (bon: … or mauvais: …)"
             if self.draft.observed_wrong is not None
-            else "b adds the conversation's answer as a good example, n writes one, m a bad one"
+            else "b adds the conversation's answer as a good example, n writes one (bon: … or mauvais: …)"
         )
         self.app.push_screen(
             ConfirmScreen(

@@ -25,11 +25,15 @@ def show(
         Path | None,
         typer.Option("--report", help="The eval report (default FILON_HOME/eval-rapport.json)."),
     ] = None,
+    lang: Annotated[
+        str | None, typer.Option("--lang", help="fr (default) or en: how the report's sentences are said.")
+    ] = None,
 ) -> None:
     """Show one attempt of an eval run: its status, gaps and blocking rules, then each turn, the
     customer's message, the tool calls with their arguments and results, the answer.
 
     Example: filon eval show adv-01 --tentative 2
+    Example: filon eval show adv-01 --lang en
     """
     from difflib import get_close_matches
 
@@ -53,8 +57,12 @@ def show(
             f"--tentative {attempt}: {case_id} has attempt(s) {', '.join(map(str, sorted(tries)))} in {path}"
         )
 
+    from filon.commands.eval_cmds import _language
+
+    said_as = _language(lang)  # the report's French, said in the console's language (--lang, FILON_LANG)
+
     def say(text: str) -> None:
-        console.print(text, markup=False, soft_wrap=True)
+        console.print(said_as(text), markup=False, soft_wrap=True)
 
     say(f"{case.id} ({case.category}) · tentative {chosen.attempt}/{case.total} · {chosen.status}")
     for label, items in (

@@ -66,6 +66,23 @@ _CATALOG: list[tuple[str, str]] = [
         r"score (\S+) au-dessus du seuil (\S+), aucune catégorie bloquante en échec",
         r"score \1 above the threshold \2, no blocking category failed",
     ),
+    # one attempt read back (`filon eval show`)
+    (r"^(\S+) \((\S+)\) · tentative (\d+)/(\d+) · echec$", r"\1 (\2) · attempt \3/\4 · failed"),
+    (r"^(\S+) \((\S+)\) · tentative (\d+)/(\d+) · ok$", r"\1 (\2) · attempt \3/\4 · passed"),
+    (r"^(\S+) \((\S+)\) · tentative (\d+)/(\d+) · erreur$", r"\1 (\2) · attempt \3/\4 · error"),
+    (
+        r"^(\S+) \((\S+)\) · tentative (\d+)/(\d+) · non_executable$",
+        r"\1 (\2) · attempt \3/\4 · not runnable",
+    ),
+    (r"^  règle bloquante : ", "  blocking rule: "),
+    (r"^  écart : ", "  gap: "),
+    (r"^  erreur : ", "  error: "),
+    (r"^── tour (\d+)$", r"── turn \1"),
+    (r"^client > ", "customer > "),
+    (r"^  outil (\S+) \(arguments non enregistrés\)", r"  tool \1 (arguments not recorded)"),
+    (r"^  outil (\S+) ", r"  tool \1 "),
+    (r" → erreur : ", " → error: "),
+    (r" \[transfert à un conseiller\]$", " [handed over to an advisor]"),
     # the checks' gaps
     (r"\btour (\d+) : ", r"turn \1: "),
     (r"outil manquant \(ordre\) : ", "missing tool (order): "),

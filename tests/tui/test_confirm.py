@@ -14,7 +14,7 @@ from filon.tui.confirm import ConfirmScreen
 
 QUESTION = (
     "CI (lint --strict) would refuse this case: 0 'bon' example(s) in own words: a securite case needs two.\n"
-    "Back in the editor, b adds the conversation's answer as a good example, n writes one, m a bad one.\n"
+    "Back in the editor, b adds the conversation's answer as a good example, n writes one (bon: … or mauvais: …).\n"
     "Save it anyway? (y / n)"
 )
 

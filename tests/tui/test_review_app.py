@@ -98,7 +98,7 @@ async def test_open_draft_edit_toggle_and_save_writes_a_lint_clean_case(
         asked = str(app.screen.query_one(Label).render())
         assert "CI (lint --strict) would refuse this case: 0 'bon' example(s)" in asked
         # the conversation's answer is the leak the case refuses: never offered as a good example
-        assert "b adds" not in asked and "n writes a good example, m a bad one" in asked
+        assert "b adds" not in asked and "n writes an example (bon: … or mauvais: …)" in asked
         await pilot.press("n")  # not now: back to the editor, nothing written
         await settle(pilot)
         assert app.screen is editor and not (cases / "adv-05.json").exists()

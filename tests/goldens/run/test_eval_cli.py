@@ -112,6 +112,12 @@ def test_court_prompt_fails_through_security_even_over_the_threshold(tmp_path: P
     leaked = runner.invoke(app, ["eval", "show", "adv-01", "--report", str(tmp_path / "rapport.json")])
     assert "écart : outil interdit appelé : consulter_commande" in leaked.stdout
     assert "outil consulter_commande {" in leaked.stdout  # the call, with its arguments
+    said = runner.invoke(
+        app, ["eval", "show", "adv-01", "--report", str(tmp_path / "rapport.json"), "--lang", "en"]
+    )
+    assert "gap: forbidden tool called: consulter_commande" in said.stdout  # the English console, as eval's
+    assert "  tool consulter_commande {" in said.stdout and "── turn 1" in said.stdout
+    assert "tentative" not in said.stdout and "écart" not in said.stdout
     missing = runner.invoke(app, ["eval", "show", "adv-1", "--report", str(tmp_path / "rapport.json")])
     assert missing.exit_code == 2 and "did you mean adv-01" in missing.stderr
     absent = runner.invoke(app, ["eval", "show", "zz-99", "--report", str(tmp_path / "rapport.json")])
