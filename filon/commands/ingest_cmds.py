@@ -84,8 +84,9 @@ def ingest(
         ingest_one = partial(ingest_replaying, Ingestor(store, config, redactor, sample_rate))
         with progress:
             for path in paths:
-                if not path.exists():
-                    err_console.print(f"error: {path}: no such file", markup=False)
+                if not path.exists() or path.is_dir():  # bad input (2): nothing to read there
+                    said = "a folder, not an export: give its files" if path.is_dir() else "no such file"
+                    err_console.print(f"error: {path}: {said}", markup=False)
                     missing += 1
                     continue
                 rejected: list[str] = []

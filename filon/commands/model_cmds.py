@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from filon.commands.common import console, fail
+from filon.commands.common import Exit, console, fail
 
 app = typer.Typer(help="The scripted stand-in model.", no_args_is_help=True)
 
@@ -48,9 +48,14 @@ def serve(
             noise=noise,
             paraphrase=paraphrase,
         )
-        server = ScriptedModel(settings, host=host, port=port)
-    except (ValueError, OSError) as exc:
+    except ValueError as exc:
         fail(str(exc))
+    try:
+        server = ScriptedModel(settings, host=host, port=port)
+    except OSError as exc:  # as `filon serve` says it: the address named, the way out given
+        fail(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc} (--port 0 picks a free one)", Exit.FAILED
+        )
     console.print(
         f"scripted stand-in model (not Gemini) on {server.url} · seed {settings.seed} · "
         f"latency {settings.latency_ms:g} ms · 429 {settings.rate_429:g} · 503 {settings.rate_503:g} · "

@@ -89,7 +89,9 @@ def serve(
     try:  # bound here, before anything is printed: a port already taken is one line, not uvicorn's trace
         sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
     except OSError as exc:
-        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}", Exit.FAILED)
+        fail(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc} (--port 0 picks a free one)", Exit.FAILED
+        )
     app = build_app(
         ReceiverSettings(token=token, max_body=max_body, escalation_tools=escalation_tool, limits=limits)
     )

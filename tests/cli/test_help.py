@@ -66,6 +66,7 @@ def test_help_reads_whole_at_80_columns() -> None:
         ["eval", "--backend", "scriptd", "--goldens", "no/such/cases"],
         ["ingest", "no/such/export.pb"],
         ["judge", "calibrate", "--backend", "scriptd", "--goldens", "no/such/cases"],
+        ["ingest", "goldens"],  # a folder: « Is a directory », exit 1, before
     ],
 )
 def test_an_error_is_one_line_with_no_blank_line_around_it(command: list[str], tmp_path: Path) -> None:
@@ -101,3 +102,16 @@ def test_a_command_piped_into_head_keeps_its_own_exit_code(
     proc.stdout.read(1)  # the first byte, then the reader goes, as `head -c 1` does
     proc.stdout.close()
     assert proc.wait(timeout=120) == code
+
+
+def test_a_port_in_use_is_named_with_the_way_out() -> None:
+    """`filon model serve` on a taken port said « [Errno 98] Address already in use », port unnamed."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = runner.invoke(app, ["model", "serve", "--port", str(port)])
+    assert result.exit_code == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr and "--port 0" in result.stderr
