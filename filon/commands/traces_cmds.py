@@ -58,7 +58,11 @@ def no_conversation(store: Store, conversation_id: str) -> NoReturn:
         return escape(repr(clean(value)))
 
     near = store.traces.similar_ids(conversation_id)
-    hint = f" (did you mean {' or '.join(quoted(n) for n in near)}?)" if near else ""
+    hint = (
+        f" (did you mean {' or '.join(quoted(n) for n in near)}?)"
+        if near
+        else " (filon traces list shows the ids it holds)"
+    )
     fail(f"no conversation {quoted(conversation_id)} in the store {escape(store.name)}{hint}", Exit.USAGE)
 
 

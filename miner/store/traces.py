@@ -4,8 +4,10 @@ and the TUI. Writes go through `miner.store.batch.TraceBatch`. The `Store` holds
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from difflib import get_close_matches
 from typing import Any
 
 from sqlalchemy import or_
@@ -92,7 +94,17 @@ class TraceStore(Repository):
             if ending:
                 return sorted(ending)
             inside = s.exec(select(ident).where(ident.like(f"%{pattern}%", escape="\\")).limit(limit)).all()
-        return sorted(inside)
+            if inside:
+                return sorted(inside)
+            # a digit left out or added (`tau-airline-6-0` for `tau-airline-06-0`): the close ones among the
+            # ids that start as it does, a bounded read however large the store
+            head = re.split(r"[-_:.\d]", pattern, maxsplit=1)[0]
+            near = (
+                s.exec(select(ident).where(ident.like(f"%{head}%", escape="\\")).limit(5000)).all()
+                if head
+                else []
+            )
+        return sorted(get_close_matches(asked, list(near), n=limit, cutoff=0.85))
 
     def list_conversations(
         self,

@@ -462,3 +462,19 @@ def test_the_demo_queue_table_never_cuts_a_name(columns: int) -> None:
     assert ("tools" in table.splitlines()[2]) is (columns >= 100)
     if columns >= 100:
         assert "transferer_a_un_conseiller" in table or "consulter_commande" in table
+
+
+def test_an_id_with_a_digit_left_out_is_suggested_and_an_unknown_one_says_where_ids_are(
+    tmp_path: Path,
+) -> None:
+    """`filon draft tau-airline-6-0` for `tau-airline-06-0` had no « did you mean »; an id like no other
+    said nothing of where the ids are."""
+    from tests.corpus import tau
+
+    env = {"FILON_DB": f"sqlite:///{tmp_path / 'f.db'}"}
+    path = next(p for p in tau.payloads() if p.name == "task-06.pb.gz")
+    assert runner.invoke(app, ["ingest", str(path)], env=env).exit_code == 0
+    near = runner.invoke(app, ["draft", "tau-airline-6-0"], env={**env, "COLUMNS": "300"})
+    assert near.exit_code == 2 and "did you mean 'tau-airline-06-0'" in near.stderr
+    unknown = runner.invoke(app, ["traces", "show", "nothing-like-it"], env={**env, "COLUMNS": "300"})
+    assert unknown.exit_code == 2 and "filon traces list shows the ids it holds" in unknown.stderr
