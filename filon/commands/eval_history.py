@@ -71,7 +71,10 @@ def history(
         cells = [
             r.run_id,
             r.started_at.strftime("%m-%d %H:%M"),
-            r.model if r.backend in r.model else f"{r.model} ({r.backend})",
+            # the report's « cible » (a run through a target, not a model filon drove) said in English
+            r.model
+            if r.backend in r.model
+            else f"{r.model} ({'target' if r.backend == 'cible' else r.backend})",
             Path(r.prompt_path).name or r.prompt_sha256[:10],
             score,
             r.decision + (f"\n{_short(r.compared)}" if r.compared else ""),
