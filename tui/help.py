@@ -23,7 +23,9 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         table = Table(
-            title=f"keys — {self.under.__class__.__name__.removesuffix('Screen').lower()}", expand=True
+            title=f"keys — {self.under.__class__.__name__.removesuffix('Screen').lower()}",
+            caption="esc, q or ? closes this help",  # a newcomer did not know how to leave it
+            expand=True,
         )
         table.add_column("key")
         table.add_column("what it does")

@@ -68,3 +68,29 @@ async def test_a_prompt_s_question_is_drawn_whole_at_80_columns() -> None:
         await pilot.press("o", "k", "enter")
         await pilot.pause()
     assert said == ["bon: ok"]
+
+
+async def test_the_help_says_how_to_leave_it() -> None:
+    """A newcomer opened `?` and did not know how to close it."""
+    from textual.binding import Binding
+    from textual.screen import Screen
+
+    from filon.tui.help import HelpScreen
+
+    class Under(Screen[None]):
+        BINDINGS = [Binding("d", "draft", "Draft a case")]
+
+    class Helped(App[None]):
+        def on_mount(self) -> None:
+            under = Under()
+            self.push_screen(under)
+            self.push_screen(HelpScreen(under))
+
+    app = Helped()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        shown = drawn(app)
+        assert "Draft a case" in shown and "esc, q or ? closes this help" in shown
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
