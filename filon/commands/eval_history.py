@@ -71,10 +71,7 @@ def history(
         cells = [
             r.run_id,
             r.started_at.strftime("%m-%d %H:%M"),
-            # the report's « cible » (a run through a target, not a model filon drove) said in English
-            r.model
-            if r.backend in r.model
-            else f"{r.model} ({'target' if r.backend == 'cible' else r.backend})",
+            r.model if r.backend in r.model else f"{r.model} ({_backend(r.backend)})",
             Path(r.prompt_path).name or r.prompt_sha256[:10],
             score,
             r.decision + (f"\n{_short(r.compared)}" if r.compared else ""),
@@ -90,6 +87,11 @@ def history(
                 f"verdict on {case_id}: {v.get('verdict')} — {v.get('note')} ({v.get('reviewer')})",
                 markup=False,
             )
+
+
+def _backend(name: str) -> str:
+    """The report's « cible » (a run through a target, not a model filon drove) said in English."""
+    return "target" if name == "cible" else name
 
 
 def trend(rows: list[HistoryRow], case_id: str | None, width: int) -> str | None:
