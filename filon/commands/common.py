@@ -9,6 +9,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console, ConsoleDimensions
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from filon.goldens.exits import Exit as Exit  # re-exported: the exit codes of every command
@@ -60,6 +61,17 @@ def _safe(value: Any) -> Any:
 
 console = SafeConsole(highlight=False, soft_wrap=True)
 err_console = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
+
+
+def progress_bar(label: str, on: Console | None = None, elapsed: bool = False) -> Progress:
+    """A long job's bar (`label`, done/total, the time spent with `elapsed`), on standard error unless `on`
+    says otherwise; gone when done; none where the console is not a terminal (rich's bar, stopped there,
+    printed a blank line around a one-line error)."""
+    shown = on or err_console
+    columns: list[Any] = [TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn()]
+    if elapsed:
+        columns.append(TimeElapsedColumn())
+    return Progress(*columns, console=shown, transient=True, disable=not shown.is_interactive)
 
 
 _named: set[str] = set()

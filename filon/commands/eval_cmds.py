@@ -21,6 +21,7 @@ from filon.commands.common import (
     console,
     err_console,
     fail,
+    progress_bar,
 )
 
 if TYPE_CHECKING:
@@ -231,21 +232,12 @@ def _progress(
     repeat: int, say: Callable[[str], str]
 ) -> tuple[Progress, Any, Any, bool, dict[str, list[Any]]]:
     """The bar on a terminal; in CI, a line per case as it finishes, not a silent bar."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from filon.goldens.run.runner import Attempt
     from filon.goldens.verdict.report import case_entry
     from filon.goldens.verdict.report_console import case_line
 
-    progress = Progress(
-        TextColumn("[bold]eval"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console,
-        transient=True,
-        disable=not err_console.is_interactive,  # no bar, and no blank line rich adds at its end
-    )
+    progress = progress_bar("eval", elapsed=True)
     task = progress.add_task("eval", total=None)
 
     def on_start(total: int, banner: str) -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from filon.commands.common import EscalationOpt, Exit, console, err_console, fail
+from filon.commands.common import EscalationOpt, Exit, console, err_console, fail, progress_bar
 from filon.commands.traces_cmds import open_store
 from filon.miner.rules.config import FlagConfig
 
@@ -54,8 +54,6 @@ def ingest(
     """
     from functools import partial
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     from filon.tracing.ingest import Ingestor, IngestStats, ingest_replaying
     from filon.tracing.redact import Redactor, load_secret, redaction_enabled
 
@@ -63,14 +61,7 @@ def ingest(
         fail(f"--sample-rate: {sample_rate} is not between 0 and 1")
     total, bad = IngestStats(), 0
     # on a terminal, spans stored so far (a large export takes a while); gone when done, nothing in a pipe
-    progress = Progress(
-        TextColumn("[bold]ingest"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=err_console,
-        transient=True,
-        disable=not err_console.is_interactive,  # no bar, and no blank line rich adds at its end
-    )
+    progress = progress_bar("ingest")
     read: list[str] = []  # said once the bar is gone: standard output and the bar's line never mix
     refused: list[tuple[Path, list[str]]] = []
     missing = 0  # files that are not there at all: bad input (2), not a bad file (1)

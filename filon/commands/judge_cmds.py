@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from filon.commands.common import BackendOpt, ModelUrlOpt, console, err_console, fail
+from filon.commands.common import BackendOpt, ModelUrlOpt, console, err_console, fail, progress_bar
 from filon.miner.rules.config import FlagConfig
 
 if TYPE_CHECKING:  # imported when the command runs: the CLI starts fast
@@ -52,18 +52,10 @@ def calibrate(
     Example: filon judge calibrate --backend scripted --write
     Example: filon judge calibrate --critere ton --judge-model gemini-2.5-pro
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from filon.goldens.set.judge_calibration import calibrate_set
 
-    progress = Progress(
-        TextColumn("[bold]judge"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=err_console,
-        transient=True,
-        disable=not err_console.is_interactive,  # no bar, and no blank line rich adds at its end
-    )
+    progress = progress_bar("judge")
     task = progress.add_task("labels", total=0)
     with progress:
         outcome = calibrate_set(

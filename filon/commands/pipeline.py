@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from rich.console import Console
 
+from filon.commands.common import progress_bar
+
 
 @dataclass
 class TrafficRun:
@@ -29,7 +31,6 @@ class Summary(list[str]):
 
 
 def run_traffic_into_store(run: TrafficRun, console: Console, label: str = "traffic") -> Summary:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from filon.agent.model import open_backend
     from filon.agent.prompts import load_prompt
@@ -45,15 +46,7 @@ def run_traffic_into_store(run: TrafficRun, console: Console, label: str = "traf
             with open_backend(run.backend, run.model, run.model_url) as backend:
                 if backend.scripted:
                     console.print(f"[yellow]{backend.banner}[/]")
-                progress = Progress(
-                    TextColumn(f"[bold]{label}"),
-                    BarColumn(),
-                    MofNCompleteColumn(),
-                    TimeElapsedColumn(),
-                    console=console,
-                    transient=True,
-                    disable=not console.is_interactive,  # no blank line rich adds at its end
-                )
+                progress = progress_bar(label, on=console, elapsed=True)
                 task = progress.add_task(label, total=run.conversations)
                 with progress:
                     result = run_traffic(
