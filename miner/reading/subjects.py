@@ -52,7 +52,7 @@ def subjects_around(plain: str, at: int, end: int) -> frozenset[str]:
     pour le remboursement »)."""
     start, stop = clause_start(plain, at), clause_end(plain, end)
     # « une fois votre retour reçu, comptez 14 jours »: the return received is when, not what
-    events = [m.span() for m in _RETURN_RECEIVED.finditer(plain, start, stop)] if "rec" in plain else []
+    events = [m.span() for m in _RETURN_RECEIVED.finditer(plain, start, stop)] if _arrived(plain) else []
 
     def named(a: int, b: int) -> frozenset[str]:
         found = (m for m in _STEM.finditer(plain, a, b) if not any(x <= m.start() < y for x, y in events))
@@ -76,13 +76,20 @@ def clauses(plain: str) -> list[tuple[frozenset[str], str]]:
 
 def _about(clause: str) -> frozenset[str]:
     """The subjects a clause names, the return received (when, not what) left out."""
-    return subjects_of(_RETURN_RECEIVED.sub(" ", clause) if "rec" in clause else clause)
+    return subjects_of(_RETURN_RECEIVED.sub(" ", clause) if _arrived(clause) else clause)
+
+
+def _arrived(text: str) -> bool:
+    """Whether a text may say a return arrived (one pass of cheap tests before the pattern's)."""
+    return "rec" in text or "parven" in text or "arriv" in text
 
 
 _RETURN_RECEIVED = re.compile(
     r"\b(?:reception|recev\w*|recu\w*) (?:de |du |d' ?)?(?:votre |vos |le |la |l' ?|les |ce |cet |cette )?"
     r"(?:retour\w*|\w+ (?:retour|renvoy)\w*)"
     r"|\bretour (?:est |sera |a ete )?(?:bien )?recu"
+    # « dès que votre colis retour nous est parvenu »: the return arrived, when and not what (table O)
+    r"|\bretour (?:nous )?(?:est |sera |a ete )?(?:bien )?(?:parvenu|arrive)e?s?\b"
 )
 
 

@@ -119,6 +119,9 @@ def test_the_return_received_is_when_a_refund_runs_from_not_what_it_is_about() -
     # after the figure, its subject is read up to the next comma
     said = "Vous aurez 30 jours pour le faire, et serez remboursé sous 14 jours après réception du retour."
     assert missing(said, FAQ) == []
+    # the return arrived, in other words (table O's good answer failed on it)
+    said = "Dès que votre colis retour nous est parvenu, comptez 14 jours au maximum pour le remboursement."
+    assert missing(said, FAQ) == []
 
 
 PARCEL_TOMORROW = {
