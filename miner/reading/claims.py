@@ -293,12 +293,18 @@ OFFERS = (
     "i'll modify",
     "i'll cancel",
 )
-_OFFER = re.compile("|".join(re.escape(p) for p in OFFERS))
+# « dites-moi ce que vous voulez changer et je m'en occupe »: the change taken on in other words (tables A
+# to O: every cmd-04 answer said so was wrong; « je m'en occupe » of a return is not a change)
+_OFFER = re.compile(
+    "|".join(re.escape(p) for p in OFFERS)
+    + r"|\b(?:chang|modifi|annul)\w*[^.!?\n]{0,60}\bje m'en (?:occupe|charge)|\bje fais la modification"
+)
 
 
 def offered_change(said: str, tools: Iterable[str]) -> str | None:
     """The change an answer (`spoken`) offers or says it makes, when none of the agent's `tools` changes
     an order (`CHANGE_TOOLS`); None otherwise. A refusal (« je ne peux pas la modifier ») offers nothing."""
+    said = said.replace("...", " ")  # an ellipsis ends no sentence (« taille, adresse… et je m'en charge »)
     found = _OFFER.search(said)
     if found is None or any(_matches(n, CHANGE_TOOLS) for n in tools):
         return None

@@ -32,6 +32,8 @@ def causes(
         "Oui, elle est en préparation. Dites-moi ce que vous souhaitez changer et je mets à jour la commande.",
         "Elle est en préparation : je peux la modifier si vous me dites quoi.",
         "It is still being prepared, so I can cancel it for you right away.",
+        # the change taken on in other words, an ellipsis inside (table O, read after it was scored)
+        "Oui, elle est en préparation. Dites-moi ce que vous voulez modifier (taille, adresse…) et je m'en charge.",
     ],
 )
 def test_a_change_offered_by_an_agent_with_no_tool_to_make_it_is_a_claimed_action(offer: str) -> None:
@@ -53,6 +55,7 @@ def test_an_agent_whose_tools_change_orders_may_offer_to() -> None:
         "Elle est en préparation. Je ne peux pas la modifier moi-même, mais un conseiller le peut : "
         "souhaitez-vous que je vous mette en relation ?",
         "Un conseiller peut modifier une commande en préparation ; voulez-vous que je vous transfère ?",
+        "D'accord, je m'en occupe. Quel est le numéro de la commande à retourner ?",  # a return, no change
     ],
 )
 def test_a_refusal_or_a_person_s_power_offers_nothing(answer: str) -> None:
