@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Annotated, Any, NoReturn
 
@@ -61,6 +62,22 @@ def _safe(value: Any) -> Any:
 
 console = SafeConsole(highlight=False, soft_wrap=True)
 err_console = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
+
+
+def console_language(lang: str | None) -> Callable[[str], str]:
+    """The console's language (`--lang`, else FILON_LANG): how the report's sentences are said; a value
+    that is neither is one line and exit 2."""
+    from filon.goldens.verdict import lang as language
+
+    if lang is not None:
+        if lang not in language.LANGS:
+            fail(f"--lang {lang!r}: fr (the default) or en")
+        os.environ[language.ENV] = lang
+    try:
+        language.current()
+    except language.UnknownLanguage as exc:
+        fail(str(exc))  # FILON_LANG, or another FILON_* setting that does not parse: named
+    return language.say
 
 
 def progress_bar(label: str, on: Console | None = None, elapsed: bool = False) -> Progress:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -19,6 +18,7 @@ from filon.commands.common import (
     ModelUrlOpt,
     PromptOpt,
     console,
+    console_language,
     err_console,
     fail,
     progress_bar,
@@ -173,7 +173,7 @@ def eval_command(
     """
     if ctx.invoked_subcommand is not None:
         return
-    say = _language(lang)
+    say = console_language(lang)
     from filon.goldens.evaluate import EvalConfig
 
     config = EvalConfig(
@@ -211,21 +211,6 @@ def eval_command(
     ]
     with _locked(outputs):
         _run(config, progress, on_start, on_attempt, live, finished, (html, summary))
-
-
-def _language(lang: str | None) -> Callable[[str], str]:
-    """The console's language (`--lang`, else FILON_LANG): how the report's sentences are said."""
-    from filon.goldens.verdict import lang as language
-
-    if lang is not None:
-        if lang not in language.LANGS:
-            fail(f"--lang {lang!r}: fr (the default) or en")
-        os.environ[language.ENV] = lang
-    try:
-        language.current()
-    except language.UnknownLanguage as exc:
-        fail(str(exc))  # FILON_LANG, or another FILON_* setting that does not parse: named
-    return language.say
 
 
 def _progress(

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from filon.commands.common import console, fail
+from filon.commands.common import console, console_language, fail
 
 if TYPE_CHECKING:
     from filon.goldens.verdict.report_model import EvalReport
@@ -57,9 +57,9 @@ def show(
             f"--tentative {attempt}: {case_id} has attempt(s) {', '.join(map(str, sorted(tries)))} in {path}"
         )
 
-    from filon.commands.eval_cmds import _language
-
-    said_as = _language(lang)  # the report's French, said in the console's language (--lang, FILON_LANG)
+    said_as = console_language(
+        lang
+    )  # the report's French, said in the console's language (--lang, FILON_LANG)
 
     def say(text: str) -> None:
         console.print(said_as(text), markup=False, soft_wrap=True)

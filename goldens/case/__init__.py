@@ -4,7 +4,7 @@ room; every other room reads cases through it.
 """
 
 from filon.goldens.case.problems import Problem
-from filon.goldens.case.schema import Case, Example
+from filon.goldens.case.schema import Case, Example, canal_of
 from filon.goldens.case.tool_spec import ToolSpec
 
-__all__ = ["Case", "Example", "Problem", "ToolSpec"]
+__all__ = ["Case", "Example", "Problem", "ToolSpec", "canal_of"]

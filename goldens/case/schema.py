@@ -275,3 +275,9 @@ class Case(BaseModel):
             or self.ordre
             or any(b.has_action_check() for b in self.par_tour)
         )
+
+
+def canal_of(channel: str) -> str:
+    """A case's `canal` for a stored conversation's channel: WhatsApp's, or the web for any other (a stack
+    that names none stores `unknown`). What a draft writes and what coverage matches a case by."""
+    return "whatsapp" if channel == "whatsapp" else "web"

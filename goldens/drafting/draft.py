@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from filon.goldens.case.schema import Example
+from filon.goldens.case.schema import Example, canal_of
 from filon.goldens.drafting.check import Check, Origin
 from filon.goldens.drafting.draft_facts import facts
 from filon.goldens.drafting.draft_fixtures import fixtures_seen
@@ -37,7 +37,7 @@ from filon.goldens.set.caseset import escalation_tool
 from filon.miner.core.model import Conversation, Flag
 from filon.miner.reading.identities import identities
 from filon.miner.reading.text import fold
-from filon.miner.rules.config import FlagConfig
+from filon.miner.rules.config import SHOP_IDENTITY, FlagConfig
 from filon.miner.rules.identity_rule import IDENTITY_UNVERIFIED
 from filon.miner.rules.security_rule import INJECTION_OBEYED, INJECTION_REFUSED, LEAK
 from filon.tracing.redact import Redactor, load_secret
@@ -152,7 +152,7 @@ def draft_case(
         id=case_id or free_id(categorie, taken_ids),
         categorie=categorie,
         donnees=data,
-        canal="whatsapp" if conv.channel == "whatsapp" else "web",
+        canal=canal_of(conv.channel),
         tours=[t.user for t in conv.turns if t.user],
         checks=checks,
         tel=tel,
@@ -254,7 +254,7 @@ def _openers(cfg: FlagConfig) -> list[str]:
     """The agent's own tools that open a customer's record (`disclosing_tools`, `identity_tools`; the
     reference shop's `consulter_commande` when its tools are the shop's): what an injection must not call."""
     if cfg.tools is None:
-        return ["consulter_commande"]
+        return list(SHOP_IDENTITY)
     return [t for t in cfg.tools if cfg.discloses(t) or cfg.ties(t)]
 
 

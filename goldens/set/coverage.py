@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from filon.goldens.case.schema import Case
+from filon.goldens.case.schema import Case, canal_of
 from filon.goldens.case.tool_spec import as_group, tool_name
 from filon.miner.store.groups import FailureGroup
 from filon.miner.store.signature import OK
@@ -53,9 +53,7 @@ class Shape:
 
 def covers(case: Case, shape: Shape, escalation: frozenset[str]) -> bool:
     """Whether `case` replays the situation of conversations of this shape (see the module's rules)."""
-    # a stack that names no channel (`unknown`): its conversations are drafted as web cases, and a web
-    # case replays them (a newcomer's own agent read 0% covered by the cases drafted from it)
-    if case.canal != shape.channel and not (shape.channel in ("unknown", "") and case.canal == "web"):
+    if case.canal != canal_of(shape.channel):  # the channel as a draft writes it (`unknown` is web)
         return False
     called = set(shape.tools)
     groups = [{tool_name(t) for t in as_group(g)} for g in case.outils]

@@ -79,6 +79,7 @@ def stated(folded: str, asked: str = "") -> list[tuple[frozenset[str], str, str]
     if hint.search(folded) is None:  # most answers state no rule: one search, no split
         return []
     out: list[tuple[frozenset[str], str, str]] = []
+    of_asked: frozenset[str] | None = None  # the subjects of the customer's words, read once if needed
     for clause in _clauses(folded):
         if "?" in clause or re.match(r"\s*(?:si|if)\b", clause):
             continue  # a question or a condition states nothing
@@ -91,7 +92,10 @@ def stated(folded: str, asked: str = "") -> list[tuple[frozenset[str], str, str]
                 continue
             near = clause[max(0, p.start() - _WINDOW) : p.end() + _WINDOW]
             named = frozenset(s for s, subject in subjects.items() if subject.search(near))
-            named = named or frozenset(s for s, subject in subjects.items() if subject.search(asked))
+            if not named:
+                if of_asked is None:
+                    of_asked = frozenset(s for s, subject in subjects.items() if subject.search(asked))
+                named = of_asked
             if named and all((named, pname) != (a, b) for a, b, _ in out):
                 out.append((named, pname, _quoted(clause, p.start(), p.end())))
     return out
@@ -146,11 +150,6 @@ _NEGATED = re.compile(r"\b(?:ne|pas|ni|aucune?|jamais|not|no|never)\b|\bn'")
 _OURS = re.compile(r"\b(?:notre|nos|cet|ces|our|this)\s*$")
 
 
-@lru_cache(maxsize=1)
-def _any_subject() -> re.Pattern[str]:
-    return re.compile("|".join(rf"\b(?:{v})\b" for v in SUBJECTS.values()))
-
-
 @lru_cache(maxsize=8)
 def _unnamed_in(folded_rules: str) -> tuple[re.Pattern[str], ...]:
     """The subjects the agent's help texts never name, worked out once per process (per texts): an answer
@@ -170,7 +169,7 @@ def unknown_subjects(folded_answer: str, folded_seen: str, folded_rules: str, as
     « j'ai aussi noté un échange contre la taille au-dessus » from a shop whose texts know returns and no
     exchange (tables C-L: sixteen answers spoke of an exchange, all wrong). Said as a refusal or a question,
     or by an agent whose help texts filon does not have (`folded_rules` empty), nothing is read."""
-    if not folded_rules or _any_subject().search(folded_answer) is None:
+    if not folded_rules:
         return []
     said = [pattern for pattern in _unnamed_in(folded_rules) if pattern.search(folded_answer)]
     unknown = [pattern for pattern in said if not (pattern.search(folded_seen) or pattern.search(asked))]
@@ -182,10 +181,12 @@ def unknown_subjects(folded_answer: str, folded_seen: str, folded_rules: str, as
             continue
         for pattern in unknown:
             found = pattern.search(clause)
+            if found is None:
+                continue
             # refused just before it (« nous ne faisons pas d'échange », « ni repris ni échangés »), not
             # in a far clause of the sentence (« pour ne pas vous laisser sans chemise, je vous envoie… »)
-            before = clause[max(0, found.start() - 40) : found.start()] if found is not None else ""
-            if found is not None and not (_NEGATED.search(before) or _OURS.search(before)):
+            before = clause[max(0, found.start() - 40) : found.start()]
+            if not (_NEGATED.search(before) or _OURS.search(before)):
                 out.append(_quoted(clause, found.start(), found.end()))
                 break
     return out

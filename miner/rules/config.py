@@ -164,18 +164,16 @@ def is_escalation(name: str, patterns: Sequence[str]) -> bool:
 # the reference shop's tools that change the world, that tie an order to its owner, that tell an order's
 # details (docs/any-agent.md): what `write_tools`, `identity_tools` and `disclosing_tools` default to
 SHOP_HELP = Path(__file__).resolve().parents[2] / "agent" / "knowledge"  # the reference shop's rules
+SHOP_WRITES = ["demander_retour", "transferer_a_un_conseiller"]
+SHOP_IDENTITY = ["consulter_commande"]
+SHOP_DISCLOSING = ["consulter_commande", "suivre_colis"]
+TOOL_LISTS = ("write_tools", "identity_tools", "disclosing_tools")
 
 
 @lru_cache(maxsize=1)
 def _shop_help_here() -> bool:
     """Whether the reference shop's help texts are installed: asked once, not on every answer's rules."""
     return SHOP_HELP.is_dir()
-
-
-SHOP_WRITES = ["demander_retour", "transferer_a_un_conseiller"]
-SHOP_IDENTITY = ["consulter_commande"]
-SHOP_DISCLOSING = ["consulter_commande", "suivre_colis"]
-TOOL_LISTS = ("write_tools", "identity_tools", "disclosing_tools")
 
 
 @dataclass

@@ -66,11 +66,14 @@ _DENIED = re.compile(
 )
 
 
-def _promised(answer: str, patterns: list[str] | tuple[str, ...]) -> str | None:
-    """A gesture promised in one of the answer's sentences, not refused there."""
+def _promised(
+    answer: str, patterns: list[str] | tuple[str, ...], unless: re.Pattern[str] | None = None
+) -> str | None:
+    """A gesture promised in one of the answer's sentences, not refused there (nor, with `unless`, in a
+    sentence that pattern finds)."""
     for sentence in re.split(r"(?<=[.!?\n])", formal(fold(answer))):
         found = _has(sentence, patterns, sentence)
-        if found is None:
+        if found is None or (unless is not None and unless.search(sentence)):
             continue
         at = sentence.find(fold(found))
         if at < 0 or not _DENIED.search(sentence[:at]):
@@ -105,17 +108,6 @@ _HEDGED = re.compile(
 )
 
 
-def _decided(answer: str) -> str | None:
-    """An outcome said as decided in one of the answer's sentences, not hedged nor refused there."""
-    for sentence in re.split(r"(?<=[.!?\n])", formal(fold(answer))):
-        found = _has(sentence, DECIDED, sentence)
-        if found is None or _HEDGED.search(sentence):
-            continue
-        if not _DENIED.search(sentence[: max(sentence.find(fold(found)), 0)]):
-            return found
-    return None
-
-
 @detector("promise", rank=80, causes=(UNBACKED_PROMISE,), gate=True)
 def promise(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     """A commercial gesture promised (and not refused in its sentence) with no escalation, nor a write of
@@ -133,7 +125,7 @@ def promise(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         if pattern and not (escalated or wrote):
             why = f"promises « {pattern} » with no escalation behind it"
             out.append(Flag.of(UNBACKED_PROMISE, i, why, t.trace_id))
-        elif escalated and not wrote and (decided := _decided(t.agent)):
+        elif escalated and not wrote and (decided := _promised(t.agent, DECIDED, unless=_HEDGED)):
             why = f"says « {decided} » as decided, though the advisor it hands over to decides it"
             out.append(Flag.of(UNBACKED_PROMISE, i, why, t.trace_id))
     return out

@@ -21,13 +21,13 @@ from sqlmodel import Session, col, create_engine, select
 from filon.miner.core.errors import StoreError as StoreError
 from filon.miner.places import shown, store_opened, where
 from filon.miner.settings import settings
-from filon.miner.store.batch import BatchStore, TraceBatch
+from filon.miner.store.batch import TraceBatch, trace_batch
 from filon.miner.store.group_review import GroupReviewStore
 from filon.miner.store.groups import GroupStore
 from filon.miner.store.incidents import IncidentStore
 from filon.miner.store.migrations import migrate
-from filon.miner.store.retention import RetentionStore
-from filon.miner.store.stats import StatsStore, StoreStats
+from filon.miner.store.retention import prune
+from filon.miner.store.stats import StoreStats, store_stats
 from filon.miner.store.tables import EvalAttemptRow, EvalComparison, EvalRun
 from filon.miner.store.traces import TraceStore
 
@@ -110,17 +110,17 @@ class Store:
 
     def trace_batch(self) -> AbstractContextManager[TraceBatch]:
         """One transaction for a batch of traces (`miner.store.batch`): what ingest writes through."""
-        return BatchStore(self.engine).trace_batch()
+        return trace_batch(self.engine)
 
     def stats(self) -> StoreStats:
         """What the store holds (`db stats`)."""
-        return StatsStore(self.engine).stats()
+        return store_stats(self.engine)
 
     def prune(
         self, older_than: timedelta, dry_run: bool = False, now: datetime | None = None
     ) -> dict[str, int]:
         """Old unflagged conversations deleted, never one a case was made from (`db prune`)."""
-        return RetentionStore(self.engine).prune(older_than, dry_run, now)
+        return prune(self.engine, older_than, dry_run, now)
 
     @classmethod
     def open(cls, url: str | None = None) -> Store:

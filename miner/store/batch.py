@@ -14,11 +14,10 @@ from datetime import UTC, datetime
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, select
+from sqlalchemy import Connection, Engine, delete, func, select
 
 from filon.miner.core.model import Flag, Turn
 from filon.miner.store.regroup import day_of, members, recount, regroup
-from filon.miner.store.repository import Repository
 from filon.miner.store.rows import (
     CONVERSATION_COLUMNS,
     FLAG_FIELDS,
@@ -182,9 +181,8 @@ class TraceBatch:
         update_rows(self.conn, CONVERSATIONS, keep, "id", [(*(r[k] for k in keep), r["id"]) for r in rows])
 
 
-class BatchStore(Repository):
-    @contextmanager
-    def trace_batch(self) -> Iterator[TraceBatch]:
-        """One transaction for a batch of traces: committed when the block ends, rolled back on error."""
-        with self.engine.begin() as conn:
-            yield TraceBatch(conn)
+@contextmanager
+def trace_batch(engine: Engine) -> Iterator[TraceBatch]:
+    """One transaction for a batch of traces: committed when the block ends, rolled back on error."""
+    with engine.begin() as conn:
+        yield TraceBatch(conn)

@@ -8,45 +8,44 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import Engine, delete, func, select
 from sqlmodel import SQLModel
 
 from filon.miner.store import tables as _tables  # noqa: F401  (registers the tables in the metadata)
 from filon.miner.store.regroup import recount
-from filon.miner.store.repository import Repository
 
 T = SQLModel.metadata.tables
 
 
-class RetentionStore(Repository):
-    def prune(
-        self, older_than: timedelta, dry_run: bool = False, now: datetime | None = None
-    ) -> dict[str, int]:
-        cutoff = (now or datetime.now(UTC)) - older_than
-        conv, links, spans, turns = T["conversations"], T["case_links"], T["spans"], T["turns"]
-        with self.engine.begin() as conn:
-            linked = select(links.c.conversation_id).where(links.c.conversation_id != "")
-            query = select(conv.c.id).where(
-                conv.c.last_at < cutoff, conv.c.flag_kinds == "[]", conv.c.id.not_in(linked)
-            )
-            doomed = [r[0] for r in conn.execute(query)]
-            signatures = sorted(
-                {r[0] for i in range(0, len(doomed), 500)
-                 for r in conn.execute(select(conv.c.signature).where(conv.c.id.in_(doomed[i : i + 500])))}
-            )  # fmt: skip
-            counts = {"conversations": len(doomed), "turns": 0, "spans": 0}
-            for i in range(0, len(doomed), 500):
-                chunk = doomed[i : i + 500]
-                for name, table in (("spans", spans), ("turns", turns)):
-                    where = table.c.conversation_id.in_(chunk)
-                    counts[name] += (
-                        conn.execute(select(func.count()).select_from(table).where(where)).scalar() or 0
-                    )
-                if dry_run:
-                    continue
-                for table in (spans, turns, T["reviews"], T["flags"]):
-                    conn.execute(delete(table).where(table.c.conversation_id.in_(chunk)))
-                conn.execute(delete(conv).where(conv.c.id.in_(chunk)))
-            if not dry_run:
-                recount(conn, signatures)  # the groups they left, counted again
-        return counts
+def prune(
+    engine: Engine, older_than: timedelta, dry_run: bool = False, now: datetime | None = None
+) -> dict[str, int]:
+    """Old unflagged conversations deleted, never one a case was made from (`db prune`)."""
+    cutoff = (now or datetime.now(UTC)) - older_than
+    conv, links, spans, turns = T["conversations"], T["case_links"], T["spans"], T["turns"]
+    with engine.begin() as conn:
+        linked = select(links.c.conversation_id).where(links.c.conversation_id != "")
+        query = select(conv.c.id).where(
+            conv.c.last_at < cutoff, conv.c.flag_kinds == "[]", conv.c.id.not_in(linked)
+        )
+        doomed = [r[0] for r in conn.execute(query)]
+        signatures = sorted(
+            {r[0] for i in range(0, len(doomed), 500)
+             for r in conn.execute(select(conv.c.signature).where(conv.c.id.in_(doomed[i : i + 500])))}
+        )  # fmt: skip
+        counts = {"conversations": len(doomed), "turns": 0, "spans": 0}
+        for i in range(0, len(doomed), 500):
+            chunk = doomed[i : i + 500]
+            for name, table in (("spans", spans), ("turns", turns)):
+                where = table.c.conversation_id.in_(chunk)
+                counts[name] += (
+                    conn.execute(select(func.count()).select_from(table).where(where)).scalar() or 0
+                )
+            if dry_run:
+                continue
+            for table in (spans, turns, T["reviews"], T["flags"]):
+                conn.execute(delete(table).where(table.c.conversation_id.in_(chunk)))
+            conn.execute(delete(conv).where(conv.c.id.in_(chunk)))
+        if not dry_run:
+            recount(conn, signatures)  # the groups they left, counted again
+    return counts

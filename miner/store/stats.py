@@ -7,12 +7,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Engine, func, select
 from sqlmodel import SQLModel
 
 from filon.miner.core.severity import Severity
 from filon.miner.store import tables as _tables  # noqa: F401  (registers the tables in the metadata)
-from filon.miner.store.repository import Repository
 
 T = SQLModel.metadata.tables
 
@@ -80,27 +79,27 @@ def _levels(counts: dict[str, int]) -> str:
     return ", ".join(f"{level} {n}" for level, n in sorted(counts.items(), key=lambda x: _rank(x[0]))) or "-"
 
 
-class StatsStore(Repository):
-    def stats(self) -> StoreStats:
-        out = StoreStats()
-        conv, flags, links = T["conversations"], T["flags"], T["case_links"]
-        with self.engine.connect() as conn:
-            for name in ("conversations", "turns", "spans", "flags", "eval_runs"):
-                setattr(out, name, int(conn.execute(select(func.count()).select_from(T[name])).scalar() or 0))
-            out.turns_lived = int(conn.execute(select(func.sum(conv.c.turn_count))).scalar() or 0)
-            out.flagged = int(
-                conn.execute(select(func.count()).select_from(conv).where(conv.c.flag_kinds != "[]")).scalar()
-                or 0
-            )
-            by_kind = select(flags.c.kind, func.count(func.distinct(flags.c.conversation_id))).group_by(
-                flags.c.kind
-            )
-            out.flagged_by_kind = {k: int(n) for k, n in conn.execute(by_kind)}
-            by_level = select(flags.c.kind, flags.c.severity, func.count()).group_by(
-                flags.c.kind, flags.c.severity
-            )
-            for kind, level, n in conn.execute(by_level):
-                out.flags_by_kind_severity.setdefault(kind, {})[level] = int(n)
-            out.cases_made = int(conn.execute(select(func.count()).select_from(links)).scalar() or 0)
-            out.oldest = conn.execute(select(func.min(conv.c.started_at))).scalar()
-        return out
+def store_stats(engine: Engine) -> StoreStats:
+    """What the store holds (`db stats`)."""
+    out = StoreStats()
+    conv, flags, links = T["conversations"], T["flags"], T["case_links"]
+    with engine.connect() as conn:
+        for name in ("conversations", "turns", "spans", "flags", "eval_runs"):
+            setattr(out, name, int(conn.execute(select(func.count()).select_from(T[name])).scalar() or 0))
+        out.turns_lived = int(conn.execute(select(func.sum(conv.c.turn_count))).scalar() or 0)
+        out.flagged = int(
+            conn.execute(select(func.count()).select_from(conv).where(conv.c.flag_kinds != "[]")).scalar()
+            or 0
+        )
+        by_kind = select(flags.c.kind, func.count(func.distinct(flags.c.conversation_id))).group_by(
+            flags.c.kind
+        )
+        out.flagged_by_kind = {k: int(n) for k, n in conn.execute(by_kind)}
+        by_level = select(flags.c.kind, flags.c.severity, func.count()).group_by(
+            flags.c.kind, flags.c.severity
+        )
+        for kind, level, n in conn.execute(by_level):
+            out.flags_by_kind_severity.setdefault(kind, {})[level] = int(n)
+        out.cases_made = int(conn.execute(select(func.count()).select_from(links)).scalar() or 0)
+        out.oldest = conn.execute(select(func.min(conv.c.started_at))).scalar()
+    return out

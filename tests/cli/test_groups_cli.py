@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from filon.cli import app
 from filon.goldens.set.coverage import percent
 from tests.conftest import copy_set
+from tests.tracing.helpers import one_span
 
 runner = CliRunner()
 
@@ -216,20 +217,11 @@ def test_the_groups_kept_on_ingest_are_what_counting_the_conversations_gives(db_
 
 
 def _span(span_id: str, name: str, attributes: dict[str, str], parent: str = "") -> dict[str, object]:
+    """One span of trace `ab…`, ended just now (the coverage window is the last week)."""
     from datetime import UTC, datetime
 
     now = int(datetime.now(UTC).timestamp() * 1e9)
-    span: dict[str, object] = {
-        "traceId": "ab" * 16,
-        "spanId": span_id,
-        "name": name,
-        "startTimeUnixNano": str(now - 2_000_000_000),
-        "endTimeUnixNano": str(now),
-        "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in attributes.items()],
-    }
-    if parent:
-        span["parentSpanId"] = parent
-    return {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
+    return one_span(name, attributes, "ab" * 16, span_id, str(now - 2_000_000_000), str(now), parent)
 
 
 def test_a_tool_span_exported_before_its_turn_is_not_a_conversation_of_its_own(

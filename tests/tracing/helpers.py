@@ -57,6 +57,7 @@ def one_span(
     span_id: str = "2" * 16,
     start: str = "1764900000000000000",
     end: str = "1764900001000000000",
+    parent: str = "",
 ) -> dict[str, Any]:
     """An OTLP JSON export holding one span whose attributes are all strings, written by hand as another
     project's fixture would be."""
@@ -68,6 +69,8 @@ def one_span(
         "endTimeUnixNano": end,
         "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in attributes.items()],
     }
+    if parent:  # a child span, exported on its own (as `SimpleSpanProcessor` sends each span it ends)
+        span["parentSpanId"] = parent
     return {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
 
 
