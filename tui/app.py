@@ -15,6 +15,7 @@ from filon.miner.settings import settings
 from filon.miner.store import Store
 from filon.miner.store.group_review import GroupVerdict
 from filon.miner.store.reviews import HEARTBEAT
+from filon.tui.base import shown_path
 from filon.tui.queue import QueueScreen
 
 
@@ -29,7 +30,9 @@ class ReviewApp(App[None]):
     CSS = """
     .flag { color: $error; }
     .turn-head { margin-top: 1; }
-    #filters, #status, #lint, #tried { padding: 0 1; }
+    #filters, #status, #lint, #tried, #detail { padding: 0 1; }
+    #detail { height: auto; max-height: 3; color: $text-muted; }  /* the highlighted row, whole */
+    #queue, #groups { height: 1fr; }  /* the detail line under them stays on screen */
     #checks { max-height: 12; }  /* scrolls: the examples, lint and t's result stay within reach */
     """
 
@@ -56,7 +59,7 @@ class ReviewApp(App[None]):
         # the prompt first: at 80 columns the end of the line is cut, and a path is the least to lose
         self.sub_title = (
             f"prompt {prompt} · " if prompt else ""
-        ) + f"reviewer {reviewer} · cases in {self.goldens}"
+        ) + f"reviewer {reviewer} · cases in {shown_path(self.goldens)}"
         self.held: set[str] = set()  # conversations this app claimed: released on every way out
         self.last_group: GroupVerdict | None = None  # the last verdict applied to a group, for its undo
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from textual.screen import Screen
+from textual.widgets import DataTable, Static
+
+from filon.tui.safe import literal
 
 if TYPE_CHECKING:
     from filon.tui.app import ReviewApp
@@ -33,6 +37,23 @@ def fitted(text: str, width: int) -> str:
         return f"{head}… > {kept}" if kept else f"{head}…{text[-room:]}"
     tail = (width - 1) // 2
     return f"{text[: width - 1 - tail].rstrip()}…{text[-tail:].lstrip()}"
+
+
+def shown_path(path: Path) -> str:
+    """A folder as a header shows it: relative to the working directory when under it (« goldens/cases »
+    at 80 columns, where « /home/…/goldens/ca… » was cut), else whole."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve())) or "."
+    except (ValueError, OSError):
+        return str(path)
+
+
+def detail(table: DataTable[object], texts: list[str], label: str) -> None:
+    """The `#detail` line under a table: the highlighted row's `texts` entry whole, wrapped (its cell
+    is cut to the column's width)."""
+    screen = table.screen
+    shown = texts[table.cursor_row] if 0 <= table.cursor_row < len(texts) else ""
+    screen.query_one("#detail", Static).update(literal(f"{label}: {shown}") if shown else "")
 
 
 def remaining(width: int, columns: list[tuple[str, int]]) -> int:

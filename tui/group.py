@@ -85,6 +85,7 @@ class GroupScreen(QueueScreen):
         yield Static(line(("group ", "bold"), self.failure.id, " · ", self.failure.signature), id="group")
         yield Static(id="filters")
         yield DataTable(id="queue", cursor_type="row", zebra_stripes=True)
+        yield Static(id="detail")
         yield Footer()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

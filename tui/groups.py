@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from filon.miner.core.severity import Severity
 from filon.miner.store.groups import INCIDENT, FailureGroup
-from filon.tui.base import ReviewScreen, fitted, remaining
+from filon.tui.base import ReviewScreen, detail, fitted, remaining
 from filon.tui.queue import SEVERITY_STYLE, age
 from filon.tui.safe import literal
 
@@ -51,6 +51,7 @@ class GroupsScreen(ReviewScreen):
         yield Header()
         yield Static("failure groups, worst first", id="filters")
         yield DataTable(id="groups", cursor_type="row", zebra_stripes=True)
+        yield Static(id="detail")  # the highlighted group's signature, whole: its cell cuts it at 80
         yield Footer()
 
     def on_mount(self) -> None:
@@ -94,6 +95,7 @@ class GroupsScreen(ReviewScreen):
                 literal(fitted(g.signature, self.signature_width)),
                 key=g.signature,
             )
+        self._detail()
         self.query_one("#filters", Static).update(
             f"failure groups, worst first · {len(message.groups)} shown · enter: the group's conversations"
         )
@@ -101,6 +103,11 @@ class GroupsScreen(ReviewScreen):
     @on(Failed)
     def _failed(self, message: Failed) -> None:
         self.notify(f"cannot read the store: {message.error}", severity="error", markup=False)
+
+    @on(DataTable.RowHighlighted)
+    def _detail(self) -> None:
+        whole = [f"{g.signature} (e.g. {g.representative})" for g in self.groups]
+        detail(self.query_one(DataTable), whole, "failure")
 
     def selected(self) -> FailureGroup | None:
         table: DataTable[object] = self.query_one(DataTable)

@@ -20,7 +20,7 @@ from textual.worker import Worker
 from filon.miner.core.severity import ReviewStatus, Severity
 from filon.miner.rules.flags import KINDS
 from filon.miner.store.reviews import QueueRow
-from filon.tui.base import ReviewScreen, remaining
+from filon.tui.base import ReviewScreen, detail, remaining
 from filon.tui.prompt import PromptScreen
 from filon.tui.safe import literal
 
@@ -97,6 +97,7 @@ class QueueScreen(ReviewScreen):
         yield Static(id="filters")
         table: DataTable[object] = DataTable(id="queue", cursor_type="row", zebra_stripes=True)
         yield table
+        yield Static(id="detail")  # the highlighted row's reason, whole: its cell has 29 characters at 80
         yield Footer()
 
     def on_mount(self) -> None:
@@ -180,6 +181,11 @@ class QueueScreen(ReviewScreen):
             }
             table.add_row(*(cells[c] for c in self.layout_columns), key=row.conversation_id)
         self._filters(len(self.rows))
+        self._detail()
+
+    @on(DataTable.RowHighlighted)
+    def _detail(self) -> None:
+        detail(self.query_one(DataTable), [r.reason for r in self.rows], "why")
 
     def _filters(self, shown: int) -> None:
         page = len(self.cursors)

@@ -188,10 +188,8 @@ def traces_list(
         said = f"in the failure group {one_line(group)!r} " if group is not None else ""
         console.print(f"no conversation matches {said}in the store {store.name}", markup=False)
         raise typer.Exit(int(Exit.FAILED) if group is not None else 0)
-    table = queue_table(rows, console.width)
-    if len(rows) == limit:
-        table.title = f"the first {limit} conversation(s) (more with --limit)"
-    console.print(table)
+    title = f"the first {limit} conversation(s) (more with --limit)" if len(rows) == limit else None
+    console.print(queue_table(rows, console.width, title))
 
 
 def _signature_of(store: Store, given: str, replays: bool) -> str:

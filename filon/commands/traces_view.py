@@ -60,10 +60,12 @@ def _jsonl(rows: list[ConversationSummary]) -> None:
 EXPORTS = {"csv": _csv, "jsonl": _jsonl}
 
 
-def queue_table(rows: list[ConversationSummary], width: int) -> Table:
-    """One line per conversation, at any width: the id is what people copy, whole; the reason takes
-    what is left; the flag kinds (from 100 columns) and the tools (from 140) show where there is room."""
-    table = Table(title=f"{len(rows)} conversation(s)", box=box.SIMPLE_HEAD, pad_edge=False)
+def queue_table(rows: list[ConversationSummary], width: int, title: str | None = None) -> RenderableType:
+    """One conversation per row, at any width: the id is what people copy, whole. From `WIDE` columns
+    the reason takes what the flag kinds and (from 160) the tools leave; narrower, each row's reason has
+    a line of its own under it, indented and wrapped, never cut (a 31-column cell at 80 columns had cut
+    every reason mid-word)."""
+    title = title or f"{len(rows)} conversation(s)"
     ages = {r.conversation_id: _age(r.started_at) for r in rows}
     fixed = {  # as wide as their header or their widest value, no wider: the reason gets the rest
         "conversation": max([12, *(len(one_line(r.conversation_id)) for r in rows)]),  # as shown, whole
@@ -71,15 +73,21 @@ def queue_table(rows: list[ConversationSummary], width: int) -> Table:
         "status": max([6, *(len(r.status) for r in rows)]),
         "age": max([3, *(len(a) for a in ages.values())]),
     }
-    shown = ["why", *(["flags"] if width >= 100 else []), *(["tools"] if width >= 140 else [])]
+    stacked = width < WIDE
+    shown = [*([] if stacked else ["why", "flags"]), *(["tools"] if width >= 160 else [])]
     gaps = 3 * (len(fixed) + len(shown) - 1) + 2  # padding and a separator between columns, an edge each side
     budget = max(16, width - sum(fixed.values()) - gaps)
-    widths = {c: budget // 4 for c in shown if c != "why"}
-    widths["why"] = max(8, budget - sum(widths.values()))
+    widths = {c: budget // 5 for c in shown if c != "why"}
+    if not stacked:
+        widths["why"] = max(8, budget - sum(widths.values()))
     order = ["conversation", "severity", *shown, "status", "age"]
+
+    table = Table(title=None if stacked else title, box=box.SIMPLE_HEAD, pad_edge=False)
     for column in order:
         size = fixed.get(column) or widths[column]
         table.add_column(column, no_wrap=True, overflow="ellipsis", min_width=size, max_width=size)
+    if stacked:
+        return _stacked(rows, title, [(c, fixed[c]) for c in order], ages, width)
     for r in rows:
         cells = {
             "conversation": Text(one_line(r.conversation_id)),
@@ -94,6 +102,42 @@ def queue_table(rows: list[ConversationSummary], width: int) -> Table:
             cells[column].truncate(widths.get(column, 0), overflow="ellipsis")
         table.add_row(*(cells[c] for c in order))
     return table
+
+
+def _stacked(
+    rows: list[ConversationSummary],
+    title: str,
+    columns: list[tuple[str, int]],
+    ages: dict[str, str],
+    width: int,
+) -> RenderableType:
+    """Under `WIDE` columns: a line of the fixed columns per conversation, its reason on the lines under
+    it, indented and wrapped between words."""
+    import textwrap
+
+    def line(values: list[tuple[str, str]]) -> Text:
+        out = Text(" ")
+        for (_, size), (value, style) in zip(columns, values, strict=True):
+            out.append(value.ljust(size), style=style).append("   ")
+        out.rstrip()
+        return out
+
+    lines: list[RenderableType] = [
+        Text(title, style="italic"),
+        line([(name, "bold") for name, _ in columns]),
+        Text(" " + "─" * min(width - 2, sum(size + 3 for _, size in columns) - 3)),
+    ]
+    for r in rows:
+        values = {
+            "conversation": (one_line(r.conversation_id), ""),
+            "severity": (r.severity or "-", SEVERITY_STYLE.get(r.severity, "")),
+            "status": (r.status, ""),
+            "age": (ages[r.conversation_id], ""),
+        }
+        lines.append(line([values[name] for name, _ in columns]))
+        wrapped = textwrap.wrap(one_line(r.reason or "-"), width=max(20, width - 6), break_long_words=True)
+        lines += [Text("     " + part, style="dim" if not r.reason else "") for part in wrapped]
+    return Group(*lines)
 
 
 WIDE = 120  # from this width each group is one line; narrower, its signature goes on a line of its own

@@ -56,6 +56,28 @@ async def test_queue_shows_severity_and_reason_and_filters_by_severity(make_app)
         ) == 2  # the hand-over is medium
 
 
+async def test_at_80x24_the_highlighted_rows_reason_is_whole_under_the_table(
+    make_app, cases: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    """The why cell has 29 characters at 80 columns: the line under the table says the highlighted
+    row's reason whole, and follows the cursor; the header names the set's folder short enough to read."""
+    monkeypatch.chdir(cases.parent)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, QueueScreen)
+        assert app.sub_title.endswith("cases in cases")  # not /tmp/pytest-…/cases, cut at 80 columns
+        detail = screen.query_one("#detail", Static)
+        for at in range(len(screen.rows)):
+            assert screen.query_one(DataTable).cursor_row == at
+            reason = screen.rows[at].reason
+            assert str(detail.render()) == f"why: {reason}" and len(reason) > 29
+            assert detail.region.bottom <= 23 and detail.region.height >= 1  # above the footer, seen
+            await pilot.press("down")
+            await settle(pilot)
+
+
 async def test_the_queue_footer_at_80x24_offers_open_and_claim(make_app) -> None:  # type: ignore[no-untyped-def]
     from textual.widgets import Footer
 
