@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from textual.widgets import DataTable, Input, Label, Static
 from filon.goldens.set.caseset import load_set
 from filon.miner.store import Store
 from filon.miner.store.reviews import ReviewStore
+from filon.tui.app import ReviewApp
 from filon.tui.confirm import ConfirmScreen
 from filon.tui.conversation import ConversationScreen
 from filon.tui.editor import EditorScreen
@@ -57,8 +59,8 @@ async def test_queue_shows_severity_and_reason_and_filters_by_severity(make_app)
 
 
 async def test_at_80x24_the_highlighted_rows_reason_is_whole_under_the_table(
-    make_app, cases: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:  # type: ignore[no-untyped-def]
+    make_app: Callable[..., ReviewApp], cases: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The why cell has 29 characters at 80 columns: the line under the table says the highlighted
     row's reason whole, and follows the cursor; the header names the set's folder short enough to read."""
     monkeypatch.chdir(cases.parent)
