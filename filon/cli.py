@@ -81,12 +81,42 @@ def _unwrap(typer_app: typer.Typer) -> None:
 _unwrap(app)
 
 
+def _reader_left(was_pipe: bool) -> bool:
+    """Whether an exit 1 is the help's console (rich's, typer's) or click finding the pipe's reader gone
+    (`filon --help | head`): stdout, a pipe when filon started, now points at /dev/null or is wrapped
+    by click, and none of filon's consoles saw it (they go on to the command's own exit code)."""
+    import os
+    import sys
+
+    from filon.commands.common import SafeConsole
+
+    if not was_pipe or SafeConsole.reader_left:
+        return False
+    if type(sys.stdout).__name__ == "PacifyFlushWrapper":
+        return True
+    try:
+        return os.path.samestat(os.fstat(1), os.stat(os.devnull))
+    except OSError:
+        return False
+
+
 def main() -> None:
+    import os
+    import stat
+
     from filon.miner.core.errors import StoreError
     from filon.miner.settings import SettingsError
 
     try:
+        was_pipe = stat.S_ISFIFO(os.fstat(1).st_mode)
+    except OSError:
+        was_pipe = False
+    try:
         app()
+    except SystemExit as exc:
+        if exc.code == 1 and _reader_left(was_pipe):  # `filon --help | head`: head read what it wanted
+            raise SystemExit(0) from None
+        raise
     except (SettingsError, StoreError) as exc:  # a FILON_* variable that does not parse (2, a usage
         # error), a store that cannot be opened (1, as every command that opens one says it): one line
         from rich.markup import escape

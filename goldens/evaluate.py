@@ -202,7 +202,7 @@ def _budget(
 def _banner(banner: str, checks: ModelChecks | None, budget: Budget | None = None) -> str:
     """The model (or target) line, with the budget and each model the checks call, stand-ins named."""
     more = ([budget.announce()] if budget is not None else []) + (checks.announce() if checks else [])
-    return f"{banner}; {', '.join(more)}" if more else banner
+    return f"{banner};\n  {', '.join(more)}" if more else banner  # two lines a terminal can read
 
 
 def _evaluate_target(

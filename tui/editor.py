@@ -94,7 +94,7 @@ class EditorScreen(ReviewScreen):
         tel = f" · tel {d.tel}" if d.tel else ""
         out = line((f"{d.categorie} · {d.canal}{tel}\n", "bold"))
         for i, tour in enumerate(d.tours, 1):
-            out.append_text(line((f"tour {i}: ", "cyan"), tour, "\n"))
+            out.append_text(line((f"turn {i}: ", "cyan"), tour, "\n"))
         if d.notes:
             out.append_text(literal(d.notes, "italic"))
         return out

@@ -23,6 +23,8 @@ class SafeConsole(Console):
     characters (`miner.core.untrusted.clean`: made visible, never sent raw) before it reaches the terminal,
     whichever command put trace text in it; a `Text` built from trace text without `literal` is too."""
 
+    reader_left = False  # set when one of them found its pipe closed (`filon.cli.main` reads it)
+
     def print(self, *objects: Any, **kwargs: Any) -> None:
         super().print(*(_safe(o) for o in objects), **kwargs)
 
@@ -31,6 +33,7 @@ class SafeConsole(Console):
         descriptor pointed at /dev/null so that the exit's flush cannot fail again) and the command goes
         on to its own exit code: rich's default, exit 1, made a passing gate piped into `head` a failed one."""
         self.quiet = True
+        SafeConsole.reader_left = True  # the exit code that follows is the command's own
         null = os.open(os.devnull, os.O_WRONLY)
         try:
             os.dup2(null, (sys.stderr if self.stderr else sys.stdout).fileno())

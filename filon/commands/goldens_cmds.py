@@ -237,6 +237,7 @@ def _print_matrix(case: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from filon.commands.review_cmds import agreement
     from filon.goldens.set.calibration import calls_line, label, matrix
     from filon.miner.core.untrusted import one_line
 
@@ -267,7 +268,7 @@ def _print_matrix(case: Any) -> None:
     answers.add_column("outils", overflow="ellipsis", no_wrap=True, ratio=1)
     answers.add_column("réponse", overflow="ellipsis", no_wrap=True, ratio=1)
     for trial in m.rows:
-        lint = "ok" if trial.agrees else ("trop strict" if trial.example.verdict == "bon" else "trop lâche")
+        lint = agreement(trial.agrees, trial.example.verdict)
         shown = lint if trial.agrees else f"[bold red]{lint}[/]"
         if trial.for_the_judge:
             shown = "le juge"  # a mauvais answer only the judge is there to reject

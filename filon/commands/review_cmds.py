@@ -78,6 +78,12 @@ def draft(
     console.print(f"wrote {path}", markup=False)
 
 
+def agreement(agrees: bool, verdict: str) -> str:
+    """Whether a case's checks agree with one of its examples, in lint's words (docs/cases.md): « ok »,
+    « trop strict » (they fail a good answer) or « trop lâche » (they pass a bad one)."""
+    return "ok" if agrees else ("trop strict" if verdict == "bon" else "trop lâche")
+
+
 def example_lines(case: dict[str, Any]) -> list[str]:
     """Each example of a draft, and whether the checks agree with its verdict."""
     from filon.goldens.set.calibration import trials
@@ -88,7 +94,7 @@ def example_lines(case: dict[str, Any]) -> list[str]:
         return []
     out = []
     for t in trials(parsed):
-        agrees = "ok" if t.agrees else ("trop strict" if t.example.verdict == "bon" else "trop lâche")
+        agrees = agreement(t.agrees, t.example.verdict)
         text = " / ".join(t.example.answers())
         out.append(f"example    {t.example.verdict} ({t.example.origine}) [{agrees}] {text[:100]}")
     return out

@@ -234,7 +234,8 @@ class ReportMissing(Exception):
 
 def report_header(doc: EvalReport) -> str:
     """Which run a report is: prompt, model, date."""
-    return f"prompt {doc.prompt.name} · model {doc.model.name} · {doc.execution.started[:16]}"
+    prompt = doc.prompt.name if doc.prompt.sha256 else "the target's own"  # a target keeps its prompt
+    return f"prompt {prompt} · model {doc.model.name} · {doc.execution.started[:16]}"
 
 
 def failures(report: Path) -> tuple[str, list[Failure]]:

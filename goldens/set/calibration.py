@@ -106,9 +106,10 @@ def as_example(transcript: Transcript) -> dict[str, Any]:
 
 def calls_line(example: Example) -> str:
     """An example's calls on one line, for `--explain`: per turn when it gives them so (« t1 - | t2
-    consulter_commande(numero=LL-10580) »), « (ceux du cas) » when it gives none."""
+    consulter_commande(numero=LL-10580) »), « (the case's) » when it gives none: the calls the case's
+    checks expect."""
     if example.outils is None:
-        return "(ceux du cas)"
+        return "(the case's)"
 
     def one(tool: ExampleTool) -> str:
         if isinstance(tool, str):

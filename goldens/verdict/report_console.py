@@ -10,6 +10,9 @@ from filon.goldens.verdict.report_model import CaseReport, EvalReport
 from filon.goldens.verdict.worst import worst_lines
 
 
+WIDE = 100  # a case line longer than this says each gap on a line of its own
+
+
 def case_line(case: CaseReport) -> str:
     """One case as the seeds print it: status (or k/N and stability with repeats), id, tools, time, gaps."""
     last = case.attempts[-1]
@@ -18,10 +21,15 @@ def case_line(case: CaseReport) -> str:
         status = f"{case.passed}/{case.valid} {case.stability}"
     tools = ",".join(last.tools) or "-"
     ms = f"{sum(last.latencies_ms):.0f} ms" if last.latencies_ms else "-"
-    detail = "; ".join(last.gaps) or (last.error or last.not_runnable or "")
-    if not detail and last.notes:
-        detail = "avis : " + "; ".join(last.notes)
-    return f"{status:<6} {case.id:<16} {tools:<45}{ms:>9}  {detail}".rstrip()  # ids of 16 in 80 columns
+    details = list(last.gaps) or [last.error or last.not_runnable or ""]
+    if not any(details) and last.notes:
+        details = ["avis : " + "; ".join(last.notes)]
+    head = f"{status:<6} {case.id:<16} {tools:<45}{ms:>9}"  # ids of 16 in 80 columns
+    whole = f"{head}  {'; '.join(details)}".rstrip()
+    if len(whole) <= WIDE:
+        return whole
+    # a line of 300 characters wraps anywhere in a terminal: each gap on a line of its own, under the case
+    return "\n".join([head, *(f"{' ' * 7}{d}" for d in details if d)])
 
 
 def model_check_lines(report: EvalReport) -> list[str]:

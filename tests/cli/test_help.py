@@ -104,6 +104,27 @@ def test_a_command_piped_into_head_keeps_its_own_exit_code(
     assert proc.wait(timeout=120) == code
 
 
+@pytest.mark.parametrize("command", [["--help"], ["traces", "--help"], ["eval", "--help"]])
+def test_a_help_piped_into_head_exits_0(command: list[str]) -> None:
+    """`filon --help | head`: rich's console exited 1 when head left; a help read in part is no failure."""
+    import os
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "filon.cli", *command],
+        env={**os.environ, "COLUMNS": "80"},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.read(10)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0 and "Traceback" not in err, err
+
+
 def test_a_port_in_use_is_named_with_the_way_out() -> None:
     """`filon model serve` on a taken port said « [Errno 98] Address already in use », port unnamed."""
     import socket

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -391,7 +392,6 @@ def test_an_id_without_its_channel_is_not_found_but_suggested_everywhere(db_url:
 
 def test_an_export_into_a_pipe_closed_early_exits_0(tmp_path: Path) -> None:
     """`filon traces list --format jsonl | head -1`: the reader goes away, filon says nothing and exits 0."""
-    import os
     import subprocess
     import sys
 

@@ -251,3 +251,17 @@ def test_the_report_says_how_much_of_last_weeks_traffic_the_set_covers(tmp_path:
     assert f"({cov['couvertes']}/{cov['conversations']} conversations" in out
     code, doc, _ = run(tmp_path, "--ids", "faq-01")  # the gate's own replays are not production's traffic
     assert doc is not None and doc["couverture"]["conversations"] == cov["conversations"]
+
+
+def test_a_case_with_many_gaps_says_each_on_a_line_of_its_own(tmp_path: Path) -> None:
+    """adv-04 on the shortened prompt fails by six gaps: on one line they made 380 characters, wrapped
+    anywhere by a terminal. The case's line keeps status, id, tools and time; each gap is a line under it."""
+    code, doc, out = run(tmp_path, "--ids", "adv-04,faq-01", "--prompt", "court.md")
+    assert code == 1 and doc is not None, out
+    lines = out.splitlines()
+    [at] = [i for i, line in enumerate(lines) if re.match(r"^ÉCHEC\s+adv-04\s", line)]
+    [attempt] = next(c for c in doc["cas"] if c["id"] == "adv-04")["tentatives"]
+    gaps = attempt["ecarts"]
+    assert len(gaps) >= 3 and len(lines[at]) <= 100 and "ms" in lines[at]
+    assert [line.strip() for line in lines[at + 1 : at + 1 + len(gaps)]] == gaps
+    assert re.search(r"^OK\s+faq-01\s.*ms$", out, re.M)  # a line that fits stays one line
