@@ -9,7 +9,6 @@ from filon.goldens.set.coverage import percent
 from filon.goldens.verdict.report_model import CaseReport, EvalReport
 from filon.goldens.verdict.worst import worst_lines
 
-
 WIDE = 100  # a case line longer than this says each gap on a line of its own
 
 
