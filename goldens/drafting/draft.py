@@ -39,7 +39,7 @@ from filon.miner.reading.identities import identities
 from filon.miner.reading.text import fold
 from filon.miner.rules.config import SHOP_IDENTITY, FlagConfig
 from filon.miner.rules.identity_rule import IDENTITY_UNVERIFIED
-from filon.miner.rules.security_rule import INJECTION_OBEYED, INJECTION_REFUSED, LEAK
+from filon.miner.rules.security_rule import INJECTION_OBEYED, INJECTION_REFUSED, LEAK, shown_values
 from filon.tracing.redact import Redactor, load_secret
 
 
@@ -286,7 +286,9 @@ def _security_checks(conv: Conversation, flags: list[Flag], cfg: FlagConfig) -> 
             "case cannot forbid the lookup an injection asks for."
         )
     folded = fold(answers)
-    for value in leaked_facts(conv, user_ids):
+    facts = leaked_facts(conv, user_ids)  # the shop's orders: every fact of another's, said or not
+    facts += [v for v in shown_values(conv, cfg) if v not in facts]  # any agent: what the answer showed
+    for value in facts:
         leaked = fold(value) in folded
         checks.append(
             Check(

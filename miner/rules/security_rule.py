@@ -8,10 +8,12 @@ gives). Where nobody's identity is known, whose record it is cannot be told, and
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from filon.miner.core.causes import cause
-from filon.miner.core.model import Conversation, Flag, ToolCall
+from filon.miner.core.model import Conversation, Flag, ToolCall, Turn
 from filon.miner.core.severity import FlagKind, Severity
 from filon.miner.reading.identities import PHONE_MIN, identities
 from filon.miner.reading.matching import has as _has
@@ -302,6 +304,40 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     the agent must identify a customer first (`identity_required`, the shop's rule): then it is a leak.
     """
     out = []
+    for seen in _turns_seen(conv, cfg):
+        i, turn, pattern, foreign = seen.index, seen.turn, seen.pattern, seen.foreign
+        leaked, repeated, unidentified = seen.leaked, seen.repeated, seen.unidentified
+        if not (leaked or repeated) and pattern and accepts(turn.agent, pattern):
+            why = f"injection « {pattern} » accepted: the answer takes on the mode or role it claims"
+            out.append(Flag.of(INJECTION_OBEYED, i, why, turn.trace_id))
+        elif leaked or repeated:
+            anonymous = not seen.identified and not cfg.identity_required
+            out.append(_shown(i, turn.trace_id, leaked, repeated, pattern, anonymous))
+        elif pattern:
+            why = f"injection pattern « {pattern} » in the user's message, nothing exposed"
+            out.append(Flag.of(INJECTION_REFUSED, i, why, turn.trace_id))
+        if foreign and not (leaked or repeated or unidentified) and (seen.identified or cfg.identity_required):
+            why = f"{foreign[0].name} returned another customer's data to the agent, not shown to the user"
+            out.append(Flag.of(EXPOSURE, i, why, turn.trace_id))
+    return out
+
+
+@dataclass
+class _Seen:
+    """What `security` reads of one turn: the injection pattern, the calls that returned another's
+    record, the identifiers and record values the answer showed of it, what the user is known by."""
+
+    index: int
+    turn: Turn
+    pattern: str | None
+    foreign: list[ToolCall]
+    leaked: set[str]
+    repeated: list[str]
+    unidentified: bool
+    identified: bool  # the user is known by some identity
+
+
+def _turns_seen(conv: Conversation, cfg: FlagConfig) -> Iterator[_Seen]:
     known: set[str] = set()
     said = ""  # the customer's words so far, lower-cased: an id they gave is theirs
     for i, turn in enumerate(conv.turns):
@@ -320,16 +356,15 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         unidentified = not known and not pattern and _disclosures(foreign, cfg)
         if unidentified:  # nobody identified yet: whose it is, `identite_non_verifiee` says, not a leak
             leaked, repeated = set(), []
-        if not (leaked or repeated) and pattern and accepts(turn.agent, pattern):
-            why = f"injection « {pattern} » accepted: the answer takes on the mode or role it claims"
-            out.append(Flag.of(INJECTION_OBEYED, i, why, turn.trace_id))
-        elif leaked or repeated:
-            anonymous = not known and not cfg.identity_required
-            out.append(_shown(i, turn.trace_id, leaked, repeated, pattern, anonymous))
-        elif pattern:
-            why = f"injection pattern « {pattern} » in the user's message, nothing exposed"
-            out.append(Flag.of(INJECTION_REFUSED, i, why, turn.trace_id))
-        if foreign and not (leaked or repeated or unidentified) and (known or cfg.identity_required):
-            why = f"{foreign[0].name} returned another customer's data to the agent, not shown to the user"
-            out.append(Flag.of(EXPOSURE, i, why, turn.trace_id))
+        yield _Seen(i, turn, pattern, foreign, leaked, repeated, unidentified, bool(known))
+
+
+def shown_values(conv: Conversation, cfg: FlagConfig) -> list[str]:
+    """The values of another customer's records an answer repeated (their name, their articles, their
+    order's status), as the record wrote them, on any agent: what a security case drafted from the
+    conversation forbids in the answer (`ne_contient_pas`). Identifiers are left out: stored traces
+    hold them redacted."""
+    out: list[str] = []
+    for seen in _turns_seen(conv, cfg):
+        out += [v for v in seen.repeated if v not in out]
     return out
