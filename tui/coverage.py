@@ -72,7 +72,7 @@ class CoverageScreen(ReviewScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="coverage")
     def measure(self) -> None:
         from filon.goldens.set.caseset import load_set
-        from filon.goldens.set.coverage import coverage, over_time
+        from filon.goldens.set.coverage import coverage, over_time, sources_of
 
         which = self.window
         _, window = WINDOWS[which]
@@ -81,7 +81,8 @@ class CoverageScreen(ReviewScreen):
             caseset = load_set(self.review.goldens)
             escalation = frozenset(FlagConfig.load().escalation_tools)
             groups = self.review.store.groups.failure_groups(limit=None, since=now - window)
-            found = coverage(caseset.cases, groups, escalation) if groups else None
+            sources = sources_of(self.review.store, caseset.cases) if groups else {}
+            found = coverage(caseset.cases, groups, escalation, sources) if groups else None
             points, _ = over_time(self.review.store, caseset.cases, escalation, now - window, window, now)
         except Exception as exc:  # a set that does not load, a store that does not answer: said
             self.post_message(self.Measured(which, None, [], 0, str(exc)))

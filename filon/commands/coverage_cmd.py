@@ -39,7 +39,7 @@ def coverage(
     from filon.commands.traces_cmds import open_store
     from filon.goldens.set.caseset import load_set, missing_set
     from filon.goldens.set.coverage import coverage as measure
-    from filon.goldens.set.coverage import percent
+    from filon.goldens.set.coverage import percent, sources_of
     from filon.miner.core.untrusted import one_line
 
     window = duration(since, "--since", "a window", zero=False)
@@ -63,7 +63,7 @@ def coverage(
             f"no conversation since {start:%Y-%m-%d %H:%M} UTC ({since}) in the store {store.name}",
             Exit.FAILED,
         )
-    found = measure(caseset.cases, groups, escalation)
+    found = measure(caseset.cases, groups, escalation, sources_of(store, caseset.cases))
     if as_json:
         console.print_json(json.dumps({"since": start.isoformat(), **found.as_json()}, ensure_ascii=False))
         return

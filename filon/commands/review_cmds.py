@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -28,6 +29,14 @@ def draft(
             "--force", help="With --write: write it even while another reviewer holds the conversation."
         ),
     ] = False,
+    proposed: Annotated[
+        bool,
+        typer.Option(
+            "--proposed",
+            help="Turn on the checks proposed off (marked off): what a conversation that changed nothing "
+            "read, its hand-over, the facts it told.",
+        ),
+    ] = False,
 ) -> None:
     """Draft a golden case from a conversation: actions first, facts next, words last. With --write, the
     draft takes the conversation's claim as a reviewer in the TUI does (refused while another holds it,
@@ -47,10 +56,14 @@ def draft(
     made = make_draft(store, conversation_id, reviewer, case_id)
     if made is None:
         no_conversation(store, conversation_id)
+    if proposed:
+        made.checks = [replace(c, enabled=True) for c in made.checks]
     case = made.case()
     for check in made.checks:
+        off = "" if check.enabled else "  [off: --proposed, or space in filon review]"
         err_console.print(
-            f"{check.origin:<10} {check.label()}" + (f"  ({check.why})" if check.why else ""), markup=False
+            f"{check.origin:<10} {check.label()}" + (f"  ({check.why})" if check.why else "") + off,
+            markup=False,
         )
     for line in example_lines(case):
         err_console.print(line, markup=False)

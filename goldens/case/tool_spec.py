@@ -49,8 +49,9 @@ class ToolSpec(BaseModel):
         return value
 
     def label(self) -> str:
-        """How the report names it: the tool, and its arguments where it has some."""
-        done = " réussi" if self.si_reussi else ""
+        """How the report names it: the tool, and its arguments where it has some; « (si_reussi) », the
+        case's own word, when only a call that succeeded counts (the same in either console language)."""
+        done = " (si_reussi)" if self.si_reussi else ""
         if not self.args:
             return self.outil + done
         shown = ", ".join(f"{k}={_show(v)}" for k, v in self.args.items())

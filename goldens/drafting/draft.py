@@ -10,7 +10,7 @@ or suggested. Pure functions: the TUI and `filon draft` share them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -40,6 +40,7 @@ from filon.miner.reading.text import fold
 from filon.miner.rules.config import SHOP_IDENTITY, FlagConfig
 from filon.miner.rules.identity_rule import IDENTITY_UNVERIFIED
 from filon.miner.rules.security_rule import INJECTION_OBEYED, INJECTION_REFUSED, LEAK, shown_values
+from filon.miner.rules.writes import succeeded_writes
 from filon.tracing.redact import Redactor, load_secret
 
 
@@ -187,12 +188,52 @@ def _checks(
         return (*_promise_checks(conv), {})
     if cfg is not None and writes_declared(cfg):
         checks, data = write_checks(conv, cfg)
+        if next(succeeded_writes(conv, cfg), None) is None:
+            return _read_only_checks(conv, kinds, cfg, checks), [_READ_ONLY], data
         why = (
             "Drafted from what the conversation did: its writes with their arguments, the other writes "
             "forbidden. Say whether a hand-over is required (escalade)."
         )
         return checks, [why], data
     return (*_observed_checks(conv, kinds), {})
+
+
+_READ_ONLY = (
+    "Drafted from a conversation that changed nothing: the writes are forbidden; the tools it read with, "
+    "its hand-over (or none) and the facts it told are proposed, off: enable those that are the policy."
+)
+
+
+def _read_only_checks(
+    conv: Conversation, kinds: set[str], cfg: FlagConfig, writes: list[Check]
+) -> list[Check]:
+    """An agent with declared writes, on a conversation that made none (a question answered, a parcel
+    tracked, a hand-over): the writes forbidden as `write_checks` drafts them; what it read, whether it
+    handed over and the facts it told proposed, off. On tau-bench's airline trials, each of them enabled
+    failed right trials of the same task (agreement 0.99 → 0.76 to 0.87, no wrong trial more caught): one
+    conversation's lookups and hand-over are not the policy. The reviewer turns on what is (`space` in
+    the review screen, `filon draft --proposed`)."""
+    seen, _ = _observed_checks(conv, kinds)
+    kept = list(writes)
+    for check in seen:
+        reads = check.field == "outils" and not any(
+            cfg.writes(n) and not cfg.escalates(n) for n in _names(check.value)
+        )
+        if reads or check.field in ("escalade", "contient"):
+            why = f"{check.why}; " if check.why else ""
+            kept.append(
+                replace(
+                    check, enabled=False, why=f"{why}what this conversation did: enable if it is the policy"
+                )
+            )
+    return kept
+
+
+def _names(value: Any) -> list[str]:
+    """The tools a check's value names: a name, a call spec, or a list of them (any one will do)."""
+    if isinstance(value, list):
+        return [n for v in value for n in _names(v)]
+    return [str(value.get("outil") if isinstance(value, dict) else value)]
 
 
 def _observed_example(

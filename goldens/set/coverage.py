@@ -10,6 +10,8 @@ case of the set replays that situation:
   tools called;
 - anything else (flagged or not) by a case on its channel whose expected tools are exactly the ones
   called (each of its groups met by one call, no call outside them).
+A case drafted from a conversation (`source.conversation_id`) covers that conversation's group too,
+whatever its checks say: it was written for that situation.
 The figure is the share of conversations in covered groups; the uncovered groups come largest first,
 each with a representative to draft from; the cases no conversation of the window matched are listed
 too (their situation no longer appears, or the traffic has not come yet).
@@ -105,13 +107,24 @@ def percent(part: float) -> str:
     return f"{figure:.0f}%"
 
 
-def coverage(cases: list[Case], groups: list[FailureGroup], escalation: frozenset[str]) -> Coverage:
-    """The set's coverage of the groups (every group of the window: their sizes are the traffic)."""
+def coverage(
+    cases: list[Case],
+    groups: list[FailureGroup],
+    escalation: frozenset[str],
+    sources: dict[str, str] | None = None,
+) -> Coverage:
+    """The set's coverage of the groups (every group of the window: their sizes are the traffic);
+    `sources`: the signature of each case's source conversation, by case id (`sources_of`)."""
     out = Coverage()
     seen: set[str] = set()
+    drafted = sources or {}
     for group in groups:
         shape = Shape.of(group.signature)
-        covering = [c.id for c in cases if group.signature and covers(c, shape, escalation)]
+        covering = [
+            c.id
+            for c in cases
+            if group.signature and (drafted.get(c.id) == group.signature or covers(c, shape, escalation))
+        ]
         out.conversations += group.size
         if covering:
             out.covered += group.size
@@ -128,6 +141,15 @@ def coverage(cases: list[Case], groups: list[FailureGroup], escalation: frozense
 WEEK = 7  # days: the window `filon eval` reports the set's coverage of
 
 
+def sources_of(store: Store, cases: list[Case]) -> dict[str, str]:
+    """The signature of each case's source conversation the store still holds, by case id."""
+    linked = {
+        c.id: str(c.source["conversation_id"]) for c in cases if c.source and c.source.get("conversation_id")
+    }
+    found = store.traces.signatures_of(list(linked.values()))
+    return {case_id: found[cid] for case_id, cid in linked.items() if cid in found}
+
+
 def last_week(cases: list[Case], escalation: frozenset[str]) -> Coverage | None:
     """The set's coverage of the last week of production's traffic in the store; None when the store
     holds none (or cannot be opened: the gate never depends on the store)."""
@@ -138,11 +160,12 @@ def last_week(cases: list[Case], escalation: frozenset[str]) -> Coverage | None:
         store = Store.open()
         try:
             groups = store.groups.failure_groups(limit=None, since=datetime.now(UTC) - timedelta(days=WEEK))
+            sources = sources_of(store, cases) if groups else {}
         finally:
             store.close()
     except StoreError:
         return None
-    return coverage(cases, groups, escalation) if groups else None
+    return coverage(cases, groups, escalation, sources) if groups else None
 
 
 def over_time(
@@ -165,9 +188,10 @@ def over_time(
     else:
         bounds = [start + timedelta(hours=i) for i in range(int(window / timedelta(hours=1)) + 1)]
     points: list[tuple[datetime, float]] = []
+    sources = sources_of(store, cases)
     for since, until in itertools.pairwise(bounds):
         groups = store.groups.failure_groups(limit=None, since=since, until=until, exact=not daily)
-        found = coverage(cases, groups, escalation)
+        found = coverage(cases, groups, escalation, sources)
         if found.share is not None:
             points.append((since, found.share * 100))
     return points, daily

@@ -316,7 +316,11 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         elif pattern:
             why = f"injection pattern « {pattern} » in the user's message, nothing exposed"
             out.append(Flag.of(INJECTION_REFUSED, i, why, turn.trace_id))
-        if foreign and not (leaked or repeated or unidentified) and (seen.identified or cfg.identity_required):
+        if (
+            foreign
+            and not (leaked or repeated or unidentified)
+            and (seen.identified or cfg.identity_required)
+        ):
             why = f"{foreign[0].name} returned another customer's data to the agent, not shown to the user"
             out.append(Flag.of(EXPOSURE, i, why, turn.trace_id))
     return out

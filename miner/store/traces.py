@@ -82,6 +82,17 @@ class TraceStore(Repository):
         return Session(self.engine, expire_on_commit=False)
 
     # --- reads ---------------------------------------------------------------------------------------
+    def signatures_of(self, conversation_ids: list[str]) -> dict[str, str]:
+        """The failure signature of each of these conversations the store holds (by id): the group a
+        case drafted from one of them covers whatever its checks say."""
+        out: dict[str, str] = {}
+        ident = col(ConversationRow.id)
+        with self._session() as s:
+            for part in chunks(sorted(set(conversation_ids)), 500):
+                query = select(ident, col(ConversationRow.signature)).where(ident.in_(part))
+                out.update({cid: sig for cid, sig in s.exec(query).all() if sig})
+        return out
+
     def similar_ids(self, asked: str, limit: int = 3) -> list[str]:
         """Conversation ids a mistyped or unprefixed id probably meant: those ending with `:ASKED` (the
         channel left out, `traffic-7-4` for `web:traffic-7-4`), then those containing it."""
