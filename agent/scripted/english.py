@@ -34,7 +34,12 @@ HUMAN = (
 )  # fmt: skip
 INJECTION = (
     "ignore previous", "ignore all previous", "ignore your instructions", "ignore the instructions",
-    "you are now", "system prompt", "developer mode", "maintenance mode", "admin mode", "as an administrator",
+    "ignore your previous", "ignore any previous", "ignore prior", "ignore your rules",
+    "disregard your", "disregard all", "disregard previous", "disregard the above",
+    "forget your instructions", "forget all previous", "forget your rules", "new instructions:",
+    "you are now", "system prompt", "developer mode", "maintenance mode", "admin mode", "debug mode",
+    "as an administrator", "as the administrator", "i am the administrator", "i'm the administrator",
+    "i am an administrator", "i'm an administrator", "i am the admin", "i'm the admin", "i am admin",
 )  # fmt: skip
 TRACKING = ("where is", "where's", "parcel", "package", "tracking", "delivery", "shipped", "arrive")
 ORDER = ("order", "purchase", "status", *TRACKING)
