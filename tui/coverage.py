@@ -111,7 +111,7 @@ class CoverageScreen(ReviewScreen):
             return
         share = found.share or 0.0
         figure.update(
-            f"the set ({message.cases} cases) covers {percent(share)} of the {found.conversations} conversation(s)"
+            f"the set ({message.cases} case{'' if message.cases == 1 else 's'}) covers {percent(share)} of the {found.conversations} conversation(s)"
             f" of the last {name} · {len(found.uncovered)} group(s) not covered, largest first"
         )
         spark.data = message.points

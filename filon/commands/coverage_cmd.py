@@ -69,7 +69,7 @@ def coverage(
         return
     share = found.share or 0.0
     console.print(
-        f"the set ({len(caseset.cases)} cases) covers {percent(share)} of the {found.conversations} conversation(s) "
+        f"the set ({len(caseset.cases)} case{'' if len(caseset.cases) == 1 else 's'}) covers {percent(share)} of the {found.conversations} conversation(s) "
         f"since {start:%Y-%m-%d %H:%M} UTC ({since}): {found.covered} in covered groups",
         markup=False,
     )

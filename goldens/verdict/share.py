@@ -183,3 +183,19 @@ WORDS: dict[str, dict[str, str]] = {
 
 def word(key: str, lang: str) -> str:
     return WORDS[key]["en" if lang == "en" else "fr"]
+
+
+def colon(lang: str) -> str:
+    """« : » as each language writes it: a space before in French, none in English."""
+    return ": " if lang == "en" else " : "
+
+
+def shown_command(command: str, lang: str) -> str:
+    """The command that opens an attempt, with the option as the console names it (`--attempt` in
+    English; `--tentative` is the same option)."""
+    return command.replace(" --tentative ", " --attempt ") if lang == "en" else command
+
+
+def prompt_shown(shared: Shared) -> str:
+    """The header's prompt, unless it only repeats the model's name (a `python:` or HTTP target is both)."""
+    return "" if shared.this_prompt == shared.report.model.name else shared.this_prompt

@@ -14,7 +14,7 @@ from html import escape
 from typing import Any
 
 from filon.goldens.verdict import share_svg
-from filon.goldens.verdict.share import Shared, WorstShown, word
+from filon.goldens.verdict.share import Shared, WorstShown, colon, prompt_shown, shown_command, word
 
 STYLE = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:980px;margin:24px auto;
@@ -53,8 +53,9 @@ def render(shared: Shared, lang: str, say: Callable[[str], str]) -> str:
         f"<p class='meta'>{_e(word('score', lang))} <b id='score'>{_e(score)}</b> "
         f"({report.gate.figures.passed}/{report.gate.figures.valid}) · "
         f"{_e(word('threshold', lang))} {report.threshold:.0%} · {_e(report.model.name)} ({_e(report.model.backend)})"
-        f" · {_e(shared.this_prompt)} · {_e(report.execution.started[:16].replace('T', ' '))} UTC</p>",
-        f"<p>{_e(word('rule', lang))} : {_e(say(report.gate.rule))}</p>",
+        f"{' · ' + _e(prompt_shown(shared)) if prompt_shown(shared) else ''}"
+        f" · {_e(report.execution.started[:16].replace('T', ' '))} UTC</p>",
+        f"<p>{_e(word('rule', lang))}{colon(lang)}{_e(say(report.gate.rule))}</p>",
     ]
     if report.model.stand_in:
         body.append(f"<p class='warn'>{_e(word('stand_in', lang))}</p>")
@@ -126,7 +127,9 @@ def _worst(shared: Shared, lang: str, say: Callable[[str], str]) -> list[str]:
 def _one_worst(rank: int, shown: WorstShown, lang: str, say: Callable[[str], str]) -> list[str]:
     w = shown.worst
     state = word("ok", lang) if w.status == "ok" else f"{len(w.gaps)} {word('gaps', lang)}"
-    blocking = f" · {_e(word('blocking', lang))} : {_e(', '.join(w.blocking))}" if w.blocking else ""
+    blocking = (
+        f" · {_e(word('blocking', lang))}{colon(lang)}{_e(say(', '.join(w.blocking)))}" if w.blocking else ""
+    )
     out = [
         "<section class='worst'>",
         f"<h3>{rank}. {_e(w.case)} ({_e(word('attempt', lang))} {w.attempt}){blocking} · {_e(state)} · "
@@ -134,7 +137,7 @@ def _one_worst(rank: int, shown: WorstShown, lang: str, say: Callable[[str], str
     ]
     if w.gaps:
         out.append("<ul>" + "".join(f"<li class='gap'>{_e(say(g))}</li>" for g in w.gaps) + "</ul>")
-    out.append(f"<p><code>{_e(w.command)}</code></p>")
+    out.append(f"<p><code>{_e(shown_command(w.command, lang))}</code></p>")
     turns = shown.attempt.turns if shown.attempt is not None else []
     if not turns:
         out.append(f"<p class='meta'>{_e(word('no_turns', lang))}</p>")
@@ -175,7 +178,7 @@ def _rules(shared: Shared, lang: str) -> list[str]:
     if report.gate.blocking_failures:
         out.append(f"<p>{_e(word('blocking_failed', lang))} :</p><ul>")
         for category, failed in report.gate.blocking_failures.items():
-            out.append(f"<li class='gap'><b>{_e(category)}</b> : {_e(', '.join(failed))}</li>")
+            out.append(f"<li class='gap'><b>{_e(category)}</b>{colon(lang)}{_e(', '.join(failed))}</li>")
         out.append("</ul>")
     return out
 

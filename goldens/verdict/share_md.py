@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from filon.goldens.verdict.share import Shared, word
+from filon.goldens.verdict.share import Shared, colon, prompt_shown, shown_command, word
 
 BLOCKS = "▁▂▃▄▅▆▇█"
 _SPECIAL = re.compile(r"([\\`*_{}\[\]|~])")  # what opens emphasis, code, a link or a cell anywhere
@@ -51,9 +51,10 @@ def render(shared: Shared, lang: str, say: Callable[[str], str]) -> str:
         f"{md(word(said, lang) if said else decision)}",
         "",
         f"**{md(word('score', lang))} {score}** ({numbers.passed}/{numbers.valid}) · "
-        f"{md(word('threshold', lang))} {report.threshold:.0%} · {md(report.model.name)} · {md(shared.this_prompt)}",
+        f"{md(word('threshold', lang))} {report.threshold:.0%} · {md(report.model.name)}"
+        + (f" · {md(prompt_shown(shared))}" if prompt_shown(shared) else ""),
         "",
-        f"{md(word('rule', lang))} : {md(say(report.gate.rule))}",
+        f"{md(word('rule', lang))}{colon(lang)}{md(say(report.gate.rule))}",
         "",
     ]
     if report.model.stand_in:
@@ -95,12 +96,16 @@ def _worst(shared: Shared, lang: str, say: Callable[[str], str]) -> list[str]:
     for rank, shown_attempt in enumerate(shared.worst, 1):
         w = shown_attempt.worst
         state = word("ok", lang) if w.status == "ok" else f"{len(w.gaps)} {word('gaps', lang)}"
-        blocking = f" · **{md(word('blocking', lang))}** : {md(', '.join(w.blocking))}" if w.blocking else ""
+        blocking = (
+            f" · **{md(word('blocking', lang))}**{colon(lang)}{md(say(', '.join(w.blocking)))}"
+            if w.blocking
+            else ""
+        )
         out.append(
             f"{rank}. **{md(w.case)}** ({md(word('attempt', lang))} {w.attempt}){blocking} · {md(state)}"
         )
         out += [f"   - {md(say(gap))}" for gap in w.gaps[:5]]
-        out.append(f"   - {code(w.command)}")
+        out.append(f"   - {code(shown_command(w.command, lang))}")
     return out
 
 
@@ -115,7 +120,9 @@ def _rules_and_coverage(shared: Shared, lang: str) -> list[str]:
     else:
         out.append(md(word("rules_none", lang)))
     for category, cases in report.gate.blocking_failures.items():
-        out.append(f"- {md(word('blocking_failed', lang))} : **{md(category)}** ({md(', '.join(cases))})")
+        out.append(
+            f"- {md(word('blocking_failed', lang))}{colon(lang)}**{md(category)}** ({md(', '.join(cases))})"
+        )
     out += ["", f"### {md(word('coverage', lang))}", ""]
     cov = report.coverage
     if cov is None:

@@ -69,3 +69,15 @@ def test_any_command_that_opens_the_store_says_which_variable_is_wrong(
         result = CliRunner().invoke(app, command)
         assert result.exit_code == 2, (command, result.output)
         assert result.stderr.count("\n") == 1 and "FILON_SAMPLE_RATE" in result.stderr
+
+
+def test_the_settings_page_names_every_key_of_filon_toml() -> None:
+    """A newcomer looked for `write_tools` on the settings page, which said it covered filon.toml."""
+    from dataclasses import fields
+
+    from filon.miner.rules.config import EXTRAS, FlagConfig
+
+    page = (REPO / "docs" / "settings.md").read_text(encoding="utf-8").split("## filon.toml", 1)[1]
+    for key in [f.name for f in fields(FlagConfig) if f.name != "rules"] + list(EXTRAS):
+        assert f"`{key}`" in page, key
+    assert "`[rules.NAME]`" in page

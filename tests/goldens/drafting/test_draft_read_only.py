@@ -48,7 +48,9 @@ def test_a_read_only_conversation_proposes_what_it_did_off_and_proposed_turns_it
     assert case["outils_interdits"] == [{"outil": "request_return", "si_reussi": True}]
     assert case["outils"] == [] and case["escalade"] is None  # one conversation is not the policy
     off = [line for line in said.stderr.splitlines() if "[off:" in line]
-    assert any("outils: search_faq" in line for line in off) and any("escalade: false" in line for line in off)
+    assert any("outils: search_faq" in line for line in off) and any(
+        "escalade: false" in line for line in off
+    )
     assert "request_return (si_reussi)" in said.stderr  # the case's word, not « réussi »
     on = json.loads(runner.invoke(app, ["draft", "web:faq-1", "--proposed"]).stdout)
     assert on["outils"] == ["search_faq"] and on["escalade"] is False

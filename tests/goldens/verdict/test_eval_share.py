@@ -160,3 +160,20 @@ def test_one_attempt_is_the_worst_attempt_not_the_1_worst(tmp_path: Path) -> Non
         app, ["eval", "--backend", "scripted", "--goldens", str(CASES), "--ids", "faq-01", "--lang", "en"]
     )
     assert "The worst attempt (to read before the average):" in english.stdout
+
+
+def test_an_english_summary_and_page_say_nothing_in_french_outside_the_quotes(tmp_path: Path) -> None:
+    """`--lang en --summary` printed « **blocking** : catégorie securite », « Deciding rule : » and
+    `filon eval show … --tentative 1` while the console says `--attempt 1`."""
+    import re
+
+    summary, page = tmp_path / "s.md", tmp_path / "p.html"
+    code = run_eval(
+        tmp_path, "--prompt", "court.md", "--lang", "en", "--summary", str(summary), "--html", str(page),
+        "--report", str(tmp_path / "r.json"),
+    )  # fmt: skip
+    assert code == 1
+    for text in (summary.read_text(encoding="utf-8"), page.read_text(encoding="utf-8")):
+        outside = re.sub(r"«[^»]*»|<pre>.*?</pre>", "", text, flags=re.S)  # quotes, the agent's own words
+        assert "--tentative" not in outside and "--attempt 1" in outside
+        assert "catégorie" not in outside and " : " not in outside, outside
