@@ -81,8 +81,8 @@ def stated(folded: str, asked: str = "") -> list[tuple[frozenset[str], str, str]
     out: list[tuple[frozenset[str], str, str]] = []
     of_asked: frozenset[str] | None = None  # the subjects of the customer's words, read once if needed
     for clause in _clauses(folded):
-        if "?" in clause or re.match(r"\s*(?:si|if)\b", clause):
-            continue  # a question or a condition states nothing
+        if "?" in clause or re.match(r"\s*(?:si|if)\b", clause) or hint.search(clause) is None:
+            continue  # a question or a condition states nothing; a clause with no predicate either
         priced = _MONEY.search(clause) is not None
         for pname, pattern in predicates.items():
             if priced and pname in ("gratuit", "payant"):
