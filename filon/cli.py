@@ -105,6 +105,7 @@ def main() -> None:
     import stat
 
     from filon.miner.core.errors import StoreError
+    from filon.miner.rules.config_values import ConfigError
     from filon.miner.settings import SettingsError
 
     try:
@@ -117,8 +118,9 @@ def main() -> None:
         if exc.code == 1 and _reader_left(was_pipe):  # `filon --help | head`: head read what it wanted
             raise SystemExit(0) from None
         raise
-    except (SettingsError, StoreError) as exc:  # a FILON_* variable that does not parse (2, a usage
-        # error), a store that cannot be opened (1, as every command that opens one says it): one line
+    except (SettingsError, StoreError, ConfigError) as exc:  # a FILON_* variable or a filon.toml that
+        # does not parse (2, bad input), a store that cannot be opened (1, as every command that opens
+        # one says it): one line
         from rich.markup import escape
 
         from filon.commands.common import err_console

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
@@ -12,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from filon.miner.places import project_folder
+from filon.miner.rules.config_values import ConfigError, checked, read_toml
 from filon.miner.rules.rulebook import Rulebook, rulebook
 
 INJECTION = [
@@ -282,15 +282,15 @@ class FlagConfig:
         values: dict[str, Any] = {}
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
-            found = _read(pyproject).get("tool", {}).get("filon", {})
-            _check(found, f"{pyproject} [tool.filon]")
+            found = read_toml(pyproject).get("tool", {}).get("filon", {})
+            checked(found, f"{pyproject} [tool.filon]", _known())
             values.update(_resolved(found, f"{pyproject} [tool.filon]", folder))
         own = folder / "filon.toml"
         if own.is_file():
-            found = _read(own)
+            found = read_toml(own)
             if "tool" in found:
-                raise ValueError(f"{own}: takes its settings as top-level keys, not under [tool.filon]")
-            _check(found, str(own))
+                raise ConfigError(f"{own}: takes its settings as top-level keys, not under [tool.filon]")
+            checked(found, str(own), _known())
             values.update(_resolved(found, str(own), folder))
         added_escalation = overrides.pop("escalation_tools", None)  # `--escalation-tool` adds, never replaces
         values.update({k: v for k, v in overrides.items() if v is not None})
@@ -306,23 +306,30 @@ class FlagConfig:
         return config
 
 
+def _known() -> set[str]:
+    return {f.name for f in fields(FlagConfig)} | set(EXTRAS)
+
+
 def _resolved(found: dict[str, Any], where: str, folder: Path) -> dict[str, Any]:
     """A file's settings with its rulebook built and its `sources` made absolute and checked."""
     out = dict(found)
     if "rules" in out:
         if not isinstance(out["rules"], dict):
-            raise ValueError(f"{where}: rules: tables [rules.NAME]")
-        out["rules"] = rulebook(out["rules"], where)
+            raise ConfigError(f"{where}: rules: tables [rules.NAME]")
+        try:
+            out["rules"] = rulebook(out["rules"], where)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from exc
     for flag in ("identity_required", "confirm_writes"):
         if flag in out and not isinstance(out[flag], bool):
-            raise ValueError(f"{where}: {flag}: true or false")
+            raise ConfigError(f"{where}: {flag}: true or false")
     for tools in TOOL_LISTS:
         found = out.get(tools, [])
         if not isinstance(found, list) or not all(isinstance(x, str) and x.strip() for x in found):
-            raise ValueError(f"{where}: {tools}: a list of tool names (shell patterns allowed)")
+            raise ConfigError(f"{where}: {tools}: a list of tool names (shell patterns allowed)")
     tests = out.get("test_identities", [])
     if not isinstance(tests, list) or not all(isinstance(x, str) and x.strip() for x in tests):
-        raise ValueError(f"{where}: test_identities: a list of emails or phone numbers (globs allowed)")
+        raise ConfigError(f"{where}: test_identities: a list of emails or phone numbers (globs allowed)")
     for name in ("sources", "policy_sources"):
         if name in out:
             out[name] = _folders(out[name], f"{where}: {name}", folder)
@@ -332,11 +339,11 @@ def _resolved(found: dict[str, Any], where: str, folder: Path) -> dict[str, Any]
 def _folders(found: object, where: str, folder: Path) -> list[str]:
     """Folders of help texts, made absolute; `ValueError` naming the one missing."""
     if not isinstance(found, list) or not all(isinstance(x, str) for x in found):
-        raise ValueError(f"{where}: a list of folders of help texts")
+        raise ConfigError(f"{where}: a list of folders of help texts")
     paths = [(folder / x).resolve() for x in found]
     missing = next((p for p in paths if not p.is_dir()), None)
     if missing is not None:
-        raise ValueError(f"{where}: no such folder {missing}")
+        raise ConfigError(f"{where}: no such folder {missing}")
     return [str(p) for p in paths]
 
 
@@ -362,19 +369,3 @@ def config_folder(start: Path) -> Path:
 
 
 EXTRAS = ("extra_injection_patterns", "extra_promise_patterns")  # added to the defaults, not replacing them
-
-
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: {exc}") from exc
-
-
-def _check(values: dict[str, Any], where: str) -> None:
-    known = {f.name for f in fields(FlagConfig)} | set(EXTRAS)
-    unknown = sorted(set(values) - known)
-    if unknown:
-        raise ValueError(
-            f"{where}: unknown setting(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})"
-        )
