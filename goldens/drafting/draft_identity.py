@@ -16,11 +16,20 @@ def identity_checks(conv: Conversation, cfg: FlagConfig) -> tuple[list[Check], l
     calls = [c for t in conv.turns for c in t.tools]
     tellers = list(dict.fromkeys(c.name for c in calls if cfg.discloses(c.name) and not cfg.ties(c.name)))
     tiers = list(dict.fromkeys(c.name for c in calls if cfg.ties(c.name)))
-    tie = (tiers or list(cfg.identity_tools if cfg.identity_tools is not None else SHOP_IDENTITY) or [""])[0]
+    # the shop's lookup only for an agent that has it: another agent's draft named `consulter_commande`,
+    # which its own lint then refused as a tool it does not have
+    shop = [t for t in SHOP_IDENTITY if cfg.tools is None or t in cfg.tools]
+    tie = (tiers or list(cfg.identity_tools if cfg.identity_tools is not None else shop) or [""])[0]
     checks: list[Check] = []
+    notes: list[str] = []
     if said and tie:  # whether a detail came before the tie, the rulebook's identite_non_verifiee says
         checks.append(
             Check("outils", tie, Origin.CORRECTED, "the lookup that ties the order to the customer")
+        )
+    elif said:
+        notes.append(
+            "No tool of the agent is declared as tying a record to its owner (filon.toml's identity_tools): "
+            "the case cannot require that lookup; declare it and draft again."
         )
     else:
         for name in dict.fromkeys([*tiers, *tellers]):
@@ -31,4 +40,4 @@ def identity_checks(conv: Conversation, cfg: FlagConfig) -> tuple[list[Check], l
         "Drafted from identite_non_verifiee: the checks require the identity lookup first (or no lookup "
         "for a customer who never said who they are); they do not copy the answer."
     )
-    return checks, [note]
+    return checks, [note, *notes]

@@ -72,6 +72,10 @@ def unverified(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
             if not (ties or tells) or failure(call) is not None:
                 continue
             named = _ids(call)
+            owned = tells and not ties and known and call.result is not None
+            if owned and set().union(*records(call.result)) & known:  # its owner is who the customer said:
+                tied |= named  # theirs, whichever tool read it (docs/traces.md)
+                continue
             if ties:
                 owners = set().union(*records(call.result)) if call.result is not None else set()
                 if owners & known:

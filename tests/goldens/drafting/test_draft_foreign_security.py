@@ -97,3 +97,21 @@ def test_a_leaked_email_the_store_redacted_is_not_a_check_but_a_note() -> None:
     assert "Zoe Martin" in case["ne_contient_pas"]
     assert not any("redacted.invalid" in v or "example.org" in v for v in case["ne_contient_pas"])
     assert "keeps it redacted" in case["notes"]
+
+
+def test_an_identity_draft_for_an_agent_without_identity_tools_names_no_shop_tool() -> None:
+    """Without `identity_tools` a bookshop's draft required `consulter_commande`, the reference shop's
+    lookup, which its own lint then refused; it now requires nothing it cannot name and says what to
+    declare."""
+    from filon.miner.core.model import ToolCall
+
+    cfg = FlagConfig(tools=["lookup_order", "track"], escalation_tools=[], disclosing_tools=["track"])
+    call = ToolCall("track", {"order_id": "BK-1002"}, {"order_id": "BK-1002", "eta": "Monday"})
+    said = "Where is BK-1002? I'm carl@example.com"
+    conv = Conversation(
+        "web:c8", "web", [Turn("t1", NOW, user=said, agent="It arrives Monday.", tools=[call])]
+    )
+    flags = flag_conversation(conv, cfg)
+    assert "identity_unverified" in {f.cause for f in flags}, flags
+    case = draft_case(conv, flags, set(), set(), redactor=Redactor(b"k"), cfg=cfg).case()
+    assert "consulter_commande" not in str(case) and "identity_tools" in case["notes"]

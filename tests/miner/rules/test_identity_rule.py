@@ -82,3 +82,16 @@ def test_another_agent_s_tools_are_held_to_it_once_declared() -> None:
     )
     tied = turn("BK-4711, sam@example.com", "BK-4711 is at the Ritz.", me, booking)
     assert causes(tied, cfg=cfg) == []
+
+
+def test_an_owner_reading_their_own_record_with_a_telling_tool_is_not_unverified() -> None:
+    """A newcomer's bookshop declared `disclosing_tools = ["lookup_order"]` and `identity_tools = []`:
+    the owner's own lookup, by the e-mail the record holds, was flagged critical. A record whose owner is
+    who the customer said is theirs, whichever tool read it; someone else's is still told unverified."""
+    cfg = FlagConfig(tools=["lookup_order"], identity_tools=[], disclosing_tools=["lookup_order"])
+    record = {"order_id": "BK-1001", "status": "shipped", "customer": {"email": "alice@example.com"}}
+    call = ToolCall("lookup_order", {"order_id": "BK-1001"}, record)
+    own = turn("Where is BK-1001? My email is alice@example.com", "BK-1001 has shipped.", call)
+    assert "identity_unverified" not in causes(own, cfg=cfg)
+    other = turn("Where is BK-1001? My email is bob@example.com", "BK-1001 has shipped.", call)
+    assert "identity_unverified" in causes(other, cfg=cfg) or "leak" in causes(other, cfg=cfg)
