@@ -204,7 +204,7 @@ class Receiver:
         self.budget = BodyBudget(settings.limits.max_bodies, settings.limits.max_buffered)
         config = FlagConfig.load(escalation_tools=settings.escalation_tools)
         secret = redaction_secret(settings.redact)
-        redactor = Redactor(secret) if secret is not None else None
+        redactor = Redactor(secret, config.test_identities) if secret is not None else None
         self._store: Store | None = None
         self.announcer = Announcer()
         self.writer: Committer

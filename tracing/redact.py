@@ -7,6 +7,7 @@ the shape of what they replace (an email stays an email) and are never redacted 
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import hmac
 import os
@@ -80,8 +81,15 @@ class _Found:
 
 
 class Redactor:
-    def __init__(self, secret: bytes) -> None:
+    """`keep`: the agent's own test customers (filon.toml's `test_identities`: emails and phones, globs
+    allowed), left as written: they are no one's personal data, and a case drafted from a conversation
+    must give the agent the e-mail its test data knows (a pseudonym there made the agent refuse the
+    customer their own order)."""
+
+    def __init__(self, secret: bytes, keep: Iterable[str] = ()) -> None:
         self.secret = secret
+        self._keep = [k.strip().lower() for k in keep if k.strip()]
+        self._keep_phones = {d for k in self._keep if (d := phone_key(k)) is not None}
         self._often: dict[str, str] = {}  # short strings: keys, names, operations, the same few on every span
         self._long: dict[str, str] = {}
         self._shared: tuple[object, Any] | None = None
@@ -101,16 +109,20 @@ class Redactor:
             self._digests[message] = done
         return done
 
+    def _kept(self, value: str) -> bool:
+        low = value.lower()
+        return any(fnmatch.fnmatchcase(low, k) for k in self._keep)
+
     def _email(self, m: re.Match[str] | _Found) -> str:
         value = m.group(0)
-        if value.lower().endswith("@" + PSEUDO_DOMAIN):
+        if value.lower().endswith("@" + PSEUDO_DOMAIN) or (self._keep and self._kept(value)):
             return value
         return f"user-{self._digest('email', value.lower())[:10]}@{PSEUDO_DOMAIN}"
 
     def _phone(self, m: re.Match[str] | _Found) -> str:
         value = m.group(0)
         digits = phone_key(value)
-        if digits is None or digits.startswith(PSEUDO_PHONE):
+        if digits is None or digits.startswith(PSEUDO_PHONE) or digits in self._keep_phones:
             return value
         tail = str(int(self._digest("phone", digits)[:12], 16))[-6:].rjust(6, "0")
         return PSEUDO_PHONE + tail

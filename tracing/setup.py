@@ -151,7 +151,7 @@ def setup_tracing(
         store.close()
         exporter = OffloadExporter(*helper_settings(url, config, secret, rate=rate, max_traces=max_traces))
     else:
-        redactor = Redactor(secret) if secret is not None else None
+        redactor = Redactor(secret, config.test_identities) if secret is not None else None
 
         def factory() -> Ingestor:
             return Ingestor(store, config, redactor)

@@ -132,7 +132,7 @@ def draft_case(
     writes filon.toml declares (`cfg.write_tools`) is drafted by what it did to the world
     (`goldens.drafting.draft_writes`); the reference shop's by its lookups and actions."""
     today = today or date.today()
-    conv = redacted(conv, redactor or Redactor(load_secret()))
+    conv = redacted(conv, redactor or Redactor(load_secret(), (cfg or FlagConfig()).test_identities))
     day = conv.turns[0].started_at.date() if conv.turns else today
     kinds = kinds_of(flags)
     checks, notes, data = _checks(conv, flags, kinds, cfg)

@@ -21,6 +21,7 @@ from filon.goldens.set.calibration import grade
 from filon.goldens.set.case_files import case_json
 from filon.goldens.set.caseset import write_case
 from filon.miner.core.model import Conversation, ToolCall
+from filon.miner.rules.config import test_identities
 from filon.tracing.redact import Redactor, load_secret
 
 
@@ -69,7 +70,7 @@ def add_example(
         case = Case.model_validate(data)
     except (OSError, ValueError) as exc:
         raise LabelError(f"{path}: {str(exc).splitlines()[0]}") from None
-    found = example_of(redacted(conv, Redactor(load_secret())))
+    found = example_of(redacted(conv, Redactor(load_secret(), test_identities())))
     if found is None:
         raise LabelError(f"conversation {conv.id!r} has no answer to judge")
     signed = f"{conv.id}, jugée par {reviewer or 'relecteur'}" + (f" : {note}" if note else "")

@@ -28,8 +28,9 @@ def store_transcripts(run: RunOutput) -> str:
     try:
         store = Store.open()
         try:
-            redactor = Redactor(load_secret()) if redaction_enabled() else None
-            Ingestor(store, FlagConfig.load(), redactor, sample_rate=1.0).ingest(records)
+            config = FlagConfig.load()
+            redactor = Redactor(load_secret(), config.test_identities) if redaction_enabled() else None
+            Ingestor(store, config, redactor, sample_rate=1.0).ingest(records)
             for conversation in sorted({a.conversation for a in run.attempts if a.spans and a.conversation}):
                 # openable, never handed out: `c` in the review queue claims production conversations
                 store.reviews.dismiss(conversation, GATE, f"conversation simulée (run {run.run_id})")

@@ -40,6 +40,7 @@ from filon.goldens.verdict.report_model import (
     RunCost,
     SimulatorReport,
 )
+from filon.miner.rules.config import test_identities
 from filon.tracing.redact import Redactor, redaction_secret
 
 
@@ -279,7 +280,7 @@ def baseline_diff(report: EvalReport, baseline: EvalReport, path: str) -> Baseli
 def _redact(attempts: list[Attempt]) -> None:
     """The report on disk is redacted as the store is (unless redaction is configured off)."""
     secret = redaction_secret()
-    redactor = Redactor(secret) if secret is not None else None
+    redactor = Redactor(secret, test_identities()) if secret is not None else None
     for a in attempts:
         a.redact(redactor)
 

@@ -362,6 +362,15 @@ def _source_texts(folders: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def test_identities() -> list[str]:
+    """The agent's test customers (`test_identities`), which redaction leaves as written; none when
+    filon.toml cannot be read (the command that reads it says why)."""
+    try:
+        return FlagConfig.load().test_identities
+    except ValueError:
+        return []
+
+
 def config_folder(start: Path) -> Path:
     """The folder whose filon.toml or pyproject.toml (with `[tool.filon]`) applies: `start` or its nearest
     parent with one, not above the repository's root (a folder with `.git`); `start` when none has."""
