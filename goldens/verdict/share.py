@@ -12,6 +12,7 @@ as it is here; each rendering escapes it for its own format (`share_html`, `shar
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -193,7 +194,9 @@ def colon(lang: str) -> str:
 def shown_command(command: str, lang: str) -> str:
     """The command that opens an attempt, with the option as the console names it (`--attempt` in
     English; `--tentative` is the same option)."""
-    return command.replace(" --tentative ", " --attempt ") if lang == "en" else command
+    if lang != "en":
+        return command
+    return re.sub(r" --tentative (\d+)", r" --attempt \1 --lang en", command)
 
 
 def prompt_shown(shared: Shared) -> str:

@@ -127,7 +127,8 @@ def test_french_is_the_default_and_an_unknown_language_is_a_usage_error(tmp_path
     ("french", "said"),
     [
         ("outil manquant : consulter_commande(numero=<commande du cas>)", "<the case's commande>"),
-        ("       → filon eval show adv-04 --tentative 1", "→ filon eval show adv-04 --attempt 1"),
+        # run as printed, `eval show` answers in English too (a newcomer's ran in French)
+        ("       → filon eval show adv-04 --tentative 1", "→ filon eval show adv-04 --attempt 1 --lang en"),
         ("Client simulé scripted-client (substitut) : objectif atteint 2/2", "(stand-in): goal reached 2/2"),
     ],
 )
