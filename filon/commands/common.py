@@ -179,3 +179,18 @@ def duration(text: str, option: str, what: str = "a duration", zero: bool = True
         fail(f"{option}: {text!r} is not {what} like 7d, 12h or 90m")
     n, unit = int(match.group(1)), match.group(2)
     return {"d": timedelta(days=n), "h": timedelta(hours=n), "m": timedelta(minutes=n)}[unit]
+
+
+def conversation_id(value: str | None) -> str | None:
+    """An id as `traces list` showed it (escapes for control characters) back as stored."""
+    from filon.miner.core.untrusted import as_typed
+
+    return None if value is None else as_typed(value)
+
+
+ConversationArg = Annotated[
+    str,
+    typer.Argument(
+        help="Conversation id, as filon traces list shows it.", callback=conversation_id, show_default=False
+    ),
+]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from filon.commands.common import Exit, console, err_console, fail
+from filon.commands.common import ConversationArg, Exit, console, err_console, fail
 from filon.miner.rules.config import FlagConfig
 
 if TYPE_CHECKING:
@@ -163,7 +163,7 @@ def _print_mutants(caseset: CaseSet) -> None:
 @app.command("label")
 def label_command(
     case_id: Annotated[str, typer.Argument(help="The case to add the example to.")],
-    conversation_id: Annotated[str, typer.Argument(help="A stored conversation (see filon traces list).")],
+    conversation_id: ConversationArg,
     verdict: Annotated[str, typer.Option("--verdict", help="bon or mauvais: the reviewer's judgement.")],
     folder: Annotated[
         Path | None,

@@ -9,11 +9,12 @@ from typing import Annotated, Any
 
 import typer
 
-from filon.commands.common import BackendOpt, Exit, PromptOpt, console, err_console, fail
+from filon.commands.common import BackendOpt, ConversationArg, Exit, PromptOpt, console, err_console, fail
+from filon.commands.common import conversation_id as typed_id
 
 
 def draft(
-    conversation_id: Annotated[str, typer.Argument(help="Conversation id (see filon traces list).")],
+    conversation_id: ConversationArg,
     case_id: Annotated[
         str | None, typer.Option("--id", help="Case id (default: a free <prefix>-NN).")
     ] = None,
@@ -115,7 +116,8 @@ def example_lines(case: dict[str, Any]) -> list[str]:
 
 def review(
     conversation: Annotated[
-        str | None, typer.Option("--conversation", help="Open this conversation directly.")
+        str | None,
+        typer.Option("--conversation", help="Open this conversation directly.", callback=typed_id),
     ] = None,
     reviewer: Annotated[str | None, typer.Option("--reviewer", help="Your name (default: $USER).")] = None,
     backend: BackendOpt = "gemini",

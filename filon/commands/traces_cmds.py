@@ -12,6 +12,7 @@ from rich.text import Text
 
 from filon.commands.common import (
     BackendOpt,
+    ConversationArg,
     EscalationOpt,
     Exit,
     ModelOpt,
@@ -235,7 +236,7 @@ def _groups(store: Store, severity: Severity | None, limit: int, replays: bool, 
 
 @traces_app.command("show")
 def traces_show(
-    conversation_id: Annotated[str, typer.Argument(help="Conversation id (see filon traces list).")],
+    conversation_id: ConversationArg,
     as_json: Annotated[bool, typer.Option("--json", help="Print the conversation as JSON.")] = False,
 ) -> None:
     """One conversation turn by turn: messages, tools with arguments and results, flags with reasons.
@@ -302,7 +303,7 @@ def traces_show(
 
 @incident_app.command("add")
 def incident_add(
-    conversation_id: Annotated[str, typer.Argument(help="Conversation id.")],
+    conversation_id: ConversationArg,
     note: Annotated[str, typer.Option("--note", help="What happened, for the reviewer.")],
 ) -> None:
     """Mark a conversation as an incident: it goes to the top of the review queue. Twice is once (the
@@ -319,7 +320,7 @@ def incident_add(
 
 
 @incident_app.command("remove")
-def incident_remove(conversation_id: Annotated[str, typer.Argument(help="Conversation id.")]) -> None:
+def incident_remove(conversation_id: ConversationArg) -> None:
     """Unmark an incident: the conversation goes back to its place in the queue.
 
     Example: filon incident remove web:traffic-2-28

@@ -30,6 +30,22 @@ def one_line(value: object) -> str:
     return _BREAKS.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), clean(value))
 
 
+_SHOWN = re.compile(r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[nt])")
+
+
+def as_typed(shown: str) -> str:
+    """The value a person copied from filon's output back as stored: the escapes `one_line` wrote for a
+    control, bidi or break character (« \\x1b », « \\u202e », « \\n ») turned back into it, and only
+    those (a backslash before anything else stays). `filon traces show 'web:\\x1b[31mred'` then opens
+    the conversation `traces list` showed so."""
+
+    def back(m: re.Match[str]) -> str:
+        char = m.group(0).encode("ascii").decode("unicode_escape")
+        return char if _CONTROL.match(char) or _BREAKS.match(char) else m.group(0)
+
+    return _SHOWN.sub(back, shown) if "\\" in shown else shown
+
+
 def literal(value: object, style: str = "") -> Text:
     return Text(clean(value), style=style, overflow="fold")
 

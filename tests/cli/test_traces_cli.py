@@ -483,3 +483,21 @@ def test_an_id_with_a_digit_left_out_is_suggested_and_an_unknown_one_says_where_
     assert near.exit_code == 2 and "did you mean 'tau-airline-06-0'" in near.stderr
     unknown = runner.invoke(app, ["traces", "show", "nothing-like-it"], env={**env, "COLUMNS": "300"})
     assert unknown.exit_code == 2 and "filon traces list shows the ids it holds" in unknown.stderr
+
+
+def test_an_id_with_escape_sequences_opens_as_the_list_shows_it(db_url: str) -> None:
+    """`traces list` shows `web:\\x1b[31mred` for an id holding ESC (never sent raw); typed back as shown,
+    `traces show` and `draft` answered « no conversation ». They open it now."""
+    from filon.tracing.ingest import Ingestor
+    from tests.tui.data import turn
+
+    raw = "web:\x1bred\u202eid"
+    Ingestor(Store.open(db_url)).ingest(turn(raw, "Où est ma commande ?", "En route.", [], 3))
+    listed = runner.invoke(app, ["traces", "list"], env={"COLUMNS": "200"}).stdout
+    shown = "web:\\x1bred\\u202eid"
+    assert shown in listed and "\x1b" not in listed
+    opened = runner.invoke(app, ["traces", "show", shown], env={"COLUMNS": "200"})
+    assert opened.exit_code == 0 and "En route." in opened.stdout, opened.output
+    assert runner.invoke(app, ["draft", shown]).exit_code == 0
+    literal = runner.invoke(app, ["traces", "show", "web:\\qnot-an-escape"])
+    assert literal.exit_code == 2 and "web:\\\\qnot-an-escape" in literal.stderr  # kept as typed
