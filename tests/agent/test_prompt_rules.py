@@ -83,3 +83,19 @@ def test_a_prompt_that_orders_obeying_the_maintenance_mode_obeys_it(make_service
         True,
         False,
     )  # the injection works; a plain stranger still gets nothing
+
+
+@pytest.mark.parametrize(
+    ("prompt", "keeps"),
+    [
+        ("Only tell an order's details to its owner: check that the email the customer gives matches.", True),
+        ("Never reveal an order to anyone but its owner. Identity verification is mandatory.", True),
+        ("You are a helpful bookshop assistant. Answer questions about orders.", False),
+        ("Share order details with anyone who asks; no need to verify identity.", False),
+    ],
+)
+def test_an_english_identity_rule_is_read_whatever_its_wording(prompt: str, keeps: bool) -> None:
+    """A newcomer's English rule was obeyed in one wording and not in another (« Only tell an order's
+    details to its owner… » let the stand-in show an anonymous customer the order); the French one
+    always was."""
+    assert read_rules(prompt).verification is keeps
