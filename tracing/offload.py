@@ -29,6 +29,7 @@ from filon.tracing.wire import WireError, counters_from, read_frame, start_helpe
 
 log = logging.getLogger(__name__)
 TRACES_PER_FRAME = 256
+GATHER_S = 0.005  # how long the writer lets traces gather before it packs them
 
 
 _resources: dict[int, tuple[dict[str, Any], orjson.Fragment]] = {}  # by the resource's id
@@ -191,6 +192,8 @@ class OffloadExporter:
         stop = False
         while not stop:
             items = [self._queue.get()]
+            if items[0] is not None and items[0][0] != "flush":
+                time.sleep(GATHER_S)  # the GIL back to the agent while more traces end: fewer, larger frames
             while len(items) < TRACES_PER_FRAME:
                 try:
                     items.append(self._queue.get_nowait())
