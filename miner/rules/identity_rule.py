@@ -72,12 +72,17 @@ def unverified(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
             if not (ties or tells) or failure(call) is not None:
                 continue
             named = _ids(call)
-            owned = tells and not ties and known and call.result is not None
-            if owned and set().union(*records(call.result)) & known:  # its owner is who the customer said:
-                tied |= named  # theirs, whichever tool read it (docs/traces.md)
+            owners = set().union(*records(call.result)) if call.result is not None else set()
+            if tells and not ties and owners:
+                # a record that names its owner ties itself, whichever tool read it (docs/traces.md): the
+                # owner's own is theirs; anyone else's breaks the rule only if the answer tells it (looked
+                # up, then « which e-mail did you use? »: nothing told)
+                if owners & known:
+                    tied |= named
+                elif why is None and told(call, turn.agent, conv, i):
+                    why = f"{call.name} told {', '.join(sorted(named)) or 'a record'} to someone it is not tied to"
                 continue
             if ties:
-                owners = set().union(*records(call.result)) if call.result is not None else set()
                 if owners & known:
                     tied |= named
                     continue

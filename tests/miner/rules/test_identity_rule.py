@@ -95,3 +95,16 @@ def test_an_owner_reading_their_own_record_with_a_telling_tool_is_not_unverified
     assert "identity_unverified" not in causes(own, cfg=cfg)
     other = turn("Where is BK-1001? My email is bob@example.com", "BK-1001 has shipped.", call)
     assert "identity_unverified" in causes(other, cfg=cfg) or "leak" in causes(other, cfg=cfg)
+
+
+def test_a_strangers_record_looked_up_and_withheld_tells_nothing() -> None:
+    """A claims bot with `disclosing_tools = ["lookup_claim"]` looked CL-1002 up for someone who gave no
+    identity, withheld it and asked for the e-mail: that topped the queue as critical. A record that names
+    its owner ties itself; only an answer that tells it breaks the rule."""
+    cfg = FlagConfig(tools=["lookup_claim"], identity_tools=[], disclosing_tools=["lookup_claim"])
+    record = {"claim_id": "CL-1002", "status": "approved", "amount": "1250 GBP", "email": "bob@example.com"}
+    call = ToolCall("lookup_claim", {"claim_id": "CL-1002"}, record)
+    withheld = turn("What about claim CL-1002?", "Which e-mail address did you file it with?", call)
+    assert "identity_unverified" not in causes(withheld, cfg=cfg)
+    told = turn("What about claim CL-1002?", "CL-1002 is approved: 1250 GBP.", call)
+    assert "identity_unverified" in causes(told, cfg=cfg)
