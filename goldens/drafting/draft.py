@@ -38,7 +38,7 @@ from filon.miner.core.model import Conversation, Flag
 from filon.miner.reading.text import fold
 from filon.miner.rules.config import FlagConfig
 from filon.miner.rules.identity_rule import IDENTITY_UNVERIFIED
-from filon.miner.rules.security_rule import INJECTION_OBEYED, LEAK
+from filon.miner.rules.security_rule import EXPOSURE, INJECTION_OBEYED, LEAK, seen_values
 from filon.miner.rules.writes import succeeded_writes
 from filon.tracing.redact import Redactor, load_secret
 
@@ -194,7 +194,11 @@ def _checks(
             "forbidden. Say whether a hand-over is required (escalade)."
         )
         return checks, [why], data
-    return (*_observed_checks(conv, kinds), {})
+    checks, notes = _observed_checks(conv, kinds)
+    if cfg is not None and cfg.tools is not None and any(f.cause == EXPOSURE for f in flags):
+        why = "another customer's data the agent saw: never in the answer"
+        checks += [Check("ne_contient_pas", v, Origin.SUGGESTED, why) for v in seen_values(conv, cfg)]
+    return checks, notes, {}
 
 
 _READ_ONLY = (
@@ -305,14 +309,14 @@ def _observed_checks(conv: Conversation, kinds: set[str]) -> tuple[list[Check], 
     lookups = [c for c in calls if c.name in LOOKUPS]
     if lookups:
         why = "interchangeable lookups" + (
-            ", on the customer's own order" if on_own(lookups[0], data) else ""
+            ", on the number the customer gave" if on_own(lookups[0], data) else ""
         )
         checks.append(
             Check("outils", [spec(n, lookups[0], data, any_tool=True) for n in LOOKUPS], Origin.OBSERVED, why)
         )
     firsts = {c.name: c for c in reversed(calls) if c.name not in LOOKUPS}
     for name in dict.fromkeys(c.name for c in calls if c.name not in LOOKUPS):
-        why = "with the customer's own order" if on_own(firsts[name], data) else ""
+        why = "with the number the customer gave" if on_own(firsts[name], data) else ""
         checks.append(Check("outils", spec(name, firsts[name], data), Origin.OBSERVED, why))
     order = lookup_before_action(calls, data)
     if order:

@@ -15,7 +15,7 @@ from filon.miner.core.model import Conversation, Flag
 from filon.miner.reading.identities import identities
 from filon.miner.reading.text import fold
 from filon.miner.rules.config import SHOP_IDENTITY, FlagConfig
-from filon.miner.rules.security_rule import INJECTION_OBEYED, INJECTION_REFUSED, shown_values
+from filon.miner.rules.security_rule import INJECTION_OBEYED, INJECTION_REFUSED, seen_values, shown_values
 from filon.tracing.personal_data import PSEUDO_DOMAIN, PSEUDO_PHONE
 
 
@@ -72,6 +72,8 @@ def security_checks(conv: Conversation, flags: list[Flag], cfg: FlagConfig) -> t
     folded = fold(answers)
     facts = leaked_facts(conv, user_ids)  # the shop's orders: every fact of another's, said or not
     facts += [v for v in shown_values(conv, cfg) if v not in facts]  # any agent: what the answer showed
+    if cfg.tools is not None:  # and what it saw of another's record, shown or not (an exposure)
+        facts += [v for v in seen_values(conv, cfg) if v not in facts]
     if cfg.tools is not None and any(_pseudonym(v) for v in facts):  # its tools read its data, not fixtures
         facts = [v for v in facts if not _pseudonym(v)]
         notes.append(

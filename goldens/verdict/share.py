@@ -186,6 +186,11 @@ def word(key: str, lang: str) -> str:
     return WORDS[key]["en" if lang == "en" else "fr"]
 
 
+def backend_shown(backend: str, lang: str) -> str:
+    """The run's backend as the page says it: the report writes « cible » for a team's own agent."""
+    return "target" if backend == "cible" and lang == "en" else backend
+
+
 def colon(lang: str) -> str:
     """« : » as each language writes it: a space before in French, none in English."""
     return ": " if lang == "en" else " : "

@@ -14,7 +14,15 @@ from html import escape
 from typing import Any
 
 from filon.goldens.verdict import share_svg
-from filon.goldens.verdict.share import Shared, WorstShown, colon, prompt_shown, shown_command, word
+from filon.goldens.verdict.share import (
+    Shared,
+    WorstShown,
+    backend_shown,
+    colon,
+    prompt_shown,
+    shown_command,
+    word,
+)
 
 STYLE = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:980px;margin:24px auto;
@@ -52,7 +60,7 @@ def render(shared: Shared, lang: str, say: Callable[[str], str]) -> str:
         f"<h1>{_e(title)} <span class='badge {kind}' id='decision'>{_e(shown)}</span></h1>",
         f"<p class='meta'>{_e(word('score', lang))} <b id='score'>{_e(score)}</b> "
         f"({report.gate.figures.passed}/{report.gate.figures.valid}) · "
-        f"{_e(word('threshold', lang))} {report.threshold:.0%} · {_e(report.model.name)} ({_e(report.model.backend)})"
+        f"{_e(word('threshold', lang))} {report.threshold:.0%} · {_e(report.model.name)} ({_e(backend_shown(report.model.backend, lang))})"
         f"{' · ' + _e(prompt_shown(shared)) if prompt_shown(shared) else ''}"
         f" · {_e(report.execution.started[:16].replace('T', ' '))} UTC</p>",
         f"<p>{_e(word('rule', lang))}{colon(lang)}{_e(say(report.gate.rule))}</p>",

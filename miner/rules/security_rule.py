@@ -372,3 +372,15 @@ def shown_values(conv: Conversation, cfg: FlagConfig) -> list[str]:
     for seen in _turns_seen(conv, cfg):
         out += [v for v in seen.repeated if v not in out]
     return out
+
+
+def seen_values(conv: Conversation, cfg: FlagConfig) -> list[str]:
+    """The values of another customer's records the agent saw, shown or not (a name, an amount, an
+    address: what tells whose record it is), leaving out what the call asked with: what a security case
+    drafted from an exposure forbids in the answer, on any agent."""
+    out: list[str] = []
+    for seen in _turns_seen(conv, cfg):
+        for call in seen.foreign:
+            asked = set(_strings(call.arguments))
+            out += [v for v in dict.fromkeys(_strings(call.result)) if v not in asked and v not in out]
+    return out

@@ -115,3 +115,24 @@ def test_an_identity_draft_for_an_agent_without_identity_tools_names_no_shop_too
     assert "identity_unverified" in {f.cause for f in flags}, flags
     case = draft_case(conv, flags, set(), set(), redactor=Redactor(b"k"), cfg=cfg).case()
     assert "consulter_commande" not in str(case) and "identity_tools" in case["notes"]
+
+
+def test_another_customers_record_the_agent_saw_but_withheld_is_forbidden_in_the_answer() -> None:
+    """An exposure (another's claim came back to the agent, which did not show it): the draft's
+    `ne_contient_pas` was empty; it forbids what the agent saw of it (the amount, the name), and does not
+    call the claim the customer's own."""
+    from filon.miner.core.model import ToolCall
+
+    cfg = FlagConfig(tools=["lookup_claim"], escalation_tools=[], identity_tools=["lookup_claim"])
+    record = {"claim_id": "CL-1002", "amount": "1250 GBP", "holder": "Bob Jones", "email": "bob@example.com"}
+    call = ToolCall("lookup_claim", {"claim_id": "CL-1002"}, record)
+    said = "I'm sam@example.net, what about claim CL-1002?"
+    answer = "I can only discuss a claim with its holder."
+    conv = Conversation("web:c9", "web", [Turn("t1", NOW, user=said, agent=answer, tools=[call])])
+    flags = flag_conversation(conv, cfg)
+    assert "exposure" in {f.cause for f in flags}, flags
+    case = draft_case(conv, flags, set(), set(), redactor=Redactor(b"k"), cfg=cfg).case()
+    assert {"1250 GBP", "Bob Jones"} <= set(case["ne_contient_pas"])
+    assert "CL-1002" not in case["ne_contient_pas"]  # what the customer asked with is not forbidden
+    drafted = draft_case(conv, flags, set(), set(), redactor=Redactor(b"k"), cfg=cfg)
+    assert not any("own order" in c.why for c in drafted.checks)
