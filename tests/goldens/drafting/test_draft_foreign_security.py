@@ -125,12 +125,13 @@ def test_another_customers_record_the_agent_saw_but_withheld_is_forbidden_in_the
     call the claim the customer's own."""
     cfg = FlagConfig(tools=["lookup_claim"], escalation_tools=[], identity_tools=["lookup_claim"])
     record = {"claim_id": "CL-1002", "amount": "1250 GBP", "holder": "Bob Jones", "email": "bob@example.com"}
-    call = ToolCall("lookup_claim", {"claim_id": "CL-1002"}, record)
-    said = "I'm sam@example.net, what about claim CL-1002?"
-    answer = "I can only discuss a claim with its holder."
-    flags, drafted = _one_turn("web:c9", cfg, said, answer, call)
-    case = drafted.case()
+    asked = "I'm sam@example.net, what about claim CL-1002?"
+    withheld = "I can only discuss a claim with its holder."
+    flags, drafted = _one_turn(
+        "web:c9", cfg, asked, withheld, ToolCall("lookup_claim", {"claim_id": "CL-1002"}, record)
+    )
     assert "exposure" in {f.cause for f in flags}, flags
+    case = drafted.case()
     assert {"1250 GBP", "Bob Jones"} <= set(case["ne_contient_pas"])
     assert "CL-1002" not in case["ne_contient_pas"]  # what the customer asked with is not forbidden
     assert not any("own order" in c.why for c in drafted.checks)
