@@ -167,7 +167,6 @@ SHOP_HELP = Path(__file__).resolve().parents[2] / "agent" / "knowledge"  # the r
 SHOP_WRITES = ["demander_retour", "transferer_a_un_conseiller"]
 SHOP_IDENTITY = ["consulter_commande"]
 SHOP_DISCLOSING = ["consulter_commande", "suivre_colis"]
-TOOL_LISTS = ("write_tools", "identity_tools", "disclosing_tools")
 
 
 @lru_cache(maxsize=1)
@@ -311,7 +310,8 @@ def _known() -> set[str]:
 
 
 def _resolved(found: dict[str, Any], where: str, folder: Path) -> dict[str, Any]:
-    """A file's settings with its rulebook built and its `sources` made absolute and checked."""
+    """A file's settings with its rulebook built and its `sources` made absolute and checked (the
+    values' types were checked by `config_values.checked`)."""
     out = dict(found)
     if "rules" in out:
         if not isinstance(out["rules"], dict):
@@ -320,16 +320,6 @@ def _resolved(found: dict[str, Any], where: str, folder: Path) -> dict[str, Any]
             out["rules"] = rulebook(out["rules"], where)
         except ValueError as exc:
             raise ConfigError(str(exc)) from exc
-    for flag in ("identity_required", "confirm_writes"):
-        if flag in out and not isinstance(out[flag], bool):
-            raise ConfigError(f"{where}: {flag}: true or false")
-    for tools in TOOL_LISTS:
-        found = out.get(tools, [])
-        if not isinstance(found, list) or not all(isinstance(x, str) and x.strip() for x in found):
-            raise ConfigError(f"{where}: {tools}: a list of tool names (shell patterns allowed)")
-    tests = out.get("test_identities", [])
-    if not isinstance(tests, list) or not all(isinstance(x, str) and x.strip() for x in tests):
-        raise ConfigError(f"{where}: test_identities: a list of emails or phone numbers (globs allowed)")
     for name in ("sources", "policy_sources"):
         if name in out:
             out[name] = _folders(out[name], f"{where}: {name}", folder)

@@ -15,10 +15,19 @@ class ConfigError(ValueError):
     """filon.toml (or `[tool.filon]`) cannot be used: the message names the file and the setting."""
 
 
-STRING_LISTS = (
-    "tools", "escalation_tools", "injection_patterns", "promise_patterns", "conversation_keys",
-    "extra_injection_patterns", "extra_promise_patterns",
-)  # fmt: skip
+# lists of strings, each with what its message says it holds
+_STRINGS = 'a list of strings, such as ["a", "b"]'
+_TOOLS = "a list of tool names (shell patterns allowed)"
+STRING_LISTS: dict[str, str] = {
+    **dict.fromkeys(
+        ("tools", "escalation_tools", "injection_patterns", "promise_patterns", "conversation_keys",
+         "extra_injection_patterns", "extra_promise_patterns"),
+        _STRINGS,
+    ),
+    **dict.fromkeys(("write_tools", "identity_tools", "disclosing_tools"), _TOOLS),
+    "test_identities": "a list of emails or phone numbers (globs allowed)",
+}  # fmt: skip
+FLAGS = ("identity_required", "confirm_writes")  # true or false
 # number settings: (the smallest value that makes sense, the largest, whether it must be whole)
 NUMBERS: dict[str, tuple[float, float, bool]] = {
     "latency_ms": (1, float("inf"), False),
@@ -46,10 +55,13 @@ def checked(values: dict[str, Any], where: str, known: set[str]) -> None:
         raise ConfigError(
             f"{where}: unknown setting(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})"
         )
-    for name in STRING_LISTS:
+    for name in FLAGS:
+        if name in values and not isinstance(values[name], bool):
+            raise ConfigError(f"{where}: {name}: true or false")
+    for name, holds in STRING_LISTS.items():
         found = values.get(name, [])
         if not isinstance(found, list) or not all(isinstance(x, str) and x.strip() for x in found):
-            raise ConfigError(f'{where}: {name}: a list of strings, such as ["a", "b"]')
+            raise ConfigError(f"{where}: {name}: {holds}")
     for name, (low, high, whole) in NUMBERS.items():
         if name not in values:
             continue
