@@ -81,9 +81,11 @@ class CoverageScreen(ReviewScreen):
             caseset = load_set(self.review.goldens)
             escalation = frozenset(FlagConfig.load().escalation_tools)
             groups = self.review.store.groups.failure_groups(limit=None, since=now - window)
-            sources = sources_of(self.review.store, caseset.cases) if groups else {}
+            sources = sources_of(self.review.store, caseset.cases)
             found = coverage(caseset.cases, groups, escalation, sources) if groups else None
-            points, _ = over_time(self.review.store, caseset.cases, escalation, now - window, window, now)
+            points, _ = over_time(
+                self.review.store, caseset.cases, escalation, sources, now - window, window, now
+            )
         except Exception as exc:  # a set that does not load, a store that does not answer: said
             self.post_message(self.Measured(which, None, [], 0, str(exc)))
             return

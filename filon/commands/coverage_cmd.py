@@ -63,7 +63,8 @@ def coverage(
             f"no conversation since {start:%Y-%m-%d %H:%M} UTC ({since}) in the store {store.name}",
             Exit.FAILED,
         )
-    found = measure(caseset.cases, groups, escalation, sources_of(store, caseset.cases))
+    sources = sources_of(store, caseset.cases)
+    found = measure(caseset.cases, groups, escalation, sources)
     if as_json:
         console.print_json(json.dumps({"since": start.isoformat(), **found.as_json()}, ensure_ascii=False))
         return
@@ -88,7 +89,7 @@ def coverage(
             soft_wrap=True,
         )
     if plot:
-        drawn = _over_time(store, caseset.cases, escalation, start, window, console.width)
+        drawn = _over_time(store, caseset.cases, escalation, sources, start, window, console.width)
         if drawn:
             console.print(drawn, markup=False, highlight=False, soft_wrap=True)
         else:
@@ -100,6 +101,7 @@ def _over_time(
     store: Store,
     cases: list[Case],
     escalation: frozenset[str],
+    sources: dict[str, str],
     start: datetime,
     window: timedelta,
     width: int,
@@ -108,7 +110,7 @@ def _over_time(
     periods with traffic."""
     from filon.goldens.set.coverage import over_time
 
-    points, daily = over_time(store, cases, escalation, start, window)
+    points, daily = over_time(store, cases, escalation, sources, start, window)
     if len(points) < 2:
         return None
     from filon.commands.plots import percent_line

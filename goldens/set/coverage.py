@@ -172,12 +172,14 @@ def over_time(
     store: Store,
     cases: list[Case],
     escalation: frozenset[str],
+    sources: dict[str, str],
     start: datetime,
     window: timedelta,
     now: datetime | None = None,
 ) -> tuple[list[tuple[datetime, float]], bool]:
     """The coverage (%) of each day of the window, by the day conversations started (each hour, when the
-    window is under two days), oldest first; and whether the periods are days. Days are read from the
+    window is under two days), oldest first; and whether the periods are days. `sources`: as `coverage`
+    takes them, read once by the caller (`sources_of`). Days are read from the
     groups' counts by day, with no scan of the conversations; hours are counted from the conversations."""
     daily = window >= timedelta(days=2)
     if daily:
@@ -188,7 +190,6 @@ def over_time(
     else:
         bounds = [start + timedelta(hours=i) for i in range(int(window / timedelta(hours=1)) + 1)]
     points: list[tuple[datetime, float]] = []
-    sources = sources_of(store, cases)
     for since, until in itertools.pairwise(bounds):
         groups = store.groups.failure_groups(limit=None, since=since, until=until, exact=not daily)
         found = coverage(cases, groups, escalation, sources)
