@@ -102,7 +102,7 @@ _CATALOG: list[tuple[str, str]] = [
     (r"\(aucun\)", "(none)"),
     (r"<(\w+) du cas>", r"<the case's \1>"),  # an argument the case's own data gives (`du_cas`)
     # run as printed, it answers in English too (`eval show` speaks FILON_LANG's language otherwise)
-    (r"(→ filon eval show \S+) --tentative (\d+)", r"\1 --attempt \2 --lang en"),
+    (r"(filon eval show \S+) --tentative (\d+)", r"\1 --attempt \2 --lang en"),
     (r"escalade attendue=(\S+) obtenue=(\S+)", r"escalation expected=\1 got=\2"),
     (r"ordre non respecté : ", "order not kept: "),
     (r" attendu après ", " expected after "),

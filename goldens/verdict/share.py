@@ -12,12 +12,12 @@ as it is here; each rendering escapes it for its own format (`share_html`, `shar
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from filon.goldens.run.attempt import Attempt
+from filon.goldens.verdict.lang import english
 from filon.goldens.verdict.report_model import EvalReport, WorstAttempt
 
 RUNS_SHOWN = 30  # recorded runs drawn, newest last
@@ -197,11 +197,9 @@ def colon(lang: str) -> str:
 
 
 def shown_command(command: str, lang: str) -> str:
-    """The command that opens an attempt, with the option as the console names it (`--attempt` in
-    English; `--tentative` is the same option)."""
-    if lang != "en":
-        return command
-    return re.sub(r" --tentative (\d+)", r" --attempt \1 --lang en", command)
+    """The command that opens an attempt, as the console in that language says it (`lang.english`:
+    `--attempt` and `--lang en` in English; `--tentative` is the same option)."""
+    return english(command) if lang == "en" else command
 
 
 def prompt_shown(shared: Shared) -> str:
