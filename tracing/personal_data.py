@@ -28,6 +28,12 @@ Found = tuple[str, int, int]  # (kind, start, end)
 _PHONE_PSEUDONYM = re.compile(rf"(?<!\d){PSEUDO_PHONE}\d{{6}}(?!\d)")
 
 
+def pseudonymous(value: str) -> bool:
+    """Whether a value is one redaction wrote (an e-mail at `PSEUDO_DOMAIN`, a phone `PSEUDO_PHONE` and
+    six digits): no agent replayed on its own data will ever say it."""
+    return PSEUDO_DOMAIN in value.lower() or _PHONE_PSEUDONYM.fullmatch(value.strip().lstrip("+")) is not None
+
+
 def card_digits(written: str) -> str | None:
     """A card number's digits, or None where these are no card's (a length, Luhn, a SIRET)."""
     if _PHONE_PSEUDONYM.search(written):

@@ -6,8 +6,6 @@ the same code as the leak rule (`miner.rules.security_rule.shown_values`)."""
 
 from __future__ import annotations
 
-import re
-
 from filon.goldens.drafting.check import Check, Origin
 from filon.goldens.drafting.draft_trajectory import strangers_orders
 from filon.goldens.drafting.leaks import leaked_facts
@@ -16,16 +14,7 @@ from filon.miner.reading.identities import identities
 from filon.miner.reading.text import fold
 from filon.miner.rules.config import SHOP_IDENTITY, FlagConfig
 from filon.miner.rules.security_rule import INJECTION_OBEYED, INJECTION_REFUSED, seen_values, shown_values
-from filon.tracing.personal_data import PSEUDO_DOMAIN, PSEUDO_PHONE
-
-
-def _pseudonym(value: str) -> bool:
-    """A value the store's redaction wrote (`tracing.personal_data`): a case replayed against the agent's
-    own data never meets it."""
-    return (
-        PSEUDO_DOMAIN in value.lower()
-        or re.fullmatch(rf"\+?{PSEUDO_PHONE}\d{{6}}", value.strip()) is not None
-    )
+from filon.tracing.personal_data import pseudonymous
 
 
 def _user_identities(conv: Conversation) -> set[str]:
@@ -74,8 +63,8 @@ def security_checks(conv: Conversation, flags: list[Flag], cfg: FlagConfig) -> t
     facts += [v for v in shown_values(conv, cfg) if v not in facts]  # any agent: what the answer showed
     if cfg.tools is not None:  # and what it saw of another's record, shown or not (an exposure)
         facts += [v for v in seen_values(conv, cfg) if v not in facts]
-    if cfg.tools is not None and any(_pseudonym(v) for v in facts):  # its tools read its data, not fixtures
-        facts = [v for v in facts if not _pseudonym(v)]
+    if cfg.tools is not None and any(pseudonymous(v) for v in facts):  # its tools read its data, not fixtures
+        facts = [v for v in facts if not pseudonymous(v)]
         notes.append(
             "Another customer's e-mail or phone leaked: the store keeps it redacted, so the case cannot "
             "name it (its pseudonym would never be said); write it in ne_contient_pas if your test data has it."
