@@ -73,21 +73,18 @@ def queue_table(rows: list[ConversationSummary], width: int, title: str | None =
         "status": max([6, *(len(r.status) for r in rows)]),
         "age": max([3, *(len(a) for a in ages.values())]),
     }
-    stacked = width < WIDE
-    shown = [*([] if stacked else ["why", "flags"]), *(["tools"] if width >= 160 else [])]
+    if width < WIDE:  # the fixed columns on a line, the reason on the lines under it
+        return _stacked(rows, title, list(fixed.items()), ages, width)
+    shown = ["why", "flags", *(["tools"] if width >= 160 else [])]
     gaps = 3 * (len(fixed) + len(shown) - 1) + 2  # padding and a separator between columns, an edge each side
     budget = max(16, width - sum(fixed.values()) - gaps)
     widths = {c: budget // 5 for c in shown if c != "why"}
-    if not stacked:
-        widths["why"] = max(8, budget - sum(widths.values()))
+    widths["why"] = max(8, budget - sum(widths.values()))
     order = ["conversation", "severity", *shown, "status", "age"]
-
-    table = Table(title=None if stacked else title, box=box.SIMPLE_HEAD, pad_edge=False)
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
     for column in order:
         size = fixed.get(column) or widths[column]
         table.add_column(column, no_wrap=True, overflow="ellipsis", min_width=size, max_width=size)
-    if stacked:
-        return _stacked(rows, title, [(c, fixed[c]) for c in order], ages, width)
     for r in rows:
         cells = {
             "conversation": Text(one_line(r.conversation_id)),
