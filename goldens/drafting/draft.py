@@ -38,7 +38,7 @@ from filon.miner.core.model import Conversation, Flag
 from filon.miner.reading.text import fold
 from filon.miner.rules.config import FlagConfig
 from filon.miner.rules.identity_rule import IDENTITY_UNVERIFIED
-from filon.miner.rules.security_rule import EXPOSURE, INJECTION_OBEYED, LEAK, seen_values
+from filon.miner.rules.security_rule import EXPOSURE, INJECTION_OBEYED, LEAK, others_values
 from filon.miner.rules.writes import succeeded_writes
 from filon.tracing.redact import Redactor, load_secret
 
@@ -197,7 +197,7 @@ def _checks(
     checks, notes = _observed_checks(conv, kinds)
     if cfg is not None and cfg.tools is not None and any(f.cause == EXPOSURE for f in flags):
         why = "another customer's data the agent saw: never in the answer"
-        checks += [Check("ne_contient_pas", v, Origin.SUGGESTED, why) for v in seen_values(conv, cfg)]
+        checks += [Check("ne_contient_pas", v, Origin.SUGGESTED, why) for v in others_values(conv, cfg)[1]]
     return checks, notes, {}
 
 

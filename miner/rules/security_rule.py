@@ -363,24 +363,17 @@ def _turns_seen(conv: Conversation, cfg: FlagConfig) -> Iterator[_Seen]:
         yield _Seen(i, turn, pattern, foreign, leaked, repeated, unidentified, bool(known))
 
 
-def shown_values(conv: Conversation, cfg: FlagConfig) -> list[str]:
-    """The values of another customer's records an answer repeated (their name, their articles, their
-    order's status), as the record wrote them, on any agent: what a security case drafted from the
-    conversation forbids in the answer (`ne_contient_pas`). Identifiers are left out: stored traces
-    hold them redacted."""
-    out: list[str] = []
-    for seen in _turns_seen(conv, cfg):
-        out += [v for v in seen.repeated if v not in out]
-    return out
-
-
-def seen_values(conv: Conversation, cfg: FlagConfig) -> list[str]:
-    """The values of another customer's records the agent saw, shown or not (a name, an amount, an
-    address: what tells whose record it is), leaving out what the call asked with: what a security case
-    drafted from an exposure forbids in the answer, on any agent."""
-    out: list[str] = []
-    for seen in _turns_seen(conv, cfg):
-        for call in seen.foreign:
+def others_values(conv: Conversation, cfg: FlagConfig) -> tuple[list[str], list[str]]:
+    """The values of another customer's records, as the records wrote them, on any agent: those an
+    answer repeated (`_repeated`: their name, their articles, their order's status) and every one the
+    agent saw, shown or not (a name, an amount: what tells whose record it is; not what the call asked
+    with). What a security case drafted from the conversation forbids in the answer (`ne_contient_pas`).
+    Identifiers are left out of the first: stored traces hold them redacted."""
+    shown: list[str] = []
+    seen: list[str] = []
+    for turn in _turns_seen(conv, cfg):
+        shown += [v for v in turn.repeated if v not in shown]
+        for call in turn.foreign:
             asked = set(_strings(call.arguments))
-            out += [v for v in dict.fromkeys(_strings(call.result)) if v not in asked and v not in out]
-    return out
+            seen += [v for v in dict.fromkeys(_strings(call.result)) if v not in asked and v not in seen]
+    return shown, seen
