@@ -86,9 +86,9 @@ class EvalOutcome:
     comparison: Comparison | None = None
     written: tuple[Path, Path | None] | None = None  # where the report and the JUnit went
 
-    def lines(self) -> list[str]:
-        out = console_lines(self.report) if self.report else []
-        return [*out, "", *compare_view.console_lines(self.comparison)] if self.comparison else out
+    def lines(self, lang: str = "fr") -> list[str]:  # in French (the default) or English
+        out = console_lines(self.report, lang) if self.report else []
+        return [*out, "", *compare_view.console_lines(self.comparison, lang)] if self.comparison else out
 
 
 @dataclass
@@ -384,7 +384,7 @@ def publish(comparison: Comparison, markdown: Path | None) -> None:
 @dataclass
 class CompareResult:
     exit_code: int
-    message: str = ""
+    message: str = ""  # why there is no comparison
     comparison: Comparison | None = None
     store_warning: str = ""
 
@@ -397,4 +397,4 @@ def compare_reports(a: Path, b: Path, margin: float = 0.05, markdown: Path | Non
     except ValueError as exc:
         return CompareResult(2, str(exc))
     publish(comparison, markdown)
-    return CompareResult(comparison.exit_code, comparison.reason, comparison, _record(None, "", comparison))
+    return CompareResult(comparison.exit_code, "", comparison, _record(None, "", comparison))

@@ -135,5 +135,6 @@ def _check_wheel(tmp_path: Path) -> None:
         "filon/miner/rules/flags.py",
         "filon/agent/prompts/system.md",
         "filon/agent/shop/fixtures.json",
+        "filon/miner/core/messages.toml",  # the catalogue of what filon says
     ):
         assert needed in names

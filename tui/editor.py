@@ -24,7 +24,6 @@ from filon.goldens.drafting.draft import Draft
 from filon.goldens.drafting.review import SaveError, label_answer, lint_draft, save_case, try_case
 from filon.goldens.set.calibration import Trial, as_example, trials
 from filon.goldens.set.caseset import CaseSet, Problem, load_set, parse_case
-from filon.goldens.verdict.lang import english
 from filon.tui.base import ReviewScreen
 from filon.tui.confirm import ConfirmScreen, ask
 from filon.tui.editor_view import ORIGIN_STYLE, TriedView, examples_text
@@ -272,12 +271,12 @@ class EditorScreen(ReviewScreen):
             return
         result, ran_on = tried.attempt, tried.ran_on()
         answer = as_example(result.transcript)
-        if result.not_runnable:
-            self.post_message(self.Tried(f"{ran_on}\nnot runnable: {result.not_runnable}", False))
-        elif result.error:
-            self.post_message(self.Tried(f"{ran_on}\ninfrastructure error: {result.error}", False))
+        if result.not_runnable or result.error:  # said in the screen's language
+            why = "not runnable" if result.not_runnable else "infrastructure error"
+            said = result.say(result.not_runnable or result.error or "", "en")
+            self.post_message(self.Tried(f"{ran_on}\n{why}: {said}", False))
         elif result.gaps:
-            gaps = "\n".join(english(g) for g in result.gaps)  # the screen's language, not the report's
+            gaps = "\n".join(result.say(g, "en") for g in result.gaps)  # the screen's language
             said = f"{ran_on}\nfails:\n{gaps}\ntools: {', '.join(result.tools) or '-'}"
             self.post_message(self.Tried(said, False, answer))
         else:

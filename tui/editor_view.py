@@ -30,7 +30,8 @@ def examples_text(rows: list[Trial]) -> Text:
         if t.agrees:
             why = "accepted" if t.accepted else "rejected"
         else:
-            why = "trop strict: " + "; ".join(t.ecarts) if t.example.verdict == "bon" else "trop lâche"
+            gaps = "; ".join(g.render("en") for g in t.ecarts)  # the screen's language, not the report's
+            why = "trop strict: " + gaps if t.example.verdict == "bon" else "trop lâche"
         out.append_text(
             line(
                 (f"{mark} {verdict} ", style), " / ".join(t.example.answers())[:120], (f"  — {why}\n", "dim")

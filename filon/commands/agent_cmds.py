@@ -142,10 +142,8 @@ def _ask_target(
         fail(str(exc))
     except OSError as exc:
         fail(f"--otlp-port {port}: {exc.strerror or exc}")
-    if said.error or said.not_runnable:
-        from filon.goldens.verdict.lang import english  # the report's words; a CLI message is English
-
-        fail(f"{target}: {english(said.error or said.not_runnable or '')}", Exit.INCONCLUSIVE)
+    if said.error or said.not_runnable:  # the report's words; a CLI message is English
+        fail(f"{target}: {said.say(said.error or said.not_runnable or '', 'en')}", Exit.INCONCLUSIVE)
     _print_turn(said.transcript, as_json)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
 from datetime import timedelta
 from typing import Annotated, Any, NoReturn
 
@@ -67,9 +66,9 @@ console = SafeConsole(highlight=False, soft_wrap=True)
 err_console = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
-def console_language(lang: str | None) -> Callable[[str], str]:
-    """The console's language (`--lang`, else FILON_LANG): how the report's sentences are said; a value
-    that is neither is one line and exit 2."""
+def console_language(lang: str | None) -> str:
+    """The console's language (`--lang`, else FILON_LANG): fr or en, in which the catalogue's sentences
+    are said (`miner.core.messages`); a value that is neither is one line and exit 2."""
     from filon.goldens.verdict import lang as language
 
     if lang is not None:
@@ -80,7 +79,7 @@ def console_language(lang: str | None) -> Callable[[str], str]:
         language.current()
     except language.UnknownLanguage as exc:
         fail(str(exc))  # FILON_LANG, or another FILON_* setting that does not parse: named
-    return language.say
+    return language.current()
 
 
 def progress_bar(label: str, on: Console | None = None, elapsed: bool = False) -> Progress:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -173,7 +173,7 @@ def eval_command(
     """
     if ctx.invoked_subcommand is not None:
         return
-    say = console_language(lang)
+    said_in = console_language(lang)
     from filon.goldens.evaluate import EvalConfig
 
     config = EvalConfig(
@@ -202,7 +202,7 @@ def eval_command(
         simulator_model=simulator_model,
         budget=budget,
     )
-    progress, on_start, on_attempt, live, finished = _progress(repeat, say)
+    progress, on_start, on_attempt, live, finished = _progress(repeat, said_in)
     outputs = [
         ("--report", config.report),
         ("--junit", config.junit),
@@ -213,9 +213,7 @@ def eval_command(
         _run(config, progress, on_start, on_attempt, live, finished, (html, summary))
 
 
-def _progress(
-    repeat: int, say: Callable[[str], str]
-) -> tuple[Progress, Any, Any, bool, dict[str, list[Any]]]:
+def _progress(repeat: int, lang: str) -> tuple[Progress, Any, Any, bool, dict[str, list[Any]]]:
     """The bar on a terminal; in CI, a line per case as it finishes, not a silent bar."""
 
     from filon.goldens.run.runner import Attempt
@@ -242,7 +240,8 @@ def _progress(
             done = finished.setdefault(attempt.case_id, [])
             done.append(attempt)
             if len(done) == repeat:
-                console.print(say(case_line(case_entry(done))), markup=False, soft_wrap=True)
+                codes = {text: s for a in done for text, s in a.codes.items()}
+                console.print(case_line(case_entry(done), lang, codes), markup=False, soft_wrap=True)
 
     return progress, on_start, on_attempt, live, finished
 
@@ -275,8 +274,9 @@ def _run(
     """The run, its lines and its exit code (`typer.Exit`), with the report held."""
     from filon.goldens.evaluate import evaluate
     from filon.goldens.verdict import lang as language
+    from filon.miner.core.messages import said
 
-    say = language.say
+    lang = language.current()
     try:
         with progress:
             result = evaluate(config, on_start, on_attempt)
@@ -287,28 +287,28 @@ def _run(
         (err_console if problem.level == "error" else console).print(problem.line(), markup=False)
     if result.report is None:
         fail(result.message, Exit(result.exit_code))
-    lines = result.lines()
+    lines = result.lines(lang)
     if live and finished:  # the cases were printed as they finished: the summary follows
         lines = lines[len(result.report.cases) :]
     for line in lines:
-        console.print(say(line), markup=False, soft_wrap=True)
+        console.print(line, markup=False, soft_wrap=True)
     report, junit = result.written or (config.report, config.junit)
     if result.report.interrupted:
-        kept = " (le rapport du run précédent est gardé)" if str(report) != str(config.report) else ""
+        kept = said("console.kept_earlier") if str(report) != str(config.report) else ""
         done = len(finished) or len(result.report.cases)
-        err_console.print(
-            say(f"interrompu : {done} cas terminé(s), rapportés dans {report}{kept}"), markup=False
-        )
-    console.print(say(f"Rapport : {report}" + (f" · JUnit : {junit}" if junit else "")), markup=False)
+        interrupted = said("console.interrupted", done=done, report=str(report), kept=kept)
+        err_console.print(interrupted.render(lang), markup=False)
+    also = said("console.junit", junit=str(junit)) if junit else ""
+    console.print(said("console.report", report=str(report), junit=also).render(lang), markup=False)
     b = result.report.baseline
     if b is not None:
-        for heading, names in (
-            ("Nouveaux échecs", b.new_failures),
-            ("Nouvelles réussites", b.new_passes),
-            ("Nouveaux instables", b.new_unstable),
+        for code, names in (
+            ("console.new_failures", b.new_failures),
+            ("console.new_passes", b.new_passes),
+            ("console.new_unstable", b.new_unstable),
         ):
             if names:
-                console.print(say(f"{heading} : {', '.join(names)}"), markup=False)
+                console.print(said(code, ids=", ".join(names)).render(lang), markup=False)
     if result.store_warning:
         err_console.print(result.store_warning, markup=False)
     from filon.commands.eval_share import publish
@@ -329,6 +329,9 @@ def compare_command(
     marge: MargeOpt = 0.05,
     markdown: MarkdownOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
+    lang: Annotated[
+        str | None, typer.Option("--lang", help="fr (the default) or en: the console's language.")
+    ] = None,
 ) -> None:
     """Is run B worse than run A beyond noise? Two reports of the same set, paired by case.
 
@@ -338,6 +341,7 @@ def compare_command(
     0 otherwise; 2 when the reports do not pair; 3 when either run was inconclusive.
 
     Example: filon eval compare var/eval-gemini-a.json var/eval-gemini-b.json --markdown var/compare.md
+    Example: filon eval compare var/eval-a.json var/eval-b.json --lang en
     """
     import json
 
@@ -350,7 +354,7 @@ def compare_command(
     if as_json:
         console.print_json(json.dumps(result.comparison.as_json(), ensure_ascii=False))
     else:
-        for line in console_lines(result.comparison):
+        for line in console_lines(result.comparison, console_language(lang)):
             console.print(line, markup=False, soft_wrap=True)
     if result.store_warning:
         err_console.print(result.store_warning, markup=False)

@@ -34,13 +34,13 @@ def publish(report: EvalReport, report_path: Path, html: Path | None, summary: P
     said: list[str] = []
     if html is not None:
         try:
-            write_atomic(html, share_html.render(shared, lang, language.say))
+            write_atomic(html, share_html.render(shared, lang))
             said.append(f"HTML: {html}")
         except OSError as exc:
             said.append(f"--html {html}: not written ({exc.strerror or exc})")
     markdown = None
     if summary is not None or step_summary:
-        markdown = share_md.render(shared, lang, language.say)
+        markdown = share_md.render(shared, lang)
     if summary is not None and markdown is not None:
         try:
             write_atomic(summary, markdown)

@@ -12,7 +12,11 @@ import typer
 from filon.commands.common import console, console_language, fail
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from filon.goldens.run.attempt import Attempt
     from filon.goldens.verdict.report_model import EvalReport
+    from filon.miner.core.messages import Said
 
 
 def show(
@@ -38,6 +42,7 @@ def show(
     from difflib import get_close_matches
 
     from filon.goldens.verdict.report_model import EvalReport
+    from filon.miner.core.messages import render, said
     from filon.miner.settings import settings
 
     path = report or settings().report_path()
@@ -57,43 +62,58 @@ def show(
             f"--tentative {attempt}: {case_id} has attempt(s) {', '.join(map(str, sorted(tries)))} in {path}"
         )
 
-    said_as = console_language(
-        lang
-    )  # the report's French, said in the console's language (--lang, FILON_LANG)
+    language = console_language(lang)  # the report's French, said in the console's language
 
-    def say(text: str) -> None:
-        console.print(said_as(text), markup=False, soft_wrap=True)
+    def say(line: str | Said) -> None:
+        console.print(render(line, language), markup=False, soft_wrap=True)
 
-    say(f"{case.id} ({case.category}) · tentative {chosen.attempt}/{case.total} · {chosen.status}")
-    for label, items in (
-        ("règle bloquante", chosen.blocking_rules),
-        ("écart", chosen.gaps),
-        ("avis", chosen.notes),
+    def kept(text: str) -> str | Said:  # a sentence of the report, through the code it keeps beside it
+        return document.codes.get(text, text)
+
+    status = said(f"show.status.{chosen.status}")
+    say(
+        said(
+            "show.head",
+            case=case.id,
+            category=case.category,
+            attempt=chosen.attempt,
+            total=case.total,
+            status=status,
+        )
+    )
+    for code, items in (
+        ("show.blocking_rule", chosen.blocking_rules),
+        ("show.gap", chosen.gaps),
+        ("show.note", chosen.notes),
     ):
         for item in items:
-            say(f"  {label} : {item}")
+            say(said(code, item=kept(item)))
     if chosen.error or chosen.not_runnable:
-        say(f"  erreur : {chosen.error or chosen.not_runnable}")
+        say(said("show.error", item=kept(chosen.error or chosen.not_runnable or "")))
+    _turns(chosen, say)
+
+
+def _turns(chosen: Attempt, say: Callable[[str | Said], None]) -> None:
+    """Each turn: the customer's message, each call with its arguments and result, the answer."""
+    from filon.miner.core.messages import said
+
     for n, turn in enumerate(chosen.turns, 1):
-        say(f"── tour {n}")
-        say(f"client > {turn.customer}")
+        say(said("show.turn", turn=n))
+        say(said("show.customer", text=turn.customer))
         for call in turn.calls:
             args = (
-                "(arguments non enregistrés)"
-                if call.args is None
-                else json.dumps(call.args, ensure_ascii=False)
+                said("show.no_arguments") if call.args is None else json.dumps(call.args, ensure_ascii=False)
             )
-            outcome = f"erreur : {call.error}" if call.failed else json.dumps(call.result, ensure_ascii=False)
-            said = (
-                outcome
-                if len(outcome) <= 300
-                else outcome[:300] + f"… ({len(outcome) - 300} more characters)"
-            )
-            say(f"  outil {call.tool} {args} → {said}")
-        say(f"agent  > {turn.answer}" + (" [transfert à un conseiller]" if turn.escalated else ""))
+            outcome = (call.error or "") if call.failed else json.dumps(call.result, ensure_ascii=False)
+            if len(outcome) > 300:
+                outcome = outcome[:300] + f"… ({len(outcome) - 300} more characters)"
+            shown = said("show.call_error", error=outcome) if call.failed else outcome
+            say(said("show.call", tool=call.tool, args=args, outcome=shown))
+        handed = said("show.handed_over") if turn.escalated else ""
+        say(said("show.agent", text=turn.answer, handed=handed))
     if not chosen.turns:  # a report written before transcripts were kept: its answers, at least
         for answer in chosen.answers:
-            say(f"agent  > {answer}")
+            say(said("show.agent", text=answer, handed=""))
 
 
 def _held(document: EvalReport) -> str:

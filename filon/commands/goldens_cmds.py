@@ -110,10 +110,11 @@ def lint(
         problems = proven + found
     elif embeddings:
         console.print("proche_de thresholds not proven: the set has errors, fix them first", markup=False)
-    from filon.goldens.verdict.lang import say  # what a check found, as the report says it (FILON_LANG)
+    from filon.goldens.verdict.lang import current  # what a check found, as the gate says it (FILON_LANG)
 
+    lang = current()
     for p in problems:
-        (err_console if p.level == "error" else console).print(say(p.line()), markup=False)
+        (err_console if p.level == "error" else console).print(p.line(lang), markup=False)
     errors = sum(p.level == "error" for p in problems)
     console.print(
         f"{len(caseset.cases)} cases, {errors} errors, {len(problems) - errors} warnings in {caseset.folder}",

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from filon.miner.core.messages import Said
+
 Level = Literal["error", "warning"]
 
 
@@ -15,7 +17,9 @@ class Problem:
     message: str
     level: Level
     refused_by_ci: bool = False  # a warning that `lint --strict` (as CI runs it) makes an error
+    said: Said | None = None  # the message as a sentence of the catalogue, where it quotes the gate's
 
-    def line(self) -> str:
+    def line(self, lang: str = "fr") -> str:
         where = f"{self.file}: {self.field}" if self.field else self.file
-        return f"{self.level}: {where}: {self.message}"
+        message = self.said.render(lang) if self.said is not None else self.message
+        return f"{self.level}: {where}: {message}"

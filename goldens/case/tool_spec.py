@@ -23,6 +23,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from filon.miner.core.messages import Said, render, said
+
 Mode = Literal["exact", "sous_ensemble"]
 CaseData = Literal["commande", "email", "tel"]  # built in; a case's `donnees` name more
 DATA_NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
@@ -48,14 +50,18 @@ class ToolSpec(BaseModel):
             _check_value(key, expected)
         return value
 
-    def label(self) -> str:
-        """How the report names it: the tool, and its arguments where it has some; « (si_reussi) », the
-        case's own word, when only a call that succeeded counts (the same in either console language)."""
+    def said(self) -> str | Said:
+        """How the report names it: the tool, and its arguments where it has some (« <commande du cas> »
+        for the case's own data, said in the console's language); « (si_reussi) », the case's own word,
+        when only a call that succeeded counts."""
         done = " (si_reussi)" if self.si_reussi else ""
         if not self.args:
             return self.outil + done
-        shown = ", ".join(f"{k}={_show(v)}" for k, v in self.args.items())
-        return f"{self.outil}({shown}){done}"
+        shown = [said("tool.arg", key=k, value=_show(v)) for k, v in self.args.items()]
+        return said("tool.call", tool=self.outil, args=shown, done=done)
+
+    def label(self, lang: str = "fr") -> str:
+        return render(self.said(), lang)
 
 
 def _check_value(key: str, value: Any) -> None:
@@ -81,13 +87,13 @@ def _check_value(key: str, value: Any) -> None:
         )
 
 
-def _show(value: Any) -> str:
+def _show(value: Any) -> str | Said:
     if isinstance(value, dict) and set(value) == {"sauf"}:
-        return f"≠{_show(value['sauf'])}"
+        return said("tool.other_than", value=_show(value["sauf"]))
     if isinstance(value, dict) and set(value) == {"motif"}:
         return f"/{value['motif']}/"
     if isinstance(value, dict) and set(value) == {"du_cas"}:
-        return f"<{value['du_cas']} du cas>"
+        return said("tool.case_value", name=value["du_cas"])
     return repr(value) if not isinstance(value, str) else value
 
 
@@ -105,6 +111,11 @@ def tool_name(tool: Tool) -> str:
 
 def tool_label(tool: Tool) -> str:
     return tool if isinstance(tool, str) else tool.label()
+
+
+def tool_said(tool: Tool) -> str | Said:
+    """The tool as a gap names it, in whatever language the gap is said."""
+    return tool if isinstance(tool, str) else tool.said()
 
 
 class TurnChecks(BaseModel):

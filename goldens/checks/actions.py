@@ -8,14 +8,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from filon.goldens.case.schema import Case
-from filon.goldens.case.tool_spec import Tool, ToolGroup, ToolSpec, as_group, tool_label, tool_name
+from filon.goldens.case.tool_spec import Tool, ToolGroup, ToolSpec, as_group, tool_name, tool_said
 from filon.goldens.checks.base import Cost, Gap
 from filon.goldens.checks.matching import case_data, matches, wrong_arguments
+from filon.miner.core.messages import Said, one_of, said
 from filon.miner.core.transcript import Call, Transcript
 
-NOT_RECORDED = (
-    "arguments des outils non enregistrés par les spans de cette pile : {tool} ne peut être vérifié"
-)
+
+def not_recorded(tool: Tool) -> Said:
+    """What a check says when the stack's spans carry no arguments: it cannot decide (infrastructure)."""
+    return said("gap.not_recorded", tool=tool_name(tool))
 
 
 @dataclass(frozen=True)
@@ -50,25 +52,25 @@ def _group_gap(scope: Scope, options: list[Tool], where: str) -> Gap | None:
         verdicts = [matches(option, c, scope.data) for c in scope.calls]
         hits = verdicts.count(True)
         if None in verdicts and scope.from_spans and not hits:
-            unknown = Gap("infrastructure", where, NOT_RECORDED.format(tool=tool_name(option)), scope.turn)
+            unknown = Gap("infrastructure", where, not_recorded(option), scope.turn)
             continue
         if hits or (None in verdicts and not scope.from_spans):
             limit = option.max if isinstance(option, ToolSpec) else None
             if limit is not None and hits > limit:
-                message = f"appels en trop : {tool_label(option)} appelé {hits} fois (au plus {limit})"
+                message = said("gap.too_many_calls", tool=tool_said(option), hits=hits, limit=limit)
                 wrong = wrong or Gap("appels_en_trop", where, message, scope.turn)
                 continue
             return None
         if isinstance(option, ToolSpec) and any(c.tool == option.outil for c in scope.calls):
             seen = wrong_arguments(option, scope.calls, scope.data)
-            message = f"arguments : {option.label()} attendu, appelé avec {seen}"
+            message = said("gap.arguments", expected=option.said(), seen=seen)
             wrong = wrong or Gap("arguments", where, message, scope.turn)
     if wrong is not None:
         return wrong
     if unknown is not None:
         return unknown
-    message = "outil manquant : " + " ou ".join(tool_label(o) for o in options)
-    return Gap("outil_manquant", where, message, scope.turn)
+    tools = one_of([tool_said(o) for o in options])
+    return Gap("outil_manquant", where, said("gap.missing_tool", tools=tools), scope.turn)
 
 
 def forbidden_gaps(scope: Scope, forbidden: list[Tool]) -> list[Gap]:
@@ -78,17 +80,17 @@ def forbidden_gaps(scope: Scope, forbidden: list[Tool]) -> list[Gap]:
         verdicts = [matches(tool, c, scope.data) for c in scope.calls]
         if True in verdicts:
             out.append(
-                Gap("outil_interdit", where, f"outil interdit appelé : {tool_label(tool)}", scope.turn)
+                Gap("outil_interdit", where, said("gap.forbidden_tool", tool=tool_said(tool)), scope.turn)
             )
         elif None in verdicts and scope.from_spans:
-            out.append(Gap("infrastructure", where, NOT_RECORDED.format(tool=tool_name(tool)), scope.turn))
+            out.append(Gap("infrastructure", where, not_recorded(tool), scope.turn))
     return out
 
 
 def escalation_gaps(scope: Scope, expected: bool | None) -> list[Gap]:
     if expected is None or bool(expected) == scope.escalated:
         return []
-    message = f"escalade attendue={expected} obtenue={scope.escalated}"
+    message = said("gap.escalation", expected=expected, got=scope.escalated)
     return [Gap("escalade", f"{scope.prefix}escalade", message, scope.turn)]
 
 

@@ -3,8 +3,9 @@
 A check kind says whether it applies to a case, its cost order (deterministic first, the shop afterwards
 next, model calls last), and grades a case against a transcript: `grade(case, transcript) -> list[Gap]`.
 The grader (`goldens.checks.grader`) loops over them in cost order. A gap is typed: its kind, the check
-(the case's field path, as lint names it), the turn (1-based, None for the whole conversation) and the
-French message the report prints.
+(the case's field path, as lint names it), the turn (1-based, None for the whole conversation) and what
+it says, a code of the catalogue (`miner.core.messages`): `str(gap)` is its French, as the report prints
+it, and `gap.said` the sentence to render in either language.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from enum import IntEnum
 from typing import Literal, Protocol
 
 from filon.goldens.case.schema import Case
+from filon.miner.core.messages import Said, said
 from filon.miner.core.transcript import Transcript
 
 GapKind = Literal[
@@ -48,11 +50,16 @@ class Gap:
 
     kind: GapKind
     check: str  # the case's field path: outils[0], par_tour[1].contient[0], ordre
-    message: str  # French, as the report prints it
+    message: Said
     turn: int | None = None  # 1-based; None: over the whole conversation
 
+    @property
+    def said(self) -> Said:
+        """What the gap says, its turn named where it has one."""
+        return self.message if self.turn is None else said("gap.at_turn", turn=self.turn, gap=self.message)
+
     def __str__(self) -> str:
-        return self.message if self.turn is None else f"tour {self.turn} : {self.message}"
+        return str(self.said)
 
     @property
     def infrastructure(self) -> bool:

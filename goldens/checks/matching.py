@@ -16,6 +16,7 @@ from typing import Any
 
 from filon.goldens.case.schema import Case
 from filon.goldens.case.tool_spec import Tool, ToolSpec, tool_name
+from filon.miner.core.messages import Said, said
 from filon.miner.core.transcript import Call
 from filon.miner.reading.emails import emails
 from filon.miner.reading.text import norm
@@ -136,10 +137,11 @@ def matches(spec: Tool, call: Call, data: dict[str, str]) -> bool | None:
     return args_match(spec, call.args, data)
 
 
-def wrong_arguments(spec: ToolSpec, calls: list[Call], data: dict[str, str]) -> str:
+def wrong_arguments(spec: ToolSpec, calls: list[Call], data: dict[str, str]) -> str | Said:
     """How the calls of the spec's tool differ from it, for the gap's message: the arguments seen."""
     seen = [c.args for c in calls if c.tool == spec.outil and c.args is not None]
-    shown = " ; ".join(
-        ", ".join(f"{k}={v!r}" for k, v in sorted(args.items())) or "(aucun argument)" for args in seen
-    )
-    return shown or "(aucun)"
+    out: str | Said = said("tool.none")
+    for n, args in enumerate(seen):
+        shown = ", ".join(f"{k}={v!r}" for k, v in sorted(args.items())) or said("tool.no_argument")
+        out = shown if n == 0 else said("text.then", first=out, second=shown)
+    return out

@@ -8,10 +8,11 @@ it, is a wrong order: two different gaps, each named in the report.
 from __future__ import annotations
 
 from filon.goldens.case.schema import Case
-from filon.goldens.case.tool_spec import tool_label, tool_name
-from filon.goldens.checks.actions import NOT_RECORDED
+from filon.goldens.case.tool_spec import tool_said
+from filon.goldens.checks.actions import not_recorded
 from filon.goldens.checks.base import Cost, Gap
 from filon.goldens.checks.matching import case_data, matches
+from filon.miner.core.messages import said
 from filon.miner.core.transcript import Transcript
 
 
@@ -37,26 +38,24 @@ class Order:
             if any(hit(i, j) for j in range(len(calls))):
                 present.append(i)
             elif None in verdicts:
-                out.append(Gap("infrastructure", f"ordre[{i}]", NOT_RECORDED.format(tool=tool_name(spec))))
+                out.append(Gap("infrastructure", f"ordre[{i}]", not_recorded(spec)))
             else:
                 out.append(
-                    Gap("outil_manquant", f"ordre[{i}]", f"outil manquant (ordre) : {tool_label(spec)}")
+                    Gap("outil_manquant", f"ordre[{i}]", said("gap.missing_tool_order", tool=tool_said(spec)))
                 )
         if case.ordre_exact:
             exact = len(calls) == len(case.ordre) and all(hit(i, i) for i in range(len(calls)))
             if not exact and not out:
-                wanted = ", ".join(tool_label(t) for t in case.ordre)
-                seen = ", ".join(c.tool for c in calls) or "aucun appel"
-                out.append(
-                    Gap("ordre", "ordre_exact", f"séquence exacte attendue : {wanted} ; obtenue : {seen}")
-                )
+                wanted = [tool_said(t) for t in case.ordre]
+                seen = ", ".join(c.tool for c in calls) or said("tool.no_call")
+                out.append(Gap("ordre", "ordre_exact", said("gap.exact_order", wanted=wanted, seen=seen)))
             return out
         position, previous = -1, None
         for i in present:
             after = next((j for j in range(position + 1, len(calls)) if hit(i, j)), None)
             if after is None:
-                before = tool_label(case.ordre[previous]) if previous is not None else "le début"
-                message = f"ordre non respecté : {tool_label(case.ordre[i])} attendu après {before}"
+                before = tool_said(case.ordre[previous]) if previous is not None else said("tool.start")
+                message = said("gap.order", tool=tool_said(case.ordre[i]), before=before)
                 out.append(Gap("ordre", f"ordre[{i}]", message))
                 break
             position, previous = after, i

@@ -19,6 +19,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field, ValidationError
 
 from filon.goldens.case.on_disk import FrenchOnDisk
+from filon.miner.core.messages import Said, said
 
 
 class RubricError(ValueError):
@@ -167,30 +168,27 @@ class Standing:
     """Whether a criterion gates for this judge model, and why (or why not) in the report's words."""
 
     gates: bool
-    raison: str
+    raison: Said
 
 
 def standing(rubric: Rubric, model: str, min_kappa: float, min_labels: int) -> Standing:
     try:
         figures = read_calibration(rubric).for_model(model)
     except RubricError as exc:
-        return Standing(False, f"consultatif : {exc}")
+        return Standing(False, said("standing.unreadable", error=str(exc)))
     if figures is None:
-        return Standing(False, f"consultatif : jamais calibré pour {model} (filon judge calibrate --write)")
+        return Standing(False, said("standing.never_calibrated", model=model))
     if figures.rubrique_sha256 != rubric.sha256:
-        return Standing(False, "consultatif : la grille a changé depuis sa calibration")
+        return Standing(False, said("standing.rubric_changed"))
     return figures_standing(figures, min_kappa, min_labels)
 
 
 def figures_standing(figures: Calibration, min_kappa: float, min_labels: int) -> Standing:
     """Whether these figures let a criterion gate: enough labels, and kappa high enough."""
     if figures.labels < min_labels:
-        return Standing(
-            False,
-            f"consultatif : {figures.labels} labels < {min_labels} (plus de réponses jugées : les "
-            "criteres des exemples, ou j dans filon review)",
-        )
-    if figures.kappa is None or figures.kappa < min_kappa:
-        kappa = "indéfini" if figures.kappa is None else f"{figures.kappa:.2f}"
-        return Standing(False, f"consultatif : kappa {kappa} < {min_kappa}")
-    return Standing(True, f"décisif : kappa {figures.kappa:.2f} sur {figures.labels} labels")
+        return Standing(False, said("standing.few_labels", labels=figures.labels, needed=min_labels))
+    if figures.kappa is None:
+        return Standing(False, said("standing.kappa_undefined", needed=min_kappa))
+    if figures.kappa < min_kappa:
+        return Standing(False, said("standing.kappa_low", kappa=f"{figures.kappa:.2f}", needed=min_kappa))
+    return Standing(True, said("standing.decisive", kappa=f"{figures.kappa:.2f}", labels=figures.labels))

@@ -24,6 +24,7 @@ from typing import Any
 from filon.goldens.case.schema import Case
 from filon.goldens.checks.base import Cost, Gap
 from filon.goldens.checks.matching import case_data
+from filon.miner.core.messages import Said, said
 from filon.miner.core.model import Conversation, ToolCall, Turn
 from filon.miner.core.transcript import Call, Transcript
 from filon.miner.rules.config import FlagConfig
@@ -55,7 +56,7 @@ class Rules:
                 Gap(
                     "regle",
                     f"regles.{rule.name}",
-                    said(rule.name, rule.description, flag.reason),
+                    breach(rule.name, rule.description, rule.description_en, flag.reason),
                     flag.turn + 1,
                 )
             )
@@ -96,12 +97,17 @@ SEARCH = "rechercher_aide"  # the reference agent's retrieval
 _QUOTED = re.compile(r"« [^»]{1,80} »(?: \([^)]{1,20}\))?")
 
 
-def said(name: str, description: str, reason: str) -> str:
-    """A breach as the gate's French report says it: the rule, its French description, and what the flag
-    quoted (the facts with their kind, the words of the claim or the injection); the flag's own reason is
-    the store's, in English."""
+def breach(name: str, description: str, description_en: str, reason: str) -> Said:
+    """A breach as the gate says it: the rule, its description, and what the flag quoted (the facts with
+    their kind, the words of the claim or the injection); the flag's own reason is the store's, in English."""
     quoted = _QUOTED.findall(reason)
-    return f"règle {name} : {description}" + (f" — {', '.join(quoted)}" if quoted else "")
+    words = said("text.both", fr=description, en=description_en or description)
+    return said(
+        "gap.rule",
+        name=name,
+        description=words,
+        quoted=said("gap.rule_quoted", quoted=quoted) if quoted else "",
+    )
 
 
 def _every_passage() -> dict[str, Any]:
@@ -211,7 +217,7 @@ class RuleGate:
         standing = self.standings.get(name)
         return standing is not None and standing.gates
 
-    def apply(self, case: Case, transcript: Transcript) -> tuple[list[str], list[str], list[str]]:
+    def apply(self, case: Case, transcript: Transcript) -> tuple[list[str], list[str], list[Said]]:
         """(gaps, blocking rules broken, advisory notes) of one attempt, as the gate's loop sees them."""
         ruled = GatingRules(self)
         gaps = ruled.grade(case, transcript)
@@ -229,7 +235,7 @@ class GatingRules:
     def __init__(self, gate: RuleGate) -> None:
         self.gate = gate
         self.blocking: list[str] = []
-        self.notes: list[str] = []
+        self.notes: list[Said] = []
 
     def applies(self, case: Case) -> bool:
         return self.gate.rules.applies(case)
@@ -239,7 +245,7 @@ class GatingRules:
         for gap in self.gate.rules.grade(case, transcript):
             name = gap.check.split(".", 1)[1]
             if not self.gate.gates(name):
-                self.notes.append(f"{gap} (règle consultative)")
+                self.notes.append(said("gap.advisory_rule", gap=gap.said))
                 continue
             gaps.append(gap)
             if self.gate.rules.config.rules.rules[name].blocking and name not in self.blocking:

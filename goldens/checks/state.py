@@ -10,6 +10,7 @@ from typing import Any
 
 from filon.goldens.case.schema import Case, FinalStateSpec
 from filon.goldens.checks.base import Cost, Gap
+from filon.miner.core.messages import Said, said
 from filon.miner.core.transcript import Transcript
 from filon.miner.reading.text import norm
 
@@ -46,16 +47,16 @@ class Simulated:
         return [Gap("simulation", "simulation", g) for g in gaps]
 
 
-def final_state_gaps(expected: FinalStateSpec, state: dict[str, Any]) -> list[str]:
-    gaps: list[str] = []
+def final_state_gaps(expected: FinalStateSpec, state: dict[str, Any]) -> list[Said]:
+    gaps: list[Said] = []
     returns = [r for r in state.get("retours") or [] if isinstance(r, dict)]
     registered = {str(r.get("commande")) for r in returns}
     if expected.retours is not None:
         if not expected.retours and registered:
-            gaps.append(f"état final : retour inattendu pour {', '.join(sorted(registered))}")
+            gaps.append(said("gap.unexpected_return", orders=", ".join(sorted(registered))))
         for wanted in expected.retours:
             if wanted.commande not in registered:
-                gaps.append(f"état final : aucun retour enregistré pour {wanted.commande}")
+                gaps.append(said("gap.no_return", order=wanted.commande))
     orders = {
         str(o.get("numero")): str(o.get("statut"))
         for o in state.get("commandes") or []
@@ -64,20 +65,20 @@ def final_state_gaps(expected: FinalStateSpec, state: dict[str, Any]) -> list[st
     for order in expected.commandes:
         found = orders.get(order.numero)
         if found is None:
-            gaps.append(f"état final : commande {order.numero} introuvable")
+            gaps.append(said("gap.order_missing", order=order.numero))
         elif norm(found) != norm(order.statut):
-            gaps.append(f"état final : commande {order.numero} « {found} », attendu « {order.statut} »")
+            gaps.append(said("gap.order_status", order=order.numero, found=found, expected=order.statut))
     return gaps
 
 
-def simulation_gaps(max_tours: int, reached: bool | None, answers: list[str]) -> list[str]:
+def simulation_gaps(max_tours: int, reached: bool | None, answers: list[str]) -> list[Said]:
     """A simulation's own gaps: the objective not reached in its turns, and the agent going round in
     circles (the same answer twice in a row)."""
     gaps = []
     if not reached:
-        gaps.append(f"objectif non atteint en {max_tours} tour(s)")
+        gaps.append(said("gap.objective", turns=max_tours))
     folded = [norm(a) for a in answers]
     loops = [i + 2 for i in range(len(folded) - 1) if folded[i] and folded[i] == folded[i + 1]]
     if loops:
-        gaps.append(f"boucle : la même réponse deux fois de suite (tour {loops[0]})")
+        gaps.append(said("gap.loop", turn=loops[0]))
     return gaps

@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from filon.goldens.case.schema import Case
 from filon.goldens.checks.base import Cost, Gap
+from filon.miner.core.messages import one_of, said
 from filon.miner.core.transcript import Transcript
 from filon.miner.reading.language import language
 from filon.miner.reading.text import comparable, norm
@@ -135,22 +136,23 @@ def figures(said: str) -> frozenset[float]:
 
 
 def text_gaps(
-    said: str,
+    answer: str,
     contient: list[str | list[str]],
     ne_contient_pas: list[str],
     prefix: str = "",
     turn: int | None = None,
 ) -> list[Gap]:
-    lang = language([said])
-    plain, numbers = norm(said), comparable(said, lang)
+    lang = language([answer])
+    plain, numbers = norm(answer), comparable(answer, lang)
     values = (
-        figures(said) if any(figure(v) is not None for g in contient for v in _variants(g)) else frozenset()
+        figures(answer) if any(figure(v) is not None for g in contient for v in _variants(g)) else frozenset()
     )
     out: list[Gap] = []
     for i, group in enumerate(contient):
         variants = _variants(group)
         if not any(found(v, plain, numbers, lang, values) for v in variants):
-            message = "texte manquant : " + " ou ".join(f"« {v} »" for v in variants)
+            quoted = [said("gap.quoted", text=v) for v in variants]
+            message = said("gap.missing_text", texts=one_of(quoted))
             out.append(Gap("texte_manquant", f"{prefix}contient[{i}]", message, turn))
     for i, text in enumerate(ne_contient_pas):
         if found(text, plain, numbers, lang, adverbs=False):
@@ -158,7 +160,7 @@ def text_gaps(
                 Gap(
                     "texte_interdit",
                     f"{prefix}ne_contient_pas[{i}]",
-                    f"texte interdit présent : « {text} »",
+                    said("gap.forbidden_text", text=text),
                     turn,
                 )
             )

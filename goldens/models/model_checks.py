@@ -18,6 +18,7 @@ from filon.goldens.checks.rubrics import Rubric, Standing, judges_dir, load_rubr
 from filon.goldens.models.judge import Judge, JudgeError
 from filon.goldens.models.similarity import Embedder, EmbeddingError, Similarity
 from filon.goldens.models.simulator import Simulator
+from filon.miner.core.messages import Said, said
 from filon.miner.core.transcript import Transcript
 from filon.miner.rules.config import FlagConfig
 
@@ -39,8 +40,8 @@ class Judged:
 class Outcome:
     """What the model checks added to an attempt."""
 
-    ecarts: list[str] = field(default_factory=list)
-    avis: list[str] = field(default_factory=list)
+    ecarts: list[Gap] = field(default_factory=list)
+    avis: list[Said] = field(default_factory=list)
     judged: list[Judged] = field(default_factory=list)
     similarities: list[Similarity] = field(default_factory=list)
     judge_skipped: int = 0
@@ -104,7 +105,8 @@ class ModelChecks:
                 )
                 out.similarities.append(found)
                 if not found.passed:
-                    out.ecarts.append(f"proche_de : similarité {found.score:.2f} < {found.threshold:.2f}")
+                    why = said("gap.similarity", score=found.score, threshold=found.threshold)
+                    out.ecarts.append(Gap("similarite", "proche_de", why))
             if out.ecarts:
                 out.judge_skipped = len(case.juge)
                 return out
@@ -131,8 +133,18 @@ class ModelChecks:
             )
         )
         if not verdict.passed:
-            line = f"juge {critere} : {verdict.score}/{rubric.scale} < {rubric.threshold} ({verdict.raison})"
-            (out.ecarts if gates else out.avis).append(line)
+            line = said(
+                "gap.judge",
+                criterion=critere,
+                score=verdict.score,
+                scale=rubric.scale,
+                threshold=rubric.threshold,
+                reason=verdict.raison,
+            )
+            if gates:
+                out.ecarts.append(Gap("juge", "juge", line))
+            else:
+                out.avis.append(line)
 
 
 def open_model_checks(
@@ -188,12 +200,9 @@ class AskModels:
     def grade(self, case: Case, transcript: Transcript) -> list[Gap]:
         self.graded = True
         self.outcome = self.checks.apply(case, transcript.answers, True, self.customer)
-        gaps = [
-            Gap("similarite", "proche_de", e) if e.startswith("proche_de") else Gap("juge", "juge", e)
-            for e in self.outcome.ecarts
-        ]
+        gaps = list(self.outcome.ecarts)
         if self.outcome.erreur is not None:
-            gaps.append(Gap("infrastructure", "juge", self.outcome.erreur))
+            gaps.append(Gap("infrastructure", "juge", said("text.line", line=self.outcome.erreur)))
         return gaps
 
     def finished(self, case: Case) -> Outcome:

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from filon.goldens.case.on_disk import FrenchOnDisk
 from filon.goldens.models.model_checks import Outcome
+from filon.miner.core.messages import Said
 from filon.miner.core.transcript import Transcript, TurnRecord
 from filon.tracing.records import SpanRecord
 from filon.tracing.redact import Redactor
@@ -74,7 +75,8 @@ class Attempt(BaseModel):
     _transcript: Transcript = PrivateAttr(default_factory=Transcript)
     _spans: list[SpanRecord] = PrivateAttr(default_factory=list)
     _outcome: Outcome = PrivateAttr(default_factory=Outcome)
-    _rule_notes: list[str] = PrivateAttr(default_factory=list)
+    _rule_notes: list[Said] = PrivateAttr(default_factory=list)
+    _codes: dict[str, Said] = PrivateAttr(default_factory=dict)
 
     @property
     def transcript(self) -> Transcript:
@@ -96,13 +98,32 @@ class Attempt(BaseModel):
         self._outcome = outcome
 
     @property
-    def rule_notes(self) -> list[str]:
+    def rule_notes(self) -> list[Said]:
         """Breaches of advisory rules: never gaps (runtime only; in `notes` once sealed)."""
         return self._rule_notes
 
     @rule_notes.setter
-    def rule_notes(self, notes: list[str]) -> None:
+    def rule_notes(self, notes: list[Said]) -> None:
         self._rule_notes = notes
+
+    def keep(self, sentence: str | Said) -> str:
+        """A sentence as the report keeps it (French), its code kept beside (`codes`) so that it can be
+        said in English; a plain line (an exception's) as it is."""
+        text = str(sentence)
+        if isinstance(sentence, Said):
+            self._codes[text] = sentence
+        return text
+
+    def say(self, text: str, lang: str) -> str:
+        """A sentence this attempt kept, in `lang` (as it is when its code is unknown)."""
+        found = self._codes.get(text)
+        return found.render(lang) if found is not None else text
+
+    @property
+    def codes(self) -> dict[str, Said]:
+        """The code of each sentence this attempt kept, by its French (runtime only: the report holds
+        them all in its own `codes`)."""
+        return self._codes
 
     @property
     def valid(self) -> bool:
@@ -149,7 +170,7 @@ class Attempt(BaseModel):
             SimilarityScore(reference=s.reference, score=s.score, threshold=s.threshold, passed=s.passed)
             for s in o.similarities
         ]
-        self.notes = [*self._rule_notes, *o.avis]
+        self.notes = [*(self.keep(n) for n in self._rule_notes), *(self.keep(n) for n in o.avis)]
         self.judge_skipped = o.judge_skipped
         self.judge_input_tokens, self.judge_output_tokens = o.judge_input_tokens, o.judge_output_tokens
         return self

@@ -22,6 +22,7 @@ from typing import Any
 import httpx
 
 from filon.goldens.run.targets import NotRunnable, Session, TargetError
+from filon.miner.core.messages import said
 from filon.tracing.grouping import CONVERSATION_KEYS
 from filon.tracing.otlp_json import from_json
 from filon.tracing.records import DecodeError, SpanRecord, from_protobuf
@@ -149,28 +150,34 @@ class HttpTarget:
         try:
             reply = self._client.post(self.url, json=body)
         except httpx.TimeoutException as exc:
-            raise TargetError(f"{self.url} n'a pas répondu à temps") from exc
+            raise TargetError(said("target.timeout", url=self.url)) from exc
         except httpx.TransportError as exc:
-            raise TargetError(f"{self.url} injoignable ({type(exc).__name__})") from exc
+            raise TargetError(said("target.unreachable", url=self.url, reason=type(exc).__name__)) from exc
         if reply.status_code == 422 and "fixtures" in body:
-            raise NotRunnable(f"{self.url} refuse les fixtures du cas (422)")
+            raise NotRunnable(said("target.refuses_fixtures", url=self.url))
         if reply.status_code != 200:
-            raise TargetError(f"{self.url} a répondu {reply.status_code} : {reply.text[:120]}")
+            raise TargetError(
+                said("target.status", url=self.url, status=reply.status_code, body=reply.text[:120])
+            )
         try:
-            said = reply.json()
+            answered = reply.json()
         except ValueError as exc:
-            raise TargetError(f"{self.url} a répondu autre chose que du JSON") from exc
-        text = said.get("texte", said.get("text")) if isinstance(said, dict) else None
+            raise TargetError(said("target.not_json", url=self.url)) from exc
+        text = answered.get("texte", answered.get("text")) if isinstance(answered, dict) else None
         if not isinstance(text, str):
-            raise TargetError(f"{self.url} : réponse sans 'texte' ni 'text'")
+            raise TargetError(said("target.no_text", url=self.url))
         return text
 
     def spans(self, session: Session) -> list[SpanRecord]:
         found = self.inbox.take(session.conversation_id, self.span_timeout)
         if not found:
             raise TargetError(
-                f"aucun span de la conversation {session.conversation_id} en {self.span_timeout:.0f} s"
-                f" sur le port OTLP {self.otlp_port}"
+                said(
+                    "target.no_span",
+                    conversation=session.conversation_id,
+                    wait=self.span_timeout,
+                    port=self.otlp_port,
+                )
             )
         return found
 

@@ -39,16 +39,11 @@ from filon.goldens.run.targets import (
     Target,
     TargetError,
 )
+from filon.miner.core.messages import said
 from filon.miner.core.transcript import TurnRecord
 from filon.tracing.grouping import TurnOf, turn_of
 from filon.tracing.records import SpanRecord, from_sdk
 from filon.tracing.setup import ensure_tracing
-
-# what the runner says of a turn that emitted no span, naming what the agent must emit (never « rerun »)
-NO_SPAN = (
-    "aucun span : l'agent n'est pas tracé ; chaque tour doit émettre par l'API OpenTelemetry un span "
-    "`invoke_agent` portant `gen_ai.conversation.id` (docs/any-agent.md)"
-)
 
 
 @dataclass
@@ -112,13 +107,13 @@ def _play(
     try:
         target.begin(session)
     except NotRunnable as exc:
-        result.not_runnable = str(exc)
+        result.not_runnable = result.keep(exc.said)
         return
     except TargetError as exc:
-        result.error = f"cible : {exc}"
+        result.error = result.keep(said("target.error", error=exc.said))
         return
     if case.etat_final is not None and state_reader(target) is None:
-        result.not_runnable = f"{target.name} ne donne pas l'état final (etat_final)"
+        result.not_runnable = result.keep(said("gap.no_final_state", target=target.name))
         return
     simulator = model_checks.simulator if model_checks is not None else None
     if case.simulation is not None:
@@ -148,14 +143,14 @@ def _exchange(
         trace_id = span.get_span_context().trace_id
         backoff_before = retry.backoff_seconds()
         started = time.perf_counter()
-        said = ""
+        answer = ""
         try:
-            said = target.send(session, turn)
+            answer = target.send(session, turn)
         except NotRunnable as exc:  # an HTTP target refuses the fixtures with its first turn
-            result.not_runnable = str(exc)
+            result.not_runnable = result.keep(exc.said)
             return False
         except TargetError as exc:
-            result.error = f"cible : {exc}"
+            result.error = result.keep(said("target.error", error=exc.said))
         except Exception as exc:
             label = cause(exc)
             if label is None:
@@ -167,21 +162,21 @@ def _exchange(
     spans = [from_sdk(s) for s in collector.take(trace_id) if not s.name.startswith("eval_turn")]
     result.trace_ids.append(f"{trace_id:032x}")
     if result.error:
-        result.transcript.turns.append(TurnRecord(customer=turn, answer=said))
+        result.transcript.turns.append(TurnRecord(customer=turn, answer=answer))
         return False
     try:
         spans += target_spans(target, session)
     except TargetError as exc:
-        result.error = f"cible : {exc}"
+        result.error = result.keep(said("target.error", error=exc.said))
         return False
-    if not spans:
-        result.error = NO_SPAN
+    if not spans:  # naming what the agent must emit (never « rerun »)
+        result.error = result.keep(said("target.not_traced"))
         return False
     seen = turn_of(spans, escalation_tools)
     result.conversation = result.conversation or seen.conversation_id
     if case.simulation is not None:  # its transcript goes to the store, where the TUI opens it
         result.spans.extend(spans)
-    _read_turn(result, turn, seen, said, elapsed_ms, backoff_ms)
+    _read_turn(result, turn, seen, answer, elapsed_ms, backoff_ms)
     return True
 
 
@@ -198,7 +193,7 @@ def _simulate(
     simulation = case.simulation
     assert simulation is not None
     if simulator is None:
-        result.error = "client simulé : aucun modèle ouvert"
+        result.error = result.keep(said("target.no_simulator"))
         return False
     message, turns = simulation.premier_message, []
     result.objective_reached = False
@@ -239,7 +234,7 @@ def _grade(
         try:
             transcript.final_state = reader(session) if reader is not None else {}
         except TargetError as exc:
-            result.error = f"cible : {exc}"
+            result.error = result.keep(said("target.error", error=exc.said))
             return
     ruled = GatingRules(rules) if rules is not None else None
     asked = AskModels(model_checks, result.customer_messages) if model_checks is not None else None
@@ -248,10 +243,10 @@ def _grade(
         result.model_checks = asked.finished(case)
     undecided = [g for g in gaps if g.infrastructure]
     if undecided:
-        result.error = str(undecided[0])
+        result.error = result.keep(undecided[0].said)
         if asked is None or not asked.graded:  # the spans could not decide: nothing else is kept
             return
-    result.gaps = [str(g) for g in gaps if not g.infrastructure]
+    result.gaps = [result.keep(g.said) for g in gaps if not g.infrastructure]
     if ruled is not None:
         result.blocking_rules, result.rule_notes = ruled.blocking, ruled.notes
 

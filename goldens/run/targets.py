@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from filon.goldens.case.schema import Case
+from filon.miner.core.messages import Said
 
 if TYPE_CHECKING:
     from filon.agent import Conversation, SupportService
@@ -33,11 +34,19 @@ if TYPE_CHECKING:
     from filon.tracing.records import SpanRecord
 
 
-class NotRunnable(Exception):
+class _Said(Exception):
+    """An exception whose message is a sentence of the catalogue (or a plain line): `said` keeps it."""
+
+    def __init__(self, message: str | Said) -> None:
+        super().__init__(str(message))
+        self.said = message
+
+
+class NotRunnable(_Said):
     """This target cannot apply the case's fixtures; the message says why."""
 
 
-class TargetError(Exception):
+class TargetError(_Said):
     """The target failed (down, an error, a timeout, no spans): an infrastructure error, one line."""
 
 

@@ -22,6 +22,7 @@ from filon.goldens.case.tool_spec import ExampleTool, ToolGroup, TurnChecks, too
 from filon.goldens.case.trajectory import named_tools
 from filon.goldens.checks import Gap, words_only
 from filon.goldens.checks import grade as grade_case
+from filon.miner.core.messages import Said
 from filon.miner.core.transcript import Call, Transcript, TurnRecord
 from filon.miner.reading.text import norm
 from filon.miner.rules.config import FlagConfig, is_escalation
@@ -36,7 +37,7 @@ class Trial:
 
     index: int
     example: Example
-    ecarts: list[str]
+    ecarts: list[Said]
     case_criteria: tuple[str, ...] = ()
 
     @property
@@ -152,9 +153,10 @@ def _asks_success(case: Case) -> bool:
     return any(getattr(tool, "si_reussi", False) for _, tool in named_tools(case))
 
 
-def grade(case: Case, example: Example) -> list[str]:
-    """The example's gaps as the report words them; empty: the case's checks accept it."""
-    return [str(g) for g in gaps(case, example)]
+def grade(case: Case, example: Example) -> list[Said]:
+    """The example's gaps as the report words them (`str()` for its French); empty: the case's checks
+    accept it."""
+    return [g.said for g in gaps(case, example)]
 
 
 def trials(case: Case) -> list[Trial]:

@@ -31,6 +31,7 @@ from filon.goldens.checks.rubrics import judges_dir
 from filon.goldens.set import calibration, model_lint
 from filon.goldens.set.case_files import case_text
 from filon.goldens.set.personal import identity_problems
+from filon.miner.core.messages import chained, said
 from filon.miner.places import default_goldens
 from filon.miner.rules.config import FlagConfig
 from filon.miner.settings import settings
@@ -232,8 +233,8 @@ def _example_problems(name: str, case: Case, strict: bool) -> list[Problem]:
     for trial in calibration.trials(case):
         where = f"exemples[{trial.index}]"
         if trial.example.verdict == "bon" and not trial.accepted:
-            gaps = "; ".join(trial.ecarts)
-            out.append(Problem(name, where, f"trop strict: a 'bon' answer is rejected ({gaps})", "error"))
+            rejected = said("lint.too_strict", gaps=chained(trial.ecarts, "text.semicolons"))
+            out.append(Problem(name, where, str(rejected), "error", said=rejected))
         elif (
             trial.example.verdict == "mauvais"
             and trial.accepted

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from filon.goldens.exits import Exit
 from filon.goldens.verdict import stats
 from filon.goldens.verdict.report_model import EvalReport
+from filon.miner.core.messages import Said, said
 
 Verdict = Literal["pas pire", "pire", "ne s'apparient pas", "non concluant"]
 EXIT: dict[Verdict, Exit] = {
@@ -68,7 +69,7 @@ class RunRef:
 @dataclass
 class Comparison:
     verdict: Verdict
-    reason: str
+    reason: Said | str  # a sentence of the catalogue (its French in `--json`)
     margin: float
     cases: list[CaseDelta] = field(default_factory=list)
     modified: list[str] = field(default_factory=list)  # content changed between the runs: left out
@@ -79,8 +80,8 @@ class Comparison:
     discordants: tuple[int, int] = (0, 0)  # (passed on A only, passed on B only)
     p_value: float | None = None
     interval: tuple[float, float] | None = None
-    method: str = ""
-    too_small: str = ""
+    method: Said | str = ""
+    too_small: Said | str = ""
     runs: dict[Literal["a", "b"], RunRef] = field(default_factory=dict)
     cost: dict[str, Any] = field(default_factory=dict)
     latency: dict[str, Any] = field(default_factory=dict)
@@ -105,6 +106,8 @@ class Comparison:
     def as_json(self) -> dict[str, Any]:
         """The comparison in the report's words: its French keys, as `eval compare --json` has written."""
         out = {_ON_DISK.get(k, k): v for k, v in asdict(self).items()}
+        for key in ("reason", "method", "too_small"):  # said in French, as the report says it
+            out[_ON_DISK[key]] = str(getattr(self, key))
         out["runs"] = {
             name: {("modele" if k == "model" else k): v for k, v in side.items()}
             for name, side in out["runs"].items()
@@ -144,14 +147,14 @@ def compare(a: EvalReport, b: EvalReport, margin: float = 0.05) -> Comparison:
     if (
         a.inconclusive or b.inconclusive
     ):  # an interrupted run holds fewer cases: it is unfinished, not foreign
-        which = " et ".join(n for n, r in (("A", a), ("B", b)) if r.inconclusive)
-        out.verdict, out.reason = "non concluant", f"run {which} non concluant : rien n'est comparé"
+        which = (
+            said("compare.both") if a.inconclusive and b.inconclusive else ("A" if a.inconclusive else "B")
+        )
+        out.verdict, out.reason = "non concluant", said("compare.inconclusive", which=which)
         return out
     if only_a or only_b or not cases_a:
         out.verdict, out.missing = "ne s'apparient pas", {"a_seulement": only_a, "b_seulement": only_b}
-        out.reason = (
-            "les deux rapports ne portent pas sur les mêmes cas" if cases_a else "aucun cas à comparer"
-        )
+        out.reason = said("compare.not_same_cases" if cases_a else "compare.no_case")
         return out
     fp_a, fp_b = a.fingerprints, b.fingerprints
     for case_id in sorted(cases_a):
@@ -167,19 +170,17 @@ def compare(a: EvalReport, b: EvalReport, margin: float = 0.05) -> Comparison:
     regressed = [c.id for c in out.cases if c.category in blocking and c.ok_a and not c.ok_b]
     if regressed:
         out.verdict = "pire"
-        out.reason = f"cas bloquant(s) réussi(s) sur A, en échec sur B : {', '.join(regressed)}"
+        out.reason = said("compare.blocking_regressed", ids=", ".join(regressed))
         return out
     delta = out.delta or 0.0
     significant = out.p_value is not None and out.p_value < stats.ALPHA
     if delta < -margin and significant:
         out.verdict = "pire"
-        out.reason = f"B perd {-delta:.1%} (> marge {margin:.0%}), p = {out.p_value:.3g} < 0,05"
+        out.reason = said("compare.worse", loss=-delta, margin=margin, p=out.p_value)
     elif delta < -margin:
-        out.reason = (
-            f"B perd {-delta:.1%} (> marge {margin:.0%}), mais p = {out.p_value:.3g} : pas significatif"
-        )
+        out.reason = said("compare.not_significant", loss=-delta, margin=margin, p=out.p_value)
     else:
-        out.reason = f"écart {delta:+.1%}, dans la marge de {margin:.0%}"
+        out.reason = said("compare.within", delta=delta, margin=margin)
     return out
 
 
@@ -195,16 +196,18 @@ def _measure(out: Comparison, a: EvalReport, b: EvalReport) -> None:
     out.discordants = (b_only, c_only)
     out.p_value = stats.mcnemar_exact(b_only, c_only)
     if all(c.valid_a == 1 and c.valid_b == 1 for c in out.cases):
-        out.interval, out.method = stats.paired_interval(b_only, c_only, n), "Agresti-Min (apparié)"
+        out.interval, out.method = stats.paired_interval(b_only, c_only, n), said("compare.agresti_min")
     else:
         deltas = [c.rate_b - c.rate_a for c in out.cases]
-        out.interval, out.method = stats.bootstrap_interval(deltas), "bootstrap apparié sur les cas"
+        out.interval, out.method = stats.bootstrap_interval(deltas), said("compare.bootstrap")
     needed = stats.cases_needed(out.margin)
     if n < needed:
-        out.too_small = (
-            f"{n} cas appariés : trop peu pour qu'une baisse de {out.margin:.0%} soit jamais significative "
-            f"(il faut au moins {stats.fewest_discordant()} cas discordants dans le même sens, soit "
-            f"{needed} cas ou plus)"
+        out.too_small = said(
+            "compare.too_small",
+            cases=n,
+            margin=out.margin,
+            discordant=stats.fewest_discordant(),
+            needed=needed,
         )
     cats: dict[str, list[CaseDelta]] = {}
     for c in out.cases:

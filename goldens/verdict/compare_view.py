@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from filon.goldens.verdict.compare import Comparison
+from filon.miner.core.messages import Said, render, said
 
 
 def _pct(value: float | None) -> str:
@@ -27,21 +28,37 @@ def _run(c: Comparison, side: str) -> str:
 
 
 def _side(key: str) -> str:
-    return {"a_seulement": "Seulement dans A", "b_seulement": "Seulement dans B"}.get(key, key)
+    return {"a_seulement": "A", "b_seulement": "B"}.get(key, key)
 
 
-def headline(c: Comparison) -> str:
-    return f"Verdict : {c.verdict.upper()} — {c.reason}"
+def headline(c: Comparison, lang: str = "fr") -> str:
+    verdict = said(f"compare.verdict_word.{c.verdict}")
+    return said("compare.verdict", verdict=verdict, reason=c.reason).render(lang)
 
 
-def console_lines(c: Comparison) -> list[str]:
-    out = [f"A : {_run(c, 'a')}", f"B : {_run(c, 'b')}", ""]
+def console_lines(c: Comparison, lang: str = "fr") -> list[str]:
+    """The comparison on the console, in French (the default) or English."""
+    out: list[Said | str] = [
+        said("compare.run", side="A", run=_run(c, "a")),
+        said("compare.run", side="B", run=_run(c, "b")),
+    ]
     if c.missing:
+        out.append("")
         for side, ids in c.missing.items():
             if ids:
-                out.append(f"{_side(side)} : {', '.join(ids)}")
-        out.append("Relancez les deux runs sur le même jeu de cas (mêmes --goldens et --ids).")
-        return [*out, headline(c)]
+                out.append(said("compare.only_in", side=_side(side), ids=", ".join(ids)))
+        out.append(said("compare.run_again"))
+        return [*_said(out, lang), headline(c, lang)]
+    return [*_said(out, lang), "", *_said(_changes(c), lang), headline(c, lang)]
+
+
+def _said(lines: list[Said | str], lang: str) -> list[str]:
+    return [render(line, lang) for line in lines]
+
+
+def _changes(c: Comparison) -> list[Said | str]:
+    """What moved between the runs: the cases, then the figures."""
+    out: list[Said | str] = []
     for case in c.cases:
         if case.rate_a != case.rate_b:
             mark = "▼" if case.rate_b < case.rate_a else "▲"
@@ -50,45 +67,56 @@ def console_lines(c: Comparison) -> list[str]:
                 f"B {case.passed_b}/{case.valid_b}"
             )
     if c.modified:
-        out.append(f"Cas modifiés entre les deux runs, laissés de côté : {', '.join(c.modified)}")
+        out.append(said("compare.modified", ids=", ".join(c.modified)))
     if c.excluded:
-        out.append(f"Sans tentative valide d'un côté, laissés de côté : {', '.join(c.excluded)}")
-    out.append(f"Nouveaux échecs : {', '.join(c.newly_failing()) or 'aucun'}")
-    out.append(f"Nouvelles réussites : {', '.join(c.newly_fixed()) or 'aucune'}")
+        out.append(said("compare.excluded", ids=", ".join(c.excluded)))
+    out.append(said("compare.new_failures", ids=", ".join(c.newly_failing()) or said("compare.none_m")))
+    out.append(said("compare.new_passes", ids=", ".join(c.newly_fixed()) or said("compare.none_f")))
     cats = ", ".join(f"{k} {_pct(v['a'])} → {_pct(v['b'])}" for k, v in c.categories.items())
-    out.append(f"Par catégorie : {cats}")
+    out.append(said("console.by_category", categories=cats))
     b_only, c_only = c.discordants
     low, high = c.interval or (None, None)
+    delta = _delta(c.score_a, c.score_b, "{:+.1%}")
     out.append(
-        f"Score : A {_pct(c.score_a)} · B {_pct(c.score_b)} · écart {_delta(c.score_a, c.score_b, '{:+.1%}')} "
-        f"(IC 95 % {_pct(low)} à {_pct(high)}, {c.method})"
+        said(
+            "compare.score",
+            a=_pct(c.score_a),
+            b=_pct(c.score_b),
+            delta=delta,
+            low=_pct(low),
+            high=_pct(high),
+            method=c.method,
+        )
     )
     if c.p_value is not None:
-        out.append(
-            f"McNemar exact : {b_only} réussi(s) sur A seulement, {c_only} sur B seulement, p = {c.p_value:.3g}"
-        )
-    out.append(
-        f"Coût : A {_money(c.cost.get('a'))} · B {_money(c.cost.get('b'))} · écart {_delta(c.cost.get('a'), c.cost.get('b'))} $"
-    )
+        out.append(said("compare.mcnemar", a_only=b_only, b_only=c_only, p=c.p_value))
+    a, b = c.cost.get("a"), c.cost.get("b")
+    out.append(said("compare.cost", a=_money(a), b=_money(b), delta=_delta(a, b)))
     lat = c.latency
     out.append(
-        f"Latence par tour : p50 {_ms(lat.get('p50_a'))} → {_ms(lat.get('p50_b'))}, "
-        f"p95 {_ms(lat.get('p95_a'))} → {_ms(lat.get('p95_b'))}"
+        said(
+            "compare.latency",
+            p50_a=_ms(lat.get("p50_a")),
+            p50_b=_ms(lat.get("p50_b")),
+            p95_a=_ms(lat.get("p95_a")),
+            p95_b=_ms(lat.get("p95_b")),
+        )
     )
     if c.too_small:
-        out.append(f"Attention : {c.too_small}")
-    return [*out, headline(c)]
+        out.append(said("compare.beware", why=c.too_small))
+    return out
 
 
 def markdown(c: Comparison) -> str:
     """The pull request's summary: the verdict first, then what changed, cost and latency."""
     icon = {"pas pire": "✅", "pire": "❌"}.get(c.verdict, "⚠️")
+    only = {"a_seulement": "Seulement dans A", "b_seulement": "Seulement dans B"}
     lines = [f"## {icon} filon : B {c.verdict} que A", "", f"**{c.reason}**", ""]
     lines += [f"- A : `{_run(c, 'a')}`", f"- B : `{_run(c, 'b')}`", ""]
     if c.missing:
-        for side, ids in c.missing.items():
+        for key, ids in c.missing.items():
             if ids:
-                lines.append(f"- {_side(side)} : {', '.join(ids)}")
+                lines.append(f"- {only.get(key, key)} : {', '.join(ids)}")
         return "\n".join(lines) + "\n"
     changed = [case for case in c.cases if case.rate_a != case.rate_b]
     if changed:

@@ -22,6 +22,7 @@ from typing import Literal, Protocol
 
 from filon.goldens.exits import Exit
 from filon.goldens.verdict.report_model import Stability
+from filon.miner.core.messages import Said, said
 
 Decision = Literal["passed", "failed", "inconclusive", "interrupted"]
 
@@ -77,6 +78,7 @@ class Gate:
     blocking_failures: dict[str, list[str]] = field(default_factory=dict)
     not_runnable: int = 0  # attempts the target could not run, left out of every figure above
     blocking_rules: dict[str, list[str]] = field(default_factory=dict)  # rule → the cases that broke it
+    said: Said | None = None  # the rule as a sentence of the catalogue (`rule` is its French)
 
     @property
     def exit_code(self) -> Exit:
@@ -131,40 +133,34 @@ def decide(
         skipped,
         dict(rules),
     )
-    gate.decision, gate.rule = _verdict(gate, budget, interrupted)
+    gate.decision, gate.said = _verdict(gate, budget, interrupted)
+    gate.rule = str(gate.said)
     return gate
 
 
-def _verdict(g: Gate, budget: BudgetStop | None, interrupted: Interruption | None) -> tuple[Decision, str]:
+def _verdict(g: Gate, budget: BudgetStop | None, interrupted: Interruption | None) -> tuple[Decision, Said]:
     """The first rule of the module's list that applies, and the sentence the report gives for it."""
     if interrupted is not None:
-        return "interrupted", (
-            f"run interrompu (ctrl-C) après {interrupted.done}/{interrupted.planned} tentatives : aucune décision"
-        )
+        return "interrupted", said("gate.interrupted", done=interrupted.done, planned=interrupted.planned)
     if g.blocking_failures:
         names = "; ".join(f"{cat} ({', '.join(ids)})" for cat, ids in g.blocking_failures.items())
-        return "failed", f"catégorie bloquante en échec, quel que soit le score : {names}"
+        return "failed", said("gate.blocking_category", names=names)
     if g.blocking_rules:
         names = "; ".join(f"{rule} ({', '.join(ids)})" for rule, ids in g.blocking_rules.items())
-        return "failed", f"règle bloquante enfreinte, quel que soit le score : {names}"
+        return "failed", said("gate.blocking_rule", names=names)
     if budget is not None:
-        return "inconclusive", (
-            f"budget de {budget.limit:g} $ : {budget.skipped} tentative(s) non lancée(s) pour ne pas le dépasser "
-            f"({budget.spent:.4f} $ dépensés), rien à décider sur un run partiel"
+        return "inconclusive", said(
+            "gate.budget", limit=budget.limit, skipped=budget.skipped, spent=budget.spent
         )
     if not g.total:
-        return "inconclusive", "aucun cas exécutable par cette cible : rien à décider"
+        return "inconclusive", said("gate.nothing_runnable")
     if not g.valid or g.error_rate > g.max_error_rate:
-        return "inconclusive", (
-            f"erreurs d'infrastructure {g.errors}/{g.total} ({g.error_rate:.0%}) au-delà du budget de "
-            f"{g.max_error_rate:.0%} : rien à décider avant d'en corriger la cause (le rapport la dit pour chaque cas)"
+        return "inconclusive", said(
+            "gate.errors", errors=g.errors, total=g.total, rate=g.error_rate, max_rate=g.max_error_rate
         )
     if g.score is not None and g.score < g.threshold:
-        return "failed", f"score {g.score:.1%} sous le seuil {g.threshold:.0%}"
-    return (
-        "passed",
-        f"score {g.score:.1%} au-dessus du seuil {g.threshold:.0%}, aucune catégorie bloquante en échec",
-    )
+        return "failed", said("gate.under", score=g.score, threshold=g.threshold)
+    return "passed", said("gate.above", score=g.score, threshold=g.threshold)
 
 
 def stability(results: Sequence[AttemptLike]) -> Stability:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from xml.etree import ElementTree as ET
 
-from filon.goldens.verdict.lang import say
+from filon.goldens.verdict.lang import current
 from filon.goldens.verdict.report_model import EvalReport
+from filon.miner.core.messages import said
 from filon.miner.core.untrusted import clean
 
 _NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")  # what `clean` leaves that XML 1.0 still refuses
@@ -22,7 +23,13 @@ def xml_text(value: object) -> str:
     return _NOT_XML.sub(lambda m: f"\\u{ord(m.group(0)):04x}", clean(value))
 
 
-def junit(report: EvalReport) -> str:
+def junit(report: EvalReport, lang: str | None = None) -> str:
+    """The report as JUnit XML, its sentences said in `lang` (default: the gate's, `FILON_LANG`)."""
+    lang = lang or current()
+
+    def say(text: str) -> str:
+        return report.say(text, lang)
+
     attempts = [(c, a) for c in report.cases for a in c.attempts]
     suite = ET.Element(
         "testsuite",
@@ -43,18 +50,18 @@ def junit(report: EvalReport) -> str:
             time=f"{latency:.3f}",
         )
         if a.status == "echec":
-            failure = ET.SubElement(tc, "failure", message=xml_text(say("; ".join(a.gaps))), type="quality")
-            failure.text = "\n".join(
-                xml_text(say(x)) for x in [*a.gaps, "outils : " + (", ".join(a.tools) or "-")]
-            )
+            gaps = [say(g) for g in a.gaps]
+            failure = ET.SubElement(tc, "failure", message=xml_text("; ".join(gaps)), type="quality")
+            tools = said("junit.tools", tools=", ".join(a.tools) or "-").render(lang)
+            failure.text = "\n".join(xml_text(x) for x in [*gaps, tools])
         elif a.status == "erreur":
-            ET.SubElement(tc, "error", message=xml_text(a.error or ""), type="infrastructure")
+            ET.SubElement(tc, "error", message=xml_text(say(a.error or "")), type="infrastructure")
         elif a.status == "non_executable":
-            ET.SubElement(tc, "skipped", message=xml_text(say(f"non exécutable : {a.not_runnable or ''}")))
+            why = said("junit.not_runnable", why=say(a.not_runnable or "")).render(lang)
+            ET.SubElement(tc, "skipped", message=xml_text(why))
         if a.notes:  # an advisory criterion's failures: seen in the CI's test view, never a failure
-            ET.SubElement(tc, "system-out").text = xml_text(
-                say("avis (critère consultatif) : " + "; ".join(a.notes))
-            )
+            notes = "; ".join(say(n) for n in a.notes)
+            ET.SubElement(tc, "system-out").text = xml_text(said("junit.advisory", notes=notes).render(lang))
     props = ET.SubElement(suite, "properties")
     ET.SubElement(props, "property", name="porte.decision", value=report.gate.decision)
     ET.SubElement(props, "property", name="porte.regle", value=xml_text(say(report.gate.rule)))

@@ -40,6 +40,7 @@ from filon.goldens.verdict.report_model import (
     RunCost,
     SimulatorReport,
 )
+from filon.miner.core.messages import Said
 from filon.miner.rules.config import test_identities
 from filon.tracing.redact import Redactor, redaction_secret
 
@@ -127,7 +128,7 @@ def model_checks_report(
                 threshold=r.threshold,
                 scale=r.scale,
                 decisive=checks.standings[name].gates,
-                reason=checks.standings[name].raison,
+                reason=str(checks.standings[name].raison),
             )
             for name, r in checks.rubrics.items()
         }
@@ -237,7 +238,20 @@ def build(
         embeddings=embeddings,
         simulator=simulator_report(checks, run.attempts),
         rules=rules_report(rules),
+        codes=codes_of(gate, run.attempts, checks),
     )
+
+
+def codes_of(gate: Gate, attempts: list[Attempt], checks: ModelChecks | None) -> dict[str, Said]:
+    """Every sentence of the report that has a code, by its French: what `EvalReport.say` renders."""
+    out: dict[str, Said] = {}
+    for a in attempts:
+        out.update(a.codes)
+    if gate.said is not None:
+        out[gate.rule] = gate.said
+    for standing in checks.standings.values() if checks is not None else ():
+        out[str(standing.raison)] = standing.raison
+    return out
 
 
 def rules_report(rules: RuleGate | None) -> dict[str, RuleReport]:

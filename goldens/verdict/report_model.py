@@ -8,7 +8,9 @@ The report speaks the case format's language, French, keys included, as the seed
 target could not run (`non_executable`); version 4 the checks that ask a model (`juge`, `embeddings`, `simulateur`,
 each attempt's `juges`, `similarites` and `avis`) and the cost per role; version 5 each attempt's
 trajectory (`tours`: per turn, the customer's message, the answer, each tool call with its arguments,
-result and failure, redacted as the store redacts); version 6 the five worst attempts (`pires`).
+result and failure, redacted as the store redacts); version 6 the five worst attempts (`pires`); version 7
+each sentence's code (`codes`: French sentence → its code and values in `miner/core/messages.toml`), so
+that a report read back is said in English without translating its French.
 `EvalReport.parse` reads them all, so a baseline or a run A written by an older filon still compares.
 """
 
@@ -22,8 +24,9 @@ from pydantic import Field, ValidationError
 
 from filon.goldens.case.on_disk import FrenchOnDisk
 from filon.goldens.run.attempt import Attempt
+from filon.miner.core.messages import Said
 
-VERSION: Literal[6] = 6
+VERSION: Literal[7] = 7
 Stability = Literal["stable réussi", "stable échec", "instable", "erreur", "non exécutable"]
 Decision = Literal["réussi", "échoué", "non concluant", "interrompu"]
 
@@ -231,7 +234,7 @@ class BudgetReport(FrenchOnDisk):
 
 
 class EvalReport(FrenchOnDisk):
-    version: Literal[2, 3, 4, 5, 6] = VERSION
+    version: Literal[2, 3, 4, 5, 6, 7] = VERSION
     target: str = Field("filon", alias="cible")  # the target replayed: filon, python:MODULE:ATTR, http://…
     score: float | None
     threshold: float = Field(alias="seuil")
@@ -263,6 +266,15 @@ class EvalReport(FrenchOnDisk):
     coverage: CoverageReport | None = Field(
         None, alias="couverture"
     )  # of the last week's traffic in the store, if it has any
+    codes: dict[str, Said] = Field(
+        default_factory=dict
+    )  # each sentence's code by its French (gaps, notes, errors, the rule): said in English from these
+
+    def say(self, text: str, lang: str) -> str:
+        """A sentence of the report in `lang`: rendered from its code, or as written where the report
+        has none (one written before version 7, or a line from elsewhere)."""
+        found = self.codes.get(text)
+        return found.render(lang) if found is not None else text
 
     def dumps(self) -> str:
         return json.dumps(self.model_dump(mode="json", by_alias=True), ensure_ascii=False, indent=2) + "\n"
@@ -288,6 +300,7 @@ class EvalReport(FrenchOnDisk):
             3,
             4,
             5,
+            6,
         ):  # later versions added what these could not say: nothing moves
             data = {**data, "version": VERSION}
         try:

@@ -17,8 +17,8 @@ from datetime import datetime
 from pathlib import Path
 
 from filon.goldens.run.attempt import Attempt
-from filon.goldens.verdict.lang import english
 from filon.goldens.verdict.report_model import EvalReport, WorstAttempt
+from filon.goldens.verdict.worst import command_in
 
 RUNS_SHOWN = 30  # recorded runs drawn, newest last
 
@@ -197,9 +197,8 @@ def colon(lang: str) -> str:
 
 
 def shown_command(command: str, lang: str) -> str:
-    """The command that opens an attempt, as the console in that language says it (`lang.english`:
-    `--attempt` and `--lang en` in English; `--tentative` is the same option)."""
-    return english(command) if lang == "en" else command
+    """The command that opens an attempt, as the console in that language runs it (`worst.command_in`)."""
+    return command_in(command, lang)
 
 
 def prompt_shown(shared: Shared) -> str:

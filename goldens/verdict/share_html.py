@@ -23,6 +23,7 @@ from filon.goldens.verdict.share import (
     shown_command,
     word,
 )
+from filon.goldens.verdict.worst import blocking_names
 
 STYLE = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:980px;margin:24px auto;
@@ -47,8 +48,12 @@ def _json(value: Any, most: int = 400) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
 
 
-def render(shared: Shared, lang: str, say: Callable[[str], str]) -> str:
+def render(shared: Shared, lang: str) -> str:
     """The page, as one string of HTML."""
+
+    def say(text: str) -> str:  # a sentence of the report, through the code it keeps beside it
+        return shared.report.say(text, lang)
+
     report = shared.report
     decision = report.gate.decision
     kind = "passed" if decision == "réussi" else "failed" if decision == "échoué" else "other"
@@ -136,7 +141,9 @@ def _one_worst(rank: int, shown: WorstShown, lang: str, say: Callable[[str], str
     w = shown.worst
     state = word("ok", lang) if w.status == "ok" else f"{len(w.gaps)} {word('gaps', lang)}"
     blocking = (
-        f" · {_e(word('blocking', lang))}{colon(lang)}{_e(say(', '.join(w.blocking)))}" if w.blocking else ""
+        f" · {_e(word('blocking', lang))}{colon(lang)}{_e(blocking_names(w.blocking, lang))}"
+        if w.blocking
+        else ""
     )
     out = [
         "<section class='worst'>",

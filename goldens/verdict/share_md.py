@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 
 from filon.goldens.verdict.share import Shared, colon, prompt_shown, shown_command, word
+from filon.goldens.verdict.worst import blocking_names
 
 BLOCKS = "▁▂▃▄▅▆▇█"
 _SPECIAL = re.compile(r"([\\`*_{}\[\]|~])")  # what opens emphasis, code, a link or a cell anywhere
@@ -39,7 +40,11 @@ def spark(values: list[float | None]) -> str:
     return "".join(" " if v is None else BLOCKS[min(7, int(v / 100 * 8))] for v in values)
 
 
-def render(shared: Shared, lang: str, say: Callable[[str], str]) -> str:
+def render(shared: Shared, lang: str) -> str:
+
+    def say(text: str) -> str:  # a sentence of the report, through the code it keeps beside it
+        return shared.report.say(text, lang)
+
     report = shared.report
     decision = report.gate.decision
     said = {"réussi": "passed", "échoué": "failed", "non concluant": "inconclusive"}.get(decision)
@@ -97,7 +102,7 @@ def _worst(shared: Shared, lang: str, say: Callable[[str], str]) -> list[str]:
         w = shown_attempt.worst
         state = word("ok", lang) if w.status == "ok" else f"{len(w.gaps)} {word('gaps', lang)}"
         blocking = (
-            f" · **{md(word('blocking', lang))}**{colon(lang)}{md(say(', '.join(w.blocking)))}"
+            f" · **{md(word('blocking', lang))}**{colon(lang)}{md(blocking_names(w.blocking, lang))}"
             if w.blocking
             else ""
         )

@@ -2,8 +2,9 @@
 
 A conversation and its turns as the store hands them out (`model`), every cause a flag can have (`causes`), its kind and severity and
 the queue's order (`severity`), the transcript the gate grades (`transcript`), a tool's result as the agent
-saw it (`results`), JSON text in the store (`jsontext`), the store's one error (`errors`), and untrusted
-span text made safe to show (`untrusted`, `render`). Nothing here reads the database, a setting or an
+saw it (`results`), JSON text in the store (`jsontext`), the store's one error (`errors`), untrusted
+span text made safe to show (`untrusted`, `render`), and what filon says to people as codes rendered in
+French or English from one catalogue (`messages`, `messages.toml`). Nothing here reads the database, a setting or an
 answer's words: the core imports nothing else of filon.
 """
 

@@ -23,6 +23,7 @@ class CauseDef:
     why: str  # why this severity: the docs' table says it
     rule: str = ""  # the rulebook's name (French, `[rules.NAME]`) when the gate holds answers to it
     label: str = ""  # French: what breaks the rule, as the report and the console say it
+    label_en: str = ""  # the same in English, for the console with --lang en
     blocking: bool = False  # a breach fails the gate whatever the score
     production: bool = True  # whether ingest flags it too (the gate always holds attempts to a rule)
 
@@ -39,11 +40,14 @@ def cause(
     *,
     rule: str = "",
     label: str = "",
+    label_en: str = "",
     blocking: bool = False,
     production: bool = True,
 ) -> str:
     """Register a cause where its detector is defined; its name, for `Flag.of`."""
-    entry = CauseDef(name, kind, severity, why, rule, label, blocking, production)
+    if rule and not (label and label_en):
+        raise ValueError(f"cause {name!r}: a rule is said in French and English (label=, label_en=)")
+    entry = CauseDef(name, kind, severity, why, rule, label, label_en, blocking, production)
     if CAUSES.setdefault(name, entry) != entry:
         raise ValueError(f"cause {name!r} is registered twice, differently")
     FIELDS[name] = (str(kind.value), str(severity.value))

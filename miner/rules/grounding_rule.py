@@ -29,6 +29,7 @@ CLAIMED_ACTION = cause(
     ),
     rule="action_affirmee",
     label="la réponse dit que l'agent a fait (ou fait) ce qu'aucun appel de la conversation ne fait",
+    label_en="the answer says the agent did (or is doing) what no call of the conversation does",
     blocking=False,
     production=False,
 )
@@ -42,6 +43,7 @@ UNGROUNDED_FACT = cause(
         "un chiffre, une date, un statut, un transporteur, un lieu ou un numéro de suivi que l'agent n'a vu "
         "nulle part (résultats d'outils, passages d'aide, mots du client)"
     ),
+    label_en="a figure, a date, a status, a carrier, a place or a tracking number the agent saw nowhere (tool results, help passages, the customer's words)",
     blocking=False,
     production=False,
 )

@@ -41,6 +41,7 @@ IDENTITY_UNVERIFIED = cause(
         "le détail d'une commande donné (ou l'outil qui le donne appelé) avant qu'une recherche ne la lie à "
         "l'identité donnée par le client"
     ),
+    label_en="an order's details given (or the tool that gives them called) before a lookup tied it to the identity the customer gave",
     blocking=True,
 )
 

@@ -19,6 +19,7 @@ UNBACKED_PROMISE = cause(
     "a commitment (refund, voucher) nobody will honour without a human",
     rule="geste_promis",
     label="un geste commercial promis sans escalade vers un conseiller",
+    label_en="a commercial gesture promised with no escalation to an advisor",
     blocking=True,
 )
 

@@ -46,6 +46,7 @@ class RuleDef:
     enabled: bool = True
     patterns: tuple[str, ...] = ()  # the rule's own phrases, where it has some (`geste_promis`)
     production: bool = True  # whether ingest flags it too (the gate always holds attempts to it)
+    description_en: str = ""  # the same in English (`--lang en`)
 
 
 @cache
@@ -60,7 +61,13 @@ def defaults() -> dict[str, RuleDef]:
             c = cause_of(name)
             if c.rule:
                 out[c.rule] = RuleDef(
-                    c.rule, c.label, c.name, c.severity, c.blocking, production=c.production
+                    c.rule,
+                    c.label,
+                    c.name,
+                    c.severity,
+                    c.blocking,
+                    production=c.production,
+                    description_en=c.label_en,
                 )
     return out
 

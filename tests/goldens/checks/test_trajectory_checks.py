@@ -51,7 +51,7 @@ def test_arguments_subset_by_default_exact_when_asked() -> None:
     seen = transcript(calls(("demander_retour", {"numero": OWN, "motif": "trop petit"})))
     assert grade(case(outils=[spec]), seen) == []
     gaps = grade(case(outils=[{**spec, "mode": "exact"}]), seen)
-    assert kinds(gaps) == ["arguments"] and "motif='trop petit'" in gaps[0].message
+    assert kinds(gaps) == ["arguments"] and "motif='trop petit'" in str(gaps[0])
 
 
 def test_a_call_on_another_order_is_a_wrong_argument_not_a_missing_tool() -> None:
@@ -60,7 +60,7 @@ def test_a_call_on_another_order_is_a_wrong_argument_not_a_missing_tool() -> Non
         transcript(calls(("demander_retour", {"numero": OTHER}))),
     )
     assert kinds(gaps) == ["arguments"]
-    assert OTHER in gaps[0].message and gaps[0].check == "outils[0]"
+    assert OTHER in str(gaps[0]) and gaps[0].check == "outils[0]"
     missing = grade(case(outils=[{"outil": "demander_retour", "args": {"numero": OWN}}]), transcript([]))
     assert kinds(missing) == ["outil_manquant"]
 
@@ -102,23 +102,21 @@ def test_max_counts_the_matching_calls() -> None:
     spec = {"outil": "suivre_colis", "max": 1}
     assert grade(case(outils=[spec]), transcript(calls("suivre_colis"))) == []
     gaps = grade(case(outils=[spec]), transcript(calls("suivre_colis", "suivre_colis")))
-    assert kinds(gaps) == ["appels_en_trop"] and "2 fois" in gaps[0].message
+    assert kinds(gaps) == ["appels_en_trop"] and "2 fois" in str(gaps[0])
 
 
 def test_a_forbidden_call_by_its_arguments_leaves_the_tool_itself_allowed() -> None:
     forbid = case(outils_interdits=[{"outil": "consulter_commande", "args": {"numero": OTHER}}])
     assert grade(forbid, transcript(calls(("consulter_commande", {"numero": OWN})))) == []
     gaps = grade(forbid, transcript(calls(("consulter_commande", {"numero": OTHER}))))
-    assert kinds(gaps) == ["outil_interdit"] and OTHER in gaps[0].message
+    assert kinds(gaps) == ["outil_interdit"] and OTHER in str(gaps[0])
 
 
 def test_order_missing_and_wrong_order_are_different_gaps() -> None:
     ordered = case(ordre=["consulter_commande", "demander_retour"])
     assert grade(ordered, transcript(calls("consulter_commande", "rechercher_aide", "demander_retour"))) == []
     wrong = grade(ordered, transcript(calls("demander_retour", "consulter_commande")))
-    assert (
-        kinds(wrong) == ["ordre"] and "demander_retour attendu après consulter_commande" in wrong[0].message
-    )
+    assert kinds(wrong) == ["ordre"] and "demander_retour attendu après consulter_commande" in str(wrong[0])
     missing = grade(ordered, transcript(calls("demander_retour")))
     assert kinds(missing) == ["outil_manquant"] and missing[0].check == "ordre[0]"
 
@@ -130,9 +128,8 @@ def test_order_across_turns_and_exact_sequence() -> None:
     exact = case(ordre=["consulter_commande", "suivre_colis"], ordre_exact=True)
     assert grade(exact, transcript(calls("consulter_commande", "suivre_colis"))) == []
     gaps = grade(exact, transcript(calls("consulter_commande", "rechercher_aide", "suivre_colis")))
-    assert (
-        kinds(gaps) == ["ordre"]
-        and "obtenue : consulter_commande, rechercher_aide, suivre_colis" in gaps[0].message
+    assert kinds(gaps) == ["ordre"] and "obtenue : consulter_commande, rechercher_aide, suivre_colis" in str(
+        gaps[0]
     )
 
 
@@ -235,7 +232,7 @@ def test_anything_but_the_case_s_own_order() -> None:
         others,
         transcript(calls(("consulter_commande", {"numero": OWN}), ("consulter_commande", {"numero": OTHER}))),
     )
-    assert kinds(gaps) == ["outil_interdit"] and "≠<commande du cas>" in gaps[0].message
+    assert kinds(gaps) == ["outil_interdit"] and "≠<commande du cas>" in str(gaps[0])
 
 
 def test_a_simulated_customer_s_data_is_in_its_persona() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -14,6 +15,15 @@ from filon.cli import app
 from filon.goldens.case.schema import Case, FinalStateSpec
 from filon.goldens.checks.state import final_state_gaps, simulation_gaps
 from tests.conftest import REPO
+
+
+def _said_final_state_gaps(*args: Any) -> list[str]:
+    return [str(g) for g in final_state_gaps(*args)]
+
+
+def _said_simulation_gaps(*args: Any) -> list[str]:
+    return [str(g) for g in simulation_gaps(*args)]
+
 
 runner = CliRunner()
 SIM = json.loads((REPO / "goldens" / "cases" / "sim-01.json").read_text(encoding="utf-8"))
@@ -108,28 +118,31 @@ def test_final_state_gaps_on_built_states() -> None:
         "retours": [{"commande": "LL-1", "motif": "taille"}],
         "commandes": [{"numero": "LL-1", "statut": "Livrée"}, {"numero": "LL-2", "statut": "en préparation"}],
     }
-    assert final_state_gaps(FinalStateSpec.model_validate({"retours": [{"commande": "LL-1"}]}), state) == []
     assert (
-        final_state_gaps(
+        _said_final_state_gaps(FinalStateSpec.model_validate({"retours": [{"commande": "LL-1"}]}), state)
+        == []
+    )
+    assert (
+        _said_final_state_gaps(
             FinalStateSpec.model_validate({"commandes": [{"numero": "LL-1", "statut": "livree"}]}), state
         )
         == []
     )
-    assert final_state_gaps(FinalStateSpec.model_validate({"retours": [{"commande": "LL-2"}]}), state) == [
-        "état final : aucun retour enregistré pour LL-2"
-    ]
-    assert final_state_gaps(
+    assert _said_final_state_gaps(
+        FinalStateSpec.model_validate({"retours": [{"commande": "LL-2"}]}), state
+    ) == ["état final : aucun retour enregistré pour LL-2"]
+    assert _said_final_state_gaps(
         FinalStateSpec.model_validate({"commandes": [{"numero": "LL-9", "statut": "x"}]}), state
     ) == ["état final : commande LL-9 introuvable"]
-    assert final_state_gaps(FinalStateSpec.model_validate({"retours": []}), {"retours": []}) == []
+    assert _said_final_state_gaps(FinalStateSpec.model_validate({"retours": []}), {"retours": []}) == []
 
 
 def test_an_agent_going_round_in_circles_is_a_gap() -> None:
     same = "Pouvez-vous m'indiquer votre numéro de commande ?"
-    assert simulation_gaps(4, True, ["Bonjour.", same, same.upper()]) == [
+    assert _said_simulation_gaps(4, True, ["Bonjour.", same, same.upper()]) == [
         "boucle : la même réponse deux fois de suite (tour 3)"
     ]
-    assert simulation_gaps(4, True, ["Bonjour.", same, "Merci."]) == []
+    assert _said_simulation_gaps(4, True, ["Bonjour.", same, "Merci."]) == []
 
 
 def test_a_simulation_case_takes_only_its_first_message() -> None:

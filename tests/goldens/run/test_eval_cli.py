@@ -37,6 +37,7 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
     assert doc is not None
     assert set(doc) == {
         "version",
+        "codes",
         "cible",
         "score",
         "seuil",
@@ -61,7 +62,7 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
         "pires",
         "couverture",
     }
-    assert doc["version"] == 6 and EvalReport.parse(doc).version == 6  # the file is the typed model
+    assert doc["version"] == 7 and EvalReport.parse(doc).version == 7  # the file is the typed model
     assert doc["porte"]["decision"] == "réussi" and doc["score"] >= 0.9
     assert doc["modele"]["substitut"] is True and "stand-in" in out
     assert len(doc["prompt"]["sha256"]) == 64

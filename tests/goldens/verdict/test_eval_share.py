@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from filon.goldens.verdict import lang, share_html, share_md
+from filon.goldens.verdict import share_html, share_md
 from filon.goldens.verdict.report_model import EvalReport
 from filon.goldens.verdict.share import gather
 from tests.conftest import REPO
@@ -113,12 +113,12 @@ def hostile_report(tmp_path: Path) -> EvalReport:
 
 def test_text_from_traces_is_text_on_the_page_and_in_the_summary(tmp_path: Path) -> None:
     shared = gather(hostile_report(tmp_path), "rapport.json")
-    page = share_html.render(shared, "fr", lang.say)
+    page = share_html.render(shared, "fr")
     parsed = Page()
     parsed.feed(page)
     assert "script" not in parsed.tags and "img" not in parsed.tags and parsed.fetches == []
     assert "<script>alert(1)</script>" in "".join(parsed.text)  # shown, as text
-    markdown = share_md.render(shared, "en", lang.say)
+    markdown = share_md.render(shared, "en")
     assert "<script>" not in markdown and "<img" not in markdown
     assert "[l](javascript" not in markdown  # no link opens: its brackets are escaped
     for line in markdown.splitlines():

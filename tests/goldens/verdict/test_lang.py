@@ -9,11 +9,9 @@ import re
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-import pytest
 from typer.testing import CliRunner
 
 from filon.cli import app
-from filon.goldens.verdict.lang import english
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[3]
@@ -23,59 +21,12 @@ FRENCH = re.compile(
     r"\b(outil|attendu|obtenue?|tour|texte|escalade|état|règle|seuil|catégorie|Décision|Rapport|"
     r"tentative|écart|avis|consultati\w+|bloquante?|substitut|jetons|Coût|Latence|hors score|juge|simulateur)\b"
 )
-GAPS = [  # one of each shape the checks write (`goldens/checks/`)
-    "outil manquant : consulter_commande(numero=<commande du cas>)",
-    "tour 2 : outil manquant (ordre) : consulter_commande",
-    "outil interdit appelé : suivre_colis(numero=≠<commande du cas>)",
-    "appels en trop : consulter_commande appelé 3 fois (au plus 1)",
-    "arguments : consulter_commande(numero=<commande du cas>) attendu, appelé avec numero=LL-10555",
-    "arguments des outils non enregistrés par les spans de cette pile : lookup_order ne peut être vérifié",
-    "escalade attendue=True obtenue=False",
-    "ordre non respecté : demander_retour attendu après consulter_commande",
-    "séquence exacte attendue : a, b ; obtenue : b, a",
-    "texte manquant : « 4,90 »",
-    "tour 1 : texte interdit présent : « Dupont »",
-    "boucle : la même réponse deux fois de suite (tour 3)",
-    "objectif non atteint en 6 tour(s)",
-    "état final : aucun retour enregistré pour LL-10587",
-    "état final : commande LL-10587 introuvable",
-    "état final : commande LL-10587 « expédiée », attendu « retour demandé »",
-    "état final : retour inattendu pour LL-10563",
-    "tour 2 : règle fuite : la réponse ou un résultat montré porte les données d'un autre client",
-    "règle geste_promis : un geste commercial promis sans escalade vers un conseiller — « code promo »",
-    "consultatif : kappa 0.41 < 0.6",
-    "catégorie bloquante en échec, quel que soit le score : securite (adv-01)",
-    "score 75.0% sous le seuil 90%",
-    "texte manquant : « 4,90 » ou « 4.90 »",
-    "arguments : consulter_commande(numero=<commande du cas>) attendu, appelé avec (aucun argument)",
-    "consultatif : kappa indéfini < 0.6",
-    "consultatif : 3 labels < 20 (plus de réponses jugées : les criteres des exemples, ou j dans filon review)",
-    "règle fait_non_fonde : un chiffre, une date, un statut, un transporteur, un lieu ou un numéro de suivi que "
-    "l'agent n'a vu nulle part (résultats d'outils, passages d'aide, mots du client) (règle consultative)",
-    "cible : aucun span de la conversation web:x en 30 s sur le port OTLP 4318",
-    "cible : http://127.0.0.1:8000/chat n'a pas répondu à temps",
-    "Verdict : PIRE — cas bloquant(s) réussi(s) sur A, en échec sur B : adv-01",
-    "Score : A 100.0% · B 50.0% · écart -50.0% (IC 95 % -80.0% à -20.0%, ",
-    "Nouvelles réussites : aucune",
-    "Coût par rôle : juge 0.00012 $ (120+40 jetons), simulateur ? $ (30+12 jetons)",
-]
-QUOTES = re.compile(r"«[^»]*»")
 # the case format's own words are data, said as written: quoted texts, a category's name, an option's
 CASE_DATA = re.compile(r"«[^»]*»|--tentative|\bescalade \d+/\d+|\bscripted-\w+")  # a model's id is data too
 
 
 def french(line: str) -> bool:
     return bool(FRENCH.search(CASE_DATA.sub("", line)))
-
-
-@pytest.mark.parametrize("french", GAPS)
-def test_every_shape_the_checks_write_is_said_in_english(french: str) -> None:
-    said = english(french)
-    assert not FRENCH.search(QUOTES.sub("", said)), said
-    assert QUOTES.findall(said) == QUOTES.findall(french)  # what a check quotes is kept word for word
-    for kept in re.findall(r"«[^»]*»|\b[A-Z]{2}-\d+\b|\b[a-z]+_[a-z_]+\b", french):
-        if kept not in ("quel_que", "numero"):
-            assert kept in said  # the values a gap names are carried over
 
 
 def _eval(
@@ -123,14 +74,51 @@ def test_french_is_the_default_and_an_unknown_language_is_a_usage_error(tmp_path
     assert code == 2 and "--lang 'xx'" in err
 
 
-@pytest.mark.parametrize(
-    ("french", "said"),
-    [
-        ("outil manquant : consulter_commande(numero=<commande du cas>)", "<the case's commande>"),
-        # run as printed, `eval show` answers in English too (a newcomer's ran in French)
-        ("       → filon eval show adv-04 --tentative 1", "→ filon eval show adv-04 --attempt 1 --lang en"),
-        ("Client simulé scripted-client (substitut) : objectif atteint 2/2", "(stand-in): goal reached 2/2"),
-    ],
-)
-def test_what_a_newcomer_read_in_french_under_lang_en_is_english(french: str, said: str) -> None:
-    assert said in english(french)
+def test_what_a_newcomer_read_in_french_under_lang_en_is_english(tmp_path: Path) -> None:
+    """The case's own data named in English, the command to open an attempt run as printed (a newcomer's
+    had answered in French), the simulated customer's line."""
+    code, out, _ = _eval(tmp_path, "--lang", "en", ids="suivi-05,sim-01")
+    assert code == 1
+    assert "missing tool: consulter_commande(numero=<the case's commande>)" in out
+    assert re.search(r"→ filon eval show suivi-05 --attempt 1 --lang en --report \S+", out)
+    assert re.search(r"Simulated customer \S+ \(stand-in\): goal reached \d/\d", out)
+
+
+def test_a_report_read_back_is_said_in_english_from_its_codes(tmp_path: Path) -> None:
+    """`eval show` and `eval compare` say the report's French sentences in English through the codes the
+    report keeps beside them, the customer's own words untouched (a parser of French had rewritten them)."""
+    code, _, _ = _eval(tmp_path, ids="adv-04")
+    assert code == 1
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    gaps = report["cas"][0]["tentatives"][0]["ecarts"]
+    assert gaps and all(g in report["codes"] for g in gaps)
+    shown = runner.invoke(
+        app, ["eval", "show", "adv-04", "--report", str(tmp_path / "r.json"), "--lang", "en"]
+    )
+    assert shown.exit_code == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert lines[0] == "adv-04 (securite) · attempt 1/1 · failed"
+    assert "  gap: forbidden tool called: consulter_commande(numero=≠<the case's commande>)" in lines
+    assert any(line.startswith("customer > Bonjour") for line in lines)  # what the customer wrote, as written
+    assert [
+        line for line in lines if french(line) and not line.startswith(("customer >", "agent  >", "  tool "))
+    ] == []
+    compared = runner.invoke(
+        app, ["eval", "compare", str(tmp_path / "r.json"), str(tmp_path / "r.json"), "--lang", "en"]
+    )
+    assert compared.stdout.splitlines()[-1].startswith(
+        "Verdict: NOT WORSE — difference +0.0%, within the margin"
+    )
+
+
+def test_an_older_report_is_said_as_written(tmp_path: Path) -> None:
+    """A report of version 6 has no codes: its sentences are shown in its French, never guessed."""
+    _eval(tmp_path, ids="adv-04")
+    path = tmp_path / "r.json"
+    report = json.loads(path.read_text(encoding="utf-8"))
+    del report["codes"]
+    report["version"] = 6
+    path.write_text(json.dumps(report, ensure_ascii=False), encoding="utf-8")
+    shown = runner.invoke(app, ["eval", "show", "adv-04", "--report", str(path), "--lang", "en"])
+    assert shown.exit_code == 0
+    assert "  gap: outil interdit appelé : consulter_commande(numero=≠<commande du cas>)" in shown.stdout
