@@ -146,7 +146,7 @@ def accepted(case: Case, ex: Example, checks: ModelChecks | None, rules: RuleGat
     if checks is None:
         return True
     outcome = checks.apply(case, ex.answers(), deterministic_passed=True)
-    return not outcome.ecarts and outcome.erreur is None
+    return not outcome.gaps and outcome.error is None
 
 
 def tally(rows: list[tuple[str, str, bool]], prefix: str, by_category: bool = True) -> dict[str, object]:

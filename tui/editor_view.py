@@ -30,7 +30,7 @@ def examples_text(rows: list[Trial]) -> Text:
         if t.agrees:
             why = "accepted" if t.accepted else "rejected"
         else:
-            gaps = "; ".join(g.render("en") for g in t.ecarts)  # the screen's language, not the report's
+            gaps = "; ".join(g.render("en") for g in t.gaps)  # the screen's language, not the report's
             why = "trop strict: " + gaps if t.example.verdict == "bon" else "trop lâche"
         out.append_text(
             line(

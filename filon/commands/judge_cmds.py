@@ -97,19 +97,19 @@ def _print_result(result: Result, written: bool, min_kappa: float, min_labels: i
         return
     kappa = "indéfini" if f.kappa is None else f"{f.kappa:.2f}"
     console.print(
-        f"{result.rubric.name}: {f.labels} labels, exactitude {f.exactitude:.0%}, kappa {kappa}, "
-        f"stabilité {f.stabilite:.0%} sur {f.repetitions} répétitions",
+        f"{result.rubric.name}: {f.labels} labels, exactitude {f.accuracy:.0%}, kappa {kappa}, "
+        f"stabilité {f.stability:.0%} sur {f.repetitions} répétitions",
         markup=False,
     )
-    m = f.matrice
+    m = f.matrix
     console.print("  relecteur \\ juge    bon  mauvais", markup=False)
     for verdict in ("bon", "mauvais"):
         console.print(f"  {verdict:<18}{m[verdict]['bon']:>5}{m[verdict]['mauvais']:>9}", markup=False)
-    for d in f.desaccords:
+    for d in f.disagreements:
         console.print(
             f"  désaccord {d.case}[{d.example}] attendu {d.expected}, note {d.score} : {d.reason}",
             markup=False,
         )
     now = figures_standing(f, min_kappa, min_labels)
     saved = "" if written else " (not saved: --write keeps these figures, and the gate reads them)"
-    console.print(f"  → {now.raison}{saved}", markup=False)
+    console.print(f"  → {now.reason}{saved}", markup=False)

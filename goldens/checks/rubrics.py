@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from filon.goldens.case.on_disk import FrenchOnDisk
 from filon.miner.core.messages import Said, said
@@ -88,14 +88,14 @@ def load_rubric(folder: Path, name: str) -> Rubric:
         raise RubricError(
             f"{path}: front matter: unknown key(s) {', '.join(unknown)} (known: echelle, seuil)"
         )
-    echelle = _whole(path, values, "echelle", 5)
-    seuil = _whole(path, values, "seuil", None)
-    if echelle < 2 or not 1 <= seuil <= echelle:
-        raise RubricError(f"{path}: front matter: seuil {seuil} must lie between 1 and echelle {echelle}")
+    scale = _whole(path, values, "echelle", 5)
+    threshold = _whole(path, values, "seuil", None)
+    if scale < 2 or not 1 <= threshold <= scale:
+        raise RubricError(f"{path}: front matter: seuil {threshold} must lie between 1 and echelle {scale}")
     if not body:
         raise RubricError(f"{path}: the rubric has no text after its front matter")
     # the text's hash, line endings normalised: a checkout with CRLF is the same rubric, still calibrated
-    return Rubric(name, path, body, seuil, echelle, hashlib.sha256(text.encode("utf-8")).hexdigest())
+    return Rubric(name, path, body, threshold, scale, hashlib.sha256(text.encode("utf-8")).hexdigest())
 
 
 class Disagreement(FrenchOnDisk):
@@ -108,27 +108,28 @@ class Disagreement(FrenchOnDisk):
     reason: str = Field(alias="raison")
 
 
-class Calibration(BaseModel):
-    """The figures of `filon judge calibrate --write`, for one judge model and one version of a rubric."""
+class Calibration(FrenchOnDisk):
+    """The figures of `filon judge calibrate --write`, for one judge model and one version of a rubric
+    (the calibration file keeps the case format's French keys)."""
 
-    modele: str
-    rubrique_sha256: str
+    model: str = Field(alias="modele")
+    rubric_sha256: str = Field(alias="rubrique_sha256")
     labels: int
-    exactitude: float
+    accuracy: float = Field(alias="exactitude")
     kappa: float | None
-    matrice: dict[str, dict[str, int]]  # reviewer's verdict → judge's verdict → count
-    stabilite: float  # share of labels whose repeats all agreed
+    matrix: dict[str, dict[str, int]] = Field(alias="matrice")  # reviewer's verdict → judge's → count
+    stability: float = Field(alias="stabilite")  # share of labels whose repeats all agreed
     repetitions: int
     date: str
-    desaccords: list[Disagreement] = Field(default_factory=list)
+    disagreements: list[Disagreement] = Field(default_factory=list, alias="desaccords")
 
 
-class CalibrationFile(BaseModel):
+class CalibrationFile(FrenchOnDisk):
     critere: str
     calibrations: list[Calibration] = Field(default_factory=list)
 
     def for_model(self, model: str) -> Calibration | None:
-        return next((c for c in self.calibrations if c.modele == model), None)
+        return next((c for c in self.calibrations if c.model == model), None)
 
 
 def calibration_path(rubric: Rubric) -> Path:
@@ -148,7 +149,7 @@ def read_calibration(rubric: Rubric) -> CalibrationFile:
 def write_calibration(rubric: Rubric, figures: Calibration) -> Path:
     """Replaces this model's figures in the file, keeps the other models'; written whole, then renamed."""
     current = read_calibration(rubric)
-    others = [c for c in current.calibrations if c.modele != figures.modele]
+    others = [c for c in current.calibrations if c.model != figures.model]
     document = CalibrationFile(critere=rubric.name, calibrations=sorted([*others, figures], key=_model))
     path = calibration_path(rubric)
     text = json.dumps(document.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
@@ -160,7 +161,7 @@ def write_calibration(rubric: Rubric, figures: Calibration) -> Path:
 
 
 def _model(c: Calibration) -> str:
-    return c.modele
+    return c.model
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ class Standing:
     """Whether a criterion gates for this judge model, and why (or why not) in the report's words."""
 
     gates: bool
-    raison: Said
+    reason: Said
 
 
 def standing(rubric: Rubric, model: str, min_kappa: float, min_labels: int) -> Standing:
@@ -178,7 +179,7 @@ def standing(rubric: Rubric, model: str, min_kappa: float, min_labels: int) -> S
         return Standing(False, said("standing.unreadable", error=str(exc)))
     if figures is None:
         return Standing(False, said("standing.never_calibrated", model=model))
-    if figures.rubrique_sha256 != rubric.sha256:
+    if figures.rubric_sha256 != rubric.sha256:
         return Standing(False, said("standing.rubric_changed"))
     return figures_standing(figures, min_kappa, min_labels)
 

@@ -57,7 +57,7 @@ class JudgeError(Exception):
 class Verdict:
     critere: str
     score: int
-    raison: str
+    reason: str
     passed: bool
     input_tokens: int
     output_tokens: int
@@ -88,14 +88,14 @@ def parse_reply(rubric: Rubric, text: str | None) -> tuple[int, str]:
         raise JudgeError(f"réponse du juge illisible : {_clip(text or '(vide)')}") from None
     if not isinstance(data, dict):
         raise JudgeError(f"réponse du juge illisible : {_clip(str(text))}")
-    score, raison = data.get("score"), data.get("raison")
+    score, reason = data.get("score"), data.get("raison")
     if isinstance(score, float) and score.is_integer():
         score = int(score)
     if not isinstance(score, int) or isinstance(score, bool) or not 1 <= score <= rubric.scale:
         raise JudgeError(f"réponse du juge illisible : score {score!r} hors de 1..{rubric.scale}")
-    if not isinstance(raison, str):
+    if not isinstance(reason, str):
         raise JudgeError("réponse du juge illisible : pas de raison")
-    return score, raison.strip()
+    return score, reason.strip()
 
 
 def _clip(text: str, width: int = 60) -> str:
@@ -114,11 +114,11 @@ class Judge:
     def score(self, rubric: Rubric, customer: list[str], answer: str) -> Verdict:
         message, config = request(rubric, customer, answer)
         reply = structured_call(self.client, self.model, message, config, "juge", JudgeError)
-        score, raison = parse_reply(rubric, reply.text)
+        score, reason = parse_reply(rubric, reply.text)
         return Verdict(
             critere=rubric.name,
             score=score,
-            raison=raison,
+            reason=reason,
             passed=rubric.passes(score),
             input_tokens=reply.input_tokens,
             output_tokens=reply.output_tokens,

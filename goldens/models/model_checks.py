@@ -40,15 +40,15 @@ class Judged:
 class Outcome:
     """What the model checks added to an attempt."""
 
-    ecarts: list[Gap] = field(default_factory=list)
-    avis: list[Said] = field(default_factory=list)
+    gaps: list[Gap] = field(default_factory=list)
+    notes: list[Said] = field(default_factory=list)  # advisory criteria: never gaps
     judged: list[Judged] = field(default_factory=list)
     similarities: list[Similarity] = field(default_factory=list)
     judge_skipped: int = 0
     judge_input_tokens: int = 0
     judge_output_tokens: int = 0
     embedding_tokens: int = 0  # what this attempt's texts cost to embed (each text once per run)
-    erreur: str | None = None
+    error: str | None = None
 
 
 @dataclass
@@ -106,17 +106,17 @@ class ModelChecks:
                 out.similarities.append(found)
                 if not found.passed:
                     why = said("gap.similarity", score=found.score, threshold=found.threshold)
-                    out.ecarts.append(Gap("similarite", "proche_de", why))
-            if out.ecarts:
+                    out.gaps.append(Gap("similarite", "proche_de", why))
+            if out.gaps:
                 out.judge_skipped = len(case.juge)
                 return out
             for done, check in enumerate(case.juge, start=1):
                 self._judge(check.critere, customer or list(case.tours), answer, out)
-                if out.ecarts:  # a decisive criterion failed: the attempt has failed, whatever comes next
+                if out.gaps:  # a decisive criterion failed: the attempt has failed, whatever comes next
                     out.judge_skipped = len(case.juge) - done
                     break
         except (JudgeError, EmbeddingError) as exc:
-            out.erreur = str(exc)
+            out.error = str(exc)
         return out
 
     def _judge(self, critere: str, customer: list[str], answer: str, out: Outcome) -> None:
@@ -129,7 +129,7 @@ class ModelChecks:
         gates = self.standings[critere].gates
         out.judged.append(
             Judged(
-                critere, verdict.score, rubric.scale, rubric.threshold, verdict.passed, gates, verdict.raison
+                critere, verdict.score, rubric.scale, rubric.threshold, verdict.passed, gates, verdict.reason
             )
         )
         if not verdict.passed:
@@ -139,12 +139,12 @@ class ModelChecks:
                 score=verdict.score,
                 scale=rubric.scale,
                 threshold=rubric.threshold,
-                reason=verdict.raison,
+                reason=verdict.reason,
             )
             if gates:
-                out.ecarts.append(Gap("juge", "juge", line))
+                out.gaps.append(Gap("juge", "juge", line))
             else:
-                out.avis.append(line)
+                out.notes.append(line)
 
 
 def open_model_checks(
@@ -200,9 +200,9 @@ class AskModels:
     def grade(self, case: Case, transcript: Transcript) -> list[Gap]:
         self.graded = True
         self.outcome = self.checks.apply(case, transcript.answers, True, self.customer)
-        gaps = list(self.outcome.ecarts)
-        if self.outcome.erreur is not None:
-            gaps.append(Gap("infrastructure", "juge", said("text.line", line=self.outcome.erreur)))
+        gaps = list(self.outcome.gaps)
+        if self.outcome.error is not None:
+            gaps.append(Gap("infrastructure", "juge", said("text.line", line=self.outcome.error)))
         return gaps
 
     def finished(self, case: Case) -> Outcome:

@@ -120,9 +120,9 @@ class Embedder:
                 raise EmbeddingError("embeddings : un appel concurrent a échoué")
             return [self.known[t] for t in texts], tokens
 
-    def similarity(self, reference: str, answer: str, seuil: float) -> tuple[Similarity, int]:
+    def similarity(self, reference: str, answer: str, threshold: float) -> tuple[Similarity, int]:
         """The answer's similarity to the reference: the closest of the whole answer and its passages as
         long as the reference (`passages`); and the embedding tokens this call paid for."""
         texts = [answer, *passages(answer, len(sentences(reference)))]
         (ref, *got), tokens = self.embed([reference, *texts])
-        return Similarity(reference, round(max(cosine(ref, v) for v in got), 4), seuil), tokens
+        return Similarity(reference, round(max(cosine(ref, v) for v in got), 4), threshold), tokens

@@ -170,7 +170,7 @@ class Attempt(BaseModel):
             SimilarityScore(reference=s.reference, score=s.score, threshold=s.threshold, passed=s.passed)
             for s in o.similarities
         ]
-        self.notes = [*(self.keep(n) for n in self._rule_notes), *(self.keep(n) for n in o.avis)]
+        self.notes = [*(self.keep(n) for n in self._rule_notes), *(self.keep(n) for n in o.notes)]
         self.judge_skipped = o.judge_skipped
         self.judge_input_tokens, self.judge_output_tokens = o.judge_input_tokens, o.judge_output_tokens
         return self

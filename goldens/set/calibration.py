@@ -37,12 +37,12 @@ class Trial:
 
     index: int
     example: Example
-    ecarts: list[Said]
+    gaps: list[Said]
     case_criteria: tuple[str, ...] = ()
 
     @property
     def accepted(self) -> bool:
-        return not self.ecarts
+        return not self.gaps
 
     @property
     def agrees(self) -> bool:

@@ -233,7 +233,7 @@ def _example_problems(name: str, case: Case, strict: bool) -> list[Problem]:
     for trial in calibration.trials(case):
         where = f"exemples[{trial.index}]"
         if trial.example.verdict == "bon" and not trial.accepted:
-            rejected = said("lint.too_strict", gaps=chained(trial.ecarts, "text.semicolons"))
+            rejected = said("lint.too_strict", gaps=chained(trial.gaps, "text.semicolons"))
             out.append(Problem(name, where, str(rejected), "error", said=rejected))
         elif (
             trial.example.verdict == "mauvais"

@@ -61,8 +61,8 @@ def kappa(pairs: list[tuple[str, str]]) -> float | None:
 class Scored:
     label: Label
     scores: list[int] = field(default_factory=list)
-    raison: str = ""
-    erreur: str | None = None
+    reason: str = ""
+    error: str | None = None
 
     def verdict(self, rubric: Rubric) -> str:
         passes = sum(rubric.passes(s) for s in self.scores)
@@ -93,44 +93,44 @@ def calibrate(
             for _ in range(repeats):
                 verdict = judge.score(rubric, item.customer, item.answer)
                 scored.scores.append(verdict.score)
-                scored.raison = verdict.raison
+                scored.reason = verdict.reason
         except JudgeError as exc:
-            scored.erreur = str(exc)
+            scored.error = str(exc)
         if on_done:
             on_done()
         return scored
 
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
         done = list(pool.map(run, known))
-    scored = [s for s in done if s.erreur is None]
+    scored = [s for s in done if s.error is None]
     pairs = [(s.label.verdict, s.verdict(rubric)) for s in scored]
     matrix = {a: {b: sum(1 for x, y in pairs if (x, y) == (a, b)) for b in VERDICTS} for a in VERDICTS}
     wrong = [s for s in scored if s.verdict(rubric) != s.label.verdict]
     # the worst: the judge's mean score farthest from the threshold, on the wrong side
     wrong.sort(key=lambda s: -abs(sum(s.scores) / len(s.scores) - (rubric.threshold - 0.5)))
     figures = Calibration(
-        modele=judge.model,
-        rubrique_sha256=rubric.sha256,
+        model=judge.model,
+        rubric_sha256=rubric.sha256,
         labels=len(pairs),
-        exactitude=round(sum(a == b for a, b in pairs) / len(pairs), 4) if pairs else 0.0,
+        accuracy=round(sum(a == b for a, b in pairs) / len(pairs), 4) if pairs else 0.0,
         kappa=kappa(pairs),
-        matrice=matrix,
-        stabilite=round(sum(s.stable(rubric) for s in scored) / len(scored), 4) if scored else 0.0,
+        matrix=matrix,
+        stability=round(sum(s.stable(rubric) for s in scored) / len(scored), 4) if scored else 0.0,
         repetitions=repeats,
         date=datetime.now(UTC).date().isoformat(),
-        desaccords=[
+        disagreements=[
             Disagreement(
                 case=s.label.case_id,
                 example=s.label.index,
                 expected=s.label.verdict,
                 score=round(sum(s.scores) / len(s.scores)),
-                reason=s.raison,
+                reason=s.reason,
             )
             for s in wrong[:5]
         ],
     )
     return Result(
-        rubric, figures, [f"{s.label.case_id}[{s.label.index}]: {s.erreur}" for s in done if s.erreur]
+        rubric, figures, [f"{s.label.case_id}[{s.label.index}]: {s.error}" for s in done if s.error]
     )
 
 

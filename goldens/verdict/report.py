@@ -128,7 +128,7 @@ def model_checks_report(
                 threshold=r.threshold,
                 scale=r.scale,
                 decisive=checks.standings[name].gates,
-                reason=str(checks.standings[name].raison),
+                reason=str(checks.standings[name].reason),
             )
             for name, r in checks.rubrics.items()
         }
@@ -250,7 +250,7 @@ def codes_of(gate: Gate, attempts: list[Attempt], checks: ModelChecks | None) ->
     if gate.said is not None:
         out[gate.rule] = gate.said
     for standing in checks.standings.values() if checks is not None else ():
-        out[str(standing.raison)] = standing.raison
+        out[str(standing.reason)] = standing.reason
     return out
 
 

@@ -85,8 +85,8 @@ def test_calibrate_reports_kappa_and_writes_only_when_asked(tmp_path: Path) -> N
     result = runner.invoke(app, [*args, "--write"])
     assert result.exit_code == 0, result.output
     figures = read_calibration(rubric).for_model("scripted-juge")
-    assert figures is not None and figures.labels == 8 and figures.rubrique_sha256 == rubric.sha256
-    assert figures.repetitions == 3 and sum(sum(row.values()) for row in figures.matrice.values()) == 8
+    assert figures is not None and figures.labels == 8 and figures.rubric_sha256 == rubric.sha256
+    assert figures.repetitions == 3 and sum(sum(row.values()) for row in figures.matrix.values()) == 8
     assert "consultatif : 8 labels < 20" in result.stdout  # too few labels to gate, however good
 
 
@@ -114,7 +114,7 @@ def test_the_reference_set_calibration_files_are_current() -> None:
     for name in sorted({c for case in caseset.cases for c in case.criteria()}):
         rubric = load_rubric(caseset.folder.parent / "judges", name)
         figures = read_calibration(rubric).for_model("scripted-juge")
-        assert figures is not None and figures.rubrique_sha256 == rubric.sha256, name
+        assert figures is not None and figures.rubric_sha256 == rubric.sha256, name
         assert figures.labels == len(labels(caseset.cases, name)), name
 
 

@@ -47,7 +47,7 @@ def test_a_decisive_failure_stays_a_failure_when_a_later_judge_call_fails(script
         standings={n: Standing(True, "") for n in rubrics},
     )
     outcome = checks.apply(case, ["TU AS MAL LU, COMME INDIQUÉ !!!"], True)
-    assert outcome.erreur is None and outcome.ecarts and str(outcome.ecarts[0]).startswith("juge ton")
+    assert outcome.error is None and outcome.gaps and str(outcome.gaps[0]).startswith("juge ton")
     assert outcome.judge_skipped == 1  # the attempt has failed: no call is spent on the rest
 
 

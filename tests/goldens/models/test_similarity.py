@@ -96,7 +96,7 @@ def test_similarity_next_to_a_negation_needs_its_guard(scripted: ScriptedModel) 
     negated = "Le paiement par virement n'est pas autorisé."
     checks = ModelChecks(embedder=embedder(scripted))
     outcome = checks.apply(case, [negated], deterministic_passed=True)
-    assert outcome.ecarts == [] and outcome.similarities[0].score > 0.8  # blind: similarity lets it through…
+    assert outcome.gaps == [] and outcome.similarities[0].score > 0.8  # blind: similarity lets it through…
     assert evaluer_cas(case.checks(), [], [negated], False)  # …the ne_contient_pas beside it does not
 
 

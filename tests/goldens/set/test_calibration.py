@@ -82,7 +82,7 @@ def test_an_examples_tools_and_escalation_default_to_the_cases() -> None:
         {**MARTINIQUE, "exemples": [{"verdict": "bon", "reponse": "Non.", "outils": [], "escalade": True}]}
     )
     (only,) = matrix(case_wrong).rows
-    assert "outil manquant : rechercher_aide" in [str(g) for g in only.ecarts]
+    assert "outil manquant : rechercher_aide" in [str(g) for g in only.gaps]
 
 
 @pytest.mark.parametrize(
