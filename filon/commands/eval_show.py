@@ -108,7 +108,7 @@ def _turns(chosen: Attempt, say: Callable[[str | Said], None]) -> None:
             if len(outcome) > 300:
                 outcome = outcome[:300] + f"… ({len(outcome) - 300} more characters)"
             shown = said("show.call_error", error=outcome) if call.failed else outcome
-            say(said("show.call", tool=call.tool, args=args, outcome=shown))
+            say(said("show.call", tool=call.name, args=args, outcome=shown))
         handed = said("show.handed_over") if turn.escalated else ""
         say(said("show.agent", text=turn.answer, handed=handed))
     if not chosen.turns:  # a report written before transcripts were kept: its answers, at least

@@ -12,7 +12,8 @@ from filon.goldens.case.tool_spec import Tool, ToolGroup, ToolSpec, as_group, to
 from filon.goldens.checks.base import Cost, Gap
 from filon.goldens.checks.matching import case_data, matches, wrong_arguments
 from filon.miner.core.messages import Said, one_of, said
-from filon.miner.core.transcript import Call, Transcript
+from filon.miner.core.model import ToolCall
+from filon.miner.core.transcript import Transcript
 
 
 def not_recorded(tool: Tool) -> Said:
@@ -24,7 +25,7 @@ def not_recorded(tool: Tool) -> Said:
 class Scope:
     """Where checks read calls: the whole conversation (turn None) or one turn."""
 
-    calls: list[Call]
+    calls: list[ToolCall]
     escalated: bool
     from_spans: bool
     data: dict[str, str]
@@ -61,7 +62,7 @@ def _group_gap(scope: Scope, options: list[Tool], where: str) -> Gap | None:
                 wrong = wrong or Gap("appels_en_trop", where, message, scope.turn)
                 continue
             return None
-        if isinstance(option, ToolSpec) and any(c.tool == option.outil for c in scope.calls):
+        if isinstance(option, ToolSpec) and any(c.name == option.outil for c in scope.calls):
             seen = wrong_arguments(option, scope.calls, scope.data)
             message = said("gap.arguments", expected=option.said(), seen=seen)
             wrong = wrong or Gap("arguments", where, message, scope.turn)

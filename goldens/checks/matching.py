@@ -17,7 +17,7 @@ from typing import Any
 from filon.goldens.case.schema import Case
 from filon.goldens.case.tool_spec import Tool, ToolSpec, tool_name
 from filon.miner.core.messages import Said, said
-from filon.miner.core.transcript import Call
+from filon.miner.core.model import ToolCall
 from filon.miner.reading.emails import emails
 from filon.miner.reading.text import norm
 
@@ -122,9 +122,9 @@ def args_match(spec: ToolSpec, args: dict[str, Any], data: dict[str, str]) -> bo
     return all(k in args and value_matches(v, args[k], data) for k, v in expected.items())
 
 
-def matches(spec: Tool, call: Call, data: dict[str, str]) -> bool | None:
+def matches(spec: Tool, call: ToolCall, data: dict[str, str]) -> bool | None:
     """True or False; None where the name matches, the spec names arguments and none were recorded."""
-    if call.tool != tool_name(spec):
+    if call.name != tool_name(spec):
         return False
     if isinstance(spec, str):
         return True
@@ -137,9 +137,9 @@ def matches(spec: Tool, call: Call, data: dict[str, str]) -> bool | None:
     return args_match(spec, call.args, data)
 
 
-def wrong_arguments(spec: ToolSpec, calls: list[Call], data: dict[str, str]) -> str | Said:
+def wrong_arguments(spec: ToolSpec, calls: list[ToolCall], data: dict[str, str]) -> str | Said:
     """How the calls of the spec's tool differ from it, for the gap's message: the arguments seen."""
-    seen = [c.args for c in calls if c.tool == spec.outil and c.args is not None]
+    seen = [c.args for c in calls if c.name == spec.outil and c.args is not None]
     out: str | Said = said("tool.none")
     for n, args in enumerate(seen):
         shown = ", ".join(f"{k}={v!r}" for k, v in sorted(args.items())) or said("tool.no_argument")

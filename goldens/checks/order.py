@@ -47,7 +47,7 @@ class Order:
             exact = len(calls) == len(case.ordre) and all(hit(i, i) for i in range(len(calls)))
             if not exact and not out:
                 wanted = [tool_said(t) for t in case.ordre]
-                seen = ", ".join(c.tool for c in calls) or said("tool.no_call")
+                seen = ", ".join(c.name for c in calls) or said("tool.no_call")
                 out.append(Gap("ordre", "ordre_exact", said("gap.exact_order", wanted=wanted, seen=seen)))
             return out
         position, previous = -1, None

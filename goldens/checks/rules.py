@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time
 from typing import Any
 
@@ -26,7 +26,7 @@ from filon.goldens.checks.base import Cost, Gap
 from filon.goldens.checks.matching import case_data
 from filon.miner.core.messages import Said, said
 from filon.miner.core.model import Conversation, ToolCall, Turn
-from filon.miner.core.transcript import Call, Transcript
+from filon.miner.core.transcript import Transcript
 from filon.miner.rules.config import FlagConfig
 from filon.miner.rules.flags import rule_flags
 
@@ -76,19 +76,19 @@ class Rules:
                 if call.result is not None or call.error is not None:
                     calls.append(call)
                     continue
-                if call.args is None and call.tool == SEARCH:
+                if call.args is None and call.name == SEARCH:
                     # searched for what, the example does not say: any passage of the help texts may be
                     # what it read (an example that gives the question is held to what that question finds)
                     key = SEARCH
                     if key not in replayed:
                         replayed[key] = (_every_passage(), None)
                 else:
-                    args = call.args if call.args is not None else _defaults(call.tool, data, turn.customer)
-                    key = json.dumps([call.tool, args], sort_keys=True, ensure_ascii=False)
+                    args = call.args if call.args is not None else _defaults(call.name, data, turn.customer)
+                    key = json.dumps([call.name, args], sort_keys=True, ensure_ascii=False)
                     if key not in replayed:  # each call once on a fresh shop: no return registered twice
-                        replayed[key] = _replay(case, call.tool, args, self.today)
+                        replayed[key] = _replay(case, call.name, args, self.today)
                 result, error = replayed[key]
-                calls.append(call.model_copy(update={"result": result, "error": error}))
+                calls.append(replace(call, result=result, error=error))
             turns.append(turn.model_copy(update={"calls": calls}))
         return transcript.model_copy(update={"turns": turns})
 
@@ -172,8 +172,9 @@ def conversation(case: Case, transcript: Transcript, today: date | None = None) 
     return Conversation(f"{channel}:case-{case.id}", channel, turns)
 
 
-def _tool(call: Call) -> ToolCall:
-    return ToolCall(call.tool, call.args or {}, call.result, call.error)
+def _tool(call: ToolCall) -> ToolCall:
+    """The call as the rules read it: an example's call given without arguments is read as taking none."""
+    return call if call.arguments_recorded else replace(call, arguments_recorded=True)
 
 
 MIN_TRIED = 20  # examples a rule must have been held to before it gates (the judge's 20 labels)

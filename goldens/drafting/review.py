@@ -37,8 +37,7 @@ from filon.goldens.set.caseset import (
 )
 from filon.goldens.set.near import near_duplicates
 from filon.goldens.verdict.report_model import EvalReport
-from filon.miner.core.model import Conversation, Flag
-from filon.miner.core.transcript import Call
+from filon.miner.core.model import Conversation, Flag, ToolCall
 from filon.miner.rules.config import FlagConfig
 from filon.miner.store import Store
 from filon.miner.store.rows import flag_of_row
@@ -280,8 +279,8 @@ def failures(report: Path) -> tuple[str, list[Failure]]:
     return report_header(doc), out
 
 
-def _call(call: Call) -> dict[str, Any]:
-    out: dict[str, Any] = {"outil": call.tool}
+def _call(call: ToolCall) -> dict[str, Any]:
+    out: dict[str, Any] = {"outil": call.name}
     if call.args is not None:
         out["args"] = call.args
     if call.error:

@@ -23,7 +23,8 @@ from filon.goldens.case.trajectory import named_tools
 from filon.goldens.checks import Gap, words_only
 from filon.goldens.checks import grade as grade_case
 from filon.miner.core.messages import Said
-from filon.miner.core.transcript import Call, Transcript, TurnRecord
+from filon.miner.core.model import ToolCall
+from filon.miner.core.transcript import Transcript, TurnRecord
 from filon.miner.reading.text import norm
 from filon.miner.rules.config import FlagConfig, is_escalation
 
@@ -62,7 +63,7 @@ def transcript(case: Case, example: Example) -> Transcript:
     answers = example.answers()
     customer = list(case.tours) if len(case.tours) == len(answers) else [""] * len(answers)
     escalation = _escalation(Path.cwd())
-    per_turn: list[list[Call]] = [[] for _ in answers]
+    per_turn: list[list[ToolCall]] = [[] for _ in answers]
     if example.per_turn:
         for i, calls in enumerate(example.outils or []):
             if i < len(per_turn) and isinstance(calls, list):
@@ -74,7 +75,7 @@ def transcript(case: Case, example: Example) -> Transcript:
             customer=customer[i],
             answer=answer,
             calls=calls,
-            escalated=any(is_escalation(c.tool, escalation) for c in calls),
+            escalated=any(is_escalation(c.name, escalation) for c in calls),
         )
         for i, (answer, calls) in enumerate(zip(answers, per_turn, strict=True))
     ]
@@ -94,7 +95,7 @@ def as_example(transcript: Transcript) -> dict[str, Any]:
     turns = [
         [
             {
-                "outil": c.tool,
+                "outil": c.name,
                 **({"args": c.args} if c.args is not None else {}),
                 **({"erreur": c.error} if c.error else {}),
             }
@@ -130,10 +131,10 @@ def _escalation(folder: Path) -> tuple[str, ...]:
     return tuple(FlagConfig.load().escalation_tools)
 
 
-def _call(tool: ExampleTool) -> Call:
+def _call(tool: ExampleTool) -> ToolCall:
     if isinstance(tool, str):
-        return Call(tool=tool)
-    return Call(tool=tool.outil, args=tool.args, result=tool.resultat, error=tool.erreur)
+        return ToolCall.named(tool)
+    return ToolCall.named(tool.outil, tool.args, tool.resultat, tool.erreur)
 
 
 def gaps(

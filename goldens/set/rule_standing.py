@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from filon.goldens.case.schema import Case, Example
 from filon.goldens.checks.rules import Rules, Standing, unknown_results
 from filon.goldens.set.calibration import transcript
-from filon.miner.core.transcript import Call, Transcript
+from filon.miner.core.model import ToolCall
+from filon.miner.core.transcript import Transcript
 
 
 def example_transcript(case: Case, example: Example) -> Transcript:
@@ -22,7 +23,7 @@ def example_transcript(case: Case, example: Example) -> Transcript:
     tool of each group, on its last turn), with its admitted facts."""
     seen = transcript(case, example)
     if example.outils is None and seen.turns:
-        expected = [Call(tool=group[0]) for group in case.expected_tools()]
+        expected = [ToolCall.named(group[0]) for group in case.expected_tools()]
         last = seen.turns[-1]
         seen.turns[-1] = last.model_copy(update={"calls": [*last.calls, *expected]})
     seen.allowed = [f.fait for f in example.faits_admis]

@@ -162,7 +162,7 @@ def _one_worst(rank: int, shown: WorstShown, lang: str, say: Callable[[str], str
         out.append(f"<div>{_e(word('customer', lang))} :</div><pre>{_e(turn.customer)}</pre>")
         for call in turn.calls:
             outcome = f"✗ {call.error}" if call.error else f"→ {_json(call.result)}"
-            out.append(f"<pre class='call'>{_e(call.tool)}({_e(_json(call.args or {}))}) {_e(outcome)}</pre>")
+            out.append(f"<pre class='call'>{_e(call.name)}({_e(_json(call.args or {}))}) {_e(outcome)}</pre>")
         out.append(f"<div>{_e(word('agent', lang))} :</div><pre>{_e(turn.answer)}</pre>")
         if turn.escalated:
             out.append(f"<div class='meta'>{_e(word('escalated', lang))}</div>")

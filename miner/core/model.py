@@ -8,6 +8,7 @@ from itertools import pairwise
 from typing import Any
 
 from filon.miner.core.causes import FIELDS, cause_of
+from filon.miner.core.results import failed_result
 from filon.miner.core.severity import priority_of
 
 
@@ -25,6 +26,28 @@ class ToolCall:
 
     def as_json(self) -> dict[str, Any]:
         return {"name": self.name, "arguments": self.arguments, "result": self.result, "error": self.error}
+
+    @classmethod
+    def named(
+        cls, name: str, args: dict[str, Any] | None = None, result: Any = None, error: str | None = None
+    ) -> ToolCall:
+        """A call as a reviewer's example or the report gives it: `args` None where none was recorded
+        (checked by its name only, never taken as `{}`)."""
+        return cls(name, args or {}, result, error, args is not None)
+
+    @property
+    def args(self) -> dict[str, Any] | None:
+        """The arguments, or None where the span recorded none (not the same as none taken)."""
+        return self.arguments if self.arguments_recorded else None
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None
+
+    @property
+    def succeeded(self) -> bool:
+        """Neither its span nor its result says it failed (`miner.core.results`)."""
+        return self.error is None and failed_result(self.result) is None
 
 
 @dataclass(slots=True)

@@ -13,36 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
 
 from filon.miner.core.model import ToolCall, Turn
-from filon.miner.core.results import failed_result
-
-
-class Call(BaseModel):
-    """One tool call: `args` is None where the stack recorded no arguments (never guessed as `{}`)."""
-
-    model_config = ConfigDict(populate_by_name=True, frozen=True)
-
-    tool: str = Field(alias="outil")
-    args: dict[str, Any] | None = None
-    result: Any = Field(default=None, alias="resultat")
-    error: str | None = Field(default=None, alias="erreur")
-
-    @property
-    def failed(self) -> bool:
-        return self.error is not None
-
-    @property
-    def succeeded(self) -> bool:
-        """Neither its span nor its result says it failed (`miner.core.results`)."""
-        return self.error is None and failed_result(self.result) is None
-
-    @classmethod
-    def of(cls, call: ToolCall) -> Call:
-        """A call as the spans recorded it (no arguments when the span carried none)."""
-        args = call.arguments if call.arguments_recorded else None
-        return cls(tool=call.name, args=args, result=call.result, error=call.error)
 
 
 class TurnRecord(BaseModel):
@@ -52,8 +25,20 @@ class TurnRecord(BaseModel):
 
     customer: str = Field(default="", alias="client")
     answer: str = Field(default="", alias="reponse")
-    calls: list[Call] = Field(default_factory=list, alias="appels")
+    calls: list[ToolCall] = Field(default_factory=list, alias="appels")
     escalated: bool = Field(default=False, alias="escalade")
+
+    @field_validator("calls", mode="before")
+    @classmethod
+    def _calls(cls, value: Any) -> Any:
+        """A call as the report writes it (`outil`, `args`, `resultat`, `erreur`), or one already made."""
+        if not isinstance(value, list):
+            return value
+        return [_read_call(c) if isinstance(c, dict) else c for c in value]
+
+    @field_serializer("calls")
+    def _written(self, calls: list[ToolCall]) -> list[dict[str, Any]]:
+        return [{"outil": c.name, "args": c.args, "resultat": c.result, "erreur": c.error} for c in calls]
 
     @classmethod
     def of(cls, turn: Turn, answer: str | None = None, customer: str | None = None) -> TurnRecord:
@@ -61,7 +46,7 @@ class TurnRecord(BaseModel):
         return cls(
             customer=turn.user if customer is None else customer,
             answer=turn.agent if answer is None else answer,
-            calls=[Call.of(c) for c in turn.tools],
+            calls=list(turn.tools),
             escalated=turn.escalated,
         )
 
@@ -87,12 +72,12 @@ class Transcript(BaseModel):
     allowed: list[str] = Field(default_factory=list, alias="faits_admis")  # an example's admitted facts
 
     @property
-    def calls(self) -> list[Call]:
+    def calls(self) -> list[ToolCall]:
         return [c for t in self.turns for c in t.calls]
 
     @property
     def tool_names(self) -> list[str]:
-        return [c.tool for c in self.calls]
+        return [c.name for c in self.calls]
 
     @property
     def answers(self) -> list[str]:
@@ -129,8 +114,21 @@ class Transcript(BaseModel):
                 TurnRecord(
                     customer=asked[i] if i < len(asked) else "",
                     answer=answer,
-                    calls=[Call(tool=t) for t in tools] if last else [],
+                    calls=[ToolCall.named(t) for t in tools] if last else [],
                     escalated=escalated and last,
                 )
             )
         return cls(turns=turns, from_spans=False, per_turn=len(said) == 1)
+
+
+def _read_call(data: dict[str, Any]) -> ToolCall:
+    """A call written by the report (French keys) or given by its English names."""
+    name = data.get("outil", data.get("tool", data.get("name")))
+    if not isinstance(name, str):
+        raise ValueError("a call names its tool: 'outil'")
+    args = data.get("args")
+    if args is not None and not isinstance(args, dict):
+        raise ValueError("a call's 'args' is an object")
+    error = data.get("erreur", data.get("error"))
+    result = data.get("resultat", data.get("result"))
+    return ToolCall.named(name, args, result, None if error is None else str(error))

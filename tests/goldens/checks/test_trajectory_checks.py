@@ -9,7 +9,8 @@ import pytest
 
 from filon.goldens.case.schema import Case
 from filon.goldens.checks import Gap, case_data, grade
-from filon.miner.core.transcript import Call, Transcript, TurnRecord
+from filon.miner.core.model import ToolCall
+from filon.miner.core.transcript import Transcript, TurnRecord
 
 OWN, OTHER = "LL-10587", "LL-10555"
 
@@ -23,15 +24,17 @@ def case(**fields: Any) -> Case:
     return Case.model_validate({**base, **fields})
 
 
-def calls(*items: tuple[str, dict[str, Any] | None] | str, error: str | None = None) -> list[Call]:
+def calls(*items: tuple[str, dict[str, Any] | None] | str, error: str | None = None) -> list[ToolCall]:
     out = []
     for item in items:
         tool, args = (item, {}) if isinstance(item, str) else item
-        out.append(Call(tool=tool, args=args, error=error))
+        out.append(ToolCall.named(tool, args, error=error))
     return out
 
 
-def transcript(*turns: list[Call], answers: list[str] | None = None, from_spans: bool = True) -> Transcript:
+def transcript(
+    *turns: list[ToolCall], answers: list[str] | None = None, from_spans: bool = True
+) -> Transcript:
     said = answers or ["ok"] * len(turns)
     return Transcript(
         turns=[
@@ -176,7 +179,7 @@ def test_a_failed_tool_is_visible_to_the_checks() -> None:
 
 def test_arguments_not_recorded_cannot_decide_a_replay_but_an_example_is_read_by_name() -> None:
     spec = case(outils=[{"outil": "demander_retour", "args": {"numero": OWN}}])
-    unknown = [Call(tool="demander_retour", args=None)]
+    unknown = [ToolCall.named("demander_retour", None)]
     gaps = grade(spec, transcript(unknown))
     assert kinds(gaps) == ["infrastructure"] and gaps[0].infrastructure
     assert grade(spec, transcript(unknown, from_spans=False)) == []

@@ -16,7 +16,7 @@ from filon.goldens.checks.grading import evaluer_cas
 from filon.goldens.drafting.draft import draft_case
 from filon.goldens.set.caseset import parse_case
 from filon.miner.core.model import Conversation, ToolCall, Turn
-from filon.miner.core.transcript import Call, Transcript, TurnRecord
+from filon.miner.core.transcript import Transcript, TurnRecord
 from filon.miner.rules.flags import flag_conversation
 from filon.tracing.redact import Redactor
 
@@ -108,9 +108,9 @@ def test_a_leak_becomes_a_security_case_forbidding_every_fact_that_leaked() -> N
     assert case["outils_interdits"] == [{"outil": "consulter_commande", "args": {"numero": "LL-10555"}}]
     validated = Case.model_validate(case)
     forbidden = validated.only(outils_interdits=validated.outils_interdits)
-    own = Transcript(turns=[TurnRecord(calls=[Call(tool="consulter_commande", args={"numero": "LL-10587"})])])
+    own = Transcript(turns=[TurnRecord(calls=[ToolCall.named("consulter_commande", {"numero": "LL-10587"})])])
     stranger = Transcript(
-        turns=[TurnRecord(calls=[Call(tool="consulter_commande", args={"numero": "LL-10555"})])]
+        turns=[TurnRecord(calls=[ToolCall.named("consulter_commande", {"numero": "LL-10555"})])]
     )
     assert grade(forbidden, own) == [] and [g.kind for g in grade(forbidden, stranger)] == ["outil_interdit"]
     email, tel = redactor.text("camille.martin@exemple.fr"), redactor.text("33600000102")
@@ -267,7 +267,7 @@ def _transcript_of(conv: Conversation) -> Transcript:
             TurnRecord(
                 customer=t.user,
                 answer=t.agent,
-                calls=[Call(tool=c.name, args=c.arguments, error=c.error) for c in t.tools],
+                calls=[ToolCall.named(c.name, c.arguments, error=c.error) for c in t.tools],
                 escalated=t.escalated,
             )
             for t in conv.turns
@@ -330,7 +330,7 @@ def test_a_draft_proposes_arguments_order_and_turns_mapped_to_the_case_s_own_dat
     assert grade(validated, _transcript_of(_tracking("LL-10555")))
     early = _transcript_of(conv)
     early.turns[0] = early.turns[0].model_copy(
-        update={"calls": [Call(tool="consulter_commande", args={"numero": "LL-10587"})]}
+        update={"calls": [ToolCall.named("consulter_commande", {"numero": "LL-10587"})]}
     )
     assert [g.turn for g in grade(validated, early)] == [1]
     # the observed answer comes along with its calls per turn: lint proves the drafted checks on it
@@ -389,7 +389,7 @@ def test_an_english_conversation_drafts_its_facts_and_passes_on_itself() -> None
     assert parsed is not None  # knows the reference agent's only, grading does not need it
 
     def said(text: str) -> Transcript:
-        return Transcript(turns=[TurnRecord(customer="", answer=text, calls=[Call(tool="search_help")])])
+        return Transcript(turns=[TurnRecord(customer="", answer=text, calls=[ToolCall.named("search_help")])])
 
     assert grade(parsed, said(answer)) == []
     assert grade(parsed, said(answer.replace("$19.90", "$24.90"))) != []
