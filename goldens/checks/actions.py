@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from filon.goldens.case.schema import Case
 from filon.goldens.case.tool_spec import Tool, ToolGroup, ToolSpec, as_group, tool_name, tool_said
-from filon.goldens.checks.base import Cost, Gap
+from filon.goldens.checks.base import Cost, Gap, check_kind
 from filon.goldens.checks.matching import case_data, matches, wrong_arguments
 from filon.miner.core.messages import Said, one_of, said
 from filon.miner.core.model import ToolCall
@@ -99,6 +99,7 @@ def whole(case: Case, transcript: Transcript) -> Scope:
     return Scope(transcript.calls, transcript.escalated, transcript.from_spans, case_data(case))
 
 
+@check_kind(rank=10)
 class Tools:
     """The case's `outils` and `outils_interdits`, over the whole conversation."""
 
@@ -113,6 +114,7 @@ class Tools:
         return [*expected_gaps(scope, case.outils), *forbidden_gaps(scope, case.outils_interdits)]
 
 
+@check_kind(rank=20)
 class Escalation:
     """The case's `escalade`: true, false, or null for either."""
 

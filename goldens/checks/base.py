@@ -10,9 +10,10 @@ it, and `gap.said` the sentence to render in either language.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Literal, Protocol
+from typing import Literal, Protocol, TypeVar
 
 from filon.goldens.case.schema import Case
 from filon.miner.core.messages import Said, said
@@ -76,3 +77,32 @@ class Check(Protocol):
     def applies(self, case: Case) -> bool: ...
 
     def grade(self, case: Case, transcript: Transcript) -> list[Gap]: ...
+
+
+K = TypeVar("K")
+_REGISTERED: dict[str, tuple[int, Check]] = {}
+
+
+def check_kind(rank: int) -> Callable[[type[K]], type[K]]:
+    """Register the decorated class as a kind of check of every case, graded at `rank` (the seeds' order
+    of trust: actions, then the shop, then words); `goldens.checks.grader.kinds` finds it with no list to
+    edit."""
+
+    def register(cls: type[K]) -> type[K]:
+        kind: Check = cls()  # type: ignore[assignment]
+        known = _REGISTERED.get(kind.name)
+        if known is not None and _where(type(known[1])) != _where(cls):  # the same module read twice is one
+            raise ValueError(f"check kind {kind.name!r} is registered twice")
+        _REGISTERED[kind.name] = (rank, kind)
+        return cls
+
+    return register
+
+
+def _where(cls: type) -> tuple[str, str]:
+    return cls.__module__.removeprefix("filon."), cls.__qualname__
+
+
+def registered() -> list[tuple[int, Check]]:
+    """The kinds registered so far, with their rank."""
+    return list(_REGISTERED.values())

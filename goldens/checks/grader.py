@@ -8,41 +8,49 @@ deterministic) and the checks that ask a model (`goldens.models.model_checks.Ask
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Callable, Sequence
+from functools import cache
+from itertools import pairwise
 
 from filon.goldens.case.schema import Case
-from filon.goldens.checks.actions import Escalation, Tools
-from filon.goldens.checks.base import Check, Cost, Gap
-from filon.goldens.checks.order import Order
-from filon.goldens.checks.per_turn import TurnActions, TurnTexts
-from filon.goldens.checks.state import FinalState, Simulated
-from filon.goldens.checks.texts import Texts
+from filon.goldens.checks.base import Check, Cost, Gap, registered
 from filon.miner.core.transcript import Transcript
 
-# in the seeds' order of trust: actions, their order and their turn, then the shop, then words
-KINDS: tuple[Check, ...] = (
-    Tools(),
-    Escalation(),
-    Order(),
-    TurnActions(),
-    Texts(),
-    TurnTexts(),
-    FinalState(),
-    Simulated(),
-)
 TOOL_KINDS = frozenset(("outils", "ordre", "actions par tour"))
-_ORDERED = tuple(sorted(KINDS, key=lambda k: k.cost))
+
+
+@cache
+def kinds() -> tuple[Check, ...]:
+    """Every kind of check, in the seeds' order of trust: actions, their order and their turn, then the
+    shop, then words. Each is registered where it is defined (`@check_kind`, in any module of
+    `goldens/checks/`); the rulebook and the models' checks are the run's to add."""
+    package = importlib.import_module("filon.goldens.checks")
+    for module in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"filon.goldens.checks.{module.name}")
+    found = sorted(registered(), key=lambda r: r[0])
+    for (a, x), (b, y) in pairwise(found):
+        if a == b:
+            raise RuntimeError(f"check kinds {x.name!r} and {y.name!r} share rank {a}: give each its own")
+    return tuple(kind for _, kind in found)
+
+
+@cache
+def _ordered() -> tuple[Check, ...]:
+    return tuple(sorted(kinds(), key=lambda k: k.cost))
 
 
 def grade(
     case: Case,
     transcript: Transcript,
-    kinds: Sequence[Check] = KINDS,
+    among: Sequence[Check] | None = None,
     keep: Callable[[Check], bool] | None = None,
 ) -> list[Gap]:
-    """The gaps between what the case expects and what the transcript shows; empty: the case passed."""
+    """The gaps between what the case expects and what the transcript shows (by every kind, or `among`
+    those given); empty: the case passed."""
     gaps: list[Gap] = []
-    ordered = _ORDERED if kinds is KINDS else sorted(kinds, key=lambda k: k.cost)
+    ordered = _ordered() if among is None else sorted(among, key=lambda k: k.cost)
     for kind in ordered:
         if keep is not None and not keep(kind):
             continue

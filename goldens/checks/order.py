@@ -10,12 +10,13 @@ from __future__ import annotations
 from filon.goldens.case.schema import Case
 from filon.goldens.case.tool_spec import tool_said
 from filon.goldens.checks.actions import not_recorded
-from filon.goldens.checks.base import Cost, Gap
+from filon.goldens.checks.base import Cost, Gap, check_kind
 from filon.goldens.checks.matching import case_data, matches
 from filon.miner.core.messages import said
 from filon.miner.core.transcript import Transcript
 
 
+@check_kind(rank=30)
 class Order:
     name = "ordre"
     cost = Cost.DETERMINISTIC

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from filon.goldens.case.schema import Case
 from filon.goldens.checks.actions import Scope, escalation_gaps, expected_gaps, forbidden_gaps
-from filon.goldens.checks.base import Cost, Gap
+from filon.goldens.checks.base import Cost, Gap, check_kind
 from filon.goldens.checks.matching import case_data
 from filon.goldens.checks.texts import text_gaps
 from filon.miner.core.transcript import Transcript
 
 
+@check_kind(rank=40)
 class TurnActions:
     name = "actions par tour"
     cost = Cost.DETERMINISTIC
@@ -38,6 +39,7 @@ class TurnActions:
         return out
 
 
+@check_kind(rank=60)
 class TurnTexts:
     name = "textes par tour"
     cost = Cost.DETERMINISTIC

@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from filon.goldens.case.schema import Case, FinalStateSpec
-from filon.goldens.checks.base import Cost, Gap
+from filon.goldens.checks.base import Cost, Gap, check_kind
 from filon.miner.core.messages import Said, said
 from filon.miner.core.transcript import Transcript
 from filon.miner.reading.text import norm
 
 
+@check_kind(rank=70)
 class FinalState:
     name = "état final"
     cost = Cost.STATE
@@ -32,6 +33,7 @@ class FinalState:
         ]
 
 
+@check_kind(rank=80)
 class Simulated:
     name = "simulation"
     cost = Cost.STATE

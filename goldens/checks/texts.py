@@ -21,7 +21,7 @@ import re
 from functools import lru_cache
 
 from filon.goldens.case.schema import Case
-from filon.goldens.checks.base import Cost, Gap
+from filon.goldens.checks.base import Cost, Gap, check_kind
 from filon.miner.core.messages import one_of, said
 from filon.miner.core.transcript import Transcript
 from filon.miner.reading.language import language
@@ -171,6 +171,7 @@ def _variants(group: str | list[str]) -> list[str]:
     return group if isinstance(group, list) else [group]
 
 
+@check_kind(rank=50)
 class Texts:
     """The case's `contient` and `ne_contient_pas`, over every answer of the conversation."""
 

@@ -21,7 +21,7 @@ from filon.agent.model import Backend
 from filon.agent.prompts import Prompt
 from filon.agent.tools import ESCALATION_TOOL
 from filon.goldens.case.schema import Case
-from filon.goldens.checks import KINDS, grade
+from filon.goldens.checks import grade, kinds
 from filon.goldens.checks.rules import GatingRules, RuleGate
 from filon.goldens.models import retry
 from filon.goldens.models.model_calls import cause
@@ -238,7 +238,7 @@ def _grade(
             return
     ruled = GatingRules(rules) if rules is not None else None
     asked = AskModels(model_checks, result.customer_messages) if model_checks is not None else None
-    gaps = grade(case, transcript, (*KINDS, *(k for k in (ruled, asked) if k is not None)))
+    gaps = grade(case, transcript, (*kinds(), *(k for k in (ruled, asked) if k is not None)))
     if asked is not None:
         result.model_checks = asked.finished(case)
     undecided = [g for g in gaps if g.infrastructure]

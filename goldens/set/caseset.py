@@ -25,7 +25,7 @@ from filon.goldens.case.problems import Level
 from filon.goldens.case.problems import Problem as Problem
 from filon.goldens.case.schema import Case
 from filon.goldens.case.tool_spec import tool_name
-from filon.goldens.checks.grader import KINDS as CHECK_KINDS
+from filon.goldens.checks.grader import kinds
 from filon.goldens.checks.grading import norm
 from filon.goldens.checks.rubrics import judges_dir
 from filon.goldens.set import calibration, model_lint
@@ -128,7 +128,7 @@ def lint_case(name: str, case: Case, strict: bool = False) -> list[Problem]:
     out = _tool_problems(name, case)
     if case.fixtures is not None and agent_tools() == TOOL_NAMES:  # another agent's fixtures are its own
         out += _fixture_problems(name, case.fixtures)
-    if not any(kind.applies(case) for kind in CHECK_KINDS) and not (case.juge or case.proche_de):
+    if not any(kind.applies(case) for kind in kinds()) and not (case.juge or case.proche_de):
         why = "no check at all: any answer passes but for the rulebook (give outils, escalade, contient…)"
         out.append(Problem(name, "", why, "error" if strict else "warning"))
     elif not case.has_action_check():
