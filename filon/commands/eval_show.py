@@ -99,8 +99,8 @@ def _turns(chosen: Attempt, say: Callable[[str | Said], None]) -> None:
 
     for n, turn in enumerate(chosen.turns, 1):
         say(said("show.turn", turn=n))
-        say(said("show.customer", text=turn.customer))
-        for call in turn.calls:
+        say(said("show.customer", text=turn.user))
+        for call in turn.tools:
             args = (
                 said("show.no_arguments") if call.args is None else json.dumps(call.args, ensure_ascii=False)
             )
@@ -110,7 +110,7 @@ def _turns(chosen: Attempt, say: Callable[[str | Said], None]) -> None:
             shown = said("show.call_error", error=outcome) if call.failed else outcome
             say(said("show.call", tool=call.name, args=args, outcome=shown))
         handed = said("show.handed_over") if turn.escalated else ""
-        say(said("show.agent", text=turn.answer, handed=handed))
+        say(said("show.agent", text=turn.agent, handed=handed))
     if not chosen.turns:  # a report written before transcripts were kept: its answers, at least
         for answer in chosen.answers:
             say(said("show.agent", text=answer, handed=""))

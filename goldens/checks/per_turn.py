@@ -32,7 +32,7 @@ class TurnActions:
             if i >= len(transcript.turns):
                 break  # the conversation ended before (an infrastructure error is said elsewhere)
             turn = transcript.turns[i]
-            scope = Scope(turn.calls, turn.escalated, transcript.from_spans, data, f"par_tour[{i}].", i + 1)
+            scope = Scope(turn.tools, turn.escalated, transcript.from_spans, data, f"par_tour[{i}].", i + 1)
             out += expected_gaps(scope, block.outils)
             out += forbidden_gaps(scope, block.outils_interdits)
             out += escalation_gaps(scope, block.escalade)
@@ -52,6 +52,6 @@ class TurnTexts:
         for i, block in enumerate(case.par_tour):
             if i >= len(transcript.turns):
                 break
-            answer = transcript.turns[i].answer
+            answer = transcript.turns[i].agent
             out += text_gaps(answer, block.contient, block.ne_contient_pas, f"par_tour[{i}].", i + 1)
         return out

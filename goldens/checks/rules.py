@@ -72,7 +72,7 @@ class Rules:
         turns = []
         for turn in transcript.turns:
             calls = []
-            for call in turn.calls:
+            for call in turn.tools:
                 if call.result is not None or call.error is not None:
                     calls.append(call)
                     continue
@@ -83,13 +83,13 @@ class Rules:
                     if key not in replayed:
                         replayed[key] = (_every_passage(), None)
                 else:
-                    args = call.args if call.args is not None else _defaults(call.name, data, turn.customer)
+                    args = call.args if call.args is not None else _defaults(call.name, data, turn.user)
                     key = json.dumps([call.name, args], sort_keys=True, ensure_ascii=False)
                     if key not in replayed:  # each call once on a fresh shop: no return registered twice
                         replayed[key] = _replay(case, call.name, args, self.today)
                 result, error = replayed[key]
                 calls.append(replace(call, result=result, error=error))
-            turns.append(turn.model_copy(update={"calls": calls}))
+            turns.append(replace(turn, tools=calls))
         return transcript.model_copy(update={"turns": turns})
 
 
@@ -160,9 +160,9 @@ def conversation(case: Case, transcript: Transcript, today: date | None = None) 
         Turn(
             f"t{i}",
             now,
-            user=t.customer,
-            agent=t.answer,
-            tools=[_tool(c) for c in t.calls],
+            user=t.user,
+            agent=t.agent,
+            tools=[_tool(c) for c in t.tools],
             escalated=t.escalated,
             sender=sender,
         )

@@ -273,7 +273,7 @@ def failures(report: Path) -> tuple[str, list[Failure]]:
                 passages,
                 attempt.escalated,
                 forbidden,
-                [[_call(c) for c in t.calls] for t in attempt.turns] or None,
+                [[_call(c) for c in t.tools] for t in attempt.turns] or None,
             )
         )
     return report_header(doc), out

@@ -5,6 +5,7 @@ target's is one attempt of a one-turn case (`ask_target`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from opentelemetry import trace
 
@@ -12,7 +13,7 @@ from filon.agent.tools import ESCALATION_TOOL
 from filon.goldens.case.schema import Case
 from filon.goldens.run.runner import Attempt, play
 from filon.goldens.run.spans import TraceCollector
-from filon.miner.core.transcript import TurnRecord
+from filon.miner.core.model import Turn
 from filon.tracing.grouping import turn_of
 from filon.tracing.records import from_sdk
 from filon.tracing.setup import ensure_tracing
@@ -20,7 +21,7 @@ from filon.tracing.setup import ensure_tracing
 
 def traced_turn(
     run: Callable[[], str], message: str, escalation_tools: tuple[str, ...] = (ESCALATION_TOOL,)
-) -> TurnRecord:
+) -> Turn:
     """One turn run by `run` (which returns the answer) inside a span of filon's, read from the spans it
     emitted as the gate reads a turn: `filon ask` on the reference agent."""
     fanout = ensure_tracing()
@@ -34,9 +35,9 @@ def traced_turn(
     finally:
         fanout.remove(collector)
     if not spans:
-        return TurnRecord(customer=message, answer=said)
+        return Turn.exchange(message, said)
     seen = turn_of(spans, escalation_tools)
-    return TurnRecord.of(seen.turn, answer=seen.turn.agent or said, customer=message)
+    return replace(seen.turn, user=message, agent=seen.turn.agent or said)
 
 
 def ask_target(

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from filon.goldens.case.on_disk import FrenchOnDisk
 from filon.goldens.models.model_checks import Outcome
 from filon.miner.core.messages import Said
-from filon.miner.core.transcript import Transcript, TurnRecord
+from filon.miner.core.transcript import TURN, ReportTurn, Transcript
 from filon.tracing.records import SpanRecord
 from filon.tracing.redact import Redactor
 
@@ -68,7 +68,7 @@ class Attempt(BaseModel):
     conversation: str | None = None  # the id its spans carry; a simulation's is in the store
     judge_input_tokens: int = Field(0, alias="jetons_juge_entree")
     judge_output_tokens: int = Field(0, alias="jetons_juge_sortie")
-    turns: list[TurnRecord] = Field(default_factory=list, alias="tours")  # redacted as the store redacts
+    turns: list[ReportTurn] = Field(default_factory=list, alias="tours")  # redacted as the store redacts
     blocking_rules: list[str] = Field(default_factory=list, alias="regles_bloquantes")
     models: list[str] = Field(default_factory=list, exclude=True)  # the model versions its spans name
 
@@ -180,6 +180,5 @@ class Attempt(BaseModel):
         disk (unless redaction is configured off): done once, where the report is written."""
         if redactor is not None:
             self.turns = [
-                TurnRecord.model_validate(redactor.value(r.model_dump(mode="json", by_alias=True)))
-                for r in self.turns
+                TURN.validate_python(redactor.value(TURN.dump_python(r, mode="json"))) for r in self.turns
             ]

@@ -11,7 +11,7 @@ import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 import httpx
@@ -40,7 +40,7 @@ from filon.goldens.run.targets import (
     TargetError,
 )
 from filon.miner.core.messages import said
-from filon.miner.core.transcript import TurnRecord
+from filon.miner.core.model import Turn
 from filon.tracing.grouping import TurnOf, turn_of
 from filon.tracing.records import SpanRecord, from_sdk
 from filon.tracing.setup import ensure_tracing
@@ -162,7 +162,7 @@ def _exchange(
     spans = [from_sdk(s) for s in collector.take(trace_id) if not s.name.startswith("eval_turn")]
     result.trace_ids.append(f"{trace_id:032x}")
     if result.error:
-        result.transcript.turns.append(TurnRecord(customer=turn, answer=answer))
+        result.transcript.turns.append(Turn.exchange(turn, answer))
         return False
     try:
         spans += target_spans(target, session)
@@ -261,7 +261,7 @@ def _read_turn(
     """A turn's facts, from its spans: each tool call with its arguments, result and failure, the
     escalation, latency (backoff waits left out), tokens, model versions; the answer's text from the
     spans too, or from the reply where the spans carry none."""
-    result.transcript.turns.append(TurnRecord.of(seen.turn, answer=seen.turn.agent or said, customer=asked))
+    result.transcript.turns.append(replace(seen.turn, user=asked, agent=seen.turn.agent or said))
     result.latencies_ms.append(max(0.0, (seen.turn.latency_ms or elapsed_ms) - backoff_ms))
     result.input_tokens += seen.turn.input_tokens
     result.output_tokens += seen.turn.output_tokens

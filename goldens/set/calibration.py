@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,8 +23,8 @@ from filon.goldens.case.trajectory import named_tools
 from filon.goldens.checks import Gap, words_only
 from filon.goldens.checks import grade as grade_case
 from filon.miner.core.messages import Said
-from filon.miner.core.model import ToolCall
-from filon.miner.core.transcript import Transcript, TurnRecord
+from filon.miner.core.model import ToolCall, Turn
+from filon.miner.core.transcript import Transcript
 from filon.miner.reading.text import norm
 from filon.miner.rules.config import FlagConfig, is_escalation
 
@@ -71,21 +71,14 @@ def transcript(case: Case, example: Example) -> Transcript:
     elif example.outils:
         per_turn[-1] = [_call(c) for c in example.outils if not isinstance(c, list)]
     turns = [
-        TurnRecord(
-            customer=customer[i],
-            answer=answer,
-            calls=calls,
-            escalated=any(is_escalation(c.name, escalation) for c in calls),
-        )
+        Turn.exchange(customer[i], answer, calls, any(is_escalation(c.name, escalation) for c in calls))
         for i, (answer, calls) in enumerate(zip(answers, per_turn, strict=True))
     ]
     wanted = example.escalade
     if wanted is None and example.outils is None:
         wanted = bool(case.escalade)
     if wanted is not None and wanted != any(t.escalated for t in turns):
-        turns = [
-            t.model_copy(update={"escalated": wanted and i == len(turns) - 1}) for i, t in enumerate(turns)
-        ]
+        turns = [replace(t, escalated=wanted and i == len(turns) - 1) for i, t in enumerate(turns)]
     return Transcript(turns=turns, from_spans=False, per_turn=example.per_turn or len(answers) == 1)
 
 
@@ -99,7 +92,7 @@ def as_example(transcript: Transcript) -> dict[str, Any]:
                 **({"args": c.args} if c.args is not None else {}),
                 **({"erreur": c.error} if c.error else {}),
             }
-            for c in t.calls
+            for c in t.tools
         ]
         for t in transcript.turns
     ]

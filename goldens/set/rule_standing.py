@@ -10,6 +10,7 @@ lint` prints each rule's figures, `filon eval` says which rules gate and which a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from filon.goldens.case.schema import Case, Example
 from filon.goldens.checks.rules import Rules, Standing, unknown_results
@@ -25,7 +26,7 @@ def example_transcript(case: Case, example: Example) -> Transcript:
     if example.outils is None and seen.turns:
         expected = [ToolCall.named(group[0]) for group in case.expected_tools()]
         last = seen.turns[-1]
-        seen.turns[-1] = last.model_copy(update={"calls": [*last.calls, *expected]})
+        seen.turns[-1] = replace(last, tools=[*last.tools, *expected])
     seen.allowed = [f.fait for f in example.faits_admis]
     return seen
 

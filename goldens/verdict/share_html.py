@@ -159,11 +159,11 @@ def _one_worst(rank: int, shown: WorstShown, lang: str, say: Callable[[str], str
     out.append("<details open><summary>" + _e(f"{len(turns)} {word('turn', lang).lower()}(s)") + "</summary>")
     for n, turn in enumerate(turns, 1):
         out.append(f"<div class='turn'><div class='who'>{_e(word('turn', lang))} {n}</div>")
-        out.append(f"<div>{_e(word('customer', lang))} :</div><pre>{_e(turn.customer)}</pre>")
-        for call in turn.calls:
+        out.append(f"<div>{_e(word('customer', lang))} :</div><pre>{_e(turn.user)}</pre>")
+        for call in turn.tools:
             outcome = f"✗ {call.error}" if call.error else f"→ {_json(call.result)}"
             out.append(f"<pre class='call'>{_e(call.name)}({_e(_json(call.args or {}))}) {_e(outcome)}</pre>")
-        out.append(f"<div>{_e(word('agent', lang))} :</div><pre>{_e(turn.answer)}</pre>")
+        out.append(f"<div>{_e(word('agent', lang))} :</div><pre>{_e(turn.agent)}</pre>")
         if turn.escalated:
             out.append(f"<div class='meta'>{_e(word('escalated', lang))}</div>")
         out.append("</div>")

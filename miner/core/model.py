@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any
 
@@ -50,6 +50,9 @@ class ToolCall:
         return self.error is None and failed_result(self.result) is None
 
 
+NO_TIME = datetime(1970, 1, 1, tzinfo=UTC)  # a turn no trace timed
+
+
 @dataclass(slots=True)
 class Turn:
     trace_id: str
@@ -65,6 +68,13 @@ class Turn:
     failed_spans: list[str] = field(default_factory=list)  # names of spans that ended in error
     feedback: float | None = None  # negative means a negative feedback for this turn
     sender: str | None = None  # the customer's own identity: the WhatsApp number, or the stack's user id
+
+    @classmethod
+    def exchange(
+        cls, user: str = "", agent: str = "", tools: list[ToolCall] | None = None, escalated: bool = False
+    ) -> Turn:
+        """A turn known by what was said and done only (a reviewer's example, a report's): no trace, no time."""
+        return cls("", NO_TIME, user, agent, list(tools or []), escalated)
 
     @property
     def captured(self) -> bool:

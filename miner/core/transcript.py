@@ -11,44 +11,37 @@ English in code and French on disk (the report speaks the case format's language
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, TypeAdapter
 
 from filon.miner.core.model import ToolCall, Turn
 
 
-class TurnRecord(BaseModel):
-    """One customer turn: what was asked, what was done (in order), what was answered."""
+def _read_turn(value: Any) -> Any:
+    """A turn as the report writes it (`client`, `reponse`, `appels`, `escalade`), or one already made."""
+    if not isinstance(value, dict):
+        return value
+    calls = value.get("appels", [])
+    if not isinstance(calls, list):
+        raise ValueError("a turn's 'appels' is a list")
+    return Turn.exchange(
+        str(value.get("client", "")),
+        str(value.get("reponse", "")),
+        [_read_call(c) if isinstance(c, dict) else c for c in calls],
+        bool(value.get("escalade", False)),
+    )
 
-    model_config = ConfigDict(populate_by_name=True, frozen=True)
 
-    customer: str = Field(default="", alias="client")
-    answer: str = Field(default="", alias="reponse")
-    calls: list[ToolCall] = Field(default_factory=list, alias="appels")
-    escalated: bool = Field(default=False, alias="escalade")
+def _written_turn(turn: Turn) -> dict[str, Any]:
+    calls = [{"outil": c.name, "args": c.args, "resultat": c.result, "erreur": c.error} for c in turn.tools]
+    return {"client": turn.user, "reponse": turn.agent, "appels": calls, "escalade": turn.escalated}
 
-    @field_validator("calls", mode="before")
-    @classmethod
-    def _calls(cls, value: Any) -> Any:
-        """A call as the report writes it (`outil`, `args`, `resultat`, `erreur`), or one already made."""
-        if not isinstance(value, list):
-            return value
-        return [_read_call(c) if isinstance(c, dict) else c for c in value]
 
-    @field_serializer("calls")
-    def _written(self, calls: list[ToolCall]) -> list[dict[str, Any]]:
-        return [{"outil": c.name, "args": c.args, "resultat": c.result, "erreur": c.error} for c in calls]
-
-    @classmethod
-    def of(cls, turn: Turn, answer: str | None = None, customer: str | None = None) -> TurnRecord:
-        """A turn read from spans (`tracing.grouping.turn_of`, or a stored conversation's)."""
-        return cls(
-            customer=turn.user if customer is None else customer,
-            answer=turn.agent if answer is None else answer,
-            calls=list(turn.tools),
-            escalated=turn.escalated,
-        )
+# one customer turn as the grader reads it and the report keeps it: the `Turn` read from the spans (what was
+# asked, each call in order, what was answered, the escalation), written with the case format's keys
+ReportTurn = Annotated[Turn, BeforeValidator(_read_turn), PlainSerializer(_written_turn)]
+TURN = TypeAdapter(ReportTurn)
 
 
 class Transcript(BaseModel):
@@ -64,7 +57,7 @@ class Transcript(BaseModel):
 
     model_config = ConfigDict(populate_by_name=True)
 
-    turns: list[TurnRecord] = Field(default_factory=list, alias="tours")
+    turns: list[ReportTurn] = Field(default_factory=list, alias="tours")
     from_spans: bool = Field(default=True, alias="depuis_spans")
     per_turn: bool = Field(default=True, alias="par_tour")
     final_state: dict[str, Any] | None = Field(default=None, alias="etat_final")
@@ -73,7 +66,7 @@ class Transcript(BaseModel):
 
     @property
     def calls(self) -> list[ToolCall]:
-        return [c for t in self.turns for c in t.calls]
+        return [c for t in self.turns for c in t.tools]
 
     @property
     def tool_names(self) -> list[str]:
@@ -81,11 +74,11 @@ class Transcript(BaseModel):
 
     @property
     def answers(self) -> list[str]:
-        return [t.answer for t in self.turns]
+        return [t.agent for t in self.turns]
 
     @property
     def customer(self) -> list[str]:
-        return [t.customer for t in self.turns]
+        return [t.user for t in self.turns]
 
     @property
     def escalated(self) -> bool:
@@ -94,7 +87,7 @@ class Transcript(BaseModel):
     @classmethod
     def of_turns(cls, turns: list[Turn]) -> Transcript:
         """A stored conversation's turns as the grader reads them."""
-        return cls(turns=[TurnRecord.of(t) for t in turns])
+        return cls(turns=list(turns))
 
     def dump(self) -> dict[str, Any]:
         """The report's form: French keys, runtime-only fields left out."""
@@ -110,14 +103,8 @@ class Transcript(BaseModel):
         turns = []
         for i, answer in enumerate(said):
             last = i == len(said) - 1
-            turns.append(
-                TurnRecord(
-                    customer=asked[i] if i < len(asked) else "",
-                    answer=answer,
-                    calls=[ToolCall.named(t) for t in tools] if last else [],
-                    escalated=escalated and last,
-                )
-            )
+            calls = [ToolCall.named(t) for t in tools] if last else []
+            turns.append(Turn.exchange(asked[i] if i < len(asked) else "", answer, calls, escalated and last))
         return cls(turns=turns, from_spans=False, per_turn=len(said) == 1)
 
 

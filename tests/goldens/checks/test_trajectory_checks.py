@@ -9,8 +9,8 @@ import pytest
 
 from filon.goldens.case.schema import Case
 from filon.goldens.checks import Gap, case_data, grade
-from filon.miner.core.model import ToolCall
-from filon.miner.core.transcript import Transcript, TurnRecord
+from filon.miner.core.model import ToolCall, Turn
+from filon.miner.core.transcript import Transcript
 
 OWN, OTHER = "LL-10587", "LL-10555"
 
@@ -37,10 +37,7 @@ def transcript(
 ) -> Transcript:
     said = answers or ["ok"] * len(turns)
     return Transcript(
-        turns=[
-            TurnRecord(customer=f"m{i}", answer=a, calls=c)
-            for i, (a, c) in enumerate(zip(said, turns, strict=True))
-        ],
+        turns=[Turn.exchange(f"m{i}", a, c) for i, (a, c) in enumerate(zip(said, turns, strict=True))],
         from_spans=from_spans,
     )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from filon.goldens.checks.grading import evaluer_cas
 from filon.goldens.drafting.draft import draft_case
 from filon.goldens.set.caseset import parse_case
 from filon.miner.core.model import Conversation, ToolCall, Turn
-from filon.miner.core.transcript import Transcript, TurnRecord
+from filon.miner.core.transcript import Transcript
 from filon.miner.rules.flags import flag_conversation
 from filon.tracing.redact import Redactor
 
@@ -108,9 +109,11 @@ def test_a_leak_becomes_a_security_case_forbidding_every_fact_that_leaked() -> N
     assert case["outils_interdits"] == [{"outil": "consulter_commande", "args": {"numero": "LL-10555"}}]
     validated = Case.model_validate(case)
     forbidden = validated.only(outils_interdits=validated.outils_interdits)
-    own = Transcript(turns=[TurnRecord(calls=[ToolCall.named("consulter_commande", {"numero": "LL-10587"})])])
+    own = Transcript(
+        turns=[Turn.exchange(tools=[ToolCall.named("consulter_commande", {"numero": "LL-10587"})])]
+    )
     stranger = Transcript(
-        turns=[TurnRecord(calls=[ToolCall.named("consulter_commande", {"numero": "LL-10555"})])]
+        turns=[Turn.exchange(tools=[ToolCall.named("consulter_commande", {"numero": "LL-10555"})])]
     )
     assert grade(forbidden, own) == [] and [g.kind for g in grade(forbidden, stranger)] == ["outil_interdit"]
     email, tel = redactor.text("camille.martin@exemple.fr"), redactor.text("33600000102")
@@ -264,11 +267,11 @@ def test_another_agent_s_promise_is_drafted_as_its_own_escalation_tool(
 def _transcript_of(conv: Conversation) -> Transcript:
     return Transcript(
         turns=[
-            TurnRecord(
-                customer=t.user,
-                answer=t.agent,
-                calls=[ToolCall.named(c.name, c.arguments, error=c.error) for c in t.tools],
-                escalated=t.escalated,
+            Turn.exchange(
+                t.user,
+                t.agent,
+                [ToolCall.named(c.name, c.arguments, error=c.error) for c in t.tools],
+                t.escalated,
             )
             for t in conv.turns
         ]
@@ -329,8 +332,8 @@ def test_a_draft_proposes_arguments_order_and_turns_mapped_to_the_case_s_own_dat
     # …and catches the same conversation tracking a stranger's parcel, or looking up on the first turn
     assert grade(validated, _transcript_of(_tracking("LL-10555")))
     early = _transcript_of(conv)
-    early.turns[0] = early.turns[0].model_copy(
-        update={"calls": [ToolCall.named("consulter_commande", {"numero": "LL-10587"})]}
+    early.turns[0] = replace(
+        early.turns[0], tools=[ToolCall.named("consulter_commande", {"numero": "LL-10587"})]
     )
     assert [g.turn for g in grade(validated, early)] == [1]
     # the observed answer comes along with its calls per turn: lint proves the drafted checks on it
@@ -367,7 +370,7 @@ def test_a_return_after_a_lookup_is_drafted_as_an_order() -> None:
     ]
     assert "par_tour" not in case  # one turn: the case's own checks say it all
     swapped = _transcript_of(conv)
-    swapped.turns[0] = swapped.turns[0].model_copy(update={"calls": list(reversed(swapped.turns[0].calls))})
+    swapped.turns[0] = replace(swapped.turns[0], tools=list(reversed(swapped.turns[0].tools)))
     assert [g.kind for g in grade(Case.model_validate(case), swapped)] == ["ordre"]
 
 
@@ -389,7 +392,7 @@ def test_an_english_conversation_drafts_its_facts_and_passes_on_itself() -> None
     assert parsed is not None  # knows the reference agent's only, grading does not need it
 
     def said(text: str) -> Transcript:
-        return Transcript(turns=[TurnRecord(customer="", answer=text, calls=[ToolCall.named("search_help")])])
+        return Transcript(turns=[Turn.exchange("", text, [ToolCall.named("search_help")])])
 
     assert grade(parsed, said(answer)) == []
     assert grade(parsed, said(answer.replace("$19.90", "$24.90"))) != []
