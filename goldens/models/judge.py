@@ -19,6 +19,7 @@ from google.genai import types
 
 from filon.goldens.checks.rubrics import Rubric
 from filon.goldens.models.model_calls import data_block, structured_call, structured_config
+from filon.miner.core.messages import SaidError, said
 
 SCRIPTED_JUDGE = "scripted-juge"
 # the judge is by default another model than the agent's: the first of these that is not the agent's own
@@ -49,8 +50,8 @@ SCHEMA = types.Schema(
 )
 
 
-class JudgeError(Exception):
-    """The judge could not give a score: an infrastructure error, with a one-line cause in French."""
+class JudgeError(SaidError):
+    """The judge could not give a score: an infrastructure error, with a one-line cause."""
 
 
 @dataclass(frozen=True)
@@ -85,16 +86,19 @@ def parse_reply(rubric: Rubric, text: str | None) -> tuple[int, str]:
     try:
         data: Any = json.loads(text or "")
     except ValueError:
-        raise JudgeError(f"réponse du juge illisible : {_clip(text or '(vide)')}") from None
+        raise JudgeError(
+            said("model.judge_unreadable", detail=_clip(text) if text else said("model.empty"))
+        ) from None
     if not isinstance(data, dict):
-        raise JudgeError(f"réponse du juge illisible : {_clip(str(text))}")
+        raise JudgeError(said("model.judge_unreadable", detail=_clip(str(text))))
     score, reason = data.get("score"), data.get("raison")
     if isinstance(score, float) and score.is_integer():
         score = int(score)
     if not isinstance(score, int) or isinstance(score, bool) or not 1 <= score <= rubric.scale:
-        raise JudgeError(f"réponse du juge illisible : score {score!r} hors de 1..{rubric.scale}")
+        detail = said("model.score_out_of_range", score=repr(score), scale=rubric.scale)
+        raise JudgeError(said("model.judge_unreadable", detail=detail))
     if not isinstance(reason, str):
-        raise JudgeError("réponse du juge illisible : pas de raison")
+        raise JudgeError(said("model.judge_unreadable", detail=said("model.no_reason")))
     return score, reason.strip()
 
 

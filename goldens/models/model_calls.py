@@ -17,6 +17,7 @@ from google import genai
 from google.genai import errors, types
 
 from filon.goldens.models.retry import CircuitOpen
+from filon.miner.core.messages import Said, SaidError, said
 
 
 def data_block(intro: str, value: Any) -> str:
@@ -25,31 +26,35 @@ def data_block(intro: str, value: Any) -> str:
     return f"{intro}\n<donnees>\n{text}\n</donnees>"
 
 
-def cause(exc: BaseException, *, any_api_error: bool = False) -> str | None:
-    """The infrastructure cause of a failed call, in French ("429 RESOURCE_EXHAUSTED", "délai dépassé"),
-    or None when `exc` is not infrastructure. An API error counts when it is a quota (429) or the server's
-    (5xx), or, with `any_api_error`, whatever its code (a judge's 400 is still no score)."""
+def cause(exc: BaseException, *, any_api_error: bool = False) -> Said | None:
+    """The infrastructure cause of a failed call ("429 RESOURCE_EXHAUSTED", « délai dépassé »), or None
+    when `exc` is not infrastructure. An API error counts when it is a quota (429) or the server's (5xx),
+    or, with `any_api_error`, whatever its code (a judge's 400 is still no score)."""
     if isinstance(exc, CircuitOpen):
-        return "circuit ouvert"
+        return said("infra.circuit_open")
     if isinstance(exc, errors.APIError) and (any_api_error or exc.code == 429 or exc.code >= 500):
-        return f"{exc.code} {exc.status or ''}".strip()
+        return said("text.line", line=f"{exc.code} {exc.status or ''}".strip())
     if isinstance(exc, httpx.TimeoutException):
-        return "délai dépassé"
+        return said("infra.timeout")
     if isinstance(exc, httpx.TransportError):
-        return f"réseau : {type(exc).__name__}"
+        return said("infra.network", kind=type(exc).__name__)
     return None
 
 
+ROLES = {"juge": "role.judge", "embeddings": "role.embeddings", "client simulé": "role.simulator"}
+
+
 @contextmanager
-def infrastructure(role: str, error: type[Exception]) -> Iterator[None]:
-    """Raise `error` with a one-line cause in French ("juge : 429 RESOURCE_EXHAUSTED") for a failed call."""
+def infrastructure(role: str, error: type[SaidError]) -> Iterator[None]:
+    """Raise `error` with a one-line cause (« juge : 429 RESOURCE_EXHAUSTED ») for a failed call."""
     try:
         yield
     except Exception as exc:
         found = cause(exc, any_api_error=True)
         if found is None:
             raise
-        raise error(f"{role} : {found}") from exc
+        who = said(ROLES[role]) if role in ROLES else role
+        raise error(said("infra.role", role=who, cause=found)) from exc
 
 
 def structured_config(system: str, schema: types.Schema) -> types.GenerateContentConfig:
@@ -76,7 +81,7 @@ def structured_call(
     message: str,
     config: types.GenerateContentConfig,
     role: str,
-    error: type[Exception],
+    error: type[SaidError],
 ) -> Reply:
     """One structured call: its text (parsed by the caller) and its tokens; a failure is `error`."""
     with infrastructure(role, error):

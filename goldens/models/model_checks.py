@@ -48,7 +48,7 @@ class Outcome:
     judge_input_tokens: int = 0
     judge_output_tokens: int = 0
     embedding_tokens: int = 0  # what this attempt's texts cost to embed (each text once per run)
-    error: str | None = None
+    error: str | Said | None = None
 
 
 @dataclass
@@ -116,12 +116,12 @@ class ModelChecks:
                     out.judge_skipped = len(case.juge) - done
                     break
         except (JudgeError, EmbeddingError) as exc:
-            out.error = str(exc)
+            out.error = exc.said
         return out
 
     def _judge(self, critere: str, customer: list[str], answer: str, out: Outcome) -> None:
         if self.judge is None:
-            raise JudgeError("juge : aucun modèle juge ouvert")
+            raise JudgeError(said("model.no_judge"))
         rubric = self.rubrics[critere]
         verdict = self.judge.score(rubric, customer, answer)
         out.judge_input_tokens += verdict.input_tokens
@@ -202,7 +202,14 @@ class AskModels:
         self.outcome = self.checks.apply(case, transcript.answers, True, self.customer)
         gaps = list(self.outcome.gaps)
         if self.outcome.error is not None:
-            gaps.append(Gap("infrastructure", "juge", said("text.line", line=self.outcome.error)))
+            error = self.outcome.error
+            gaps.append(
+                Gap(
+                    "infrastructure",
+                    "juge",
+                    error if isinstance(error, Said) else said("text.line", line=error),
+                )
+            )
         return gaps
 
     def finished(self, case: Case) -> Outcome:

@@ -23,14 +23,15 @@ from dataclasses import dataclass
 from google import genai
 
 from filon.goldens.models.model_calls import infrastructure
+from filon.miner.core.messages import SaidError, said
 
 EMBEDDING_MODEL = "gemini-embedding-001"
 BATCH = 100  # texts per `batchEmbedContents` request: Gemini's limit
 SCRIPTED_EMBEDDING = "scripted-embedding"
 
 
-class EmbeddingError(Exception):
-    """The embeddings could not be had: an infrastructure error, with a one-line cause in French."""
+class EmbeddingError(SaidError):
+    """The embeddings could not be had: an infrastructure error, with a one-line cause."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,9 @@ class Embedder:
                         response = self.client.models.embed_content(model=self.model, contents=part)
                     vectors += [list(e.values or []) for e in response.embeddings or []]
                 if len(vectors) != len(missing) or any(not v for v in vectors):
-                    raise EmbeddingError(f"embeddings : {len(vectors)} vecteurs pour {len(missing)} textes")
+                    raise EmbeddingError(
+                        said("model.embeddings_count", vectors=len(vectors), texts=len(missing))
+                    )
                 tokens = sum(estimate_tokens(t) for t in missing)
                 with self._lock:
                     self.known.update(zip(missing, vectors, strict=True))
@@ -117,7 +120,7 @@ class Embedder:
             event.wait()
         with self._lock:
             if any(t not in self.known for t in texts):  # the other attempt's call failed
-                raise EmbeddingError("embeddings : un appel concurrent a échoué")
+                raise EmbeddingError(said("model.embeddings_concurrent"))
             return [self.known[t] for t in texts], tokens
 
     def similarity(self, reference: str, answer: str, threshold: float) -> tuple[Similarity, int]:

@@ -17,6 +17,7 @@ from google.genai import types
 
 from filon.goldens.case.schema import Simulation
 from filon.goldens.models.model_calls import data_block, structured_call, structured_config
+from filon.miner.core.messages import SaidError, said
 
 SCRIPTED_SIMULATOR = "scripted-client"
 SIMULATOR_MODEL = "gemini-2.5-flash"
@@ -47,8 +48,8 @@ SCHEMA = types.Schema(
 )
 
 
-class SimulatorError(Exception):
-    """The simulated customer could not answer: an infrastructure error, one line in French."""
+class SimulatorError(SaidError):
+    """The simulated customer could not answer: an infrastructure error, one line."""
 
 
 @dataclass(frozen=True)
@@ -67,12 +68,14 @@ def parse_step(text: str | None) -> tuple[str, bool]:
     try:
         data = json.loads(text or "")
     except ValueError:
-        raise SimulatorError(f"réponse du client simulé illisible : {(text or '(vide)')[:60]}") from None
+        raise SimulatorError(
+            said("model.simulator_unreadable", detail=text[:60] if text else said("model.empty"))
+        ) from None
     if not isinstance(data, dict) or not isinstance(data.get("objectif_atteint"), bool):
-        raise SimulatorError("réponse du client simulé illisible : pas d'objectif_atteint")
+        raise SimulatorError(said("model.simulator_unreadable", detail=said("model.no_objective")))
     message = data.get("message")
     if not isinstance(message, str) or (not message.strip() and not data["objectif_atteint"]):
-        raise SimulatorError("réponse du client simulé illisible : pas de message")
+        raise SimulatorError(said("model.simulator_unreadable", detail=said("model.no_message")))
     return message.strip(), data["objectif_atteint"]
 
 

@@ -155,7 +155,7 @@ def _exchange(
             label = cause(exc)
             if label is None:
                 raise
-            result.error = label
+            result.error = result.keep(label)
         session.turn += 1
         elapsed_ms = (time.perf_counter() - started) * 1000
         backoff_ms = (retry.backoff_seconds() - backoff_before) * 1000
@@ -205,7 +205,7 @@ def _simulate(
         try:
             step = simulator.next(simulation, turns)
         except SimulatorError as exc:
-            result.error, result.objective_reached = str(exc), None
+            result.error, result.objective_reached = result.keep(exc.said), None
             return False
         result.simulator_input_tokens += step.input_tokens
         result.simulator_output_tokens += step.output_tokens

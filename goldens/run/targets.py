@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from filon.goldens.case.schema import Case
-from filon.miner.core.messages import Said
+from filon.miner.core.messages import SaidError, said
 
 if TYPE_CHECKING:
     from filon.agent import Conversation, SupportService
@@ -34,19 +34,11 @@ if TYPE_CHECKING:
     from filon.tracing.records import SpanRecord
 
 
-class _Said(Exception):
-    """An exception whose message is a sentence of the catalogue (or a plain line): `said` keeps it."""
-
-    def __init__(self, message: str | Said) -> None:
-        super().__init__(str(message))
-        self.said = message
-
-
-class NotRunnable(_Said):
+class NotRunnable(SaidError):
     """This target cannot apply the case's fixtures; the message says why."""
 
 
-class TargetError(_Said):
+class TargetError(SaidError):
     """The target failed (down, an error, a timeout, no spans): an infrastructure error, one line."""
 
 
@@ -182,12 +174,14 @@ class PythonTarget:
         fixtures = session.case.fixtures
         if self.setup is None:
             if fixtures:
-                raise NotRunnable(f"{self.name} has no setup(fixtures) to apply the case's fixtures")
+                raise NotRunnable(said("target.no_setup", target=self.name))
             return
         try:
             self.setup(dict(fixtures or {}))
         except Exception as exc:
-            raise TargetError(f"setup: {type(exc).__name__}: {str(exc)[:200]}") from exc
+            raise TargetError(
+                said("target.setup_failed", kind=type(exc).__name__, detail=str(exc)[:200])
+            ) from exc
 
     def reports_state(self) -> bool:
         return self.etat is not None
@@ -195,13 +189,15 @@ class PythonTarget:
     def final_state(self, session: Session) -> dict[str, Any]:
         """The module's `etat()`: the user's shop after the conversation, for `etat_final`."""
         if self.etat is None:
-            raise NotRunnable(f"{self.name} has no etat() to check the case's etat_final")
+            raise NotRunnable(said("target.no_etat", target=self.name))
         try:
             found = self.etat()
         except Exception as exc:
-            raise TargetError(f"etat: {type(exc).__name__}: {str(exc)[:200]}") from exc
+            raise TargetError(
+                said("target.etat_failed", kind=type(exc).__name__, detail=str(exc)[:200])
+            ) from exc
         if not isinstance(found, dict):
-            raise TargetError(f"etat() returned {type(found).__name__}, not a dict")
+            raise TargetError(said("target.etat_not_dict", kind=type(found).__name__))
         return found
 
     def send(self, session: Session, message: str) -> str:

@@ -67,6 +67,15 @@ class Said(BaseModel):
         return self.render("fr")
 
 
+class SaidError(Exception):
+    """An error whose message is a sentence of the catalogue (or a plain line, as written): `str()` is its
+    French, `said` the sentence to keep or render in either language."""
+
+    def __init__(self, message: str | Said) -> None:
+        super().__init__(str(message))
+        self.said = message
+
+
 def said(code: str, **params: Any) -> Said:
     """A sentence of the catalogue; an unknown code raises at once, where it was made."""
     if code not in catalogue():

@@ -15,6 +15,7 @@ from filon.cli import app
 from filon.goldens.checks.rubrics import Calibration as Figures
 from filon.goldens.checks.rubrics import RubricError, load_rubric, write_calibration
 from filon.goldens.models.judge import Judge, JudgeError, parse_reply, request
+from filon.miner.core.messages import render
 from tests.conftest import REPO
 
 runner = CliRunner()
@@ -218,3 +219,32 @@ def test_a_failed_judge_call_is_one_line_naming_the_judge(tmp_path: Path) -> Non
         judge = Judge(scripted_client(quota.url), "scripted-juge", stand_in=True)
         with pytest.raises(JudgeError, match=r"^juge : 429 RESOURCE_EXHAUSTED$"):
             judge.score(rubric, ["Bonjour"], "Bonjour, que puis-je pour vous ?")
+
+
+@pytest.mark.parametrize(
+    ("reply", "english"),
+    [
+        ('{"score": 9, "raison": "x"}', "the judge's reply is unreadable: score 9 outside 1..5"),
+        ('{"score": 4}', "the judge's reply is unreadable: no reason"),
+        (None, "the judge's reply is unreadable: (empty)"),
+    ],
+)
+def test_a_judge_failure_is_said_in_either_language(tmp_path: Path, reply: str | None, english: str) -> None:
+    """The error is a sentence of the catalogue: the report keeps its French, `--lang en` says it in
+    English (a French line had been shown under --lang en)."""
+    rubric = load_rubric(make_set(tmp_path).parent / "judges", "critere")
+    with pytest.raises(JudgeError) as caught:
+        parse_reply(rubric, reply)
+    assert str(caught.value).startswith("réponse du juge illisible : ")
+    assert render(caught.value.said, "en") == english
+
+
+def test_an_infrastructure_cause_is_said_in_either_language() -> None:
+    import httpx
+
+    from filon.goldens.models.model_calls import infrastructure
+
+    with pytest.raises(JudgeError) as caught, infrastructure("juge", JudgeError):
+        raise httpx.ReadTimeout("slow")
+    assert str(caught.value) == "juge : délai dépassé"
+    assert render(caught.value.said, "en") == "judge: timed out"
