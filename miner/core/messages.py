@@ -4,8 +4,9 @@ A gap of a check, the rule that decided the gate and the console's lines are eac
 `messages.toml` and the values it names (a case id, a tool, a figure, the text a check quotes). The
 catalogue holds each code's French and English template, so a sentence is written once and said in
 either language; nothing is translated by reading French back. The French rendering is what the report
-file keeps (the seeds' words); the codes go beside it (`codes_ecarts`), so a report read back is said
-in English as the run said it.
+file keeps (the seeds' words); each sentence's code goes beside it (the report's `codes`, by its French),
+so a report read back is said in English as the run said it. An error whose message is a sentence is a
+`SaidError` (a target's, a model's): its `said` is kept the same way.
 
 A parameter is a value (formatted by the template: `{score:.1%}`), or a `Said` (or its JSON form, a
 mapping with a `code`) rendered in the same language. Values from traces are carried as they are: escaping
