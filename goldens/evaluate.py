@@ -34,6 +34,7 @@ from filon.goldens.verdict.compare import Comparison, compare
 from filon.goldens.verdict.files import outputs, write_atomic
 from filon.goldens.verdict.gate import BudgetStop, Gate, Interruption, decide
 from filon.goldens.verdict.junit import junit
+from filon.goldens.verdict.lang import current
 from filon.goldens.verdict.report_console import console_lines
 from filon.goldens.verdict.report_model import BudgetReport, EvalReport, PromptRef
 from filon.goldens.verdict.worst import worst
@@ -372,7 +373,7 @@ def fingerprint(case: Case) -> str:
 
 def publish(comparison: Comparison, markdown: Path | None) -> None:
     """The Markdown summary at `markdown`, and appended to the CI's step summary when there is one."""
-    text = compare_view.markdown(comparison)
+    text = compare_view.markdown(comparison, current())  # in the console's language (--lang, FILON_LANG)
     if markdown is not None:
         write_atomic(Path(markdown), text)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")

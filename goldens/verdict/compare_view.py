@@ -107,38 +107,61 @@ def _changes(c: Comparison) -> list[Said | str]:
     return out
 
 
-def markdown(c: Comparison) -> str:
-    """The pull request's summary: the verdict first, then what changed, cost and latency."""
+def markdown(c: Comparison, lang: str = "fr") -> str:
+    """The pull request's summary, in French (the default) or English: the verdict first, then what
+    changed, cost and latency."""
     icon = {"pas pire": "✅", "pire": "❌"}.get(c.verdict, "⚠️")
-    only = {"a_seulement": "Seulement dans A", "b_seulement": "Seulement dans B"}
-    lines = [f"## {icon} filon : B {c.verdict} que A", "", f"**{c.reason}**", ""]
-    lines += [f"- A : `{_run(c, 'a')}`", f"- B : `{_run(c, 'b')}`", ""]
+    verdict = said(f"compare.md_verdict.{c.verdict}")
+    out: list[Said | str] = [
+        said("compare.md_title", icon=icon, verdict=verdict),
+        "",
+        said("compare.md_bold", text=c.reason),
+        "",
+    ]
+    out += [
+        said("compare.md_run", side="A", run=_run(c, "a")),
+        said("compare.md_run", side="B", run=_run(c, "b")),
+        "",
+    ]
     if c.missing:
         for key, ids in c.missing.items():
             if ids:
-                lines.append(f"- {only.get(key, key)} : {', '.join(ids)}")
-        return "\n".join(lines) + "\n"
+                out.append(said("compare.md_only_in", side=_side(key), ids=", ".join(ids)))
+        return "\n".join(_said(out, lang)) + "\n"
     changed = [case for case in c.cases if case.rate_a != case.rate_b]
     if changed:
-        lines += ["| cas | catégorie | A | B |", "|---|---|---|---|"]
-        lines += [
+        out += [said("compare.md_table_head"), "|---|---|---|---|"]
+        out += [
             f"| {x.id} | {x.category} | {x.passed_a}/{x.valid_a} | {x.passed_b}/{x.valid_b} |"
             for x in changed
         ]
     else:
-        lines.append("Aucun cas n'a changé de résultat.")
+        out.append(said("compare.md_none_changed"))
     low, high = c.interval or (None, None)
-    lines += [
+    delta = _delta(c.score_a, c.score_b, "{:+.1%}")
+    lat = c.latency
+    out += [
         "",
-        f"- Score : A {_pct(c.score_a)} · B {_pct(c.score_b)} · écart "
-        f"{_delta(c.score_a, c.score_b, '{:+.1%}')} (IC 95 % {_pct(low)} à {_pct(high)})",
-        f"- McNemar exact : p = {c.p_value:.3g}" if c.p_value is not None else "- McNemar exact : —",
-        f"- Coût : A {_money(c.cost.get('a'))} · B {_money(c.cost.get('b'))}",
-        f"- Latence p50 / p95 par tour : A {_ms(c.latency.get('p50_a'))} / {_ms(c.latency.get('p95_a'))} · "
-        f"B {_ms(c.latency.get('p50_b'))} / {_ms(c.latency.get('p95_b'))}",
+        said(
+            "compare.md_score",
+            a=_pct(c.score_a),
+            b=_pct(c.score_b),
+            delta=delta,
+            low=_pct(low),
+            high=_pct(high),
+        ),
+        said("compare.md_mcnemar", p=f"{c.p_value:.3g}" if c.p_value is not None else "—"),
+        said("compare.md_cost", a=_money(c.cost.get("a")), b=_money(c.cost.get("b"))),
+        said(
+            "compare.md_latency",
+            p50_a=_ms(lat.get("p50_a")),
+            p95_a=_ms(lat.get("p95_a")),
+            p50_b=_ms(lat.get("p50_b")),
+            p95_b=_ms(lat.get("p95_b")),
+        ),
     ]
     if c.modified:
-        lines.append(f"- Cas modifiés entre les runs, laissés de côté : {', '.join(c.modified)}")
+        out.append(said("compare.md_modified", ids=", ".join(c.modified)))
     if c.too_small:
-        lines.append(f"- ⚠️ {c.too_small}")
-    return "\n".join(lines) + "\n"
+        out.append(said("compare.md_beware", why=c.too_small))
+    return "\n".join(_said(out, lang)) + "\n"

@@ -103,12 +103,17 @@ def test_a_report_read_back_is_said_in_english_from_its_codes(tmp_path: Path) ->
     assert [
         line for line in lines if french(line) and not line.startswith(("customer >", "agent  >", "  tool "))
     ] == []
-    compared = runner.invoke(
-        app, ["eval", "compare", str(tmp_path / "r.json"), str(tmp_path / "r.json"), "--lang", "en"]
-    )
+    md = tmp_path / "compare.md"
+    same = [str(tmp_path / "r.json")] * 2
+    compared = runner.invoke(app, ["eval", "compare", *same, "--lang", "en", "--markdown", str(md)])
     assert compared.stdout.splitlines()[-1].startswith(
         "Verdict: NOT WORSE — difference +0.0%, within the margin"
     )
+    summary = md.read_text(encoding="utf-8")  # the pull request's summary speaks the console's language
+    assert (
+        summary.startswith("## ✅ filon: B not worse than A\n") and "No case changed its result." in summary
+    )
+    assert not french(summary)
 
 
 def test_an_older_report_is_said_as_written(tmp_path: Path) -> None:
