@@ -28,13 +28,12 @@ from filon.goldens.run.transcripts import store_transcripts
 from filon.goldens.set.caseset import BLOCKING_DEFAULT, CaseSet, Problem, load_set, missing_set
 from filon.goldens.set.coverage import WEEK, last_week
 from filon.goldens.set.rule_standing import standings
-from filon.goldens.verdict import compare_view, record
+from filon.goldens.verdict import compare_view, lang, record
 from filon.goldens.verdict import report as rpt
 from filon.goldens.verdict.compare import Comparison, compare
 from filon.goldens.verdict.files import outputs, write_atomic
 from filon.goldens.verdict.gate import BudgetStop, Gate, Interruption, decide
 from filon.goldens.verdict.junit import junit
-from filon.goldens.verdict.lang import current
 from filon.goldens.verdict.report_console import console_lines
 from filon.goldens.verdict.report_model import BudgetReport, EvalReport, PromptRef
 from filon.goldens.verdict.worst import worst
@@ -373,7 +372,7 @@ def fingerprint(case: Case) -> str:
 
 def publish(comparison: Comparison, markdown: Path | None) -> None:
     """The Markdown summary at `markdown`, and appended to the CI's step summary when there is one."""
-    text = compare_view.markdown(comparison, current())  # in the console's language (--lang, FILON_LANG)
+    text = compare_view.markdown(comparison, lang.current())  # the console's language (--lang, FILON_LANG)
     if markdown is not None:
         write_atomic(Path(markdown), text)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
