@@ -56,6 +56,17 @@ def _said(lines: list[Said | str], lang: str) -> list[str]:
     return [render(line, lang) for line in lines]
 
 
+def _score(c: Comparison) -> dict[str, str]:
+    """The scores, their difference and its interval, as the console and the summary show them."""
+    low, high = c.interval or (None, None)
+    delta = _delta(c.score_a, c.score_b, "{:+.1%}")
+    return {"a": _pct(c.score_a), "b": _pct(c.score_b), "delta": delta, "low": _pct(low), "high": _pct(high)}
+
+
+def _latency(c: Comparison) -> dict[str, str]:
+    return {k: _ms(c.latency.get(k)) for k in ("p50_a", "p50_b", "p95_a", "p95_b")}
+
+
 def _changes(c: Comparison) -> list[Said | str]:
     """What moved between the runs: the cases, then the figures."""
     out: list[Said | str] = []
@@ -75,33 +86,13 @@ def _changes(c: Comparison) -> list[Said | str]:
     cats = ", ".join(f"{k} {_pct(v['a'])} → {_pct(v['b'])}" for k, v in c.categories.items())
     out.append(said("console.by_category", categories=cats))
     b_only, c_only = c.discordants
-    low, high = c.interval or (None, None)
-    delta = _delta(c.score_a, c.score_b, "{:+.1%}")
-    out.append(
-        said(
-            "compare.score",
-            a=_pct(c.score_a),
-            b=_pct(c.score_b),
-            delta=delta,
-            low=_pct(low),
-            high=_pct(high),
-            method=c.method,
-        )
-    )
+    score, latency = _score(c), _latency(c)
+    out.append(said("compare.score", method=c.method, **score))
     if c.p_value is not None:
         out.append(said("compare.mcnemar", a_only=b_only, b_only=c_only, p=c.p_value))
     a, b = c.cost.get("a"), c.cost.get("b")
     out.append(said("compare.cost", a=_money(a), b=_money(b), delta=_delta(a, b)))
-    lat = c.latency
-    out.append(
-        said(
-            "compare.latency",
-            p50_a=_ms(lat.get("p50_a")),
-            p50_b=_ms(lat.get("p50_b")),
-            p95_a=_ms(lat.get("p95_a")),
-            p95_b=_ms(lat.get("p95_b")),
-        )
-    )
+    out.append(said("compare.latency", **latency))
     if c.too_small:
         out.append(said("compare.beware", why=c.too_small))
     return out
@@ -137,28 +128,12 @@ def markdown(c: Comparison, lang: str = "fr") -> str:
         ]
     else:
         out.append(said("compare.md_none_changed"))
-    low, high = c.interval or (None, None)
-    delta = _delta(c.score_a, c.score_b, "{:+.1%}")
-    lat = c.latency
     out += [
         "",
-        said(
-            "compare.md_score",
-            a=_pct(c.score_a),
-            b=_pct(c.score_b),
-            delta=delta,
-            low=_pct(low),
-            high=_pct(high),
-        ),
+        said("compare.md_score", **_score(c)),
         said("compare.md_mcnemar", p=f"{c.p_value:.3g}" if c.p_value is not None else "—"),
         said("compare.md_cost", a=_money(c.cost.get("a")), b=_money(c.cost.get("b"))),
-        said(
-            "compare.md_latency",
-            p50_a=_ms(lat.get("p50_a")),
-            p95_a=_ms(lat.get("p95_a")),
-            p50_b=_ms(lat.get("p50_b")),
-            p95_b=_ms(lat.get("p95_b")),
-        ),
+        said("compare.md_latency", **_latency(c)),
     ]
     if c.modified:
         out.append(said("compare.md_modified", ids=", ".join(c.modified)))
