@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from filon.goldens.case.on_disk import FrenchOnDisk
 from filon.goldens.models.model_checks import Outcome
-from filon.miner.core.messages import Said
+from filon.miner.core.messages import Said, as_said
 from filon.miner.core.transcript import TURN, ReportTurn, Transcript
 from filon.tracing.records import SpanRecord
 from filon.tracing.redact import Redactor
@@ -116,8 +116,7 @@ class Attempt(BaseModel):
 
     def say(self, text: str, lang: str) -> str:
         """A sentence this attempt kept, in `lang` (as it is when its code is unknown)."""
-        found = self._codes.get(text)
-        return found.render(lang) if found is not None else text
+        return as_said(self._codes, text, lang)
 
     @property
     def codes(self) -> dict[str, Said]:

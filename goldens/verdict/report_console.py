@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from filon.goldens.set.coverage import percent
 from filon.goldens.verdict.report_model import CaseReport, EvalReport
 from filon.goldens.verdict.worst import worst_lines
-from filon.miner.core.messages import Said, as_said, chained, said
+from filon.miner.core.messages import Said, as_said, catalogue, chained, said
 
 WIDE = 100  # a case line longer than this says each gap on a line of its own
 STABILITY = {
@@ -50,16 +50,14 @@ def case_line(case: CaseReport, lang: str = "fr", codes: Mapping[str, Said] | No
 def _roles(report: EvalReport) -> Said:
     roles = []
     for name, r in report.cost.per_role.items():
-        shown = said(f"console.role.{name}") if f"console.role.{name}" in _ROLES else name
+        code = f"console.role.{name}"  # the roles the catalogue names (juge, simulateur); others as they are
+        shown = said(code) if code in catalogue() else name
         tokens = {"name": shown, "input": r.input_tokens, "output": r.output_tokens}
         if r.total_usd is not None:
             roles.append(said("console.role_cost", usd=r.total_usd, **tokens))
         else:
             roles.append(said("console.role_cost_unknown", **tokens))
     return said("console.roles", roles=roles)
-
-
-_ROLES = {"console.role.juge", "console.role.simulateur"}
 
 
 def _rule_lines(report: EvalReport) -> list[Said]:

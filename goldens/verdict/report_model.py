@@ -24,7 +24,7 @@ from pydantic import Field, ValidationError
 
 from filon.goldens.case.on_disk import FrenchOnDisk
 from filon.goldens.run.attempt import Attempt
-from filon.miner.core.messages import Said
+from filon.miner.core.messages import Said, as_said
 
 VERSION: Literal[7] = 7
 Stability = Literal["stable réussi", "stable échec", "instable", "erreur", "non exécutable"]
@@ -273,8 +273,7 @@ class EvalReport(FrenchOnDisk):
     def say(self, text: str, lang: str) -> str:
         """A sentence of the report in `lang`: rendered from its code, or as written where the report
         has none (one written before version 7, or a line from elsewhere)."""
-        found = self.codes.get(text)
-        return found.render(lang) if found is not None else text
+        return as_said(self.codes, text, lang)
 
     def dumps(self) -> str:
         return json.dumps(self.model_dump(mode="json", by_alias=True), ensure_ascii=False, indent=2) + "\n"

@@ -11,26 +11,54 @@ English in code and French on disk (the report speaks the case format's language
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Required
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, TypeAdapter
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    TypeAdapter,
+    ValidationError,
+)
+from typing_extensions import TypedDict
 
 from filon.miner.core.model import ToolCall, Turn
 
 
+class _CallOnDisk(TypedDict, total=False):
+    outil: Required[str]
+    args: dict[str, Any] | None
+    resultat: Any
+    erreur: str | None
+
+
+class _TurnOnDisk(TypedDict, total=False):
+    client: str
+    reponse: str
+    appels: list[_CallOnDisk]
+    escalade: bool
+
+
+_ON_DISK = TypeAdapter(_TurnOnDisk)
+
+
 def _read_turn(value: Any) -> Any:
-    """A turn as the report writes it (`client`, `reponse`, `appels`, `escalade`), or one already made."""
+    """A turn as the report writes it (`client`, `reponse`, `appels`, `escalade`: each field checked by
+    its type, a bad one named in one line), or one already made."""
     if not isinstance(value, dict):
         return value
-    calls = value.get("appels", [])
-    if not isinstance(calls, list):
-        raise ValueError("a turn's 'appels' is a list")
-    return Turn.exchange(
-        str(value.get("client", "")),
-        str(value.get("reponse", "")),
-        [_read_call(c) if isinstance(c, dict) else c for c in calls],
-        bool(value.get("escalade", False)),
-    )
+    try:
+        turn = _ON_DISK.validate_python(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise ValueError(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+    calls = [
+        ToolCall.named(c["outil"], c.get("args"), c.get("resultat"), c.get("erreur"))
+        for c in turn.get("appels", [])
+    ]
+    return Turn.exchange(turn.get("client", ""), turn.get("reponse", ""), calls, turn.get("escalade", False))
 
 
 def _written_turn(turn: Turn) -> dict[str, Any]:
@@ -106,16 +134,3 @@ class Transcript(BaseModel):
             calls = [ToolCall.named(t) for t in tools] if last else []
             turns.append(Turn.exchange(asked[i] if i < len(asked) else "", answer, calls, escalated and last))
         return cls(turns=turns, from_spans=False, per_turn=len(said) == 1)
-
-
-def _read_call(data: dict[str, Any]) -> ToolCall:
-    """A call written by the report (French keys) or given by its English names."""
-    name = data.get("outil", data.get("tool", data.get("name")))
-    if not isinstance(name, str):
-        raise ValueError("a call names its tool: 'outil'")
-    args = data.get("args")
-    if args is not None and not isinstance(args, dict):
-        raise ValueError("a call's 'args' is an object")
-    error = data.get("erreur", data.get("error"))
-    result = data.get("resultat", data.get("result"))
-    return ToolCall.named(name, args, result, None if error is None else str(error))
