@@ -21,6 +21,7 @@ from textual.worker import Worker, WorkerState
 from filon.goldens.drafting.draft import Draft
 from filon.goldens.drafting.review import load_conversation, make_draft
 from filon.miner.core import render
+from filon.miner.core.messages import Said
 from filon.miner.core.model import Conversation, Flag
 from filon.miner.rules.config import FlagConfig
 from filon.miner.rules.flags import not_evaluated
@@ -46,7 +47,7 @@ class ConversationScreen(ReviewScreen):
         conversation: Conversation | None
         flags: list[Flag]
         claim: ClaimResult
-        not_evaluated: list[tuple[int, str, str]]  # (turn, rule, why): a turn production could not judge
+        not_evaluated: list[tuple[int, str, Said]]  # (turn, rule, why): a turn production could not judge
 
     @dataclass
     class Drafted(Message):
@@ -129,7 +130,7 @@ class ConversationScreen(ReviewScreen):
             if turn.escalated:
                 widgets.append(Static(render.escalated()))
             for _, rule, why in (u for u in message.not_evaluated if u[0] == i - 1):
-                widgets.append(Static(render.not_evaluated(rule, why), classes="notice"))
+                widgets.append(Static(render.not_evaluated(rule, why.render("en")), classes="notice"))
         body.mount_all(widgets)
         if self.draft_on_open:  # asked from a group or the coverage screen: held by another, it says so
             self.draft_on_open = False

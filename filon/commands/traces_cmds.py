@@ -238,12 +238,19 @@ def _groups(store: Store, severity: Severity | None, limit: int, replays: bool, 
 def traces_show(
     conversation_id: ConversationArg,
     as_json: Annotated[bool, typer.Option("--json", help="Print the conversation as JSON.")] = False,
+    lang: Annotated[
+        str, typer.Option("--lang", help="The flags' reasons in en (the store's, the default) or fr.")
+    ] = "en",
 ) -> None:
     """One conversation turn by turn: messages, tools with arguments and results, flags with reasons.
 
-    Example: filon traces show whatsapp:33999162291
+    Example: filon traces show whatsapp:33999162291 --lang fr
     """
+    from filon.miner.core.messages import LANGS
     from filon.miner.rules.flags import not_evaluated
+
+    if lang not in LANGS:
+        fail(f"--lang {lang!r}: en (the default) or fr", Exit.USAGE)
 
     try:
         config = FlagConfig.load()
@@ -259,10 +266,17 @@ def traces_show(
         "conversation_id": conv.id,
         "channel": conv.channel,
         "flags": [
-            {"kind": f.kind, "cause": f.cause, "severity": f.severity, "turn": f.turn, "reason": f.reason}
+            {
+                "kind": f.kind,
+                "cause": f.cause,
+                "severity": f.severity,
+                "turn": f.turn,
+                "reason": f.say(lang),
+                "reason_code": f.said.model_dump(mode="json") if f.said else None,  # None: a person's note
+            }
             for f in flags
         ],
-        "not_evaluated": [{"turn": i, "rule": rule, "reason": why} for i, rule, why in unknown],
+        "not_evaluated": [{"turn": i, "rule": rule, "reason": why.render(lang)} for i, rule, why in unknown],
         "turns": [
             {
                 "trace_id": t.trace_id,
@@ -283,7 +297,9 @@ def traces_show(
         return
     console.print(render.title(conv.id, conv.channel, len(turns)))
     for f in flags:
-        console.print(Text("  ").append_text(render.flag_line(f.kind, f.cause, f.severity, f.turn, f.reason)))
+        console.print(
+            Text("  ").append_text(render.flag_line(f.kind, f.cause, f.severity, f.turn, f.say(lang)))
+        )
     for i, t in enumerate(turns, 1):
         console.rule(render.turn_head(i, t.latency_ms, t.input_tokens, t.output_tokens))
         if not t.captured:
@@ -298,7 +314,7 @@ def traces_show(
         if t.escalated:
             console.print(Text("  ").append_text(render.escalated()))
         for _, rule, why in (u for u in unknown if u[0] == i - 1):
-            console.print(Text("  ").append_text(render.not_evaluated(rule, why)))
+            console.print(Text("  ").append_text(render.not_evaluated(rule, why.render(lang))))
 
 
 @incident_app.command("add")

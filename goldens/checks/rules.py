@@ -16,7 +16,6 @@ gives (`resultat`) is taken as it is; for another agent, only what the example g
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time
 from typing import Any
@@ -56,7 +55,7 @@ class Rules:
                 Gap(
                     "regle",
                     f"regles.{rule.name}",
-                    breach(rule.name, rule.description, rule.description_en, flag.reason),
+                    breach(rule.name, rule.description, rule.description_en, flag.said),
                     flag.turn + 1,
                 )
             )
@@ -94,13 +93,12 @@ class Rules:
 
 
 SEARCH = "rechercher_aide"  # the reference agent's retrieval
-_QUOTED = re.compile(r"« [^»]{1,80} »(?: \([^)]{1,20}\))?")
 
 
-def breach(name: str, description: str, description_en: str, reason: str) -> Said:
+def breach(name: str, description: str, description_en: str, reason: Said | None) -> Said:
     """A breach as the gate says it: the rule, its description, and what the flag quoted (the facts with
-    their kind, the words of the claim or the injection); the flag's own reason is the store's, in English."""
-    quoted = _QUOTED.findall(reason)
+    their kind, the words of the claim or the injection), taken from the values of the flag's reason."""
+    quoted = quotes(reason) if reason is not None else []
     words = said("text.both", fr=description, en=description_en or description)
     return said(
         "gap.rule",
@@ -108,6 +106,16 @@ def breach(name: str, description: str, description_en: str, reason: str) -> Sai
         description=words,
         quoted=said("gap.rule_quoted", quoted=quoted) if quoted else "",
     )
+
+
+def quotes(sentence: Said) -> list[Said]:
+    """The words a sentence quotes (`flag.quoted…`), in the order it names them, however deep."""
+    out: list[Said] = []
+    for value in sentence.params.values():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, Said):
+                out += [item] if item.code.startswith("flag.quoted") else quotes(item)
+    return out
 
 
 def _every_passage() -> dict[str, Any]:

@@ -40,15 +40,13 @@ from filon.goldens.verdict.report_model import EvalReport
 from filon.miner.core.model import Conversation, Flag, ToolCall
 from filon.miner.rules.config import FlagConfig
 from filon.miner.store import Store
-from filon.miner.store.rows import flag_of_row
 
 
 def load_conversation(store: Store, conversation_id: str) -> tuple[Conversation, list[Flag]] | None:
     found = store.traces.conversation_detail(conversation_id)
     if found is None:
         return None
-    row, turns, flag_rows = found
-    flags = [flag_of_row(f) for f in flag_rows]
+    row, turns, flags = found
     return Conversation(row.id, row.channel, turns), flags
 
 
@@ -257,7 +255,7 @@ def failures(report: Path) -> tuple[str, list[Failure]]:
         forbidden: list[str] = []
         passages: list[str] = []
         if case.category in blocking and known is not None:
-            forbidden = [f"outil {tool_label(t)}" for t in known.outils_interdits] + list(
+            forbidden = [f"tool {tool_label(t)}" for t in known.outils_interdits] + list(
                 known.ne_contient_pas
             )
         else:
@@ -269,7 +267,7 @@ def failures(report: Path) -> tuple[str, list[Failure]]:
                 tours,
                 attempt.tools,
                 attempt.answers,
-                attempt.gaps,
+                [doc.say(g, "en") for g in attempt.gaps],  # the review screen's language, from their codes
                 passages,
                 attempt.escalated,
                 forbidden,

@@ -8,6 +8,7 @@ from itertools import pairwise
 from typing import Any
 
 from filon.miner.core.causes import FIELDS, cause_of
+from filon.miner.core.messages import Said
 from filon.miner.core.results import failed_result
 from filon.miner.core.severity import priority_of
 
@@ -142,15 +143,25 @@ class Flag:
     kind: str  # a `FlagKind`
     severity: str  # a `Severity`: critical, high, medium, low
     turn: int  # index of the turn in the conversation, 0-based
-    reason: str
+    reason: str  # in English, as the store keeps it (a person's note: as written)
     trace_id: str = ""
     cause: str = ""  # what happened (`miner.core.causes`), which fixes kind and severity
+    # the reason as a code of the catalogue (`miner.core.messages`), said in either language; None for a
+    # person's note and a flag stored before codes (then its English is all there is)
+    said: Said | None = field(default=None, compare=False)
 
     @classmethod
-    def of(cls, cause: str, turn: int, reason: str, trace_id: str = "") -> Flag:
-        """A flag from its cause: kind and severity come from where the cause is registered."""
+    def of(cls, cause: str, turn: int, reason: Said | str, trace_id: str = "") -> Flag:
+        """A flag from its cause: kind and severity come from where the cause is registered. Its reason is
+        a sentence of the catalogue (a plain string, as a rule of one's own may give, is kept as written)."""
         kind, severity = FIELDS.get(cause) or FIELDS[cause_of(cause).name]  # cause_of: raises, naming it
-        return cls(kind, severity, turn, reason, trace_id, cause)
+        if isinstance(reason, str):
+            return cls(kind, severity, turn, reason, trace_id, cause)
+        return cls(kind, severity, turn, reason.render("en"), trace_id, cause, reason)
+
+    def say(self, lang: str) -> str:
+        """The reason in `lang` (fr, en): from its code, or as stored where it has none."""
+        return self.said.render(lang) if self.said is not None else self.reason
 
     @property
     def priority(self) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from filon.miner.core.causes import cause
+from filon.miner.core.messages import said
 from filon.miner.core.model import Conversation, Flag
 from filon.miner.core.severity import FlagKind, Severity
 from filon.miner.reading.text import fold
@@ -55,6 +56,11 @@ def corrected(conv: Conversation) -> list[Flag]:
         words = correction(t.user) if i and t.user else None
         if words is not None:
             out.append(
-                Flag.of(CUSTOMER_CORRECTED, i, f"the customer corrected the agent (« {words} »)", t.trace_id)
+                Flag.of(
+                    CUSTOMER_CORRECTED,
+                    i,
+                    said("flag.corrected", words=said("flag.quoted", words=words)),
+                    t.trace_id,
+                )
             )
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from filon.miner.core.causes import cause
+from filon.miner.core.messages import said
 from filon.miner.core.model import Conversation, Flag
 from filon.miner.core.severity import FlagKind, Severity
 from filon.miner.reading.text import fold
@@ -48,5 +49,5 @@ def escalation(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         call = next((c for c in t.tools if cfg.escalates(c.name)), None)
         if call is not None:
             cause = TRANSFER_ASKED if asked else TRANSFERRED
-            out.append(Flag.of(cause, i, f"escalated with {call.name}", t.trace_id))
+            out.append(Flag.of(cause, i, said("flag.escalated", tool=call.name), t.trace_id))
     return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from filon.miner.core.causes import cause
+from filon.miner.core.messages import said
 from filon.miner.core.model import Conversation, Flag
 from filon.miner.core.severity import FlagKind, Severity
 from filon.miner.rules.config import FlagConfig
@@ -29,7 +30,7 @@ def latency(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         Flag.of(
             SLOW_TURN,
             i,
-            f"turn took {t.latency_ms:.0f} ms (threshold {cfg.latency_ms:.0f} ms)",
+            said("flag.slow_turn", ms=t.latency_ms, threshold=cfg.latency_ms),
             t.trace_id,
         )
         for i, t in enumerate(conv.turns)
@@ -41,7 +42,7 @@ def latency(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
 def feedback(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     """What the customer said of the answers: a negative score on a turn, or words that correct it."""
     scored = [
-        Flag.of(NEGATIVE_FEEDBACK, i, f"negative feedback ({t.feedback:g}) on this turn", t.trace_id)
+        Flag.of(NEGATIVE_FEEDBACK, i, said("flag.negative_feedback", score=t.feedback), t.trace_id)
         for i, t in enumerate(conv.turns)
         if t.feedback is not None and t.feedback < 0
     ]

@@ -8,6 +8,7 @@ from collections import Counter
 
 from filon.miner.core.causes import cause
 from filon.miner.core.jsontext import dumps_sorted
+from filon.miner.core.messages import said
 from filon.miner.core.model import Conversation, Flag
 from filon.miner.core.severity import FlagKind, Severity
 from filon.miner.reading.text import fold
@@ -67,17 +68,17 @@ def error(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
                 tool_names = {f"execute_tool {c.name}" for t in conv.turns for c in t.tools}
             failed = [n for n in t.failed_spans if n not in tool_names]
         if failed:
-            why = f"span(s) ended in error: {', '.join(sorted(set(failed)))}"
+            why = said("flag.span_error", spans=sorted(set(failed)))
             out.append(Flag.of(SPAN_ERROR, i, why, t.trace_id))
         elif not t.agent.strip() and t.captured and not any(cfg.escalates(c.name) for c in t.tools):
-            out.append(Flag.of(EMPTY_ANSWER, i, "the agent answered nothing", t.trace_id))
+            out.append(Flag.of(EMPTY_ANSWER, i, said("flag.empty_answer"), t.trace_id))
     return out
 
 
 @detector("rate_limit", rank=50, causes=(QUOTA,))
 def rate_limit(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
     return [
-        Flag.of(QUOTA, i, "quota exhausted (429 / RESOURCE_EXHAUSTED) during the turn", t.trace_id)
+        Flag.of(QUOTA, i, said("flag.quota"), t.trace_id)
         for i, t in enumerate(conv.turns)
         if t.error_types
         and any(e in ("429", "RESOURCE_EXHAUSTED") or "RESOURCE_EXHAUSTED" in e for e in t.error_types)
@@ -104,11 +105,11 @@ def tool_error(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
             continue
         failed = [c for c in t.tools if c.error]
         if failed:
-            why = f"{failed[0].name} failed: {failed[0].error}"
+            why = said("flag.tool_failed", tool=failed[0].name, error=failed[0].error)
             out.append(Flag.of(TOOL_FAILED, i, why, t.trace_id))
         refused = next((c for c in t.tools if failure(c) is not None), None)
         if refused is not None and t.agent.strip() and not _ADMITS.search(fold(t.agent)):
-            why = f"{refused.name} failed ({str(failure(refused))[:80]}) and the answer says nothing of it"
+            why = said("flag.failure_unsaid", tool=refused.name, error=str(failure(refused))[:80])
             out.append(Flag.of(FAILURE_UNSAID, i, why, t.trace_id))
     return out
 
@@ -122,7 +123,7 @@ def loop(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         counts = Counter((c.name, dumps_sorted(c.arguments)) for c in t.tools)
         for (name, _args), n in counts.items():
             if n >= cfg.loop_threshold:
-                why = f"{name} called {n} times with the same arguments"
+                why = said("flag.repeated_call", tool=name, n=n)
                 out.append(Flag.of(REPEATED_CALL, i, why, t.trace_id))
                 break
     return out

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from filon.miner.core.causes import cause
+from filon.miner.core.messages import Said, said
 from filon.miner.core.model import Conversation, Flag, Turn
 from filon.miner.core.severity import FlagKind, Severity
 from filon.miner.reading.articles import names_an_article, read_articles, unread_articles
@@ -103,14 +104,14 @@ def grounding(
                 seen.add(c.result, day, lookup=looks_up_an_order(c.name), about=c.name)
         read = i + 1
         missing = [
-            f"« {f.said} » ({f.kind})"
+            said("flag.quoted_kind", words=f.said, kind=f.kind)
             for f in stated
             if not grounded(f, seen, day) and not admitted(f, allowed)
         ]
-        said = (bool(policies), services, articles)
-        missing += _rules_unread(folded, asked, conv.turns[: i + 1], seen, cfg, allowed, said)
+        stating = (bool(policies), services, articles)
+        missing += _rules_unread(folded, asked, conv.turns[: i + 1], seen, cfg, allowed, stating)
         if missing:
-            why = f"{', '.join(missing[:3])} found in no tool result, help passage or customer's words"
+            why = said("flag.ungrounded_fact", facts=missing[:3])
             out.append(Flag.of(UNGROUNDED_FACT, i, why, t.trace_id))
     return out
 
@@ -120,19 +121,19 @@ def _claimed(turns: Sequence[Turn], i: int, cfg: FlagConfig) -> list[Flag]:
     though a call of this turn did it."""
     t = turns[i]
     calls = ((c.name, c.result, c.error) for turn in turns[: i + 1] for c in turn.tools)
-    said = spoken(t.agent)
-    phrase = claimed(t.agent, calls, cfg.escalation_tools, said)
+    words = spoken(t.agent)
+    phrase = claimed(t.agent, calls, cfg.escalation_tools, words)
     if phrase is not None:
-        why = f"the answer says « {phrase} » and no call of the conversation did it"
+        why = said("flag.claimed_undone", phrase=said("flag.quoted", words=phrase))
         return [Flag.of(CLAIMED_ACTION, i, why, t.trace_id)]
-    phrase = offered_change(said, cfg.change_capable())
+    phrase = offered_change(words, cfg.change_capable())
     if phrase is not None:
-        why = f"the answer says « {phrase} » and none of the agent's tools changes an order"
+        why = said("flag.claimed_impossible", phrase=said("flag.quoted", words=phrase))
         return [Flag.of(CLAIMED_ACTION, i, why, t.trace_id)]
     own = ((c.name, c.result, c.error) for c in t.tools)
-    phrase = denied(t.agent, own, cfg.escalation_tools, said)
+    phrase = denied(t.agent, own, cfg.escalation_tools, words)
     if phrase is not None:
-        why = f"the answer says « {phrase} » and a call of this turn did it"
+        why = said("flag.claimed_denied", phrase=said("flag.quoted", words=phrase))
         return [Flag.of(CLAIMED_ACTION, i, why, t.trace_id)]
     return []
 
@@ -144,20 +145,20 @@ def _rules_unread(
     seen: Seen,
     cfg: FlagConfig,
     allowed: Sequence[str],
-    said: tuple[bool, bool, bool],
-) -> list[str]:
+    stating: tuple[bool, bool, bool],
+) -> list[Said]:
     """What an answer states without a figure that nothing the agent had states: a rule (`policies`), a
     service its help texts never name (`services`), an article of no order it read (`articles`)."""
-    policies, services, articles = said
-    out: list[str] = []
+    policies, services, articles = stating
+    out: list[Said] = []
     if policies:
         out += _unread_rules(folded, turns, seen.text, cfg, allowed, asked)
     if services:
         unnamed = unknown_subjects(folded, seen.text, policy_texts(cfg.policy_folders()), asked)
-        out += [f"« {c} » (règle)" for c in unnamed if not admitted_rule(c, allowed)]
+        out += [said("flag.quoted_rule", words=c) for c in unnamed if not admitted_rule(c, allowed)]
     if articles:
         unread = unread_articles(folded, read_articles(seen.reported))
-        out += [f"« {a} » (article)" for a in unread if not admitted_rule(a, allowed)]
+        out += [said("flag.quoted_article", words=a) for a in unread if not admitted_rule(a, allowed)]
     return out
 
 
@@ -169,12 +170,12 @@ def _any_service(folded: str, cfg: FlagConfig) -> bool:
 
 def _unread_rules(
     folded: str, turns: Sequence[Turn], seen: str, cfg: FlagConfig, allowed: Sequence[str], asked: str = ""
-) -> list[str]:
+) -> list[Said]:
     """The rules an answer states that neither what the agent read (each result with its keys) nor the
     agent's own help texts state, quoted as a report says them."""
     read_keyed = " ".join(fold(keyed(c.result)) for turn in turns for c in turn.tools)
     unread = unsupported(folded, f"{seen} {read_keyed}", policy_texts(cfg.policy_folders()), asked)
-    return [f"« {c} » (règle)" for c in unread if not admitted_rule(c, allowed)]
+    return [said("flag.quoted_rule", words=c) for c in unread if not admitted_rule(c, allowed)]
 
 
 @lru_cache(maxsize=4)
@@ -205,7 +206,7 @@ def unrecorded(turns: Sequence[Turn], i: int) -> str | None:
     return None if first is None else first[1]
 
 
-def not_evaluated(turns: Sequence[Turn], cfg: FlagConfig) -> list[tuple[int, str, str]]:
+def not_evaluated(turns: Sequence[Turn], cfg: FlagConfig) -> list[tuple[int, str, Said]]:
     """The turns production could not hold to `fait_non_fonde` (a result not recorded, in it or before
     it): (turn, rule, reason), said where the conversation is shown, never a pass and never a flag."""
     rule = cfg.rules.rules["fait_non_fonde"]
@@ -213,5 +214,5 @@ def not_evaluated(turns: Sequence[Turn], cfg: FlagConfig) -> list[tuple[int, str
     if first is None:
         return []
     since, tool = first
-    why = f"the result of {tool} was not recorded: what the agent saw is not known"
+    why = said("flag.not_recorded", tool=tool)
     return [(i, "fait_non_fonde", why) for i, t in enumerate(turns) if i >= since and t.agent.strip()]

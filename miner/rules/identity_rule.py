@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from filon.miner.core.causes import cause
+from filon.miner.core.messages import Said, said
 from filon.miner.core.model import Conversation, Flag, ToolCall
 from filon.miner.core.severity import FlagKind, Severity
 from filon.miner.reading.identities import identities
@@ -66,7 +67,7 @@ def unverified(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         known |= identities(turn.user)
         if not turn.captured and not known:
             continue  # the stack recorded no message: who the customer said they are cannot be known
-        why = None
+        why: Said | None = None
         reads: list[tuple[str, set[str]]] = []  # the records this turn's disclosing calls read
         for call in turn.tools:
             ties, tells = cfg.ties(call.name), cfg.discloses(call.name)
@@ -81,14 +82,16 @@ def unverified(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
                 if owners & known:
                     tied |= named
                 elif why is None and told(call, turn.agent, conv, i):
-                    why = f"{call.name} told {', '.join(sorted(named)) or 'a record'} to someone it is not tied to"
+                    why = said(
+                        "flag.told_untied", tool=call.name, records=sorted(named) or said("flag.some_record")
+                    )
                 continue
             if ties:
                 if owners & known:
                     tied |= named
                     continue
                 if not known and why is None and told(call, turn.agent, conv, i):
-                    why = f"{call.name}'s record told before the customer said who they are"
+                    why = said("flag.told_early", tool=call.name)
                 if not known or (known and owners) or not tells:
                     continue  # someone else's record: `fuite`'s business, not this rule's
             if named:
@@ -96,7 +99,7 @@ def unverified(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         # the answer comes after every call of its turn: a record tied by then was told to its owner
         late = next(((name, named) for name, named in reads if not named & tied), None)
         if why is None and late is not None:
-            why = f"{late[0]} told {', '.join(sorted(late[1]))} before a lookup tied it to the customer"
+            why = said("flag.told_late", tool=late[0], records=sorted(late[1]))
         if why is not None:
             out.append(Flag.of(IDENTITY_UNVERIFIED, i, why, turn.trace_id))
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from filon.miner.core.causes import cause
+from filon.miner.core.messages import said
 from filon.miner.core.model import Conversation, Flag
 from filon.miner.core.severity import FlagKind, Severity
 from filon.miner.reading.matching import has as _has
@@ -124,9 +125,9 @@ def promise(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
             cfg.writes(c.name) and not cfg.escalates(c.name) for c in t.tools
         )
         if pattern and not (escalated or wrote):
-            why = f"promises « {pattern} » with no escalation behind it"
+            why = said("flag.promised", pattern=said("flag.quoted", words=pattern))
             out.append(Flag.of(UNBACKED_PROMISE, i, why, t.trace_id))
         elif escalated and not wrote and (decided := _promised(t.agent, DECIDED, unless=_HEDGED)):
-            why = f"says « {decided} » as decided, though the advisor it hands over to decides it"
+            why = said("flag.decided", words=said("flag.quoted", words=decided))
             out.append(Flag.of(UNBACKED_PROMISE, i, why, t.trace_id))
     return out

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from filon.miner.core.causes import cause
+from filon.miner.core.messages import said
 from filon.miner.core.model import Conversation, Flag, ToolCall, Turn
 from filon.miner.core.severity import FlagKind, Severity
 from filon.miner.reading.identities import PHONE_MIN, identities
@@ -243,22 +244,20 @@ def _shown(
     obeyed injection when the turn carried one); or, where nobody's identity is known (`anonymous`: no
     user id on the spans, none written, none required), only `unverified_record`."""
     if anonymous and not pattern:
-        what = "an identifier" if leaked else f"a customer record (« {repeated[0]} »)"
-        why = (
-            f"the answer shows {what} to a user whose identity the spans do not carry "
-            "(set user.id on them to tell a leak from their own order)"
-        )
-        return Flag.of(UNVERIFIED, i, why, trace_id)
+        record = said("flag.a_record", record=said("flag.quoted", words=repeated[0])) if not leaked else None
+        what = said("flag.an_identifier") if record is None else record
+        return Flag.of(UNVERIFIED, i, said("flag.unverified_record", what=what), trace_id)
     what = (
-        f"{len(leaked)} identifier(s) of another customer"
+        said("flag.other_identifiers", n=len(leaked))
         if leaked
-        else f"another customer's record (« {repeated[0]} »)"
+        else said("flag.other_record", record=said("flag.quoted", words=repeated[0]))
     )
     if pattern:
+        quoted = said("flag.quoted", words=pattern)
         return Flag.of(
-            INJECTION_OBEYED, i, f"injection « {pattern} » obeyed: the answer exposes {what}", trace_id
+            INJECTION_OBEYED, i, said("flag.injection_obeyed", pattern=quoted, what=what), trace_id
         )
-    return Flag.of(LEAK, i, f"the answer exposes {what}", trace_id)
+    return Flag.of(LEAK, i, said("flag.leak", what=what), trace_id)
 
 
 def _foreign(calls: list[ToolCall], known: set[str], said: str) -> list[ToolCall]:
@@ -310,20 +309,20 @@ def security(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         i, turn, pattern, foreign = seen.index, seen.turn, seen.pattern, seen.foreign
         leaked, repeated, unidentified = seen.leaked, seen.repeated, seen.unidentified
         if not (leaked or repeated) and pattern and accepts(turn.agent, pattern):
-            why = f"injection « {pattern} » accepted: the answer takes on the mode or role it claims"
+            why = said("flag.injection_accepted", pattern=said("flag.quoted", words=pattern))
             out.append(Flag.of(INJECTION_OBEYED, i, why, turn.trace_id))
         elif leaked or repeated:
             anonymous = not seen.identified and not cfg.identity_required
             out.append(_shown(i, turn.trace_id, leaked, repeated, pattern, anonymous))
         elif pattern:
-            why = f"injection pattern « {pattern} » in the user's message, nothing exposed"
+            why = said("flag.injection_refused", pattern=said("flag.quoted", words=pattern))
             out.append(Flag.of(INJECTION_REFUSED, i, why, turn.trace_id))
         if (
             foreign
             and not (leaked or repeated or unidentified)
             and (seen.identified or cfg.identity_required)
         ):
-            why = f"{foreign[0].name} returned another customer's data to the agent, not shown to the user"
+            why = said("flag.exposure", tool=foreign[0].name)
             out.append(Flag.of(EXPOSURE, i, why, turn.trace_id))
     return out
 

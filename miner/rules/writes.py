@@ -28,6 +28,7 @@ from typing import Any
 
 from filon.miner.core.causes import cause
 from filon.miner.core.jsontext import dumps
+from filon.miner.core.messages import said
 from filon.miner.core.model import Conversation, Flag, ToolCall
 from filon.miner.core.results import failed_result
 from filon.miner.core.severity import FlagKind, Severity
@@ -226,10 +227,10 @@ NO_LOOKUP_TURNS = 3  # a greeting and a thank-you need no tool; three turns of a
 
 def _no_lookup(conv: Conversation) -> list[Flag]:
     """A conversation of several customer turns in which the agent called nothing at all."""
-    said = [t for t in conv.turns if t.user.strip() and t.agent.strip()]
-    if len(said) < NO_LOOKUP_TURNS or any(t.tools for t in conv.turns):
+    answered = [t for t in conv.turns if t.user.strip() and t.agent.strip()]
+    if len(answered) < NO_LOOKUP_TURNS or any(t.tools for t in conv.turns):
         return []
-    why = f"{len(said)} turns answered without a single call"
+    why = said("flag.no_lookup", n=len(answered))
     return [Flag.of(NO_LOOKUP, len(conv.turns) - 1, why, conv.turns[-1].trace_id)]
 
 
@@ -247,11 +248,11 @@ def writes(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         declared = cfg.write_tools is not None or cfg.tools is not None
         return _no_lookup(conv) if declared else []
     i, call = first
-    out.append(Flag.of(WRITE_MADE, i, f"{call.name} changed the customer's records", conv.turns[i].trace_id))
+    out.append(Flag.of(WRITE_MADE, i, said("flag.write_made", tool=call.name), conv.turns[i].trace_id))
     made = list(succeeded_writes(conv, cfg))
     if len(made) >= SEVERAL:
         j, _ = made[-1]
-        why = f"{len(made)} writes in one conversation ({', '.join(dict.fromkeys(c.name for _, c in made))})"
+        why = said("flag.several_writes", n=len(made), tools=list(dict.fromkeys(c.name for _, c in made)))
         out.append(Flag.of(SEVERAL_WRITES, j, why, conv.turns[j].trace_id))
     seen = Seen()
     done: dict[tuple[str, tuple[str, ...]], int] = {}
@@ -263,17 +264,19 @@ def writes(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
             if write:
                 if cfg.confirm_writes and not confirms(turn.user) and UNCONFIRMED_WRITE not in raised:
                     raised.add(UNCONFIRMED_WRITE)
-                    why = f"{call.name} changed the customer's records on a turn where they confirmed nothing"
+                    why = said("flag.unconfirmed_write", tool=call.name)
                     out.append(Flag.of(UNCONFIRMED_WRITE, i, why, turn.trace_id))
                 made_up = _made_up(call, seen)
                 if made_up is not None and UNGROUNDED_WRITE not in raised:
                     raised.add(UNGROUNDED_WRITE)
-                    why = f"{call.name} wrote « {made_up[:60]} », found in nothing the agent read"
+                    why = said(
+                        "flag.ungrounded_write", tool=call.name, value=said("flag.quoted", words=made_up[:60])
+                    )
                     out.append(Flag.of(UNGROUNDED_WRITE, i, why, turn.trace_id))
                 key = (call.name, _record(call))
                 if key in done and REPEATED_WRITE not in raised:
                     raised.add(REPEATED_WRITE)
-                    why = f"{call.name} changed the same record again (first on turn {done[key] + 1})"
+                    why = said("flag.repeated_write", tool=call.name, first=done[key] + 1)
                     out.append(Flag.of(REPEATED_WRITE, i, why, turn.trace_id))
                 done.setdefault(key, i)
             if call.result is not None:

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from filon.miner.core.jsontext import dumps, loads
+from filon.miner.core.messages import Said
 from filon.miner.core.model import Flag, ToolCall, Turn
 from filon.miner.core.severity import NO_FLAG
 from filon.miner.store.signature import signature
@@ -119,6 +120,7 @@ def flag_rows(cid: str, flags: list[Flag], now: datetime) -> list[dict[str, Any]
             "severity": f.severity,
             "reason": f.reason,
             "cause": f.cause,
+            "reason_code": f.said.model_dump_json() if f.said is not None else "",
             "source": "rule",
             "created_at": now,
         }
@@ -126,11 +128,35 @@ def flag_rows(cid: str, flags: list[Flag], now: datetime) -> list[dict[str, Any]
     ]
 
 
-FLAG_FIELDS = ("kind", "severity", "turn", "reason", "trace_id", "cause")  # the columns a `Flag` reads
+FLAG_FIELDS = (
+    "kind",
+    "severity",
+    "turn",
+    "reason",
+    "trace_id",
+    "cause",
+    "reason_code",
+)  # what a `Flag` reads
 
 
 def flag_of_row(row: Any) -> Flag:
-    """A stored flag (an ORM row, a result row or a mapping by column name) back as a `Flag`."""
-    if isinstance(row, Mapping):
-        return Flag(*(row[f] for f in FLAG_FIELDS))
-    return Flag(row.kind, row.severity, row.turn, row.reason, row.trace_id, row.cause)
+    """A stored flag (an ORM row, a result row or a mapping by column name) back as a `Flag`, its reason's
+    code read back where it has one."""
+    values = (
+        [row[f] for f in FLAG_FIELDS] if isinstance(row, Mapping) else [getattr(row, f) for f in FLAG_FIELDS]
+    )
+    kind, severity, turn, reason, trace_id, cause, code = values
+    return Flag(kind, severity, turn, reason, trace_id, cause, _said(code))
+
+
+def _said(code: str) -> Said | None:
+    """A stored reason's code; None where there is none, or one this version cannot say (a code since
+    removed, a row edited by hand): the stored English is then the reason."""
+    if not code:
+        return None
+    try:
+        found = Said.model_validate_json(code)
+        found.render("fr"), found.render("en")
+    except (ValueError, KeyError, IndexError):
+        return None
+    return found

@@ -131,6 +131,7 @@ class FlagRow(SQLModel, table=True):
     source: str = "rule"  # rule, or human (incident)
     created_at: datetime
     cause: str = ""  # `miner.core.causes` (migration 6 added it, hence last)
+    reason_code: str = ""  # the reason as a code and its values, JSON (migration 12); '' for a person's note
 
 
 class ReviewRow(SQLModel, table=True):

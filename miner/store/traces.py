@@ -169,7 +169,7 @@ class TraceStore(Repository):
 
     def conversation_detail(
         self, conversation_id: str
-    ) -> tuple[ConversationRow, list[Turn], list[FlagRow]] | None:
+    ) -> tuple[ConversationRow, list[Turn], list[Flag]] | None:
         with self._session() as s:
             conv = s.get(ConversationRow, conversation_id)
             if conv is None:
@@ -184,11 +184,12 @@ class TraceStore(Repository):
                     )
                 ]
             )
-            flags = list(
-                s.exec(
+            flags = [
+                flag_of_row(r)
+                for r in s.exec(
                     select(FlagRow)
                     .where(FlagRow.conversation_id == conversation_id)
                     .order_by(col(FlagRow.turn), col(FlagRow.id))
                 )
-            )
+            ]
             return conv, turns, flags

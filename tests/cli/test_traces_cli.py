@@ -96,7 +96,9 @@ def test_incident_goes_to_the_top_of_the_queue() -> None:
     assert top["conversation_id"] == last and top["flags"][0] == "incident"
     shown = json.loads(runner.invoke(app, ["traces", "show", last, "--json"]).stdout)
     incident = {"kind": "incident", "cause": "reported", "severity": "critical", "turn": 0}
-    assert {**incident, "reason": "client mécontent"} in shown["flags"]
+    assert {**incident, "reason": "client mécontent", "reason_code": None} in shown[
+        "flags"
+    ]  # a note: no code
     assert top["severity"] == "critical" and top["reasons"][0]["reason"] == "client mécontent"
     again = runner.invoke(app, ["incident", "add", last, "--note", "client très mécontent"])
     assert again.exit_code == 0  # twice is once, with the latest note

@@ -285,7 +285,7 @@ async def test_failures_screen_records_a_regression(
         await settle(pilot)
         assert [f.case_id for f in app.screen.items] == ["adv-01"]
         shown = texts(app)
-        assert "outil interdit" in shown
+        assert "forbidden tool called" in shown and "outil interdit" not in shown  # the screen's language
         assert "prompt court.md" in shown and "model scripted-lin-et-laine" in shown  # which run it reads
         assert "forbidden by the case:" in shown and "closest FAQ/CGV" not in shown  # a security case
         await pilot.press("g")

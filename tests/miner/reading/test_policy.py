@@ -30,7 +30,7 @@ def ungrounded(agent: str, *calls: ToolCall, cfg: FlagConfig = SHOP) -> list[str
 
 def test_a_fee_nobody_wrote_is_flagged_as_a_rule() -> None:
     (reason,) = ungrounded("Attention : l'étiquette de retour est payante, à vos frais.")
-    assert "(règle)" in reason and "payante" in reason
+    assert "(rule)" in reason and "payante" in reason
 
 
 def test_a_rule_extended_to_what_the_help_texts_do_not_cover_is_flagged() -> None:
@@ -84,7 +84,7 @@ def test_a_restriction_of_the_warranty_nobody_wrote_is_flagged() -> None:
     (reason,) = ungrounded(
         "Vous avez la garantie légale de 2 ans, mais la garantie ne s'applique qu'aux articles lavés à froid."
     )
-    assert "(règle)" in reason and "ne s'applique qu" in reason
+    assert "(rule)" in reason and "ne s'applique qu" in reason
 
 
 def test_a_self_service_change_the_shop_never_offers_is_flagged() -> None:
@@ -184,7 +184,7 @@ def _on_a_return(agent: str, cfg: FlagConfig = SHOP) -> list[str]:
 )
 def test_a_service_the_shop_s_texts_never_name_is_a_rule_nobody_wrote(answer: str) -> None:
     (reason,) = _on_a_return(answer)
-    assert ("echange" in reason or "refuser le colis" in reason) and "(règle)" in reason
+    assert ("echange" in reason or "refuser le colis" in reason) and "(rule)" in reason
 
 
 def test_a_service_refused_or_asked_about_is_no_rule() -> None:
