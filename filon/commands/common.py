@@ -117,6 +117,17 @@ def each_command(ctx: typer.Context) -> None:
         ctx.call_on_close(lambda: store_opened.remove(name_store))
 
 
+CLI_LANG = "en"  # the language of filon's own commands (the gate's console has its own: `console_language`)
+
+
+def say(code: str, **params: Any) -> str:
+    """A line of the catalogue (`miner/core/messages.toml`) as filon's commands say it: one code with its
+    values, its French beside it in the catalogue."""
+    from filon.miner.core.messages import said
+
+    return said(code, **params).render(CLI_LANG)
+
+
 def fail(message: str, code: Exit = Exit.USAGE) -> NoReturn:
     """A clear one-line error on stderr, then the exit code."""
     err_console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)

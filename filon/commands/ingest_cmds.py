@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from filon.commands.common import EscalationOpt, Exit, console, err_console, fail, progress_bar
+from filon.commands.common import EscalationOpt, Exit, console, err_console, fail, progress_bar, say
 from filon.commands.traces_cmds import open_store
 from filon.miner.rules.config import FlagConfig
 
@@ -25,14 +25,16 @@ def read_or_say(path: Path, rejected: list[str] | None = None) -> list[SpanRecor
     try:
         records = read_otlp_file(path, rejected)
     except OSError as exc:
-        err_console.print(f"error: {path}: {exc.strerror}", markup=False)
+        err_console.print(say("cli.error_file", path=path, why=exc.strerror), markup=False)
         return []
     except DecodeError as exc:
         said = what_it_is(path)
-        err_console.print(f"error: {path}: {said if 'not OTLP' in said else exc}", markup=False)
+        err_console.print(
+            say("cli.error_file", path=path, why=said if "not OTLP" in said else exc), markup=False
+        )
         return []
     if not records and not rejected:
-        err_console.print(f"error: {path}: {what_it_is(path)}", markup=False)
+        err_console.print(say("cli.error_file", path=path, why=what_it_is(path)), markup=False)
     return records
 
 
@@ -58,7 +60,7 @@ def ingest(
     from filon.tracing.redact import Redactor, load_secret, redaction_enabled
 
     if not 0 <= sample_rate <= 1:
-        fail(f"--sample-rate: {sample_rate} is not between 0 and 1")
+        fail(say("cli.not_between", option="--sample-rate", value=sample_rate))
     total, bad = IngestStats(), 0
     # on a terminal, spans stored so far (a large export takes a while); gone when done, nothing in a pipe
     progress = progress_bar("ingest")
@@ -76,8 +78,8 @@ def ingest(
         with progress:
             for path in paths:
                 if not path.exists() or path.is_dir():  # bad input (2): nothing to read there
-                    said = "a folder, not an export: give its files" if path.is_dir() else "no such file"
-                    err_console.print(f"error: {path}: {said}", markup=False)
+                    said = say("cli.a_folder") if path.is_dir() else say("cli.no_such_file")
+                    err_console.print(say("cli.error_file", path=path, why=said), markup=False)
                     missing += 1
                     continue
                 rejected: list[str] = []
@@ -89,11 +91,8 @@ def ingest(
     except KeyboardInterrupt:
         progress.stop()
         _said_so_far(read, refused)
-        err_console.print(  # each batch is committed as it goes: those are in the store
-            f"interrupted: {total.spans} span(s) stored in batches before the interrupt; the same command "
-            "again stores the rest (a span already stored is stored once)",
-            markup=False,
-        )
+        # each batch is committed as it goes: those are in the store
+        err_console.print(say("cli.ingest_interrupted", spans=total.spans), markup=False)
         raise typer.Exit(int(Exit.INTERRUPTED)) from None
     _said_so_far(read, refused)
     if not read:  # every file failed, each said on stderr: a summary of nothing would read as a result
@@ -110,11 +109,10 @@ def _summary(total: Any) -> None:
     from filon.tracing.summary import notes
 
     kinds = ", ".join(f"{k} {v}" for k, v in sorted(total.flag_kinds.items()))
-    console.print(
-        f"spans {total.spans} (new {total.new_spans}) · turns {total.turns} · conversations {total.conversations} · "
-        f"kept {total.kept} turns · flagged {total.flagged} conversations" + (f" ({kinds})" if kinds else ""),
-        markup=False,
-    )
+    figures = {"spans": total.spans, "new": total.new_spans, "turns": total.turns, "kept": total.kept}
+    figures |= {"conversations": total.conversations, "flagged": total.flagged}
+    kinds_said = say("cli.in_brackets", text=kinds) if kinds else ""
+    console.print(say("cli.ingest_summary", **figures, kinds=kinds_said), markup=False)
     for line in notes(total):
         console.print(line, markup=False)
 
@@ -141,15 +139,16 @@ def _ingest_file(
         if outcome.down is not None:
             progress.stop()
             _said_so_far(read, refused)
-            fail(f"{path}: the store cannot take writes: {outcome.down}", Exit.FAILED)
+            fail(say("cli.store_down", path=path, why=outcome.down), Exit.FAILED)
         total.add(outcome.stats)
         rejected += outcome.rejected
         kept -= len(outcome.rejected)
         for note in outcome.notes[:5]:  # values made safe to be stored: said, nothing lost
-            err_console.print(f"note: {path}: {note}", markup=False)
+            err_console.print(say("cli.note_file", path=path, note=note), markup=False)
         progress.advance(task, len(batch))
     progress.remove_task(task)
-    read.append(f"{path}: {kept} spans" + (f", {len(rejected)} rejected" if rejected else ""))
+    more = say("cli.rejected_count", n=len(rejected)) if rejected else ""
+    read.append(say("cli.file_read", path=path, kept=kept, rejected=more))
     if rejected:
         refused.append((path, rejected))
 
@@ -160,6 +159,7 @@ def _said_so_far(read: list[str], refused: list[tuple[Path, list[str]]], shown: 
         console.print(line, markup=False)
     for path, reasons in refused:
         for reason in reasons[:shown]:
-            err_console.print(f"error: {path}: {reason}", markup=False)
+            err_console.print(say("cli.error_file", path=path, why=reason), markup=False)
         if len(reasons) > shown:
-            err_console.print(f"error: {path}: … and {len(reasons) - shown} more rejected", markup=False)
+            more = say("cli.more_rejected", n=len(reasons) - shown)
+            err_console.print(say("cli.error_file", path=path, why=more), markup=False)

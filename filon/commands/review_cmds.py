@@ -9,7 +9,16 @@ from typing import Annotated, Any
 
 import typer
 
-from filon.commands.common import BackendOpt, ConversationArg, Exit, PromptOpt, console, err_console, fail
+from filon.commands.common import (
+    BackendOpt,
+    ConversationArg,
+    Exit,
+    PromptOpt,
+    console,
+    err_console,
+    fail,
+    say,
+)
 from filon.commands.common import conversation_id as typed_id
 
 
@@ -52,7 +61,7 @@ def draft(
     from filon.goldens.drafting.review import SaveError, lint_draft, make_draft, save_case
 
     if case_id is not None and (wrong := id_problem(case_id)) is not None:
-        fail(f"--id: {wrong}")
+        fail(say("cli.option_problem", option="--id", problem=wrong))
     store = open_store()
     made = make_draft(store, conversation_id, reviewer, case_id)
     if made is None:
@@ -61,10 +70,10 @@ def draft(
         made.checks = [replace(c, enabled=True) for c in made.checks]
     case = made.case()
     for check in made.checks:
-        off = "" if check.enabled else "  [off: --proposed, or space in filon review]"
+        off = "" if check.enabled else say("cli.check_off")
+        why = f"  ({check.why})" if check.why else ""
         err_console.print(
-            f"{check.origin:<10} {check.label()}" + (f"  ({check.why})" if check.why else "") + off,
-            markup=False,
+            say("cli.draft_check", origin=check.origin, label=check.label(), why=why, off=off), markup=False
         )
     for line in example_lines(case):
         err_console.print(line, markup=False)
@@ -75,9 +84,9 @@ def draft(
         conversation_id, reviewer
     )  # done or dismissed already: a further case is the reviewer's call
     if claim.held_by_another and not force:
+        holder = escape(claim.holder or say("cli.another_reviewer"))
         fail(
-            f"{escape(claim.holder or 'another reviewer')} holds {escape(repr(conversation_id))} ({claim.status}): "
-            "nothing written (--force writes it all the same)",
+            say("cli.held_by", holder=holder, id=escape(repr(conversation_id)), status=claim.status),
             Exit.FAILED,
         )
     try:
@@ -89,7 +98,7 @@ def draft(
     for problem in lint_draft(case, replacing=case["id"]):
         if problem.level == "warning":
             err_console.print(problem.line(), markup=False)
-    console.print(f"wrote {path}", markup=False)
+    console.print(say("cli.wrote", path=path), markup=False)
 
 
 def agreement(agrees: bool, verdict: str) -> str:
@@ -110,7 +119,15 @@ def example_lines(case: dict[str, Any]) -> list[str]:
     for t in trials(parsed):
         agrees = agreement(t.agrees, t.example.verdict)
         text = " / ".join(t.example.answers())
-        out.append(f"example    {t.example.verdict} ({t.example.origine}) [{agrees}] {text[:100]}")
+        out.append(
+            say(
+                "cli.draft_example",
+                verdict=t.example.verdict,
+                origin=t.example.origine,
+                agrees=agrees,
+                text=text[:100],
+            )
+        )
     return out
 
 
@@ -143,7 +160,7 @@ def review(
     import sys
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):  # a script, nohup, CI: no one to type
-        fail("filon review needs a terminal: standard input and output are not one (a script, nohup, CI?)")
+        fail(say("cli.needs_terminal"))
     from filon.commands.traces_cmds import open_store
     from filon.tui.app import ReviewApp
 
@@ -155,7 +172,7 @@ def review(
         try:
             load_prompt(prompt)
         except FileNotFoundError as exc:
-            fail(f"--prompt: {exc}")
+            fail(say("cli.option_problem", option="--prompt", problem=exc))
     app = ReviewApp(
         store, reviewer=name, backend=backend, report=report, conversation=conversation, prompt=prompt
     )

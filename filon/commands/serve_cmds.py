@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from filon.commands.common import EscalationOpt, Exit, console, duration, err_console, fail
+from filon.commands.common import EscalationOpt, Exit, console, duration, err_console, fail, say
 
 if TYPE_CHECKING:
     from filon.tracing.limits import Limits
@@ -74,14 +74,12 @@ def serve(
     from filon.tracing.receiver import ReceiverSettings, build_app
 
     if max_body < 1024:
-        fail("--max-body: at least 1024 bytes")
+        fail(say("cli.max_body"))
     limits = _limits(max_body, max_connections, max_bodies, max_buffered, header_timeout, body_timeout)
     token = _token(token, token_file)
     loopback = host in ("127.0.0.1", "::1", "localhost") or host.startswith("127.")
     if not loopback and not token and not insecure_no_token:
-        fail(
-            f"--host {host}: beyond loopback a token is required (FILON_TOKEN, --token-file), or --insecure-no-token"
-        )
+        fail(say("cli.token_required", host=host))
     try:
         Store.open().close()  # a wrong FILON_DB fails now, in one line, not at the first request
     except StoreError as exc:
@@ -89,15 +87,11 @@ def serve(
     try:  # bound here, before anything is printed: a port already taken is one line, not uvicorn's trace
         sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
     except OSError as exc:
-        fail(
-            f"cannot listen on {host}:{port}: {exc.strerror or exc} (--port 0 picks a free one)", Exit.FAILED
-        )
+        fail(say("cli.cannot_listen", host=host, port=port, why=exc.strerror or exc), Exit.FAILED)
     app = build_app(
         ReceiverSettings(token=token, max_body=max_body, escalation_tools=escalation_tool, limits=limits)
     )
-    console.print(
-        f"filon serve: OTLP/HTTP on http://{host}:{port}/v1/traces" + (" (token required)" if token else "")
-    )
+    console.print(say("cli.serving", host=host, port=port, token=say("cli.token_on") if token else ""))
 
     _log_to_stderr()
     import gc
@@ -117,12 +111,12 @@ def _limits(
 
     for name, value in (("--max-connections", max_connections), ("--max-bodies", max_bodies)):
         if value < 1:
-            fail(f"{name}: at least 1")
+            fail(say("cli.at_least_one", option=name))
     if max_buffered < max_body:
-        fail(f"--max-buffered: at least --max-body ({max_body} bytes), or no body of that size could be read")
+        fail(say("cli.max_buffered", bytes=max_body))
     for name, seconds in (("--header-timeout", header), ("--body-timeout", body)):
         if not seconds > 0:
-            fail(f"{name}: a number of seconds above 0")
+            fail(say("cli.seconds", option=name))
     return Limits(max_connections, max_bodies, max_buffered, header, body)
 
 
@@ -133,10 +127,7 @@ def _token(token: str | None, token_file: Path | None) -> str | None:
 
     token_given = token is not None
     if token is not None:  # accepted, and said: every local user's `ps` shows it
-        err_console.print(
-            "warning: --token is visible to every user of this machine (ps); prefer FILON_TOKEN or --token-file",
-            markup=False,
-        )
+        err_console.print(say("cli.token_visible"), markup=False)
     if token is None:
         try:
             token = settings().token
@@ -174,7 +165,7 @@ def stats() -> None:
     from filon.commands.traces_cmds import open_store
 
     for key, value in open_store().stats().lines():
-        console.print(f"{key:<22}{value}", markup=False)
+        console.print(say("cli.stat", key=key, value=value), markup=False)
 
 
 @db_app.command("prune")
@@ -190,11 +181,8 @@ def prune(
 
     age = duration(older_than, "--older-than")
     removed = open_store().prune(age, dry_run)
-    verb = "would delete" if dry_run else "deleted"
-    console.print(
-        f"{verb} {removed['conversations']} conversation(s), {removed['turns']} turn(s), {removed['spans']} span(s)",
-        markup=False,
-    )
+    counts = {k: removed[k] for k in ("conversations", "turns", "spans")}
+    console.print(say("cli.would_delete" if dry_run else "cli.deleted", **counts), markup=False)
 
 
 def _untrusted_record(record: logging.LogRecord) -> bool:

@@ -21,6 +21,7 @@ from filon.commands.common import (
     console,
     err_console,
     fail,
+    say,
 )
 from filon.commands.traces_view import EXPORTS, groups_table, queue_table
 from filon.miner.core import render
@@ -59,12 +60,13 @@ def no_conversation(store: Store, conversation_id: str) -> NoReturn:
         return escape(repr(clean(value)))
 
     near = store.traces.similar_ids(conversation_id)
-    hint = (
-        f" (did you mean {' or '.join(quoted(n) for n in near)}?)"
-        if near
-        else " (filon traces list shows the ids it holds)"
+    from filon.miner.core.messages import one_of
+
+    hint = say("cli.did_you_mean", ids=one_of([quoted(n) for n in near])) if near else say("cli.ids_hint")
+    fail(
+        say("cli.no_conversation", id=quoted(conversation_id), store=escape(store.name), hint=hint),
+        Exit.USAGE,
     )
-    fail(f"no conversation {quoted(conversation_id)} in the store {escape(store.name)}{hint}", Exit.USAGE)
 
 
 def traffic(
@@ -91,7 +93,7 @@ def traffic(
     from filon.commands.pipeline import TrafficRun, run_traffic_into_store
 
     if conversations < 1 or concurrency < 1:
-        fail("--conversations and --concurrency take a whole number of at least 1")
+        fail(say("cli.traffic_counts"))
     try:
         run = TrafficRun(
             conversations, backend, prompt, seed, concurrency, sample_rate, escalation_tool, model, model_url
@@ -155,17 +157,17 @@ def traces_list(
     from filon.miner.rules.flags import KINDS
 
     if flag and flag not in KINDS:
-        fail(f"--flag: unknown kind {flag!r} (known: {', '.join(KINDS)})")
+        fail(say("cli.unknown_kind", value=repr(flag), known=list(KINDS)))
     levels = [s.value for s in Severity]
     if severity and severity not in levels:
-        fail(f"--severity: unknown level {severity!r} (known: {', '.join(levels)})")
+        fail(say("cli.unknown_level", value=repr(severity), known=levels))
     statuses = [s.value for s in ReviewStatus]
     if status and status not in statuses:
-        fail(f"--status: {status!r} is not one of {', '.join(statuses)}")
+        fail(say("cli.not_one_of", option="--status", value=repr(status), known=statuses))
     if fmt is not None and fmt not in EXPORTS:
-        fail(f"--format: {fmt!r} is not one of {', '.join(EXPORTS)}")
+        fail(say("cli.not_one_of", option="--format", value=repr(fmt), known=list(EXPORTS)))
     if groups and (flag or status or fmt or group is not None):
-        fail("--groups: give only --severity, --limit, --replays and --json with it")
+        fail(say("cli.groups_alone"))
     store = open_store()
     if groups:
         _groups(store, Severity(severity) if severity else None, limit, replays, as_json)
@@ -186,10 +188,10 @@ def traces_list(
         console.print_json(json.dumps([r.as_json() for r in rows], ensure_ascii=False))
         return
     if not rows:
-        said = f"in the failure group {one_line(group)!r} " if group is not None else ""
-        console.print(f"no conversation matches {said}in the store {store.name}", markup=False)
+        where = say("cli.in_group", group=repr(one_line(group))) if group is not None else ""
+        console.print(say("cli.no_match", where=where, store=store.name), markup=False)
         raise typer.Exit(int(Exit.FAILED) if group is not None else 0)
-    title = f"the first {limit} conversation(s) (more with --limit)" if len(rows) == limit else None
+    title = say("cli.first_n", n=limit) if len(rows) == limit else None
     console.print(queue_table(rows, console.width, title))
 
 
@@ -200,11 +202,7 @@ def _signature_of(store: Store, given: str, replays: bool) -> str:
     for g in found:
         if given in (g.id, g.signature):
             return g.signature
-    fail(
-        f"--group: no failure group {one_line(given)!r} in the store {store.name} "
-        "(filon traces list --groups shows each group's id)",
-        Exit.FAILED,
-    )
+    fail(say("cli.no_group", group=repr(one_line(given)), store=store.name), Exit.FAILED)
 
 
 def _groups(store: Store, severity: Severity | None, limit: int, replays: bool, as_json: bool) -> None:
@@ -213,25 +211,19 @@ def _groups(store: Store, severity: Severity | None, limit: int, replays: bool, 
         console.print_json(json.dumps([g.as_json() for g in found], ensure_ascii=False))
         return
     if not found:
-        console.print(f"no conversation matches in the store {store.name}", markup=False)
+        console.print(say("cli.no_match", where="", store=store.name), markup=False)
         return
     from filon.miner.store.signature import OK
 
     # no rule flagged and nobody filed an incident: no failure to show
     failures = [g for g in found if g.signature.split(" · ", 1)[0] != OK or g.priority == 0]
     if not failures:
-        console.print(f"no failure group: no rule flagged the {len(found)} group(s) shown", markup=False)
+        console.print(say("cli.no_failure_group", n=len(found)), markup=False)
         return
     console.print(groups_table(failures, console.width), soft_wrap=False)  # the signature wraps on its words
     if len(failures) < len(found):
-        console.print(
-            f"{len(found) - len(failures)} group(s) no rule flagged left out (--json lists them)",
-            markup=False,
-        )
-    console.print(
-        "the members of a group: filon traces list --group GROUP; one of them: filon traces show ID",
-        markup=False,
-    )
+        console.print(say("cli.groups_left_out", n=len(found) - len(failures)), markup=False)
+    console.print(say("cli.groups_next"), markup=False)
 
 
 @traces_app.command("show")
@@ -250,7 +242,7 @@ def traces_show(
     from filon.miner.rules.flags import not_evaluated
 
     if lang not in LANGS:
-        fail(f"--lang {lang!r}: en (the default) or fr", Exit.USAGE)
+        fail(say("cli.bad_lang", value=repr(lang)), Exit.USAGE)
 
     try:
         config = FlagConfig.load()
@@ -328,11 +320,11 @@ def incident_add(
     Example: filon incident add web:traffic-2-28 --note "another's order shown"
     """
     if not note.strip():
-        fail("--note: say what happened")
+        fail(say("cli.say_what"))
     store = open_store()
     if not store.incidents.add_incident(conversation_id, note.strip()):
         no_conversation(store, conversation_id)
-    console.print(f"incident recorded on {conversation_id}", markup=False)
+    console.print(say("cli.incident_recorded", id=conversation_id), markup=False)
 
 
 @incident_app.command("remove")
@@ -346,5 +338,5 @@ def incident_remove(conversation_id: ConversationArg) -> None:
     if done is None:
         no_conversation(store, conversation_id)
     if not done:
-        fail(f"{conversation_id} is not marked as an incident", Exit.FAILED)
-    console.print(f"incident removed from {conversation_id}", markup=False)
+        fail(say("cli.not_an_incident", id=conversation_id), Exit.FAILED)
+    console.print(say("cli.incident_removed", id=conversation_id), markup=False)

@@ -85,7 +85,9 @@ def test_batches_do_not_change_what_is_stored(  # type: ignore[no-untyped-def]
                 f.kind: min(priority_of(g.kind, g.severity) for g in flags if g.kind == f.kind) for f in flags
             }
             kinds = sorted(rank, key=lambda k: (rank[k], k))
-            top = min(flags, key=lambda f: (priority_of(f.kind, f.severity), f.turn, f.id or 0), default=None)
+            top = min(
+                flags, key=lambda f: (priority_of(f.kind, f.severity), f.turn), default=None
+            )  # stored order
             assert (json.loads(conv.flag_kinds), conv.priority) == (
                 kinds,
                 min(rank.values(), default=NO_FLAG),

@@ -38,7 +38,7 @@ def test_each_code_says_the_same_values_in_both_languages(code: str) -> None:
 def _codes_named_in(folder: Path) -> set[str]:
     found = set()
     for path in folder.rglob("*.py"):
-        found |= set(re.findall(r'said\(\s*f?"([a-z_]+\.[^"{]+)"', path.read_text(encoding="utf-8")))
+        found |= set(re.findall(r'\bsa(?:id|y)\(\s*f?"([a-z_]+\.[^"{]+)"', path.read_text(encoding="utf-8")))
     return found
 
 
