@@ -24,6 +24,7 @@ from filon.commands.common import (
     console,
     err_console,
     fail,
+    say,
 )
 
 
@@ -32,7 +33,7 @@ def _conversation(tel: str | None, session: str | None) -> Conversation:
     from filon.agent import Conversation
 
     if tel and session:
-        fail("--tel and --session are exclusive: a conversation is WhatsApp (tel) or web (session)")
+        fail(say("cli.tel_or_session"))
     return Conversation.whatsapp(tel) if tel else Conversation.web(session or "cli")
 
 
@@ -112,7 +113,8 @@ def _print_turn(said: Transcript, as_json: bool) -> None:
     else:
         console.print(doc["texte"], markup=False)
         tools = ", ".join(said.tool_names) or "-"
-        console.print(f"[dim]tools: {tools} · escalated: {'yes' if said.escalated else 'no'}[/]")
+        escalated = say("cli.yes" if said.escalated else "cli.no")
+        console.print(Text(say("cli.turn_done", tools=tools, escalated=escalated), style="dim"))
 
 
 def _configured_target() -> str | None:
@@ -131,7 +133,7 @@ def _ask_target(
     from filon.goldens.run.targets import parse_target
 
     if tel and session:
-        fail("--tel and --session are exclusive: a conversation is WhatsApp (tel) or web (session)")
+        fail(say("cli.tel_or_session"))
     try:
         spec = parse_target(target)
         escalation = tuple(FlagConfig.load().escalation_tools)
@@ -141,9 +143,14 @@ def _ask_target(
     except ValueError as exc:
         fail(str(exc))
     except OSError as exc:
-        fail(f"--otlp-port {port}: {exc.strerror or exc}")
+        fail(say("cli.option_problem", option=f"--otlp-port {port}", problem=exc.strerror or exc))
     if said.error or said.not_runnable:  # the report's words; a CLI message is English
-        fail(f"{target}: {said.say(said.error or said.not_runnable or '', 'en')}", Exit.INCONCLUSIVE)
+        fail(
+            say(
+                "cli.target_failed", target=target, why=said.say(said.error or said.not_runnable or "", "en")
+            ),
+            Exit.INCONCLUSIVE,
+        )
     _print_turn(said.transcript, as_json)
 
 
@@ -153,14 +160,18 @@ def _answer(service: SupportService, conversation: Conversation, message: str) -
     try:
         return service.repondre(conversation, message)
     except errors.APIError as exc:
-        fail(f"the model answered {exc.code} {exc.status}: {exc.message}", Exit.INCONCLUSIVE)
+        fail(
+            say("cli.model_answered", code=exc.code, status=exc.status, message=exc.message),
+            Exit.INCONCLUSIVE,
+        )
     except httpx.HTTPError as exc:  # unreachable, refused, timed out: nothing was answered
         where = (
             getattr(getattr(exc, "request", None), "url", None)
             if isinstance(exc, httpx.RequestError)
             else None
         )
-        fail(f"cannot reach the model{f' at {where}' if where else ''}: {exc}", Exit.INCONCLUSIVE)
+        at = say("cli.at_url", url=where) if where else ""
+        fail(say("cli.cannot_reach_model", where=at, why=exc), Exit.INCONCLUSIVE)
 
 
 def chat(
@@ -181,7 +192,7 @@ def chat(
     conversation = _conversation(tel, session)
     try:
         with open_backend(backend, model, model_url) as b:
-            console.print(f"[dim]{b.banner} · conversation {conversation.id} · empty line to quit[/]")
+            console.print(Text(say("cli.chat_banner", banner=b.banner, id=conversation.id), style="dim"))
             service = SupportService(b.client, b.model, prompt)
             while True:
                 try:
@@ -192,9 +203,12 @@ def chat(
                     break
                 reponse = _answer(service, conversation, message)
                 console.print(Text.assemble(("agent> ", "bold green"), reponse.texte))
-                console.print(
-                    f"[dim]  tools: {', '.join(reponse.outils) or '-'} · escalated: {'yes' if reponse.escalade else 'no'}[/]"
+                said = say(
+                    "cli.turn_done",
+                    tools=", ".join(reponse.outils) or "-",
+                    escalated=say("cli.yes" if reponse.escalade else "cli.no"),
                 )
+                console.print(Text("  " + said, style="dim"))
     except MissingCredentials as exc:
         fail(str(exc), Exit.INCONCLUSIVE)
     except (ValueError, FileNotFoundError) as exc:

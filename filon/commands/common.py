@@ -73,7 +73,7 @@ def console_language(lang: str | None) -> str:
 
     if lang is not None:
         if lang not in language.LANGS:
-            fail(f"--lang {lang!r}: fr (the default) or en")
+            fail(say("cli.gate_lang", value=repr(lang)))
         os.environ[language.ENV] = lang
     try:
         language.current()
@@ -120,7 +120,7 @@ def each_command(ctx: typer.Context) -> None:
 CLI_LANG = "en"  # the language of filon's own commands (the gate's console has its own: `console_language`)
 
 
-def say(code: str, **params: Any) -> str:
+def say(code: str, /, **params: Any) -> str:
     """A line of the catalogue (`miner/core/messages.toml`) as filon's commands say it: one code with its
     values, its French beside it in the catalogue."""
     from filon.miner.core.messages import said
@@ -179,14 +179,14 @@ def invocation() -> str:
     return os.path.relpath(called) if not os.path.isabs(called) or called.startswith(os.getcwd()) else called
 
 
-def duration(text: str, option: str, what: str = "a duration", zero: bool = True) -> timedelta:
+def duration(text: str, option: str, what: str = "cli.a_duration", zero: bool = True) -> timedelta:
     """`30d`, `12h`, `90m` as a span of time (`0d` too, unless `zero` is False); one line naming the
-    option otherwise (exit 2)."""
+    option otherwise (exit 2), `what` the catalogue's name for it."""
     import re
 
     match = re.fullmatch(r"(\d+)([dhm])", text.strip())
     if not match or (not zero and int(match.group(1)) == 0):
-        fail(f"{option}: {text!r} is not {what} like 7d, 12h or 90m")
+        fail(say("cli.not_a_duration", option=option, value=repr(text), what=say(what)))
     n, unit = int(match.group(1)), match.group(2)
     return {"d": timedelta(days=n), "h": timedelta(hours=n), "m": timedelta(minutes=n)}[unit]
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from filon.commands.common import Exit, console, duration, fail
+from filon.commands.common import Exit, console, duration, fail, say
 from filon.miner.rules.config import FlagConfig
 
 if TYPE_CHECKING:
@@ -42,9 +42,9 @@ def coverage(
     from filon.goldens.set.coverage import percent, sources_of
     from filon.miner.core.untrusted import one_line
 
-    window = duration(since, "--since", "a window", zero=False)
+    window = duration(since, "--since", "cli.a_window", zero=False)
     if limit < 1:
-        fail("--limit takes a whole number of at least 1")
+        fail(say("cli.limit_at_least_one"))
     absent = missing_set(folder)
     if absent is not None:
         fail(absent.removeprefix("--goldens: "), Exit.USAGE)
@@ -54,13 +54,13 @@ def coverage(
     except ValueError as exc:
         fail(str(exc), Exit.USAGE)
     if caseset.errors:
-        fail(f"{caseset.folder}: the set has errors (filon goldens lint says which)", Exit.INVALID_SET)
+        fail(say("cli.set_has_errors", folder=caseset.folder), Exit.INVALID_SET)
     store = open_store()
     start = datetime.now(UTC) - window
     groups = store.groups.failure_groups(limit=None, since=start)
     if not groups:
         fail(
-            f"no conversation since {start:%Y-%m-%d %H:%M} UTC ({since}) in the store {store.name}",
+            say("cli.nothing_since", start=f"{start:%Y-%m-%d %H:%M}", since=since, store=store.name),
             Exit.FAILED,
         )
     sources = sources_of(store, caseset.cases)
@@ -69,32 +69,28 @@ def coverage(
         console.print_json(json.dumps({"since": start.isoformat(), **found.as_json()}, ensure_ascii=False))
         return
     share = found.share or 0.0
-    console.print(
-        f"the set ({len(caseset.cases)} case{'' if len(caseset.cases) == 1 else 's'}) covers {percent(share)} of the {found.conversations} conversation(s) "
-        f"since {start:%Y-%m-%d %H:%M} UTC ({since}): {found.covered} in covered groups",
-        markup=False,
-    )
+    figures = {"cases": len(caseset.cases), "share": percent(share), "conversations": found.conversations}
+    figures |= {"start": f"{start:%Y-%m-%d %H:%M}", "since": since, "covered": found.covered}
+    console.print(say("cli.coverage", **figures), markup=False)
     if found.uncovered:
-        console.print(f"not covered, largest first ({len(found.uncovered)} group(s)):", markup=False)
+        console.print(say("cli.not_covered", n=len(found.uncovered)), markup=False)
         for g in found.uncovered[:limit]:
-            console.print(f"  {g.size:>5}  {one_line(g.signature)}", markup=False, soft_wrap=True)
             console.print(
-                f"         → filon draft {one_line(g.representative)}", markup=False, soft_wrap=True
+                say("cli.group_size", size=g.size, signature=one_line(g.signature)),
+                markup=False,
+                soft_wrap=True,
             )
+            console.print(say("cli.draft_it", id=one_line(g.representative)), markup=False, soft_wrap=True)
     if found.unseen_cases:
-        console.print(
-            f"cases no conversation of the window matched ({len(found.unseen_cases)}): "
-            + ", ".join(found.unseen_cases),
-            markup=False,
-            soft_wrap=True,
-        )
+        unseen = say("cli.unseen_cases", n=len(found.unseen_cases), ids=list(found.unseen_cases))
+        console.print(unseen, markup=False, soft_wrap=True)
     if plot:
         drawn = _over_time(store, caseset.cases, escalation, sources, start, window, console.width)
         if drawn:
             console.print(drawn, markup=False, highlight=False, soft_wrap=True)
         else:
-            unit = "day" if window >= timedelta(days=2) else "hour"
-            console.print(f"(no plot: the window's traffic falls within one {unit})", markup=False)
+            unit = say("cli.day" if window >= timedelta(days=2) else "cli.hour")
+            console.print(say("cli.no_plot", unit=unit), markup=False)
 
 
 def _over_time(

@@ -16,7 +16,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from filon.commands.common import console, err_console, invocation
+from filon.commands.common import console, err_console, invocation, say
 
 if TYPE_CHECKING:
     from filon.miner.store import Store
@@ -50,18 +50,14 @@ def demo(
     seed = 1 if seed is None else seed
     label = _unused_label(store, seed)
     if before["conversations"]:
+        held = {"conversations": before["conversations"], "turns": before["turns"]}
         console.print(
-            f"The store already holds {before['conversations']} conversations ({before['turns']} turns): this "
-            f"demo adds its own beside them ({label}-{seed}-… and {label}-{seed + 1}-…).",
+            say("cli.already_holds", **held, first=f"{label}-{seed}", second=f"{label}-{seed + 1}"),
             markup=False,
         )
 
     console.print(
-        Panel(
-            "filon demo — on the scripted stand-in model (not Gemini): a deterministic stand-in that speaks "
-            "Gemini's REST API on loopback. Nothing here measures a real model.",
-            style="yellow",
-        ),
+        Panel(say("cli.demo_banner"), style="yellow"),
         soft_wrap=False,
     )
     _traffic(conversations, seed, label)
@@ -70,26 +66,23 @@ def demo(
     me = invocation()
     _worst_group(store, me)
     if top:
-        console.print(f"next: {me} traces show {top[0].conversation_id}", markup=False, soft_wrap=True)
-    console.print(
-        f"then: {me} eval --backend scripted --prompt agent/prompts/court.md   (the gate refuses that deploy)",
-        markup=False,
-    )
+        console.print(say("cli.demo_next", me=me, id=top[0].conversation_id), markup=False, soft_wrap=True)
+    console.print(say("cli.demo_then", me=me), markup=False)
     if me != "filon":
-        console.print("(or put filon on your PATH: source .venv/bin/activate)", markup=False)
+        console.print(say("cli.demo_path"), markup=False)
 
 
 def _traffic(conversations: int, seed: int, label: str) -> None:
     """Live traffic on the default prompt, then the shortened one shipped."""
     from filon.commands.pipeline import TrafficRun, run_traffic_into_store
 
-    console.rule("1 · live traffic on agent/prompts/system.md")
+    console.rule(say("cli.demo_step_traffic"))
     lines = run_traffic_into_store(
         TrafficRun(conversations, "scripted", "system.md", seed, label=label), err_console, "system.md"
     )
     for line in lines:
         console.print(line, markup=False)
-    console.rule("2 · court.md ships: shorter, no identity rule")
+    console.rule(say("cli.demo_step_deploy"))
     after = max(10, conversations // 2)
     lines = run_traffic_into_store(
         TrafficRun(after, "scripted", "court.md", seed + 1, label=label), err_console, "court.md"
@@ -102,19 +95,13 @@ def _holdings(store: Store, before: dict[str, int]) -> None:
     """What the store holds now, and what this run added."""
     stats = store.stats()
     counts = stats.counts()
-    console.rule("3 · what the store holds")
+    console.rule(say("cli.demo_step_store"))
     flags = stats.flagged_by_kind
-    added = (
-        f" (new in this run: {counts['conversations'] - before['conversations']} conversations, "
-        f"{counts['turns'] - before['turns']} turns; a conversation already stored gains its new turns)"
-        if before["conversations"]
-        else ""
-    )
-    console.print(
-        f"{counts['conversations']} conversations kept ({counts['turns']} turns, {counts['spans']} spans){added}; "
-        f"flagged by kind: {', '.join(f'{k} {v}' for k, v in sorted(flags.items())) or 'none'}",
-        markup=False,
-    )
+    new = {k: counts[k] - before[k] for k in ("conversations", "turns")}
+    added = say("cli.demo_added", **new) if before["conversations"] else ""
+    kinds = ", ".join(f"{k} {v}" for k, v in sorted(flags.items())) or say("cli.none")
+    held = {k: counts[k] for k in ("conversations", "turns", "spans")}
+    console.print(say("cli.demo_holdings", **held, added=added, kinds=kinds), markup=False)
 
 
 def _queue(store: Store) -> list[Any]:
@@ -123,7 +110,7 @@ def _queue(store: Store) -> list[Any]:
 
     top = store.traces.list_conversations(limit=5)
     wide = console.width >= 100  # under it, the tools (in `traces show`) give their room to the why
-    table = Table(title="top of the review queue (incidents, then severity)")
+    table = Table(title=say("cli.demo_queue"))
     table.add_column("conversation", no_wrap=True)
     table.add_column("severity")
     table.add_column("flags", ratio=1)
@@ -147,23 +134,12 @@ def _worst_group(store: Store, me: str) -> None:
     worst = next((g for g in store.groups.failure_groups(limit=5) if g.severity), None)
     if worst is None:
         return
-    console.print(
-        f"one failure, not {worst.size} conversations to open: {one_line(worst.signature)} "
-        f"({worst.severity}; {me} traces list --groups)",
-        markup=False,
-        soft_wrap=True,
-    )
+    group = {"size": worst.size, "signature": one_line(worst.signature), "severity": worst.severity}
+    console.print(say("cli.demo_one_failure", **group, me=me), markup=False, soft_wrap=True)
     written = _one_case_for_the_group(store, worst)
-    console.print(
-        written or f"one case for all of them: {me} draft {one_line(worst.representative)} --write",
-        markup=False,
-        soft_wrap=True,
-    )
-    console.print(
-        f"(in the review TUI: {me} review, then g: the groups, x dismisses one, d drafts one case for all)",
-        markup=False,
-        soft_wrap=True,
-    )
+    one_case = say("cli.demo_one_case", me=me, id=one_line(worst.representative))
+    console.print(written or one_case, markup=False, soft_wrap=True)
+    console.print(say("cli.demo_tui", me=me), markup=False, soft_wrap=True)
 
 
 def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:
@@ -183,10 +159,7 @@ def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:
     if earlier is not None:  # a second demo: the first's case covers the same failure, no copy of it
         others = store.reviews.open_members(group.signature, "demo").ids
         done = store.reviews.cover_group(group.signature, "demo", earlier.stem, others, group.representative)
-        return (
-            f"one case for all of them already: {earlier}, written by an earlier demo for this failure "
-            f"({len(done.changed)} more conversation(s) of the group marked covered by it)"
-        )
+        return say("cli.demo_case_already", path=earlier, n=len(done.changed))
     draft = make_draft(store, group.representative, "demo", folder=goldens_dir(None))
     if draft is None:
         return None
@@ -204,14 +177,12 @@ def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:
     try:
         path = save_case(store, case, "demo", folder)
     except (SaveError, OSError) as exc:
-        return f"one case for all of them: not written ({one_line(str(exc))})"
+        return say("cli.demo_case_not_written", why=one_line(str(exc)))
     others = store.reviews.open_members(group.signature, "demo").ids
     done = store.reviews.cover_group(group.signature, "demo", case["id"], others, group.representative)
-    left = f"; {done.incidents} incident(s) left to review alone" if done.incidents else ""
-    return (
-        f"one case for all of them, drafted from {one_line(group.representative)}: {path} "
-        f"({len(done.changed)} other conversation(s) of the group marked covered by it{left})"
-    )
+    left = say("cli.demo_incidents_left", n=done.incidents) if done.incidents else ""
+    made = {"id": one_line(group.representative), "path": path, "n": len(done.changed)}
+    return say("cli.demo_case_written", **made, left=left)
 
 
 def _earlier_case(store: Store, group: FailureGroup, folder: Path) -> Path | None:

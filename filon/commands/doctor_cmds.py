@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from filon.commands.common import EscalationOpt, Exit, console, fail
+from filon.commands.common import EscalationOpt, Exit, console, fail, say
 from filon.miner.rules.config import FlagConfig
 
 
@@ -34,7 +34,7 @@ def doctor(
         fail(str(exc))
     for path in paths:
         if not path.exists():
-            fail(f"{path}: no such file", Exit.USAGE)
+            fail(say("cli.no_file", path=path), Exit.USAGE)
     docs: list[dict[str, Any]] = []
     bad = 0
     for path in paths:
@@ -46,9 +46,9 @@ def doctor(
         if as_json:
             docs.append({"file": str(path), **found.as_json()})
             continue
-        console.print(f"{path}", style="bold", markup=False)
+        console.print(say("cli.file_heading", path=path), style="bold", markup=False)
         for line in lines(found):
-            console.print(f"  {line}", markup=False, soft_wrap=True)
+            console.print(say("cli.indented", line=line), markup=False, soft_wrap=True)
     if as_json:
         console.print_json(json.dumps(docs, ensure_ascii=False))
     if bad:

@@ -22,6 +22,7 @@ from filon.commands.common import (
     err_console,
     fail,
     progress_bar,
+    say,
 )
 
 if TYPE_CHECKING:
@@ -258,7 +259,7 @@ def _locked(outputs: list[tuple[str, Any]]) -> Iterator[None]:
                 try:
                     held.enter_context(report_lock(Path(path)))
                 except ReportBusy as exc:
-                    fail(f"{option} {exc}: give each run its own {option}", Exit.USAGE)
+                    fail(say("cli.run_apart", option=option, why=exc), Exit.USAGE)
         yield
 
 
@@ -281,7 +282,7 @@ def _run(
         with progress:
             result = evaluate(config, on_start, on_attempt)
     except KeyboardInterrupt:  # outside the replay itself (which stops cleanly and reports): nothing to keep
-        err_console.print("interrupted before any case finished: no report written", markup=False)
+        err_console.print(say("cli.eval_interrupted"), markup=False)
         raise typer.Exit(130) from None
     for problem in result.problems:
         (err_console if problem.level == "error" else console).print(problem.line(), markup=False)
@@ -313,8 +314,8 @@ def _run(
         err_console.print(result.store_warning, markup=False)
     from filon.commands.eval_share import publish
 
-    for line in publish(result.report, Path(config.report), *shared):
-        (err_console if "not written" in line else console).print(line, markup=False, soft_wrap=True)
+    for line, failed in publish(result.report, Path(config.report), *shared):
+        (err_console if failed else console).print(line, markup=False, soft_wrap=True)
     raise typer.Exit(result.exit_code)
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from filon.commands.common import console, fail
+from filon.commands.common import console, fail, say
 
 if TYPE_CHECKING:
     from filon.miner.store import HistoryRow
@@ -33,7 +33,7 @@ def history(
     from filon.commands.traces_cmds import open_store
 
     if limit < 1:
-        fail("--limit takes a whole number of at least 1")
+        fail(say("cli.limit_at_least_one"))
     store = open_store()
     rows = store.eval_history(case_id, limit)
     if as_json:
@@ -41,13 +41,8 @@ def history(
         return
     if not rows:
         if case_id and store.eval_history(None, 1):  # runs there are, none with this case: a wrong id
-            fail(
-                f"no recorded run replayed a case {case_id!r}: filon eval history lists the runs, "
-                "filon goldens lint the set's case ids"
-            )
-        console.print(
-            "no recorded run" + (f" replayed {case_id}" if case_id else "") + ": run filon eval first"
-        )
+            fail(say("cli.no_run_of_case", id=repr(case_id)))
+        console.print(say("cli.no_run", which=say("cli.replayed", id=case_id) if case_id else ""))
         return
     # what must stay whole at 80 columns (ids, dates, prompt, score) does not wrap; names may fold
     table = Table(
@@ -83,10 +78,8 @@ def history(
         console.print(drawn, markup=False, highlight=False, soft_wrap=True)
     if case_id:  # what reviewers said of this case on the failures screen (g)
         for v in store.reviews.verdicts(case_id):
-            console.print(
-                f"verdict on {case_id}: {v.get('verdict')} — {v.get('note')} ({v.get('reviewer')})",
-                markup=False,
-            )
+            said = {"verdict": v.get("verdict"), "note": v.get("note"), "reviewer": v.get("reviewer")}
+            console.print(say("cli.verdict_on", id=case_id, **said), markup=False)
 
 
 def _backend(name: str) -> str:
@@ -138,5 +131,5 @@ def _short(compared: str) -> str:
     lines = []
     for one in compared.split("; "):
         run, _, verdict = one.removeprefix("vs ").partition(": ")
-        lines.append(f"vs {run[:6]} {verdict}")
+        lines.append(say("cli.compared_with", run=run[:6], verdict=verdict))
     return "\n".join(lines)

@@ -18,9 +18,11 @@ if TYPE_CHECKING:
 SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 
 
-def publish(report: EvalReport, report_path: Path, html: Path | None, summary: Path | None) -> list[str]:
-    """Write the page and the summary asked for; returns the lines to print (what was written, or why
-    not)."""
+def publish(
+    report: EvalReport, report_path: Path, html: Path | None, summary: Path | None
+) -> list[tuple[str, bool]]:
+    """Write the page and the summary asked for; returns the lines to print, in the console's language,
+    each with whether it says a failure (what was written, or why not)."""
     step_summary = os.environ.get(SUMMARY_ENV) if summary is None else None
     if html is None and summary is None and not step_summary:
         return []
@@ -28,30 +30,35 @@ def publish(report: EvalReport, report_path: Path, html: Path | None, summary: P
     from filon.goldens.verdict import share_html, share_md
     from filon.goldens.verdict.files import write_atomic
     from filon.goldens.verdict.share import gather
+    from filon.miner.core import messages
 
     shared = gather(report, str(report_path))
     lang = language.current()
-    said: list[str] = []
+    said: list[tuple[str, bool]] = []
+
+    def tell(code: str, failed: bool = False, **params: object) -> None:
+        said.append((messages.said(code, **params).render(lang), failed))
+
     if html is not None:
         try:
             write_atomic(html, share_html.render(shared, lang))
-            said.append(f"HTML: {html}")
+            tell("console.html_written", path=html)
         except OSError as exc:
-            said.append(f"--html {html}: not written ({exc.strerror or exc})")
+            tell("console.not_written", True, what=f"--html {html}", why=exc.strerror or exc)
     markdown = None
     if summary is not None or step_summary:
         markdown = share_md.render(shared, lang)
     if summary is not None and markdown is not None:
         try:
             write_atomic(summary, markdown)
-            said.append(f"Markdown: {summary}")
+            tell("console.markdown_written", path=summary)
         except OSError as exc:
-            said.append(f"--summary {summary}: not written ({exc.strerror or exc})")
+            tell("console.not_written", True, what=f"--summary {summary}", why=exc.strerror or exc)
     elif step_summary and markdown is not None:
         try:
             with Path(step_summary).open("a", encoding="utf-8") as out:  # the job's summary grows by steps
                 out.write(markdown)
-            said.append(f"Markdown: ${SUMMARY_ENV}")
+            tell("console.markdown_written", path=f"${SUMMARY_ENV}")
         except OSError as exc:
-            said.append(f"${SUMMARY_ENV} {step_summary}: not written ({exc.strerror or exc})")
+            tell("console.not_written", True, what=f"${SUMMARY_ENV} {step_summary}", why=exc.strerror or exc)
     return said

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from filon.commands.common import console, console_language, fail
+from filon.commands.common import console, console_language, fail, say
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -53,25 +53,25 @@ def show(
     cases = document.by_id()
     if case_id not in cases:
         near = get_close_matches(case_id, list(cases), n=3)
-        fail(f"no case {case_id!r} in {path} ({_held(document)})" + _hint(near))
+        fail(
+            say("cli.no_case_in_report", id=repr(case_id), path=path, held=_held(document), hint=_hint(near))
+        )
     case = cases[case_id]
     tries = {a.attempt: a for a in case.attempts}
     chosen = tries.get(attempt if attempt is not None else max(tries))
     if chosen is None:
-        fail(
-            f"--tentative {attempt}: {case_id} has attempt(s) {', '.join(map(str, sorted(tries)))} in {path}"
-        )
+        fail(say("cli.attempts_held", attempt=attempt, id=case_id, held=sorted(tries), path=path))
 
     language = console_language(lang)  # the report's French, said in the console's language
 
-    def say(line: str | Said) -> None:
+    def tell(line: str | Said) -> None:
         console.print(render(line, language), markup=False, soft_wrap=True)
 
     def kept(text: str) -> str | Said:  # a sentence of the report, through the code it keeps beside it
         return document.codes.get(text, text)
 
     status = said(f"show.status.{chosen.status}")
-    say(
+    tell(
         said(
             "show.head",
             case=case.id,
@@ -87,19 +87,19 @@ def show(
         ("show.note", chosen.notes),
     ):
         for item in items:
-            say(said(code, item=kept(item)))
+            tell(said(code, item=kept(item)))
     if chosen.error or chosen.not_runnable:
-        say(said("show.error", item=kept(chosen.error or chosen.not_runnable or "")))
-    _turns(chosen, say)
+        tell(said("show.error", item=kept(chosen.error or chosen.not_runnable or "")))
+    _turns(chosen, tell)
 
 
-def _turns(chosen: Attempt, say: Callable[[str | Said], None]) -> None:
+def _turns(chosen: Attempt, tell: Callable[[str | Said], None]) -> None:
     """Each turn: the customer's message, each call with its arguments and result, the answer."""
     from filon.miner.core.messages import said
 
     for n, turn in enumerate(chosen.turns, 1):
-        say(said("show.turn", turn=n))
-        say(said("show.customer", text=turn.user))
+        tell(said("show.turn", turn=n))
+        tell(said("show.customer", text=turn.user))
         for call in turn.tools:
             args = (
                 said("show.no_arguments") if call.args is None else json.dumps(call.args, ensure_ascii=False)
@@ -108,20 +108,20 @@ def _turns(chosen: Attempt, say: Callable[[str | Said], None]) -> None:
             if len(outcome) > 300:
                 outcome = outcome[:300] + f"… ({len(outcome) - 300} more characters)"
             shown = said("show.call_error", error=outcome) if call.failed else outcome
-            say(said("show.call", tool=call.name, args=args, outcome=shown))
+            tell(said("show.call", tool=call.name, args=args, outcome=shown))
         handed = said("show.handed_over") if turn.escalated else ""
-        say(said("show.agent", text=turn.agent, handed=handed))
+        tell(said("show.agent", text=turn.agent, handed=handed))
     if not chosen.turns:  # a report written before transcripts were kept: its answers, at least
         for answer in chosen.answers:
-            say(said("show.agent", text=answer, handed=""))
+            tell(said("show.agent", text=answer, handed=""))
 
 
 def _held(document: EvalReport) -> str:
     """Which run a report holds: how many cases, when it started."""
-    return f"{len(document.cases)} case(s) of the run started {document.execution.started[:16].replace('T', ' ')}"
+    return say(
+        "cli.report_holds", n=len(document.cases), started=document.execution.started[:16].replace("T", " ")
+    )
 
 
 def _hint(near: list[str]) -> str:
-    return (
-        f"; did you mean {', '.join(near)}?" if near else "; a later run replaced it? --report names another"
-    )
+    return say("cli.near_cases", ids=near) if near else say("cli.report_replaced")

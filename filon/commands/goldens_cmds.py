@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from filon.commands.common import ConversationArg, Exit, console, err_console, fail
+from filon.commands.common import ConversationArg, Exit, console, err_console, fail, say
 from filon.miner.rules.config import FlagConfig
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def lint(
     if explain is not None:
         case = caseset.by_id().get(explain)
         if case is None:
-            fail(f"--explain: no case {explain!r} in {caseset.folder}", Exit.USAGE)
+            fail(say("cli.no_case_explain", id=repr(explain), folder=caseset.folder), Exit.USAGE)
         _print_matrix(case)
         raise typer.Exit(0)
     problems = list(caseset.problems)
@@ -109,17 +109,15 @@ def lint(
         proven = [p for p in problems if "only proche_de can reject" not in p.message]  # proven just now
         problems = proven + found
     elif embeddings:
-        console.print("proche_de thresholds not proven: the set has errors, fix them first", markup=False)
+        console.print(say("cli.thresholds_unproven"), markup=False)
     from filon.goldens.verdict.lang import current  # what a check found, as the gate says it (FILON_LANG)
 
     lang = current()
     for p in problems:
         (err_console if p.level == "error" else console).print(p.line(lang), markup=False)
     errors = sum(p.level == "error" for p in problems)
-    console.print(
-        f"{len(caseset.cases)} cases, {errors} errors, {len(problems) - errors} warnings in {caseset.folder}",
-        markup=False,
-    )
+    counts = {"cases": len(caseset.cases), "errors": errors, "warnings": len(problems) - errors}
+    console.print(say("cli.lint_summary", **counts, folder=caseset.folder), markup=False)
     if not errors:
         _print_rules(caseset)
     if mutants:
@@ -155,10 +153,7 @@ def _print_mutants(caseset: CaseSet) -> None:
             console.print(p.line(), markup=False)
         accepted += len(problems)
         tried += count
-    console.print(
-        f"mutants: {tried - accepted} of {tried} rejected by the checks, {accepted} accepted (warnings above)",
-        markup=False,
-    )
+    console.print(say("cli.mutants", rejected=tried - accepted, tried=tried, accepted=accepted), markup=False)
 
 
 @app.command("label")
@@ -196,12 +191,10 @@ def label_command(
         path, agrees = add_example(goldens_dir(folder), case_id, loaded[0], verdict, reviewer, note)
     except LabelError as exc:
         fail(str(exc), Exit.USAGE)
-    said = (
-        "the checks agree"
-        if agrees
-        else ("the checks reject it: trop strict" if verdict == "bon" else "the checks accept it: trop lâche")
+    said = say(
+        "cli.checks_agree" if agrees else ("cli.checks_reject" if verdict == "bon" else "cli.checks_accept")
     )
-    console.print(f"kept as a {verdict} example in {path} ({said})", markup=False)
+    console.print(say("cli.kept_example", verdict=verdict, path=path, said=said), markup=False)
 
 
 @app.command("import")
@@ -227,8 +220,8 @@ def import_cases(
             err_console.print(line, markup=False)
         fail(str(exc), Exit.USAGE if exc.usage else Exit.FAILED)
     for path in written:
-        console.print(f"wrote {path}", markup=False)
-    console.print(f"{len(written)} cases imported", markup=False)
+        console.print(say("cli.wrote", path=path), markup=False)
+    console.print(say("cli.imported", n=len(written)), markup=False)
 
 
 def _print_matrix(case: Any) -> None:
@@ -244,7 +237,7 @@ def _print_matrix(case: Any) -> None:
 
     m = matrix(case)
     if not m.rows:
-        console.print(f"{case.id} has no examples: its checks are unproven.", markup=False)
+        console.print(say("cli.no_examples", id=case.id), markup=False)
         return
     table = Table(
         title=f"{case.id}: checks × examples (b bon, m mauvais; ✓ passes, ✗ fails)",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from filon.commands.common import BackendOpt, ModelUrlOpt, console, err_console, fail, progress_bar
+from filon.commands.common import BackendOpt, ModelUrlOpt, console, err_console, fail, progress_bar, say
 from filon.miner.rules.config import FlagConfig
 
 if TYPE_CHECKING:  # imported when the command runs: the CLI starts fast
@@ -75,7 +75,7 @@ def calibrate(
     for result in outcome.results:
         _print_result(result, bool(outcome.written), flags.judge_min_kappa, flags.judge_min_labels)
     for path in outcome.written:
-        console.print(f"written {path}", markup=False)
+        console.print(say("cli.judge_written", path=path), markup=False)
     if outcome.exit_code:
         fail(outcome.message, outcome.exit_code)  # type: ignore[arg-type]
 
@@ -87,29 +87,36 @@ def _print_result(result: Result, written: bool, min_kappa: float, min_labels: i
     f = result.figures
     if result.errors:
         err_console.print(
-            f"{result.rubric.name}: the judge failed on {len(result.errors)} label(s):", markup=False
+            say("cli.judge_failed_on", name=result.rubric.name, n=len(result.errors)), markup=False
         )
         for line in result.errors[:3]:
-            err_console.print(f"  error: {line}", markup=False)
+            err_console.print(say("cli.judge_error", line=line), markup=False)
         if len(result.errors) > 3:
-            err_console.print(f"  … and {len(result.errors) - 3} more", markup=False)
+            err_console.print(say("cli.judge_more", n=len(result.errors) - 3), markup=False)
     if not f.labels:
         return
-    kappa = "indéfini" if f.kappa is None else f"{f.kappa:.2f}"
+    from filon.goldens.verdict.lang import current  # the judge's figures, as the gate says them (FILON_LANG)
+    from filon.miner.core.messages import said
+
+    lang = current()
+    kappa = said("cli.undefined") if f.kappa is None else f"{f.kappa:.2f}"
+    figures = {
+        "labels": f.labels,
+        "accuracy": f.accuracy,
+        "stability": f.stability,
+        "repetitions": f.repetitions,
+    }
     console.print(
-        f"{result.rubric.name}: {f.labels} labels, exactitude {f.accuracy:.0%}, kappa {kappa}, "
-        f"stabilité {f.stability:.0%} sur {f.repetitions} répétitions",
-        markup=False,
+        said("cli.judge_figures", name=result.rubric.name, kappa=kappa, **figures).render(lang), markup=False
     )
     m = f.matrix
-    console.print("  relecteur \\ juge    bon  mauvais", markup=False)
+    console.print(said("cli.judge_matrix_head").render(lang), markup=False)
     for verdict in ("bon", "mauvais"):
-        console.print(f"  {verdict:<18}{m[verdict]['bon']:>5}{m[verdict]['mauvais']:>9}", markup=False)
+        row = said("cli.judge_matrix_row", verdict=verdict, good=m[verdict]["bon"], bad=m[verdict]["mauvais"])
+        console.print(row.render(lang), markup=False)
     for d in f.disagreements:
-        console.print(
-            f"  désaccord {d.case}[{d.example}] attendu {d.expected}, note {d.score} : {d.reason}",
-            markup=False,
-        )
+        which = {"case": d.case, "example": d.example, "expected": d.expected, "score": d.score}
+        console.print(said("cli.judge_disagreement", **which, reason=d.reason).render(lang), markup=False)
     now = figures_standing(f, min_kappa, min_labels)
-    saved = "" if written else " (not saved: --write keeps these figures, and the gate reads them)"
-    console.print(f"  → {now.reason}{saved}", markup=False)
+    saved = "" if written else said("cli.judge_not_saved")
+    console.print(said("cli.judge_standing", reason=now.reason, saved=saved).render(lang), markup=False)

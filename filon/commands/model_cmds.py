@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from filon.commands.common import Exit, console, fail
+from filon.commands.common import Exit, console, fail, say
 
 app = typer.Typer(help="The scripted stand-in model.", no_args_is_help=True)
 
@@ -53,13 +53,18 @@ def serve(
     try:
         server = ScriptedModel(settings, host=host, port=port)
     except OSError as exc:  # as `filon serve` says it: the address named, the way out given
-        fail(
-            f"cannot listen on {host}:{port}: {exc.strerror or exc} (--port 0 picks a free one)", Exit.FAILED
-        )
+        fail(say("cli.cannot_listen", host=host, port=port, why=exc.strerror or exc), Exit.FAILED)
+    figures = {"latency": settings.latency_ms, "rate_429": settings.rate_429, "rate_503": settings.rate_503}
+    paraphrasing = say("cli.paraphrasing") if settings.paraphrase else ""
     console.print(
-        f"scripted stand-in model (not Gemini) on {server.url} · seed {settings.seed} · "
-        f"latency {settings.latency_ms:g} ms · 429 {settings.rate_429:g} · 503 {settings.rate_503:g} · "
-        f"noise {settings.noise:g}" + (" · paraphrasing" if settings.paraphrase else "")
+        say(
+            "cli.scripted_serving",
+            url=server.url,
+            seed=settings.seed,
+            noise=settings.noise,
+            paraphrase=paraphrasing,
+            **figures,
+        )
     )
     try:
         server.serve_forever()

@@ -10,6 +10,8 @@ import os
 import stat
 from pathlib import Path
 
+from filon.commands.common import say
+
 MIN_TOKEN = 16  # characters: `openssl rand -hex 16` gives 32
 MAX_TOKEN_FILE = 4096
 
@@ -43,9 +45,8 @@ def read_token_file(path: Path) -> tuple[str, list[str]]:
         os.close(fd)
     warnings = []
     if st.st_mode & 0o077:
-        warnings.append(
-            f"warning: {where}: other users may read it (mode {st.st_mode & 0o777:o}): chmod 600 {path}"
-        )
+        mode = f"{st.st_mode & 0o777:o}"
+        warnings.append(say("cli.token_readable", where=where, mode=mode, path=path))
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:

@@ -29,6 +29,8 @@ from filon.miner.core.untrusted import one_line
 from filon.miner.rules.config import FlagConfig
 
 if TYPE_CHECKING:
+    from filon.miner.core.messages import Said
+    from filon.miner.core.model import Flag, Turn
     from filon.miner.core.severity import Severity
     from filon.miner.store import Store
 
@@ -254,9 +256,44 @@ def traces_show(
         no_conversation(store, conversation_id)
     conv, turns, flags = found
     unknown = not_evaluated(turns, config)
-    doc: dict[str, Any] = {
-        "conversation_id": conv.id,
-        "channel": conv.channel,
+    doc = _shown_json(conv.id, conv.channel, turns, flags, unknown, lang)
+    if as_json:
+        console.print_json(json.dumps(doc, ensure_ascii=False))
+        return
+    console.print(render.title(conv.id, conv.channel, len(turns)))
+    for f in flags:
+        console.print(
+            Text("  ").append_text(render.flag_line(f.kind, f.cause, f.severity, f.turn, f.say(lang)))
+        )
+    for i, t in enumerate(turns, 1):
+        console.rule(render.turn_head(i, t.latency_ms, t.input_tokens, t.output_tokens))
+        if not t.captured:
+            console.print(render.not_captured())
+        else:
+            console.print(render.client(t.user))
+        for call in t.tools:
+            for part in render.tool_summary(call):
+                console.print(Text("  ").append_text(part))
+        if t.captured:
+            console.print(render.agent(t.agent))
+        if t.escalated:
+            console.print(Text("  ").append_text(render.escalated()))
+        for _, rule, why in (u for u in unknown if u[0] == i - 1):
+            console.print(Text("  ").append_text(render.not_evaluated(rule, why.render(lang))))
+
+
+def _shown_json(
+    cid: str,
+    channel: str,
+    turns: list[Turn],
+    flags: list[Flag],
+    unknown: list[tuple[int, str, Said]],
+    lang: str,
+) -> dict[str, Any]:
+    """`traces show --json`: the conversation, its flags with their reasons in `lang` and their codes."""
+    return {
+        "conversation_id": cid,
+        "channel": channel,
         "flags": [
             {
                 "kind": f.kind,
@@ -284,29 +321,6 @@ def traces_show(
             for t in turns
         ],
     }
-    if as_json:
-        console.print_json(json.dumps(doc, ensure_ascii=False))
-        return
-    console.print(render.title(conv.id, conv.channel, len(turns)))
-    for f in flags:
-        console.print(
-            Text("  ").append_text(render.flag_line(f.kind, f.cause, f.severity, f.turn, f.say(lang)))
-        )
-    for i, t in enumerate(turns, 1):
-        console.rule(render.turn_head(i, t.latency_ms, t.input_tokens, t.output_tokens))
-        if not t.captured:
-            console.print(render.not_captured())
-        else:
-            console.print(render.client(t.user))
-        for call in t.tools:
-            for part in render.tool_summary(call):
-                console.print(Text("  ").append_text(part))
-        if t.captured:
-            console.print(render.agent(t.agent))
-        if t.escalated:
-            console.print(Text("  ").append_text(render.escalated()))
-        for _, rule, why in (u for u in unknown if u[0] == i - 1):
-            console.print(Text("  ").append_text(render.not_evaluated(rule, why.render(lang))))
 
 
 @incident_app.command("add")

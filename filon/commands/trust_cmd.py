@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from filon.commands.common import BackendOpt, Exit, ModelUrlOpt, console, fail
+from filon.commands.common import BackendOpt, Exit, ModelUrlOpt, console, fail, say
 from filon.miner.rules.config import FlagConfig
 
 if TYPE_CHECKING:
@@ -83,17 +83,17 @@ def trust_command(
     except ValueError as exc:
         fail(str(exc), Exit.USAGE)
     if caseset.errors:
-        fail(f"the golden set {caseset.folder} is invalid: run filon goldens lint", Exit.INVALID_SET)
+        fail(say("cli.set_invalid", folder=caseset.folder), Exit.INVALID_SET)
     rules = Rules(config, reference=config.tools is None)
     examples = set_examples(caseset.cases)
     graded = rules
     if on is not None:
         if table is None:
-            fail("--on: the day a --table was written; give the --table too", Exit.USAGE)
+            fail(say("cli.on_needs_table"), Exit.USAGE)
         try:
             graded = Rules(config, reference=config.tools is None, today=date.fromisoformat(on))
         except ValueError:
-            fail(f"--on {on!r}: a day as YYYY-MM-DD", Exit.USAGE)
+            fail(say("cli.on_a_day", value=repr(on)), Exit.USAGE)
     if table is not None:
         examples = _table(caseset.cases, table)
     # the rules' standing is proven on the set's own examples, today; a dated table is graded on its day
@@ -122,27 +122,27 @@ def _table(cases: list[Any], table: Path) -> list[Any]:
             raise ValueError(f"{table}: a JSON list of answers")
         return table_examples(cases, rows, str(table))
     except OSError as exc:
-        fail(f"--table {table}: {exc.strerror or exc}", Exit.USAGE)
+        fail(say("cli.option_problem", option=f"--table {table}", problem=exc.strerror or exc), Exit.USAGE)
     except ValueError as exc:
         fail(str(exc), Exit.USAGE)
 
 
 # the JSON's keys are the report's French; the console says them in English (a category keeps its name)
 _NAMES = {
-    "ensemble": "all",
-    "réelle": "real answers",
-    "écrite": "written answers",
-    "après les contrôles": "after the checks",
-    "avant un changement": "before a change",
+    "ensemble": "cli.trust_all",
+    "réelle": "cli.trust_real",
+    "écrite": "cli.trust_written",
+    "après les contrôles": "cli.trust_after",
+    "avant un changement": "cli.trust_before",
+    "with the judge": "cli.trust_with_judge",
 }
 
 
 def _line(name: str, t: dict[str, Any]) -> str:
     agreement = "-" if t["accord"] is None else f"{t['accord']:.3f}"
-    return (
-        f"{_NAMES.get(name, name):<20} agreement {agreement}  cries wolf {t['crie_au_loup']}/{t['bons']}  "
-        f"lies {t['ment']}/{t['mauvais']}"
-    )
+    named = say(_NAMES[name]) if name in _NAMES else name
+    counts = {"wolf": t["crie_au_loup"], "good": t["bons"], "lies": t["ment"], "bad": t["mauvais"]}
+    return say("cli.trust_line", name=named, agreement=agreement, **counts)
 
 
 def _say(doc: dict[str, Any], for_the_judge: int) -> None:
@@ -152,17 +152,19 @@ def _say(doc: dict[str, Any], for_the_judge: int) -> None:
         for name, t in doc[title].items():
             console.print(_line(name, t), markup=False)
     caught = ", ".join(f"{k} {v}" for k, v in doc["rejets_par_controle"].items())
-    console.print(f"wrong answers rejected first by: {caught}", markup=False)
+    console.print(say("cli.trust_caught", caught=caught), markup=False)
     wolves = ", ".join(f"{k} {v}" for k, v in doc["bons_echoues_par_controle"].items())
     if wolves:
-        console.print(f"good answers failed first by: {wolves}", markup=False)
+        console.print(say("cli.trust_wolves", wolves=wolves), markup=False)
     if "avec_juge" in doc:
         console.print(_line("with the judge", doc["avec_juge"]), markup=False)
     if for_the_judge:
-        console.print(f"{for_the_judge} wrong answer(s) left to a judge: not counted", markup=False)
+        console.print(say("cli.trust_for_judge", n=for_the_judge), markup=False)
     for d in doc.get("desaccords", []):
-        said = ", ".join(d["echoue_par"]) or "passed every check"
-        console.print(f"row {d['ligne']}  {d['cas']}  {d['verdict']}: {said}", markup=False)
+        said = ", ".join(d["echoue_par"]) or say("cli.passed_every_check")
+        console.print(
+            say("cli.trust_row", row=d["ligne"], case=d["cas"], verdict=d["verdict"], said=said), markup=False
+        )
 
 
 def _trust_with_judge(
@@ -184,4 +186,4 @@ def _trust_with_judge(
     except MissingCredentials as exc:
         fail(str(exc), Exit.INCONCLUSIVE)
     except JudgeError as exc:
-        fail(f"the judge failed: {exc}", Exit.INCONCLUSIVE)
+        fail(say("cli.judge_failed", why=exc), Exit.INCONCLUSIVE)

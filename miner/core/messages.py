@@ -77,7 +77,7 @@ class SaidError(Exception):
         self.said = message
 
 
-def said(code: str, **params: Any) -> Said:
+def said(code: str, /, **params: Any) -> Said:
     """A sentence of the catalogue; an unknown code raises at once, where it was made."""
     if code not in catalogue():
         raise UnknownCode(code)

@@ -78,7 +78,7 @@ def test_calibrate_reports_kappa_and_writes_only_when_asked(tmp_path: Path) -> N
     args = ["judge", "calibrate", "--backend", "scripted", "--goldens", str(cases)]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert "ton: 8 labels, exactitude" in result.stdout and "kappa" in result.stdout
+    assert "ton : 8 étiquettes, exactitude" in result.stdout and "kappa" in result.stdout
     assert "scripted stand-in" in result.stdout
     rubric = load_rubric(cases.parent / "judges", "ton")
     assert read_calibration(rubric).calibrations == []  # nothing written without --write

@@ -80,7 +80,9 @@ def test_calibrate_write_over_a_broken_calibration_file_says_so(tmp_path: Path) 
         and "fix or remove it" in result.stderr
     )
     count = len(labels(load_set(folder).cases, "ton"))
-    assert f"ton: {count} labels" in result.stdout and broken.read_text() == before  # shown, file untouched
+    assert (
+        f"ton : {count} étiquettes" in result.stdout and broken.read_text() == before
+    )  # shown, file untouched
 
 
 def test_a_budget_needs_a_price_for_every_model_in_use(tmp_path: Path) -> None:

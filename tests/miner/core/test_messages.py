@@ -92,3 +92,16 @@ def test_values_from_traces_are_carried_as_they_are() -> None:
     """A quoted text with braces or a format spec in it is a value, never a template."""
     gap = said("gap.forbidden_text", text="{0} {turn!r} %s")
     assert gap.render("en") == "forbidden text present: « {0} {turn!r} %s »"
+
+
+def test_the_commands_say_their_lines_through_the_catalogue() -> None:
+    """No command prints or fails with a sentence of its own: each line is a code (`common.say`), a value
+    shown as it is (a path, a banner, a table), or markup around one."""
+    literal = re.compile(r'\b(?:fail|print|rule|append)\(\s*f?"((?:[^"\\]|\\.)*)"')
+    sentences = []
+    for path in [*sorted((ROOT / "filon" / "commands").glob("*.py")), ROOT / "filon" / "cli.py"]:
+        for found in literal.finditer(path.read_text(encoding="utf-8")):
+            words = re.sub(r"\[/?[a-z ]*\]|\{[^}]*\}", "", found.group(1))  # markup and values left out
+            if re.search(r"[A-Za-zé]{2,}", words.replace("error:", "")):
+                sentences.append(f"{path.name}: {found.group(1)}")
+    assert sentences == []
