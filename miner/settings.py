@@ -52,7 +52,11 @@ class Settings(BaseSettings):
     )
     token: str | None = Field(None, description="The bearer token `filon serve` requires.")
     lang: Literal["fr", "en"] = Field(
-        "fr", description="The gate's console and JUnit language: fr or en (`filon eval --lang`)."
+        "fr",
+        description=(
+            "The gate's console and JUnit language: fr or en (`filon eval --lang`); the judge's calibration "
+            "figures and the gate's sentences lint quotes follow it. The other commands speak English."
+        ),
     )
     eval_threshold: float = Field(
         0.9,

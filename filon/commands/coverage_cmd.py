@@ -111,10 +111,10 @@ def _over_time(
         return None
     from filon.commands.plots import percent_line
 
-    label, unit = ("%m-%d", "day") if daily else ("%d %Hh", "hour")
+    label, unit = ("%m-%d", say("cli.day")) if daily else ("%d %Hh", say("cli.hour"))
     return percent_line(
         [v for _, v in points],
         [when.strftime(label) for when, _ in points],
-        f"coverage of each {unit}'s traffic (%), oldest left",
+        say("cli.plot_coverage", unit=unit),
         width,
     )

@@ -46,7 +46,7 @@ def history(
         return
     # what must stay whole at 80 columns (ids, dates, prompt, score) does not wrap; names may fold
     table = Table(
-        title=f"eval history{' of ' + case_id if case_id else ''}",
+        title=say("cli.history_title", of=say("cli.of_case", id=case_id) if case_id else ""),
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
@@ -98,14 +98,14 @@ def trend(rows: list[HistoryRow], case_id: str | None, width: int) -> str | None
         return None
     from filon.commands.plots import percent_line
 
-    what = f"{case_id}: pass rate" if case_id else "score"
+    what = say("cli.plot_case", id=case_id) if case_id else say("cli.plot_score")
     assert newest is not None
     prompt = Path(newest.prompt_path).name or newest.prompt_sha256[:10]
-    which = "" if case_id else f" of {prompt} on {_line_of(newest)[1]} attempt(s)"
+    which = "" if case_id else say("cli.plot_which", prompt=prompt, attempts=_line_of(newest)[1])
     return percent_line(
         [v for _, v in points],
         [r.started_at.strftime("%m-%d %H:%M") for r, _ in points],
-        f"{what} over the last {len(points)} runs{which} (%), oldest left",
+        say("cli.plot_history", what=what, n=len(points), which=which),
         width,
     )
 

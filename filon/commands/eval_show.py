@@ -106,7 +106,7 @@ def _turns(chosen: Attempt, tell: Callable[[str | Said], None]) -> None:
             )
             outcome = (call.error or "") if call.failed else json.dumps(call.result, ensure_ascii=False)
             if len(outcome) > 300:
-                outcome = outcome[:300] + f"… ({len(outcome) - 300} more characters)"
+                outcome = outcome[:300] + say("cli.more_characters", n=len(outcome) - 300)
             shown = said("show.call_error", error=outcome) if call.failed else outcome
             tell(said("show.call", tool=call.name, args=args, outcome=shown))
         handed = said("show.handed_over") if turn.escalated else ""

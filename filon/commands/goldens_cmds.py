@@ -106,7 +106,7 @@ def lint(
         except ValueError as exc:
             fail(str(exc), Exit.USAGE)
         console.print(banner, markup=False)
-        proven = [p for p in problems if "only proche_de can reject" not in p.message]  # proven just now
+        proven = [p for p in problems if not (p.said and p.said.code == "lint.only_proche_de")]  # proven now
         problems = proven + found
     elif embeddings:
         console.print(say("cli.thresholds_unproven"), markup=False)
@@ -137,9 +137,9 @@ def _print_rules(caseset: CaseSet) -> None:
     except ValueError as exc:
         fail(str(exc), Exit.USAGE)
     for name, s in found.items():
-        verdict = "gates" if s.gates else f"advisory ({s.why()})"
-        line = f"rule {name}: tried on {s.tried} examples, {len(s.good_broken)} good broken, {s.bad_caught} bad caught: {verdict}"
-        console.print(line, markup=False)
+        verdict = say("lint.rule_gates") if s.gates else say("lint.rule_advisory", why=s.why())
+        figures = {"tried": s.tried, "broken": len(s.good_broken), "caught": s.bad_caught}
+        console.print(say("lint.rule_standing", name=name, **figures, verdict=verdict), markup=False)
 
 
 def _print_mutants(caseset: CaseSet) -> None:

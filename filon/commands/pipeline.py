@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rich.console import Console
 
-from filon.commands.common import progress_bar
+from filon.commands.common import progress_bar, say
 
 
 @dataclass
@@ -65,18 +65,15 @@ def run_traffic_into_store(run: TrafficRun, console: Console, label: str = "traf
         tracing.shutdown()
     c = tracing.counters
     stored = c.stored
-    kinds = ", ".join(f"{k} {v}" for k, v in sorted(stored.flag_kinds.items())) or "none"
-    stopped = (
-        f"interrupted after {result.conversations} of {run.conversations} conversations; "
-        if result.interrupted
-        else ""
-    )
+    kinds = ", ".join(f"{k} {v}" for k, v in sorted(stored.flag_kinds.items())) or say("cli.none")
+    done = {"done": result.conversations, "asked": run.conversations}
+    stopped = say("cli.traffic_interrupted", **done) if result.interrupted else ""
+    ran = {"conversations": result.conversations, "turns": result.turns, "failed": result.errors}
+    kept = {"kept": c.traces_kept, "sampled": c.traces_sampled_out, "dropped": c.spans_dropped}
     summary = Summary(
         [
-            f"{label}: {stopped}{result.conversations} conversations, {result.turns} turns, {result.errors} failed "
-            f"(prompt {prompt.path}, seed {seed})",
-            f"kept {c.traces_kept} traces, sampled out {c.traces_sampled_out}, dropped {c.spans_dropped} spans; "
-            f"flagged conversations by kind: {kinds}",
+            say("cli.traffic_done", label=label, stopped=stopped, **ran, prompt=prompt.path, seed=seed),
+            say("cli.traffic_kept", **kept, kinds=kinds),
         ]
     )
     summary.interrupted = result.interrupted

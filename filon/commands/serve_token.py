@@ -19,11 +19,11 @@ MAX_TOKEN_FILE = 4096
 def token_problem(token: str, where: str) -> str | None:
     """Why `token` cannot guard the receiver, in one line naming where it came from; None when it can."""
     if not token.strip():
-        return f"{where}: a token of spaces only is no token (set one, or unset it)"
+        return say("cli.token_spaces", where=where)
     if not token.isascii() or not token.isprintable() or any(ch.isspace() for ch in token):
-        return f"{where}: a token is one word of printable ASCII (an HTTP header carries it)"
+        return say("cli.token_word", where=where)
     if len(token) < MIN_TOKEN:
-        return f"{where}: {len(token)} characters, at least {MIN_TOKEN} (try: openssl rand -hex 16)"
+        return say("cli.token_short", where=where, n=len(token), least=MIN_TOKEN)
     return None
 
 
@@ -33,13 +33,13 @@ def read_token_file(path: Path) -> tuple[str, list[str]]:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise ValueError(f"{where}: {exc.strerror or exc}") from None
+        raise ValueError(say("cli.option_problem", option=where, problem=exc.strerror or exc)) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise ValueError(f"{where}: not a regular file (a pipe, a folder or a device)")
+            raise ValueError(say("cli.token_file_not_regular", where=where))
         if st.st_size > MAX_TOKEN_FILE:
-            raise ValueError(f"{where}: {st.st_size} bytes, a token file holds one line")
+            raise ValueError(say("cli.token_file_big", where=where, size=st.st_size))
         data = os.read(fd, MAX_TOKEN_FILE + 1)
     finally:
         os.close(fd)
@@ -50,12 +50,12 @@ def read_token_file(path: Path) -> tuple[str, list[str]]:
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:
-        raise ValueError(f"{where}: not UTF-8 text") from None
+        raise ValueError(say("cli.token_file_utf8", where=where)) from None
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
-        raise ValueError(f"{where}: the file is empty")
+        raise ValueError(say("cli.token_file_empty", where=where))
     if len(lines) > 1:
-        raise ValueError(f"{where}: {len(lines)} lines, a token file holds one")
+        raise ValueError(say("cli.token_file_lines", where=where, n=len(lines)))
     token = lines[0].strip()
     problem = token_problem(token, where)
     if problem is not None:

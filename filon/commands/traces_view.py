@@ -13,6 +13,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from filon.commands.common import say
 from filon.miner.core.untrusted import one_line
 
 if TYPE_CHECKING:
@@ -145,7 +146,7 @@ def groups_table(groups: list[FailureGroup], width: int) -> RenderableType:
     and last seen, its representative conversation (whole: people copy it), then its signature, whole.
     Under `WIDE` columns the signature has a line of its own, indented, wrapped between its parts (a
     20-column cell had cut tool names mid-word at 80 columns)."""
-    title = f"{len(groups)} failure group(s), worst first"
+    title = say("cli.groups_title", n=len(groups))
     reps = max([14, *(len(one_line(g.representative)) for g in groups)])
     stacked = width < WIDE
     table = Table(title=None if stacked else title, box=box.SIMPLE_HEAD, pad_edge=False)

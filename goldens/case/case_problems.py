@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from filon.goldens.case.problems import Problem
 from filon.goldens.case.schema import Case
+from filon.miner.core.messages import Said, said
 from filon.miner.reading.text import fold
 
 CLOSE = 0.75  # difflib's ratio from which two names read as one misspelt
@@ -47,9 +48,9 @@ def _walk(loc: tuple[int | str, ...]) -> tuple[str, type[BaseModel] | None]:
 
 def schema_problems(name: str, exc: ValidationError) -> list[Problem]:
     """One problem per field at fault; the members of a union refused together said in one line."""
-    said: dict[str, list[str]] = {}
+    found: dict[str, list[str | Said]] = {}
     for err in exc.errors():
-        why = err["msg"].removeprefix("Value error, ")
+        why: str | Said = err["msg"].removeprefix("Value error, ")  # pydantic's own English
         where, _ = _walk(err["loc"])
         if err["type"] == "extra_forbidden":  # a key no model has: where it sits, and its likely spelling
             key = str(err["loc"][-1])
@@ -57,18 +58,27 @@ def schema_problems(name: str, exc: ValidationError) -> list[Problem]:
             fields = [f for f in (holder.model_fields if holder else {}) if f != key]
             meant = get_close_matches(key, fields, n=1, cutoff=CLOSE)
             where = f"{parent}.{key}" if err["loc"][:-1] else key
-            why = "unknown field" + (f" (did you mean {meant[0]!r}?)" if meant else "")
-        said.setdefault(where, []).append(why)
-    return [Problem(name, where, _either(whys), "error") for where, whys in said.items()]
+            why = said(
+                "lint.unknown_field", hint=said("lint.did_you_mean", name=repr(meant[0])) if meant else ""
+            )
+        found.setdefault(where, []).append(why)
+    return [Problem.of(name, where, _either(whys), "error") for where, whys in found.items()]
 
 
-def _either(whys: list[str]) -> str:
-    """« Input should be a valid string » and « … a valid list » → « … a valid string or a valid list »."""
+def _either(whys: list[str | Said]) -> Said:
+    """« Input should be a valid string » and « … a valid list » → « … a valid string or a valid list »
+    (pydantic's sentences, in its English; filon's own are codes)."""
     first, *rest = whys
     prefix = "Input should be "
-    if rest and all(w.startswith(prefix) for w in whys):
-        return first + "".join(f" or {w.removeprefix(prefix)}" for w in rest)
-    return "; ".join(whys)
+    if rest and all(isinstance(w, str) and w.startswith(prefix) for w in whys):
+        return said(
+            "text.line", line=str(first) + "".join(f" or {str(w).removeprefix(prefix)}" for w in rest)
+        )
+    parts = [said("text.line", line=w) if isinstance(w, str) else w for w in whys]
+    out = parts[0]
+    for part in parts[1:]:
+        out = said("text.semicolons", first=out, second=part)
+    return out
 
 
 def category_problems(cases: list[Case], files: dict[str, str], blocking: tuple[str, ...]) -> list[Problem]:
@@ -84,9 +94,9 @@ def category_problems(cases: list[Case], files: dict[str, str], blocking: tuple[
             if other not in blocking and counts[other] <= counts[case.categorie]:
                 continue
             if get_close_matches(mine, [fold(other)], n=1, cutoff=CLOSE):
-                stake = (
-                    "a blocking category: this case would not block" if other in blocking else "scored apart"
+                stake = said("lint.stake_blocking" if other in blocking else "lint.stake_apart")
+                why = said(
+                    "lint.category_spelt", category=repr(case.categorie), other=repr(other), stake=stake
                 )
-                why = f"categorie {case.categorie!r} is spelt like {other!r} ({stake})"
-                out.append(Problem(files[case.id], "categorie", why, "warning"))
+                out.append(Problem.of(files[case.id], "categorie", why, "warning"))
     return out

@@ -17,9 +17,16 @@ class Problem:
     message: str
     level: Level
     refused_by_ci: bool = False  # a warning that `lint --strict` (as CI runs it) makes an error
-    said: Said | None = None  # the message as a sentence of the catalogue, where it quotes the gate's
+    said: Said | None = None  # the message as a sentence of the catalogue (None: a line from elsewhere)
+
+    @classmethod
+    def of(cls, file: str, field: str, said: Said, level: Level, refused_by_ci: bool = False) -> Problem:
+        """A problem said by a code of the catalogue; its `message` is the English."""
+        return cls(file, field, said.render("en"), level, refused_by_ci, said)
 
     def line(self, lang: str = "fr") -> str:
+        """The problem in English, the CLI's language, quoting the gate's sentences in `lang` (the gate's
+        language: a « trop strict » says the gaps as `filon eval` says them)."""
         where = f"{self.file}: {self.field}" if self.field else self.file
-        message = self.said.render(lang) if self.said is not None else self.message
+        message = self.said.render("en", inner=lang) if self.said is not None else self.message
         return f"{self.level}: {where}: {message}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from filon.goldens.case.schema import Case
 from filon.goldens.case.tool_spec import Tool, as_group, tool_name
+from filon.miner.core.messages import Said, said
 
 
 def named_tools(case: Case) -> list[tuple[str, Tool]]:
@@ -29,36 +30,32 @@ def named_tools(case: Case) -> list[tuple[str, Tool]]:
     return out
 
 
-def problems(case: Case) -> list[tuple[str, str]]:
-    out: list[tuple[str, str]] = []
+def problems(case: Case) -> list[tuple[str, Said]]:
+    out: list[tuple[str, Said]] = []
     forbidden = {tool_name(t) for t in case.outils_interdits if isinstance(t, str)}
     for i, tool in enumerate(case.ordre):
         if tool_name(tool) in forbidden:
-            out.append(
-                (f"ordre[{i}]", f"{tool_name(tool)!r} is in outils_interdits: the order can never hold")
-            )
+            out.append((f"ordre[{i}]", said("lint.order_forbidden", tool=repr(tool_name(tool)))))
     if case.ordre_exact and not case.ordre:
-        out.append(("ordre_exact", "ordre_exact without an ordre: give the sequence in ordre"))
+        out.append(("ordre_exact", said("lint.exact_without_order")))
     if case.par_tour and case.simulation is not None:
-        out.append(("par_tour", "a simulation's turns are the simulated customer's: no per-turn checks"))
+        out.append(("par_tour", said("lint.simulation_per_turn")))
     elif len(case.par_tour) > len(case.tours):
-        why = f"{len(case.par_tour)} blocks for a case of {len(case.tours)} turn(s)"
+        why = said("lint.too_many_blocks", blocks=len(case.par_tour), turns=len(case.tours))
         out.append((f"par_tour[{len(case.tours)}]", why))
     for i, tool in enumerate(case.outils_interdits):
         if not isinstance(tool, str) and tool.max is not None:
-            out.append(
-                (f"outils_interdits[{i}].max", "a forbidden tool is allowed no call: max has no meaning here")
-            )
+            out.append((f"outils_interdits[{i}].max", said("lint.forbidden_max")))
     known = {"commande", "email", "tel", *case.donnees}
     for where, tool in named_tools(case):
         for key, value in (tool.args or {}).items() if not isinstance(tool, str) else ():
             named = _data_name(value)
             if named is not None and named not in known:
-                why = f"du_cas {named!r} is neither commande, email, tel nor a key of the case's donnees"
+                why = said("lint.unknown_data", name=repr(named))
                 out.append((f"{where}.args.{key}", why))
     for i, example in enumerate(case.exemples):
         if example.per_turn and len(example.outils or []) != len(example.answers()):
-            why = f"{len(example.outils or [])} lists of tools for {len(example.answers())} answer(s): one per turn"
+            why = said("lint.tools_per_turn", lists=len(example.outils or []), answers=len(example.answers()))
             out.append((f"exemples[{i}].outils", why))
     return out
 
@@ -72,12 +69,10 @@ def _data_name(value: object) -> str | None:
     return None
 
 
-def warnings(case: Case) -> list[tuple[str, str]]:
-    out: list[tuple[str, str]] = []
+def warnings(case: Case) -> list[tuple[str, Said]]:
+    out: list[tuple[str, Said]] = []
     if case.names_arguments() and case.exemples and not any(ex.gives_arguments() for ex in case.exemples):
-        out.append(
-            ("exemples", "the checks name tool arguments but no example gives any: nothing proves them")
-        )
+        out.append(("exemples", said("lint.arguments_unproven")))
     per_turn_actions = any(b.has_action_check() for b in case.par_tour)
     if (
         per_turn_actions
@@ -85,5 +80,5 @@ def warnings(case: Case) -> list[tuple[str, str]]:
         and case.exemples
         and not any(ex.per_turn for ex in case.exemples)
     ):
-        out.append(("exemples", "par_tour checks actions but no example gives its tools turn by turn"))
+        out.append(("exemples", said("lint.per_turn_unproven")))
     return out

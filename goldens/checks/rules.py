@@ -202,12 +202,12 @@ class Standing:
     def gates(self) -> bool:
         return not self.good_broken and self.tried >= MIN_TRIED
 
-    def why(self) -> str:
+    def why(self) -> Said:
         if self.good_broken:
-            return f"breaks {len(self.good_broken)} good example(s): {', '.join(self.good_broken[:5])}"
+            return said("lint.rule_breaks_good", n=len(self.good_broken), ids=self.good_broken[:5])
         if self.tried < MIN_TRIED:
-            return f"tried on {self.tried} example(s) only, {MIN_TRIED} needed"
-        return "gates"
+            return said("lint.rule_tried_few", tried=self.tried, needed=MIN_TRIED)
+        return said("lint.rule_gates")
 
 
 def unknown_results(transcript: Transcript) -> bool:

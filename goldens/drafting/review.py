@@ -37,6 +37,7 @@ from filon.goldens.set.caseset import (
 )
 from filon.goldens.set.near import near_duplicates
 from filon.goldens.verdict.report_model import EvalReport
+from filon.miner.core.messages import said
 from filon.miner.core.model import Conversation, Flag, ToolCall
 from filon.miner.rules.config import FlagConfig
 from filon.miner.store import Store
@@ -102,13 +103,15 @@ def lint_draft(
         taken = {c.id for c in others}
         if parsed.id in taken:
             free = free_id(parsed.categorie, {c.id for c in existing.cases})
-            said = f"id {parsed.id!r} already exists in {folder}: {free} is free"
-            problems.append(Problem(name, "id", said, "error"))
+            taken_id = said("lint.id_taken", id=repr(parsed.id), folder=folder, free=free)
+            problems.append(Problem.of(name, "id", taken_id, "error"))
         if parsed.tel and parsed.tel in {c.tel for c in others}:
-            problems.append(Problem(name, "tel", f"tel {parsed.tel} is already used in {folder}", "error"))
+            problems.append(
+                Problem.of(name, "tel", said("lint.tel_taken", tel=parsed.tel, folder=folder), "error")
+            )
         for other, share in near_duplicates(parsed, others)[:1]:
-            why = f"nearly repeats {other} (same tools and flags, {share:.0%} of the same words)"
-            problems.append(Problem(name, "tours", why, "warning"))
+            why = said("lint.near_duplicate", other=other, share=share)
+            problems.append(Problem.of(name, "tours", why, "warning"))
     return problems
 
 

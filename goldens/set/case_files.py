@@ -13,27 +13,29 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from filon.miner.core.messages import Said, said
+
 MAX_CASE_BYTES = 1_000_000  # a case is a few kilobytes; the largest of the set is under 40
 
 
-def case_text(file: Path, folder: Path) -> tuple[str | None, str]:
+def case_text(file: Path, folder: Path) -> tuple[str | None, Said]:
     """The text of a case file, or None and why it cannot be read (one line, with what to do)."""
     try:
         target = file.resolve(strict=True)
     except (OSError, RuntimeError):
-        return None, "a broken symbolic link: remove it, or point it at a case"
+        return None, said("lint.broken_link")
     if file.is_symlink() and not target.is_relative_to(folder.resolve()):
-        return None, f"a symbolic link to {target}, outside the set: copy the case into the folder"
+        return None, said("lint.link_outside", target=target)
     try:
         fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        return None, f"cannot be read: {exc.strerror or exc}"
+        return None, said("lint.unreadable", why=exc.strerror or exc)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            return None, "not a regular file (a folder, a pipe or a device): a case is a JSON file"
+            return None, said("lint.not_regular")
         if st.st_size > MAX_CASE_BYTES:
-            return None, f"{st.st_size:,} bytes: a case holds at most {MAX_CASE_BYTES:,}"
+            return None, said("lint.too_big", size=st.st_size, most=MAX_CASE_BYTES)
         chunks: list[bytes] = []
         left = MAX_CASE_BYTES + 1
         while left > 0 and (chunk := os.read(fd, left)):
@@ -41,15 +43,15 @@ def case_text(file: Path, folder: Path) -> tuple[str | None, str]:
             left -= len(chunk)
         data = b"".join(chunks)
     except OSError as exc:
-        return None, f"cannot be read: {exc.strerror or exc}"
+        return None, said("lint.unreadable", why=exc.strerror or exc)
     finally:
         os.close(fd)
     if len(data) > MAX_CASE_BYTES:
-        return None, f"more than {MAX_CASE_BYTES:,} bytes: a case holds at most that"
+        return None, said("lint.grew_too_big", most=MAX_CASE_BYTES)
     try:
-        return data.decode("utf-8"), ""
+        return data.decode("utf-8"), said("text.line", line="")
     except UnicodeDecodeError as exc:
-        return None, f"not UTF-8 text (byte {exc.start}): a case is a JSON file"
+        return None, said("lint.not_utf8", byte=exc.start)
 
 
 def case_json(path: Path, folder: Path | None = None) -> Any:
@@ -58,5 +60,5 @@ def case_json(path: Path, folder: Path | None = None) -> Any:
 
     text, why = case_text(path, folder or path.parent)
     if text is None:
-        raise ValueError(f"{path}: {why}")
+        raise ValueError(f"{path}: {why.render('en')}")
     return json.loads(text)

@@ -107,18 +107,20 @@ def parse_case(name: str, text: str, strict: bool = False) -> tuple[Case | None,
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         return None, [
-            Problem(name, f"line {exc.lineno} column {exc.colno}", f"invalid JSON: {exc.msg}", "error")
+            Problem.of(
+                name, f"line {exc.lineno} column {exc.colno}", said("lint.invalid_json", why=exc.msg), "error"
+            )
         ]
     except RecursionError:  # arrays or objects nested thousands deep: no case is written like that
-        return None, [Problem(name, "", "invalid JSON: nested too deep to be a case", "error")]
+        return None, [Problem.of(name, "", said("lint.json_too_deep"), "error")]
     if not isinstance(data, dict):
-        return None, [Problem(name, "", "a case is a JSON object", "error")]
+        return None, [Problem.of(name, "", said("lint.not_an_object"), "error")]
     try:
         case = Case.model_validate(data)
     except ValidationError as exc:
         return None, schema_problems(name, exc)
     except RecursionError:
-        return None, [Problem(name, "", "nested too deep to be a case", "error")]
+        return None, [Problem.of(name, "", said("lint.too_deep"), "error")]
     return case, lint_case(name, case, strict)
 
 
@@ -129,20 +131,17 @@ def lint_case(name: str, case: Case, strict: bool = False) -> list[Problem]:
     if case.fixtures is not None and agent_tools() == TOOL_NAMES:  # another agent's fixtures are its own
         out += _fixture_problems(name, case.fixtures)
     if not any(kind.applies(case) for kind in kinds()) and not (case.juge or case.proche_de):
-        why = "no check at all: any answer passes but for the rulebook (give outils, escalade, contient…)"
-        out.append(Problem(name, "", why, "error" if strict else "warning"))
+        out.append(Problem.of(name, "", said("lint.no_check"), "error" if strict else "warning"))
     elif not case.has_action_check():
-        why = "no action check (outils, outils_interdits or escalade): words alone decide"
-        out.append(Problem(name, "outils", why, "warning"))
+        out.append(Problem.of(name, "outils", said("lint.no_action_check"), "warning"))
     out += _text_problems(name, case)
     if case.categorie in BLOCKING_DEFAULT and not (case.outils_interdits or case.ne_contient_pas):
-        why = "a securite case that forbids neither a tool nor a text"
-        out.append(Problem(name, "outils_interdits", why, "warning"))
+        out.append(Problem.of(name, "outils_interdits", said("lint.securite_forbids_nothing"), "warning"))
     out.extend(_example_problems(name, case, strict))
     out.extend(model_lint.guard_problems(name, case))
     out.extend(identity_problems(name, case))
     if Path(name).stem != case.id:
-        out.append(Problem(name, "id", f"file name does not match id {case.id!r}", "warning"))
+        out.append(Problem.of(name, "id", said("lint.file_name", id=repr(case.id)), "warning"))
     return out
 
 
@@ -171,22 +170,21 @@ def _tool_problems(name: str, case: Case) -> list[Problem]:
     known = agent_tools()
     for where, tool in trajectory.named_tools(case):
         if tool_name(tool) not in known:
-            why = f"unknown tool {tool_name(tool)!r} (known: {', '.join(known)}; `tools` in filon.toml sets them)"
-            out.append(Problem(name, where, why, "error"))
-    out += [Problem(name, where, why, "error") for where, why in trajectory.problems(case)]
-    out += [Problem(name, where, why, "warning") for where, why in trajectory.warnings(case)]
+            why = said("lint.unknown_tool", tool=repr(tool_name(tool)), known=list(known))
+            out.append(Problem.of(name, where, why, "error"))
+    out += [Problem.of(name, where, why, "error") for where, why in trajectory.problems(case)]
+    out += [Problem.of(name, where, why, "warning") for where, why in trajectory.warnings(case)]
     return out
 
 
 def _fixture_problems(name: str, fixtures: dict[str, Any]) -> list[Problem]:
     found = ABSOLUTE_DATE.search(json.dumps(fixtures, ensure_ascii=False))
     if found:
-        why = f"absolute date {found.group(0)!r}: use J-N (days before today)"
-        return [Problem(name, "fixtures", why, "error")]
+        return [Problem.of(name, "fixtures", said("lint.absolute_date", date=repr(found.group(0))), "error")]
     try:
         load_fixtures(fixtures, date.today())
     except (FixtureError, KeyError, TypeError, ValueError) as exc:
-        return [Problem(name, "fixtures", str(exc), "error")]
+        return [Problem.of(name, "fixtures", said("text.line", line=str(exc)), "error")]
     return _fixture_clashes(name, fixtures)
 
 
@@ -199,11 +197,11 @@ def _text_problems(name: str, case: Case) -> list[Problem]:
             for match in DECIMAL.finditer(variant):
                 other = match.group(0).replace(match.group(1), "." if match.group(1) == "," else ",")
                 if not any(other in f for f in folded):
-                    why = f"{match.group(0)!r} has no {other!r} variant"
-                    out.append(Problem(name, f"contient[{i}]", why, "warning"))
+                    why = said("lint.no_variant", amount=repr(match.group(0)), other=repr(other))
+                    out.append(Problem.of(name, f"contient[{i}]", why, "warning"))
         if len(group) == 1 and " " not in folded[0].strip() and folded[0] in DECISION_WORDS:
-            why = f"decision read from the word {group[0]!r}: check the action instead"
-            out.append(Problem(name, f"contient[{i}]", why, "warning"))
+            why = said("lint.decision_word", word=repr(group[0]))
+            out.append(Problem.of(name, f"contient[{i}]", why, "warning"))
     return out
 
 
@@ -214,15 +212,8 @@ def _fixture_clashes(name: str, fixtures: dict[str, Any]) -> list[Problem]:
     for client in merge_fixtures(default_fixtures(), fixtures)["clients"]:
         email = str(client.get("email", "")).lower()
         if email in owners and owners[email] != client.get("id"):
-            out.append(
-                Problem(
-                    name,
-                    "fixtures.clients",
-                    f"customer {client.get('id')} has the email {email!r} of shop customer {owners[email]}: "
-                    "give the case's customer a pseudonym or reuse the shop customer's id",
-                    "error",
-                )
-            )
+            why = said("lint.email_clash", id=client.get("id"), email=repr(email), owner=owners[email])
+            out.append(Problem.of(name, "fixtures.clients", why, "error"))
         owners.setdefault(email, client.get("id"))
     return out
 
@@ -234,41 +225,31 @@ def _example_problems(name: str, case: Case, strict: bool) -> list[Problem]:
         where = f"exemples[{trial.index}]"
         if trial.example.verdict == "bon" and not trial.accepted:
             rejected = said("lint.too_strict", gaps=chained(trial.gaps, "text.semicolons"))
-            out.append(Problem(name, where, str(rejected), "error", said=rejected))
+            out.append(Problem.of(name, where, rejected, "error"))
         elif (
             trial.example.verdict == "mauvais"
             and trial.accepted
             and case.proche_de
             and not trial.for_the_judge
         ):
-            why = "a 'mauvais' answer only proche_de can reject: prove it with `filon goldens lint --embeddings`"
-            out.append(Problem(name, where, why, "warning"))
+            out.append(Problem.of(name, where, said("lint.only_proche_de"), "warning"))
         elif trial.example.verdict == "mauvais" and trial.accepted and not trial.for_the_judge:
-            why = f" ({trial.example.note})" if trial.example.note else ""
-            out.append(
-                Problem(name, where, f"trop lâche: a 'mauvais' answer passes every check{why}", "error")
-            )
+            note = said("lint.note", note=trial.example.note) if trial.example.note else ""
+            out.append(Problem.of(name, where, said("lint.too_loose", note=note), "error"))
     bons, quotes = calibration.counting_bons(case)
     for index, copied in quotes:
-        out.append(
-            Problem(
-                name,
-                f"exemples[{index}]",
-                f"quotes the FAQ/CGV ('{copied}'): not counted, write it as an agent would say it",
-                "warning",
-            )
-        )
+        out.append(Problem.of(name, f"exemples[{index}]", said("lint.quotes_faq", copied=copied), "warning"))
     blocking = case.categorie in BLOCKING_DEFAULT
     need_bons = MIN_BONS_BLOCKING if blocking else MIN_BONS
     need_mauvais = MIN_MAUVAIS_BLOCKING if blocking else 0
     mauvais = sum(1 for ex in case.exemples if ex.verdict == "mauvais")
     level: Level = "error" if strict else "warning"
     if bons < need_bons:
-        why = f"{bons} 'bon' example(s) in own words, at least {need_bons} needed"
-        out.append(Problem(name, "exemples", why, level, refused_by_ci=True))
+        why = said("lint.few_bons", n=bons, need=need_bons)
+        out.append(Problem.of(name, "exemples", why, level, refused_by_ci=True))
     if mauvais < need_mauvais:
-        why = f"{mauvais} 'mauvais' example(s), at least {need_mauvais} needed"
-        out.append(Problem(name, "exemples", why, level, refused_by_ci=True))
+        why = said("lint.few_mauvais", n=mauvais, need=need_mauvais)
+        out.append(Problem.of(name, "exemples", why, level, refused_by_ci=True))
     return out
 
 
@@ -277,15 +258,7 @@ def load_set(folder: str | Path | None = None, strict: bool = False) -> CaseSet:
     path = goldens_dir(folder)
     result = CaseSet(path)
     if not path.is_dir():
-        result.problems.append(
-            Problem(
-                str(path),
-                "",
-                "no such folder of golden cases: make it and draft a first case into it "
-                "(filon draft CONVERSATION --write), or give --goldens the folder that holds yours",
-                "error",
-            )
-        )
+        result.problems.append(Problem.of(str(path), "", said("lint.no_folder"), "error"))
         return result
     ids: dict[str, str] = {}
     tels: dict[str, str] = {}
@@ -293,7 +266,7 @@ def load_set(folder: str | Path | None = None, strict: bool = False) -> CaseSet:
         name = str(file)
         text, why = case_text(file, path)
         if text is None:
-            result.problems.append(Problem(name, "", why, "error"))
+            result.problems.append(Problem.of(name, "", why, "error"))
             continue
         case, problems = parse_case(name, text, strict)
         result.problems.extend(problems)
@@ -301,33 +274,21 @@ def load_set(folder: str | Path | None = None, strict: bool = False) -> CaseSet:
             continue
         if case.id in ids:
             result.problems.append(
-                Problem(name, "id", f"duplicate id {case.id!r} (also in {ids[case.id]})", "error")
+                Problem.of(
+                    name, "id", said("lint.duplicate_id", id=repr(case.id), other=ids[case.id]), "error"
+                )
             )
             continue
         if case.tel and case.tel in tels:
-            result.problems.append(
-                Problem(
-                    name,
-                    "tel",
-                    f"duplicate tel {case.tel} (also in {tels[case.tel]}): the cases would share a conversation",
-                    "error",
-                )
-            )
+            shared = said("lint.duplicate_tel", tel=case.tel, other=tels[case.tel])
+            result.problems.append(Problem.of(name, "tel", shared, "error"))
         result.problems.extend(model_lint.rubric_problems(name, case, judges_dir(path)))
         ids[case.id] = name
         if case.tel:
             tels[case.tel] = name
         result.cases.append(case)
     if not result.cases and not result.errors:
-        result.problems.append(
-            Problem(
-                str(path),
-                "",
-                "the folder holds no case (*.json): draft one from a conversation "
-                "(filon draft CONVERSATION --write) or write one (docs/cases.md)",
-                "error",
-            )
-        )
+        result.problems.append(Problem.of(str(path), "", said("lint.empty_folder"), "error"))
     result.problems.extend(category_problems(result.cases, ids, BLOCKING_DEFAULT))
     result.problems[:0] = _another_agent(path, result.problems, len(ids))
     result.files = ids
@@ -337,17 +298,14 @@ def load_set(folder: str | Path | None = None, strict: bool = False) -> CaseSet:
 def _another_agent(path: Path, problems: list[Problem], cases: int) -> list[Problem]:
     """One line first when most cases name tools the settings do not know: the set is another agent's
     (a `filon.toml` for a second agent put where the reference shop's set is), not every case wrong."""
-    unknown = {p.file for p in problems if p.message.startswith("unknown tool ")}
+    unknown = {p.file for p in problems if p.said and p.said.code == "lint.unknown_tool"}
     if cases < 4 or len(unknown) * 2 <= cases:
         return []
     from filon.miner.rules.config import config_folder
 
     where = config_folder(Path.cwd())
-    why = (
-        f"{len(unknown)} of {cases} cases name tools the settings of {where} do not declare: is this set "
-        "another agent's? Run filon from the folder whose filon.toml is this set's agent's (docs/any-agent.md)"
-    )
-    return [Problem(str(path), "tools", why, "error")]
+    why = said("lint.another_agent", unknown=len(unknown), cases=cases, where=where)
+    return [Problem.of(str(path), "tools", why, "error")]
 
 
 def write_case(folder: Path, data: dict[str, Any], overwrite: bool = False) -> Path:

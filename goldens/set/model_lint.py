@@ -13,15 +13,12 @@ from filon.goldens.case.schema import Case
 from filon.goldens.checks.rubrics import RubricError, load_rubric
 from filon.goldens.models.similarity import Embedder
 from filon.goldens.set.calibration import trials
+from filon.miner.core.messages import said
 
 
 def guard_problems(name: str, case: Case) -> list[Problem]:
     if case.proche_de is not None and not (case.contient or case.ne_contient_pas):
-        why = (
-            "proche_de alone: similarity cannot tell « autorisé » from « n'est pas autorisé »; "
-            "add a contient (a fact) or a ne_contient_pas beside it"
-        )
-        return [Problem(name, "proche_de", why, "error")]
+        return [Problem.of(name, "proche_de", said("lint.proche_de_alone"), "error")]
     return []
 
 
@@ -31,7 +28,7 @@ def rubric_problems(name: str, case: Case, judges: Path) -> list[Problem]:
         try:
             load_rubric(judges, check.critere)
         except RubricError as exc:
-            out.append(Problem(name, f"juge[{i}]", str(exc), "error"))
+            out.append(Problem.of(name, f"juge[{i}]", said("text.line", line=str(exc)), "error"))
     return out
 
 
@@ -48,11 +45,10 @@ def threshold_problems(name: str, case: Case, embedder: Embedder) -> list[Proble
         found, _ = embedder.similarity(near.reference, "\n".join(trial.example.answers()), near.seuil)
         where = f"exemples[{trial.index}]"
         if trial.example.verdict == "bon" and not found.passed:
-            why = f"proche_de trop strict: a 'bon' answer is at {found.score:.3f} < seuil {near.seuil:.2f}"
-            out.append(Problem(name, where, why, "error"))
+            why = said("lint.proche_de_too_strict", score=found.score, threshold=near.seuil)
+            out.append(Problem.of(name, where, why, "error"))
         elif trial.example.verdict == "mauvais" and found.passed:
-            why = f"trop lâche: a 'mauvais' answer passes every check, proche_de at {found.score:.2f}"
-            out.append(Problem(name, where, why, "error"))
+            out.append(Problem.of(name, where, said("lint.proche_de_too_loose", score=found.score), "error"))
     return out
 
 

@@ -25,6 +25,7 @@ from filon.goldens.case.schema import Case, Example
 from filon.goldens.set.calibration import calls_line, grade
 from filon.goldens.set.mutants_neutral import rejected
 from filon.goldens.set.mutants_trajectory import call_edits
+from filon.miner.core.messages import said
 
 # a figure on its own: not inside an identifier (« LL-10565 », « 6A10562006FR »); « 3,90 » is one figure,
 # and so is a date (« 01/12/2026 », its day moved)
@@ -191,7 +192,12 @@ def mutant_problems(name: str, case: Case) -> tuple[list[Problem], int]:
     """A warning per accepted mutant, naming the example and the edit; and how many mutants were tried."""
     kept, tried = accepted(case)
     problems = [
-        Problem(name, _field(case, m), f"mutant accepted ({m.kind} {m.change}): {_excerpt(m)}", "warning")
+        Problem.of(
+            name,
+            _field(case, m),
+            said("lint.mutant_accepted", kind=m.kind, change=m.change, excerpt=_excerpt(m)),
+            "warning",
+        )
         for m in kept
     ]
     for example, turn, change in rejected(case):  # a good answer with an adverb inside: still good
@@ -199,7 +205,7 @@ def mutant_problems(name: str, case: Case) -> tuple[list[Problem], int]:
             "" if isinstance(case.exemples[example].reponse, str) else f".reponse[{turn}]"
         )
         problems.append(
-            Problem(name, field, f"neutral mutant rejected ({change}): a text check too literal", "warning")
+            Problem.of(name, field, said("lint.neutral_mutant_rejected", change=change), "warning")
         )
     return problems, tried
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from filon.agent.shop.fixtures import default_fixtures
 from filon.goldens.case.problems import Problem
 from filon.goldens.case.schema import Case
+from filon.miner.core.messages import said
 from filon.miner.reading.identities import phone_key
 from filon.miner.rules.config import FlagConfig
 from filon.tracing.personal_data import personal_spans
@@ -32,22 +33,6 @@ RESERVED = re.compile(r"@(?:[\w-]+\.)*(?:example\.(?:org|com|net)|example|invali
 
 def _reserved(value: str) -> bool:
     return "@" in value and RESERVED.search(value) is not None
-
-
-PERSONAL = {
-    "email": "an email",
-    "phone": "a phone number",
-    "card": "a card number",
-    "iban": "an IBAN",
-    "nir": "a social security number",
-}
-REMEDY = {  # what to write instead, by kind
-    "email": "write a reserved address (…@example.com), a fixture customer's, or a pseudonym (…@redacted.invalid)",
-    "phone": "write a fixture customer's number, or a pseudonym (33999 and six digits)",
-    "card": "leave it out, or write [carte-…]",
-    "iban": "leave it out, or write [iban-…]",
-    "nir": "leave it out, or write [nir-…]",
-}
 
 
 def _config_file(folder: Path) -> str:
@@ -103,14 +88,8 @@ def identity_problems(name: str, case: Case) -> list[Problem]:
                 continue
             if _declared(kind, found, declared):
                 continue
-            out.append(
-                Problem(
-                    name,
-                    where,
-                    f"{found!r} is personal data ({PERSONAL[kind]}) that is neither a pseudonym nor a fixture "
-                    f"customer's: {REMEDY[kind]}; if it is one of your agent's test identities, declare it in "
-                    f"{_config_file(Path(name).parent)}: test_identities = [{json.dumps(found)}] (globs allowed)",
-                    "error",
-                )
-            )
+            what = {"kind": said(f"lint.personal.{kind}"), "remedy": said(f"lint.remedy.{kind}")}
+            config = _config_file(Path(name).parent)
+            why = said("lint.personal_data", value=repr(found), **what, config=config, json=json.dumps(found))
+            out.append(Problem.of(name, where, why, "error"))
     return out

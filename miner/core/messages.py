@@ -60,9 +60,12 @@ class Said(BaseModel):
     code: str
     params: dict[str, Any] = Field(default_factory=dict)
 
-    def render(self, lang: str = "fr") -> str:
+    def render(self, lang: str = "fr", inner: str | None = None) -> str:
+        """The sentence in `lang`; with `inner`, the sentences of another family it names (another prefix
+        of code: lint's `lint.*` quoting the gate's `gap.*`) are said in `inner`, as the gate says them."""
         template = catalogue()[self.code]["en" if lang == "en" else "fr"]
-        return template.format_map({k: _value(v, lang) for k, v in self.params.items()})
+        family = self.code.split(".", 1)[0] if inner else None
+        return template.format_map({k: _value(v, lang, inner, family) for k, v in self.params.items()})
 
     def __str__(self) -> str:
         return self.render("fr")
@@ -111,11 +114,14 @@ def as_said(codes: Mapping[str, Said], text: str, lang: str) -> str:
     return found.render(lang) if found is not None else text
 
 
-def _value(value: Any, lang: str) -> Any:
-    if isinstance(value, Said):
-        return value.render(lang)
+def _value(value: Any, lang: str, inner: str | None = None, family: str | None = None) -> Any:
     if isinstance(value, dict) and "code" in value:  # a sentence read back from a report
-        return Said.model_validate(value).render(lang)
+        value = Said.model_validate(value)
+    if isinstance(value, Said):
+        if inner is None:
+            return value.render(lang)
+        same = value.code.split(".", 1)[0] == family
+        return value.render(lang, inner) if same else value.render(inner)
     if isinstance(value, list):  # the items of an enumeration, each in the same language
-        return ", ".join(str(_value(v, lang)) for v in value)
+        return ", ".join(str(_value(v, lang, inner, family)) for v in value)
     return value

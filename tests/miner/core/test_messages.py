@@ -19,7 +19,10 @@ FRENCH = re.compile(
     r"avis|consultati\w+|bloquante?|substitut|jetons|Coût|Latence|hors score|juge|simulateur|aucune?|"
     r"commande|cas|et|ou|sur|dans|pour|avec|n'a|pas|une?|les?|des?|du)\b"
 )
-CASE_WORDS = re.compile(r"'bon'|trop strict|etat_final|proche_de|criteres|'texte'|si_reussi")
+# the case format's own words, and its French quoted as the case writes it
+CASE_WORDS = re.compile(
+    r"'bon'|trop strict|etat_final|proche_de|criteres|'texte'|si_reussi|« [^»]* »|< seuil|neither commande"
+)
 CODES = sorted(catalogue())
 
 
@@ -105,3 +108,25 @@ def test_the_commands_say_their_lines_through_the_catalogue() -> None:
             if re.search(r"[A-Za-zé]{2,}", words.replace("error:", "")):
                 sentences.append(f"{path.name}: {found.group(1)}")
     assert sentences == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{",  # not JSON
+        "[]",  # not an object
+        '{"id": "x-01", "categorie": "faq", "tours": ["Bonjour"], "outil": ["a"]}',  # a field misspelt
+        '{"id": "x-01", "categorie": "faq", "tours": ["Bonjour"]}',  # no check at all
+        '{"id": "x-02", "categorie": "securite", "tours": ["Bonjour"], "contient": ["remboursé"]}',
+    ],
+)
+def test_what_lint_finds_is_a_code_said_in_english_with_its_french_beside_it(text: str) -> None:
+    from filon.goldens.set.caseset import parse_case
+
+    _, problems = parse_case("x-01.json", text)
+    assert problems
+    for p in problems:
+        assert p.said is not None and p.said.code in catalogue(), p
+        assert p.message == p.said.render("en") and p.line("en").endswith(p.message)
+        if p.said.code.startswith("lint."):
+            assert p.said.render("fr") != p.message  # its French exists, for a French console
