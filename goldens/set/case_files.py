@@ -18,24 +18,24 @@ from filon.miner.core.messages import Said, said
 MAX_CASE_BYTES = 1_000_000  # a case is a few kilobytes; the largest of the set is under 40
 
 
-def case_text(file: Path, folder: Path) -> tuple[str | None, Said]:
-    """The text of a case file, or None and why it cannot be read (one line, with what to do)."""
+def case_text(file: Path, folder: Path) -> str | Said:
+    """The text of a case file, or why it cannot be read (one line, with what to do)."""
     try:
         target = file.resolve(strict=True)
     except (OSError, RuntimeError):
-        return None, said("lint.broken_link")
+        return said("lint.broken_link")
     if file.is_symlink() and not target.is_relative_to(folder.resolve()):
-        return None, said("lint.link_outside", target=target)
+        return said("lint.link_outside", target=target)
     try:
         fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        return None, said("lint.unreadable", why=exc.strerror or exc)
+        return said("lint.unreadable", why=exc.strerror or exc)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            return None, said("lint.not_regular")
+            return said("lint.not_regular")
         if st.st_size > MAX_CASE_BYTES:
-            return None, said("lint.too_big", size=st.st_size, most=MAX_CASE_BYTES)
+            return said("lint.too_big", size=st.st_size, most=MAX_CASE_BYTES)
         chunks: list[bytes] = []
         left = MAX_CASE_BYTES + 1
         while left > 0 and (chunk := os.read(fd, left)):
@@ -43,22 +43,22 @@ def case_text(file: Path, folder: Path) -> tuple[str | None, Said]:
             left -= len(chunk)
         data = b"".join(chunks)
     except OSError as exc:
-        return None, said("lint.unreadable", why=exc.strerror or exc)
+        return said("lint.unreadable", why=exc.strerror or exc)
     finally:
         os.close(fd)
     if len(data) > MAX_CASE_BYTES:
-        return None, said("lint.grew_too_big", most=MAX_CASE_BYTES)
+        return said("lint.grew_too_big", most=MAX_CASE_BYTES)
     try:
-        return data.decode("utf-8"), said("text.line", line="")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return None, said("lint.not_utf8", byte=exc.start)
+        return said("lint.not_utf8", byte=exc.start)
 
 
 def case_json(path: Path, folder: Path | None = None) -> Any:
     """A case file's JSON; `ValueError` naming the file and why it cannot be read (`case_text`)."""
     import json
 
-    text, why = case_text(path, folder or path.parent)
-    if text is None:
-        raise ValueError(f"{path}: {why.render('en')}")
+    text = case_text(path, folder or path.parent)
+    if isinstance(text, Said):
+        raise ValueError(f"{path}: {text.render('en')}")
     return json.loads(text)

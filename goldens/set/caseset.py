@@ -31,7 +31,7 @@ from filon.goldens.checks.rubrics import judges_dir
 from filon.goldens.set import calibration, model_lint
 from filon.goldens.set.case_files import case_text
 from filon.goldens.set.personal import identity_problems
-from filon.miner.core.messages import chained, said
+from filon.miner.core.messages import Said, chained, said
 from filon.miner.places import default_goldens
 from filon.miner.rules.config import FlagConfig
 from filon.miner.settings import settings
@@ -264,9 +264,9 @@ def load_set(folder: str | Path | None = None, strict: bool = False) -> CaseSet:
     tels: dict[str, str] = {}
     for file in sorted(path.glob("*.json")):
         name = str(file)
-        text, why = case_text(file, path)
-        if text is None:
-            result.problems.append(Problem.of(name, "", why, "error"))
+        text = case_text(file, path)
+        if isinstance(text, Said):  # why it cannot be read
+            result.problems.append(Problem.of(name, "", text, "error"))
             continue
         case, problems = parse_case(name, text, strict)
         result.problems.extend(problems)

@@ -160,8 +160,14 @@ class Flag:
         return cls(kind, severity, turn, reason.render("en"), trace_id, cause, reason)
 
     def say(self, lang: str) -> str:
-        """The reason in `lang` (fr, en): from its code, or as stored where it has none."""
-        return self.said.render(lang) if self.said is not None else self.reason
+        """The reason in `lang` (fr, en): from its code; as stored where it has none, or one this version
+        cannot say (a code since removed, values that no longer fit its template)."""
+        if self.said is None:
+            return self.reason
+        try:
+            return self.said.render(lang)
+        except (KeyError, IndexError, ValueError):
+            return self.reason
 
     @property
     def priority(self) -> int:

@@ -150,13 +150,11 @@ def flag_of_row(row: Any) -> Flag:
 
 
 def _said(code: str) -> Said | None:
-    """A stored reason's code; None where there is none, or one this version cannot say (a code since
-    removed, a row edited by hand): the stored English is then the reason."""
+    """A stored reason's code; None where there is none or it does not parse (a row edited by hand).
+    Whether this version can say it is `Flag.say`'s to find, where it is said."""
     if not code:
         return None
     try:
-        found = Said.model_validate_json(code)
-        found.render("fr"), found.render("en")
-    except (ValueError, KeyError, IndexError):
+        return Said.model_validate_json(code)
+    except ValueError:
         return None
-    return found
