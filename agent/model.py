@@ -17,13 +17,16 @@ from google.auth.exceptions import DefaultCredentialsError
 from google.genai import types
 
 from filon.agent.scripted import ScriptedModel, ScriptedSettings
+from filon.miner.core.messages import Lang, Refusal, SaidError, said
 
 DEFAULT_MODEL = os.environ.get("FILON_MODEL", "gemini-3.5-flash-lite")
 SCRIPTED_MODEL = "scripted-lin-et-laine"
 
 
-class MissingCredentials(RuntimeError):
+class MissingCredentials(SaidError, RuntimeError):
     """No Gemini API key and no Vertex AI settings in the environment."""
+
+    spoken_in: Lang = "en"
 
 
 def has_gemini_credentials() -> bool:
@@ -39,20 +42,13 @@ def _vertex() -> bool:
 def gemini_client(timeout_ms: int = 60_000, httpx_client: httpx.Client | None = None) -> genai.Client:
     """A client for the real model; raises MissingCredentials with the variables to set."""
     if not has_gemini_credentials():
-        raise MissingCredentials(
-            "no model credentials: set GEMINI_API_KEY or GOOGLE_API_KEY, or GOOGLE_GENAI_USE_VERTEXAI=true "
-            "with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (or use --backend scripted)"
-        )
+        raise MissingCredentials(said("err.model.no_credentials"))
     try:
         if _vertex():  # the SDK would look credentials up at the first request: look now, fail clearly
             google.auth.default(scopes=["https://www.googleapis.com/auth/cloud-platform"])
         return genai.Client(http_options=types.HttpOptions(timeout=timeout_ms, httpx_client=httpx_client))
     except DefaultCredentialsError as exc:  # Vertex AI asked for, no Google credentials on this machine
-        raise MissingCredentials(
-            "no Google credentials for Vertex AI (GOOGLE_GENAI_USE_VERTEXAI is set): run "
-            "`gcloud auth application-default login` or set GOOGLE_APPLICATION_CREDENTIALS, or use "
-            "GEMINI_API_KEY (or --backend scripted)"
-        ) from exc
+        raise MissingCredentials(said("err.model.no_google_credentials")) from exc
 
 
 def scripted_client(
@@ -97,11 +93,11 @@ def open_backend(
     """`gemini` (the default everywhere; never falls back) or `scripted` (in-process unless `model_url`)."""
     if backend == "gemini":
         if model_url:  # silently talking to Gemini while the user meant a local server would mislead
-            raise ValueError("--model-url goes with --backend scripted (a running `filon model serve`)")
+            raise Refusal(said("err.model.url_scripted"))
         yield Backend(gemini_client(timeout_ms, httpx_client), model or DEFAULT_MODEL, scripted=False)
         return
     if backend != "scripted":
-        raise ValueError(f"--backend: {backend!r} is not one of gemini, scripted")
+        raise Refusal(said("err.model.backend", backend=repr(backend)))
     if model_url:
         yield Backend(
             scripted_client(model_url, timeout_ms, httpx_client), model or SCRIPTED_MODEL, True, model_url

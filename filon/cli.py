@@ -123,9 +123,9 @@ def main() -> None:
         # one says it): one line
         from rich.markup import escape
 
-        from filon.commands.common import err_console
+        from filon.commands.common import err_console, spoken
 
-        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, soft_wrap=True)
+        err_console.print(f"[bold red]error:[/] {escape(spoken(exc))}", markup=True, soft_wrap=True)
         raise SystemExit(1 if isinstance(exc, StoreError) else 2) from None
 
 

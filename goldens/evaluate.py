@@ -37,6 +37,7 @@ from filon.goldens.verdict.junit import junit
 from filon.goldens.verdict.report_console import console_lines
 from filon.goldens.verdict.report_model import BudgetReport, EvalReport, PromptRef
 from filon.goldens.verdict.worst import worst
+from filon.miner.core.messages import Refusal, Said, said, why
 from filon.miner.rules.config import FlagConfig
 from filon.miner.settings import settings
 from filon.miner.store import Store, StoreError
@@ -78,7 +79,7 @@ class EvalOutcome:
     """What `evaluate` hands back to the CLI: the exit code, why, and the report it wrote."""
 
     exit_code: int
-    message: str = ""
+    message: str | Said = ""  # the gate's rule (its language), or why no run (a sentence)
     report: EvalReport | None = None
     problems: list[Problem] = field(default_factory=list)
     banner: str = ""
@@ -135,8 +136,8 @@ def evaluate(
 def _refusal(exc: Exception) -> EvalOutcome:
     """A run that could not start: no credentials (3), a rubric missing from the set (4), a bad option (2)."""
     if isinstance(exc, MissingCredentials):
-        return EvalOutcome(Exit.INCONCLUSIVE, str(exc))
-    return EvalOutcome(Exit.INVALID_SET if isinstance(exc, RubricError) else Exit.USAGE, str(exc))
+        return EvalOutcome(Exit.INCONCLUSIVE, why(exc))
+    return EvalOutcome(Exit.INVALID_SET if isinstance(exc, RubricError) else Exit.USAGE, why(exc))
 
 
 @dataclass
@@ -160,8 +161,8 @@ class Replay:
     ) -> RunOutput | EvalOutcome:
         config, inputs = self.config, self.inputs
         budget = _budget(config, inputs, agent_model, self.checks)
-        refused = budget.nothing_fits(inputs.cases) if budget is not None else ""
-        if refused:
+        refused = budget.nothing_fits(inputs.cases) if budget is not None else None
+        if refused is not None:
             return EvalOutcome(Exit.INCONCLUSIVE, refused)
         if self.on_start:
             self.on_start(len(inputs.cases) * config.repeat, _banner(banner, self.checks, budget))
@@ -192,9 +193,7 @@ def _budget(
     budget = Budget(config.budget, rpt.prices(), agent_model, tokens, checks)
     unknown = budget.unpriced(agent_priced=inputs.target == "filon")
     if unknown:
-        raise ValueError(
-            f"--budget: no price for {', '.join(unknown)} in goldens/prices.json: it would count as free"
-        )
+        raise Refusal(said("err.eval.no_price", models=", ".join(unknown)))
     budget.estimated = budget.total(inputs.cases, config.repeat)
     return budget
 
@@ -230,7 +229,8 @@ def _evaluate_target(
     except (MissingCredentials, ValueError) as exc:
         return _refusal(exc)
     except OSError as exc:  # the receiver's port is taken
-        return EvalOutcome(Exit.USAGE, f"--otlp-port {config.otlp_port}: {exc.strerror or exc}")
+        port = f"--otlp-port {config.otlp_port}"
+        return EvalOutcome(Exit.USAGE, said("err.at", where=port, why=exc.strerror or str(exc)))
     return _decide(config, inputs, run, inputs.target, banner, checks)
 
 
@@ -263,40 +263,40 @@ def _inputs(config: EvalConfig) -> Inputs | EvalOutcome:
     """The set, the cases asked for, the prompt and the reports to compare with; or why not (usage, 2;
     an invalid set, 4)."""
     if not 0 <= config.threshold <= 1:
-        return EvalOutcome(Exit.USAGE, f"--seuil: {config.threshold} is not between 0 and 1")
+        return EvalOutcome(Exit.USAGE, said("err.eval.threshold", value=config.threshold))
     if config.repeat < 1 or config.concurrency < 1:
-        return EvalOutcome(Exit.USAGE, "--repeat and --concurrency take a whole number of at least 1")
+        return EvalOutcome(Exit.USAGE, said("err.eval.repeat"))
     absent = missing_set(config.goldens)
     if absent is not None:
         return EvalOutcome(Exit.USAGE, absent)
     caseset = load_set(config.goldens)
     if caseset.errors:
         return EvalOutcome(
-            Exit.INVALID_SET, f"the golden set {caseset.folder} is invalid", problems=caseset.problems
+            Exit.INVALID_SET, said("err.set.invalid", folder=str(caseset.folder)), problems=caseset.problems
         )
     cases = caseset.cases
     if config.ids:
         known = caseset.by_id()
         unknown = [i for i in config.ids if i not in known]
         if unknown:
-            return EvalOutcome(Exit.USAGE, f"--ids: unknown case id(s): {', '.join(unknown)}")
+            return EvalOutcome(Exit.USAGE, said("err.eval.unknown_ids", ids=", ".join(unknown)))
         cases = [known[i] for i in config.ids]
     try:
         prompt = load_prompt(config.prompt)
     except FileNotFoundError as exc:
-        return EvalOutcome(Exit.USAGE, f"--prompt: {exc}")
+        return EvalOutcome(Exit.USAGE, said("err.at", where="--prompt", why=why(exc)))
     reports: dict[str, EvalReport | None] = {"--compare-with": None, "--baseline": None}
     for option, path in (("--compare-with", config.compare_with), ("--baseline", config.baseline)):
         if path:
             try:
                 reports[option] = EvalReport.read(Path(path))
             except ValueError as exc:
-                return EvalOutcome(Exit.USAGE, f"{option} {exc}")
+                return EvalOutcome(Exit.USAGE, said("err.after", option=option, why=why(exc)))
     try:
         flags = FlagConfig.load()
         target = parse_target(config.target or flags.target)
     except ValueError as exc:
-        return EvalOutcome(Exit.USAGE, str(exc))
+        return EvalOutcome(Exit.USAGE, why(exc))
     escalation = tuple(flags.escalation_tools)
     rules = Rules(flags, reference=target == "filon")
     proven = RuleGate(rules, standings(caseset.cases, rules))

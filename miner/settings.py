@@ -16,10 +16,11 @@ from typing import Literal
 from pydantic import AliasChoices, Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from filon.miner.core.messages import Refusal, said
 from filon.miner.places import default_home
 
 
-class SettingsError(ValueError):
+class SettingsError(Refusal):
     """A setting that does not parse: the message names it."""
 
 
@@ -87,7 +88,9 @@ def settings() -> Settings:
             if name in ("eval_threshold", "eval_seuil", "EVAL_SEUIL")
             else f"FILON_{name.upper()}"
         )
-        raise SettingsError(f"{variable}: {first['msg']} (got {first.get('input')!r})") from exc
+        raise SettingsError(
+            said("err.settings.value", variable=variable, why=first["msg"], got=repr(first.get("input")))
+        ) from exc
 
 
 def described() -> list[tuple[str, str]]:

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 from typing import Any
 
+from filon.miner.core.messages import Said, chained, render, said
 from filon.miner.core.model import Turn, join_steps
 from filon.miner.rules.config import ESCALATION, is_escalation
 from filon.tracing.conventions import GENAI, Convention, readable, stack_of
@@ -34,15 +35,17 @@ from filon.tracing.grouping import (
 )
 from filon.tracing.records import DROPPED, SpanRecord
 
-TOOL_ADVICE = (
-    "each tool's own arguments and return value, on its span (gen_ai.tool.call.arguments / result) or in "
-    "the model's next input; a framework's wrapper around them that filon does not open is counted missing"
-)
-SCRUB = (
-    "Logfire scrubbed {names}: an attribute named like 'session' (a default scrub pattern) carries no "
-    "conversation id; name it gen_ai.conversation.id, or pass logfire.configure(scrubbing=ScrubbingOptions(callback=…))"
-)
-TOKENS = "the instrumentation records usage on model spans (gen_ai.usage.input_tokens / output_tokens)"
+SEMI = "text.semicolons"
+# what a share counts, as the console says it (the JSON keeps the English key)
+WHAT = {
+    "conversation id": "doctor.what.conversation_id",
+    "customer's text": "doctor.what.customer_text",
+    "answer": "doctor.what.answer",
+    "tokens": "doctor.what.tokens",
+    "tool arguments": "doctor.what.tool_arguments",
+    "tool results": "doctor.what.tool_results",
+    "user id (turns with tools)": "doctor.what.user_id",
+}
 
 
 @dataclass
@@ -50,7 +53,7 @@ class Share:
     what: str
     have: int
     of: int
-    advice: str = ""  # how to get the rest, when some are missing
+    advice: Said | str = ""  # how to get the rest, when some are missing (a sentence of `doctor.*`)
 
     @property
     def whole(self) -> bool:
@@ -78,7 +81,8 @@ class Diagnosis:
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
-        out["missing"] = [asdict(s) for s in self.shares if not s.whole]
+        out["shares"] = [{**asdict(s), "advice": render(s.advice, "en")} for s in self.shares]
+        out["missing"] = [j for j, s in zip(out["shares"], self.shares, strict=True) if not s.whole]
         return out
 
 
@@ -101,13 +105,13 @@ def diagnose(
         found.traces += 1
         for s in spans:
             scrubbed.update(k for k, v in s.attributes.items() if type(v) is str and v.startswith(SCRUBBED))
-        said = {
+        seen = {
             f"{k}={v}"
             for s in spans
             for k in conversation_keys
             if (v := s.attributes.get(k)) is not None and placeholder(v)
         }
-        for item in said:
+        for item in seen:
             found.placeholders[item] = found.placeholders.get(item, 0) + 1
         marked = [c for s in spans if (c := stack_of(s)) is not None]
         if not marked:
@@ -250,14 +254,6 @@ def proposed_writes(names: Iterable[str]) -> list[str]:
     return sorted(out)
 
 
-USER_ID = (
-    "set user.id (or enduser.id) on the agent's span to the customer's own identity: without it the leak "
-    "rule knows the customer only by what they write (an email, a phone, an owner's id looked up as their "
-    "profile), and a record shown to one who wrote none is only `unverified_record` (low); "
-    "if your agent must identify a customer before showing a record, say identity_required = true in filon.toml"
-)
-
-
 def _shares(
     found: Diagnosis, lived: list[tuple[str, Turn]], conventions: list[Convention], escalation: list[str]
 ) -> None:
@@ -283,80 +279,72 @@ def _shares(
             found.tools[call.name] = is_escalation(call.name, escalation)
     found.turns, found.failed = len(lived), failed
     stacks = [c for c in conventions if c is not GENAI] or conventions
-    capture = "; ".join(f"{c.label}: {c.capture}" for c in stacks)
-    session = "; ".join(f"{c.label}: {c.session}" for c in stacks)
-    advice = {"conversation id": session, "customer's text": capture, "answer": capture, "tokens": TOKENS}
+    capture = chained(
+        [said("doctor.stack_advice", label=c.label, advice=said(c.capture)) for c in stacks], SEMI
+    )
+    session = chained(
+        [said("doctor.stack_advice", label=c.label, advice=said(c.session)) for c in stacks], SEMI
+    )
+    advice: dict[str, Said | str] = {
+        "conversation id": session, "customer's text": capture, "answer": capture, "tokens": said("doctor.tokens")
+    }  # fmt: skip
     if templated:
-        said = f" ({templated} read a framework's prompt, « Current Task: … », not the customer)"
-        advice["customer's text"] += said
+        advice["customer's text"] = said("doctor.templated", advice=capture, count=templated)
     found.shares = [
         Share(what, have, found.turns - (failed if what != "conversation id" else 0), advice[what])
         for what, have in counts.items()
     ]
-    found.shares.append(Share("tool arguments", tool_args, with_tools, f"{capture} ({TOOL_ADVICE})"))
-    found.shares.append(Share("tool results", results, with_tools, f"{capture} ({TOOL_ADVICE})"))
-    found.shares.append(Share("user id (turns with tools)", identified, with_tools, USER_ID))
+    tool_advice = said("doctor.tool_advice", advice=capture)
+    found.shares.append(Share("tool arguments", tool_args, with_tools, tool_advice))
+    found.shares.append(Share("tool results", results, with_tools, tool_advice))
+    found.shares.append(Share("user id (turns with tools)", identified, with_tools, said("doctor.user_id")))
     for share in found.shares:
         if share.whole:
             share.advice = ""
     ids = [n for n in found.scrubbed if any(w in n.lower() for w in ("session", "conversation", "thread"))]
     if ids and not found.shares[0].whole:  # only a scrubbed attribute that looks like the conversation's
-        found.shares[0].advice = SCRUB.format(names=", ".join(ids))
+        found.shares[0].advice = said("doctor.scrub", names=", ".join(ids))
 
 
-def lines(diagnosis: Diagnosis) -> list[str]:
-    """The diagnosis for a terminal, one fact per line."""
-    d = diagnosis
-    stacks = ", ".join(f"{label} ({n} spans)" for label, n in sorted(d.stacks.items())) or "none"
+def lines(diagnosis: Diagnosis, lang: str = "en") -> list[str]:
+    """The diagnosis for a terminal, one fact per line, in `lang` (the CLI's: English)."""
+    return [line.render(lang) for line in _said(diagnosis)]
+
+
+def _said(d: Diagnosis) -> list[Said]:
+    stacks = [said("doctor.stack_spans", label=label, count=n) for label, n in sorted(d.stacks.items())]
     out = [
-        f"{d.spans} spans, {d.traces} traces: {d.turns} turn(s) in {d.conversations} conversation(s)",
-        f"stacks detected: {stacks}",
+        said("doctor.counts", spans=d.spans, traces=d.traces, turns=d.turns, conversations=d.conversations),
+        said("doctor.stacks", stacks=stacks or said("doctor.none")),
     ]
     if d.failed:
-        out.append(f"{d.failed} turn(s) with a failed span: not counted for content and tokens")
+        out.append(said("doctor.failed", count=d.failed))
     if d.skipped:
-        out.append(f"{d.skipped} trace(s) with no span of any GenAI convention (HTTP, database…): skipped")
+        out.append(said("doctor.skipped", count=d.skipped))
     if d.unread:
-        out.append(
-            f"skipped spans hold what may be the conversation in attributes filon does not read: "
-            f"{', '.join(d.unread)}; emit GenAI spans for each turn (docs/any-agent.md)"
-        )
+        out.append(said("doctor.unread", names=", ".join(d.unread)))
     for share in d.shares:
         if share.of:
-            mark = "ok" if share.whole else "MISSING"
-            out.append(f"{mark:7} {share.what}: {share.have}/{share.of} turns")
+            mark = said("doctor.ok" if share.whole else "doctor.missing")
+            what = said(WHAT[share.what]) if share.what in WHAT else share.what
+            out.append(said("doctor.share", mark=mark, what=what, have=share.have, of=share.of))
             if share.advice:
-                out.append(f"        → {share.advice}")
+                out.append(said("doctor.advice", advice=share.advice))
     if d.scrubbed:
-        out.append(f"scrubbed by Logfire (values lost): {', '.join(d.scrubbed)}")
+        out.append(said("doctor.scrubbed", names=", ".join(d.scrubbed)))
     for item, n in sorted(d.placeholders.items()):
-        out.append(
-            f"{n} trace(s) carry the placeholder {item!r} as their conversation id: each is read as its own "
-            "conversation; set the real id (a session or a thread) where the exporter writes it"
-        )
+        out.append(said("doctor.placeholder", count=n, item=repr(item)))
     for line in d.shared_ids:
-        out.append(
-            f"one conversation id gathers what nothing else ties together: {line}; is the id a constant or "
-            "a placeholder your exporter writes?"
-        )
+        out.append(said("doctor.shared_id", line=line))
     if d.several_turns:
-        out.append(
-            f"{d.several_turns} trace(s) answer more than one customer message: filon reads a trace as one "
-            "turn (the first message), so start a trace (or an agent span) per customer message"
-        )
+        out.append(said("doctor.several_turns", count=d.several_turns))
     if d.cut:
-        out.append(
-            f"{d.cut} span(s) cut at the SDK's attribute limit (their oldest attributes, the customer's "
-            "message and the session among them, dropped): raise OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT (128 by "
-            "default) in the agent's environment; filon reads the turn from its agent span where it can"
-        )
+        out.append(said("doctor.cut", count=d.cut))
     if d.tools:
-        escalations = sorted(n for n, e in d.tools.items() if e) or ["none"]
-        out.append(f"tools: {', '.join(sorted(d.tools))}; escalation: {', '.join(escalations)}")
+        escalations = sorted(n for n, e in d.tools.items() if e)
+        named = ", ".join(escalations) if escalations else said("doctor.none")
+        out.append(said("doctor.tools", tools=", ".join(sorted(d.tools)), escalations=named))
     if d.proposed_write_tools:
         names = ", ".join(f'"{n}"' for n in d.proposed_write_tools)
-        out.append(
-            f"write_tools is not set: proposed from the tools' names (check it, then put it in filon.toml): "
-            f"write_tools = [{names}]"
-        )
+        out.append(said("doctor.write_tools", names=names))
     return out

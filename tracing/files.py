@@ -10,6 +10,8 @@ import gzip
 import json
 from pathlib import Path
 
+from filon.miner.core.messages import render, said
+from filon.miner.core.messages import why as message
 from filon.tracing.otlp_json import from_json
 from filon.tracing.records import DecodeError, SpanRecord, from_protobuf
 
@@ -23,14 +25,14 @@ def read_otlp_file(path: Path, rejected: list[str] | None = None) -> list[SpanRe
         try:
             raw = gzip.decompress(raw)
         except (OSError, EOFError) as exc:
-            raise DecodeError(f"not a valid gzip file: {exc}") from exc
+            raise DecodeError(said("err.decode.gzip", why=str(exc))) from exc
         name = name.removesuffix(".gz")
     if name.endswith(".pb") or name.endswith(".bin"):
         return from_protobuf(raw, rejected)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DecodeError(f"not UTF-8 text at byte {exc.start}") from exc
+        raise DecodeError(said("err.decode.utf8", byte=exc.start)) from exc
     if name.endswith(".jsonl"):
         out: list[SpanRecord] = []
         for n, line in enumerate(text.splitlines(), 1):
@@ -40,21 +42,27 @@ def read_otlp_file(path: Path, rejected: list[str] | None = None) -> list[SpanRe
                 spans: list[str] | None = None if rejected is None else []
                 out.extend(from_json(json.loads(line), spans))
                 if rejected is not None and spans:
-                    rejected += [f"line {n}: {why}" for why in spans]
+                    rejected += [said("err.decode.at_line", line=n, why=why).render("en") for why in spans]
             except (json.JSONDecodeError, DecodeError, RecursionError) as exc:
-                why = f"invalid JSON: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else str(exc)
+                why = (
+                    said("err.decode.json", why=exc.msg)
+                    if isinstance(exc, json.JSONDecodeError)
+                    else message(exc)
+                )
                 if rejected is None:
-                    raise DecodeError(f"line {n}: {why}") from exc
-                rejected.append(f"line {n}: {why[:300]}")
+                    raise DecodeError(said("err.decode.at_line", line=n, why=why)) from exc
+                rejected.append(said("err.decode.at_line", line=n, why=render(why, "en")[:300]).render("en"))
         return out
     if name.endswith(".json"):
         try:
             return from_json(json.loads(text), rejected)
         except RecursionError as exc:
-            raise DecodeError("JSON nested too deep to read") from exc
+            raise DecodeError(said("err.decode.json_too_deep")) from exc
         except json.JSONDecodeError as exc:
-            raise DecodeError(f"line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from exc
-    raise DecodeError("unknown file type: expected .pb, .json or .jsonl (optionally .gz)")
+            raise DecodeError(
+                said("err.decode.json_at", line=exc.lineno, column=exc.colno, why=exc.msg)
+            ) from exc
+    raise DecodeError(said("err.decode.file_type"))
 
 
 def what_it_is(path: Path) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from filon.miner.core.messages import said
 from filon.tracing.records import (
     DROPPED,
     KIND,
@@ -23,12 +24,12 @@ from filon.tracing.records import (
 
 def _any_json(value: Any, where: str, depth: int = 0) -> Any:
     if depth > MAX_DEPTH:
-        raise DecodeError(f"{where}: nested too deep")
+        raise DecodeError(said("err.decode.too_deep", where=where))
     if not isinstance(value, dict):
-        raise DecodeError(f"{where}: an AnyValue is an object")
+        raise DecodeError(said("err.decode.any_value", where=where))
     if "stringValue" in value:
         if not isinstance(value["stringValue"], str):
-            raise DecodeError(f"{where}.stringValue: not a string")
+            raise DecodeError(said("err.decode.not_string", where=f"{where}.stringValue"))
         return value["stringValue"]
     if "boolValue" in value:
         return bool(value["boolValue"])
@@ -36,12 +37,12 @@ def _any_json(value: Any, where: str, depth: int = 0) -> Any:
         try:
             return int(value["intValue"])
         except (TypeError, ValueError) as exc:
-            raise DecodeError(f"{where}.intValue: not an integer") from exc
+            raise DecodeError(said("err.decode.not_integer", where=f"{where}.intValue")) from exc
     if "doubleValue" in value:
         try:
             return float(value["doubleValue"])
         except (TypeError, ValueError) as exc:
-            raise DecodeError(f"{where}.doubleValue: not a number") from exc
+            raise DecodeError(said("err.decode.not_number", where=f"{where}.doubleValue")) from exc
     if "arrayValue" in value:
         items = _obj(value["arrayValue"], f"{where}.arrayValue").get("values") or []
         return [_any_json(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(_list(items, where))]
@@ -65,13 +66,13 @@ def _obj(value: Any, where: str) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise DecodeError(f"{where}: expected an object, got {type(value).__name__}")
+        raise DecodeError(said("err.decode.expected_object", where=where, got=type(value).__name__))
     return value
 
 
 def _list(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
-        raise DecodeError(f"{where}: expected a list")
+        raise DecodeError(said("err.decode.expected_list", where=where))
     return value
 
 
@@ -79,7 +80,7 @@ def _attrs(items: Any, where: str, depth: int = 0) -> dict[str, Any]:
     out = {}
     for i, kv in enumerate(_list(items, where)):
         if not isinstance(kv, dict) or not isinstance(kv.get("key"), str):
-            raise DecodeError(f"{where}[{i}]: a key/value needs a string key")
+            raise DecodeError(said("err.decode.string_key", where=f"{where}[{i}]"))
         out[kv["key"]] = _any_json(kv.get("value") or {}, f"{where}.{kv['key']}", depth)
     return out
 
@@ -94,18 +95,18 @@ def _hex_id(value: Any, size: int, where: str, required: bool = True) -> str | N
         try:
             raw = base64.b64decode(value, validate=True)
         except ValueError as exc:
-            raise DecodeError(f"{where}: neither hex nor base64") from exc
+            raise DecodeError(said("err.decode.not_hex_base64", where=where)) from exc
     elif not isinstance(value, str) or len(value) != size * 2:
-        raise DecodeError(f"{where}: expected {size * 2} hex characters (or {b64} of base64)")
+        raise DecodeError(said("err.decode.hex_size", where=where, hex=size * 2, b64=b64))
     else:
         try:
             raw = bytes.fromhex(value)
         except ValueError as exc:
-            raise DecodeError(f"{where}: not hex") from exc
+            raise DecodeError(said("err.decode.not_hex", where=where)) from exc
     if len(raw) != size:
-        raise DecodeError(f"{where}: expected {size} bytes, got {len(raw)}")
+        raise DecodeError(said("err.decode.bytes", where=where, size=size, got=len(raw)))
     if raw == bytes(size):
-        raise DecodeError(f"{where}: all zero")
+        raise DecodeError(said("err.decode.all_zero", where=where))
     return raw.hex()
 
 
@@ -113,9 +114,9 @@ def _nanos(value: Any, where: str) -> int:
     try:
         ns = int(value or 0)
     except (TypeError, ValueError) as exc:
-        raise DecodeError(f"{where}: not an integer") from exc
+        raise DecodeError(said("err.decode.not_integer", where=where)) from exc
     if ns < 0:
-        raise DecodeError(f"{where}: negative")
+        raise DecodeError(said("err.decode.negative", where=where))
     return clamped(ns)
 
 
@@ -129,7 +130,7 @@ def _enum(value: Any, table: dict[int, str], where: str) -> str:
     try:
         return table[int(value or 0)]
     except (TypeError, ValueError, KeyError) as exc:
-        raise DecodeError(f"{where}: unknown enum value {value!r}") from exc
+        raise DecodeError(said("err.decode.enum", where=where, value=repr(value))) from exc
 
 
 def from_json(
@@ -137,12 +138,12 @@ def from_json(
 ) -> list[SpanRecord]:
     """An OTLP JSON `ExportTraceServiceRequest` (hex ids, integer enums, lowerCamelCase; unknown keys ignored)."""
     if not isinstance(document, dict):
-        raise DecodeError("the document is not a JSON object")
+        raise DecodeError(said("err.decode.not_document"))
     out = []
     for r, rs in enumerate(_list(_get(document, "resourceSpans"), "resourceSpans")):
         where_r = f"resourceSpans[{r}]"
         if not isinstance(rs, dict):
-            raise DecodeError(f"{where_r}: not an object")
+            raise DecodeError(said("err.decode.not_an_object", where=where_r))
         resource = _attrs(
             _obj(rs.get("resource"), f"{where_r}.resource").get("attributes") or [],
             f"{where_r}.resource.attributes",
@@ -150,7 +151,7 @@ def from_json(
         for s_i, ss in enumerate(_list(_get(rs, "scopeSpans"), f"{where_r}.scopeSpans")):
             where_s = f"{where_r}.scopeSpans[{s_i}]"
             if not isinstance(ss, dict):
-                raise DecodeError(f"{where_s}: not an object")
+                raise DecodeError(said("err.decode.not_an_object", where=where_s))
             scope = str(_obj(ss.get("scope"), f"{where_s}.scope").get("name") or "")
             for i, s in enumerate(_list(_get(ss, "spans"), f"{where_s}.spans")):
                 where = f"{where_s}.spans[{i}]"
@@ -169,10 +170,10 @@ def from_json(
 
 def _json_span(s: Any, where: str, resource: dict[str, Any], scope: str) -> SpanRecord:
     if not isinstance(s, dict):
-        raise DecodeError(f"{where}: not an object")
+        raise DecodeError(said("err.decode.not_an_object", where=where))
     status = s.get("status") or {}
     if not isinstance(status, dict):
-        raise DecodeError(f"{where}.status: not an object")
+        raise DecodeError(said("err.decode.not_an_object", where=f"{where}.status"))
     record = SpanRecord(
         trace_id=_hex_id(s.get("traceId"), 16, f"{where}.traceId") or "",
         span_id=_hex_id(s.get("spanId"), 8, f"{where}.spanId") or "",

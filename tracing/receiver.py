@@ -32,6 +32,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from filon.miner.core.messages import said
 from filon.miner.rules.config import FlagConfig
 from filon.miner.store import Store, db_url
 from filon.tracing.ingest import Ingestor, ingest_replaying
@@ -130,7 +131,7 @@ def _decompress(body: bytes, limit: int) -> bytes:
         if len(out) > limit or d.unconsumed_tail:
             raise OverflowError
         if not d.eof:
-            raise DecodeError("truncated gzip body")
+            raise DecodeError(said("err.decode.truncated_gzip"))
         rest = d.unused_data
         if not rest.strip(b"\0"):  # the end, or the zero padding some writers leave after the last member
             return bytes(out)

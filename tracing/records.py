@@ -19,6 +19,7 @@ from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.trace import SpanKind, StatusCode
 
 from filon.miner.core.jsontext import dumps, loads
+from filon.miner.core.messages import Refusal, said
 
 STATUS = {0: "UNSET", 1: "OK", 2: "ERROR"}
 # how many attributes the SDK dropped from a span (its limit, OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT, 128 by
@@ -34,8 +35,8 @@ def clamped(ns: int) -> int:
     return ns if ns <= MAX_NS else MAX_NS
 
 
-class DecodeError(ValueError):
-    """A payload that is not valid OTLP; the message names the field."""
+class DecodeError(Refusal):
+    """A payload that is not valid OTLP; the message names the field (`err.decode.*`)."""
 
 
 @dataclass
@@ -212,7 +213,7 @@ def fields_of(r: SpanRecord) -> list[Any]:
 
 def _any_pb(value: AnyValue, depth: int = 0) -> Any:
     if depth > MAX_DEPTH:
-        raise DecodeError("attribute value nested too deep")
+        raise DecodeError(said("err.decode.attr_too_deep"))
     which = value.WhichOneof("value")
     if which == "array_value":
         return [_any_pb(v, depth + 1) for v in value.array_value.values]
@@ -239,9 +240,9 @@ def _attrs_pb(kvs: Any) -> dict[str, Any]:
 
 def _id(raw: bytes, size: int, what: str) -> str:
     if len(raw) != size:
-        raise DecodeError(f"{what}: expected {size} bytes, got {len(raw)}")
+        raise DecodeError(said("err.decode.bytes", where=what, size=size, got=len(raw)))
     if raw == bytes(size):
-        raise DecodeError(f"{what}: all zero")
+        raise DecodeError(said("err.decode.all_zero", where=what))
     return raw.hex()
 
 
@@ -267,7 +268,7 @@ def from_protobuf(
     try:
         request.ParseFromString(payload)
     except Exception as exc:  # protobuf raises its own DecodeError, and more on garbage
-        raise DecodeError(f"not an ExportTraceServiceRequest: {exc}") from exc
+        raise DecodeError(said("err.decode.not_export", why=str(exc))) from exc
     out = []
     zero16, zero8 = bytes(16), bytes(8)
     for rs in request.resource_spans:

@@ -5,11 +5,13 @@ an escalation (a name missing there is what `--escalation-tool` is for)."""
 
 from __future__ import annotations
 
+from filon.miner.core.messages import chained, said
 from filon.tracing.conventions import CONVENTIONS, GENAI, Convention
 from filon.tracing.ingest import IngestStats
 
 
-def notes(stats: IngestStats) -> list[str]:
+def notes(stats: IngestStats, lang: str = "en") -> list[str]:
+    """What the ingest understood, in `lang` (the CLI's and the logs': English)."""
     out = []
     if stats.stacks:
         read = ", ".join(
@@ -17,23 +19,17 @@ def notes(stats: IngestStats) -> list[str]:
             for name, count in sorted(stats.stacks.items())
             if name in CONVENTIONS
         )
-        out.append(f"traces read by convention: {read}")
+        out.append(said("summary.read", read=read))
     if stats.skipped:
-        out.append(
-            f"skipped {stats.skipped} trace(s) with no span of any GenAI convention (HTTP, database…): not conversations"
-        )
+        out.append(said("summary.skipped", count=stats.skipped))
     if stats.uncaptured:
-        out.append(
-            f"{stats.uncaptured} turn(s) carry no content (not captured, so not flagged as unanswered); to capture it: "
-            + "; ".join(f"{c.label}: {c.capture}" for c in capturing(stats))
-        )
+        how = [said("doctor.stack_advice", label=c.label, advice=said(c.capture)) for c in capturing(stats)]
+        out.append(said("summary.uncaptured", count=stats.uncaptured, how=chained(how, "text.semicolons")))
     if stats.tools:
         escalations = sorted(name for name, escalates in stats.tools.items() if escalates)
-        out.append(
-            f"tools seen: {', '.join(sorted(stats.tools))}; escalation: {', '.join(escalations) or 'none'}"
-            " (--escalation-tool NAME adds one)"
-        )
-    return out
+        named = ", ".join(escalations) if escalations else said("doctor.none")
+        out.append(said("summary.tools", tools=", ".join(sorted(stats.tools)), escalations=named))
+    return [line.render(lang) for line in out]
 
 
 def capturing(stats: IngestStats) -> list[Convention]:
@@ -58,21 +54,17 @@ class Announcer:
         out = []
         for name in sorted(stats.stacks):
             if name in CONVENTIONS and self._first(f"stack:{name}"):
-                out.append(f"reading spans of {CONVENTIONS[name].label}")
+                out.append(said("summary.reading", label=CONVENTIONS[name].label).render("en"))
         if stats.skipped and self._first("skipped"):
-            out.append(
-                "traces with no span of any GenAI convention (HTTP, database…) are skipped: not conversations"
-            )
+            out.append(said("summary.skipping").render("en"))
         if stats.uncaptured:
             for convention in capturing(stats):
                 if self._first(f"capture:{convention.name}"):
-                    out.append(
-                        f"turns without content from {convention.label} (not flagged as unanswered);"
-                        f" to capture it: {convention.capture}"
-                    )
+                    how = said(convention.capture)
+                    out.append(said("summary.no_content", label=convention.label, how=how).render("en"))
         for name, escalates in sorted(stats.tools.items()):
             if escalates and self._first(f"escalation:{name}"):
-                out.append(f"tool {name} is treated as an escalation")
+                out.append(said("summary.escalation", tool=name).render("en"))
         return out
 
     def _first(self, key: str) -> bool:

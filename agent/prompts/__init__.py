@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from filon.miner.core.messages import Refusal, said
+
 DEFAULT = "system.md"
 
 
@@ -20,6 +22,10 @@ class Prompt:
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
 
+class PromptMissing(Refusal, FileNotFoundError):
+    """No prompt at the path given, nor a packaged one of that name."""
+
+
 def load_prompt(path: str | Path | None = None) -> Prompt:
     """The prompt at `path`, or the packaged default; a bare name (`court.md`) means a packaged one."""
     if path is None:
@@ -30,4 +36,4 @@ def load_prompt(path: str | Path | None = None) -> Prompt:
     packaged = resources.files("filon.agent.prompts").joinpath(candidate.name)
     if candidate.parent in (Path("."), Path("agent/prompts")) and packaged.is_file():
         return Prompt(f"agent/prompts/{candidate.name}", packaged.read_text(encoding="utf-8"))
-    raise FileNotFoundError(f"prompt not found: {path}")
+    raise PromptMissing(said("err.prompt.missing", path=str(path)))

@@ -26,6 +26,7 @@ from filon.agent.scripted.english import is_english as english_customer
 from filon.agent.scripted.judge import is_judge_request, judge
 from filon.agent.scripted.paraphrase import Paraphraser
 from filon.agent.scripted.simulated_customer import customer, is_customer_request
+from filon.miner.core.messages import Refusal, said
 
 PATH = re.compile(r"^/v1(?:beta)?/models/([^/:]+):(generateContent|embedContent|batchEmbedContents)$")
 VERSION = "scripted-1"
@@ -38,7 +39,7 @@ def _env_float(name: str, default: float) -> float:
     try:
         return float(value)
     except ValueError as exc:
-        raise ValueError(f"{name}: {value!r} is not a number") from exc
+        raise Refusal(said("err.scripted.not_number", name=name, value=repr(value))) from exc
 
 
 def _env_bool(name: str) -> bool:
@@ -73,9 +74,9 @@ class ScriptedSettings:
                 setattr(base, key, value)
         for name in ("rate_429", "rate_503", "noise"):
             if not 0.0 <= getattr(base, name) <= 1.0:
-                raise ValueError(f"{name}: {getattr(base, name)} is not between 0 and 1")
+                raise Refusal(said("err.scripted.not_rate", name=name, value=getattr(base, name)))
         if base.latency_ms < 0:
-            raise ValueError(f"latency_ms: {base.latency_ms} is negative")
+            raise Refusal(said("err.scripted.negative", name="latency_ms", value=base.latency_ms))
         return base
 
 
@@ -195,10 +196,11 @@ class _Handler(BaseHTTPRequestHandler):
             return
         try:
             body = json.loads(raw or b"{}")
-            if not isinstance(body, dict):
-                raise ValueError("the body is not a JSON object")
         except ValueError as exc:
             self._error(400, "INVALID_ARGUMENT", f"invalid JSON payload: {exc}")
+            return
+        if not isinstance(body, dict):
+            self._error(400, "INVALID_ARGUMENT", "invalid JSON payload: the body is not a JSON object")
             return
         try:
             self.server.model.handle(self, match.group(1), body, match.group(2))

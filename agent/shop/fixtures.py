@@ -11,10 +11,12 @@ from datetime import date, timedelta
 from importlib import resources
 from typing import Any
 
+from filon.miner.core.messages import Refusal, said
+
 RELATIVE = re.compile(r"^J(?:([+-])(\d{1,4}))?$")
 
 
-class FixtureError(ValueError):
+class FixtureError(Refusal):
     """A fixture that cannot be loaded; the message names the field."""
 
 
@@ -24,7 +26,7 @@ def relative_date(value: str | None, today: date, field: str = "date") -> date |
         return None
     match = RELATIVE.match(str(value).strip())
     if not match:
-        raise FixtureError(f"{field}: {value!r} is not a relative date (expected J, J-N or J+N)")
+        raise FixtureError(said("err.fixture.date", field=field, value=repr(value)))
     sign, days = match.groups()
     offset = int(days or 0) * (-1 if sign == "-" else 1)
     return today + timedelta(days=offset)
@@ -60,13 +62,13 @@ def load_fixtures(data: dict[str, Any], today: date) -> dict[str, list[dict[str,
     for i, c in enumerate(data.get("clients", [])):
         for key in ("id", "prenom", "nom", "email", "tel"):
             if key not in c:
-                raise FixtureError(f"clients[{i}].{key}: missing")
+                raise FixtureError(said("err.fixture.missing", where=f"clients[{i}].{key}"))
         rows["clients"].append({k: c[k] for k in ("id", "prenom", "nom", "email", "tel")})
     for i, o in enumerate(data.get("commandes", [])):
         where = f"commandes[{i}]"
         for key in ("numero", "client", "statut", "date_commande"):
             if key not in o:
-                raise FixtureError(f"{where}.{key}: missing")
+                raise FixtureError(said("err.fixture.missing", where=f"{where}.{key}"))
         rows["commandes"].append(
             {
                 "numero": o["numero"],

@@ -94,9 +94,9 @@ def ask(
             service = SupportService(b.client, b.model, prompt)
             turn = traced_turn(lambda: _answer(service, conversation, message).texte, message)
     except MissingCredentials as exc:
-        fail(str(exc), Exit.INCONCLUSIVE)
+        fail(exc, Exit.INCONCLUSIVE)
     except (ValueError, FileNotFoundError) as exc:
-        fail(str(exc))
+        fail(exc)
     _print_turn(Transcript(turns=[turn]), as_json)
 
 
@@ -123,7 +123,7 @@ def _configured_target() -> str | None:
     try:
         return FlagConfig.load().target
     except ValueError as exc:
-        fail(str(exc))
+        fail(exc)
 
 
 def _ask_target(
@@ -141,7 +141,7 @@ def _ask_target(
             spec, message, session or tel or "cli", "whatsapp" if tel else "web", tel, escalation, port
         )
     except ValueError as exc:
-        fail(str(exc))
+        fail(exc)
     except OSError as exc:
         fail(say("cli.option_problem", option=f"--otlp-port {port}", problem=exc.strerror or exc))
     if said.error or said.not_runnable:  # the report's words; a CLI message is English
@@ -210,6 +210,6 @@ def chat(
                 )
                 console.print(Text("  " + said, style="dim"))
     except MissingCredentials as exc:
-        fail(str(exc), Exit.INCONCLUSIVE)
+        fail(exc, Exit.INCONCLUSIVE)
     except (ValueError, FileNotFoundError) as exc:
-        fail(str(exc))
+        fail(exc)

@@ -9,10 +9,12 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console, ConsoleDimensions
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from filon.goldens.exits import Exit as Exit  # re-exported: the exit codes of every command
+from filon.miner.core.messages import Said
 from filon.miner.core.untrusted import clean
 from filon.miner.rules.config import ESCALATION
 
@@ -78,7 +80,7 @@ def console_language(lang: str | None) -> str:
     try:
         language.current()
     except language.UnknownLanguage as exc:
-        fail(str(exc))  # FILON_LANG, or another FILON_* setting that does not parse: named
+        fail(exc)  # FILON_LANG, or another FILON_* setting that does not parse: named
     return language.current()
 
 
@@ -120,6 +122,13 @@ def each_command(ctx: typer.Context) -> None:
 CLI_LANG = "en"  # the language of filon's own commands (the gate's console has its own: `console_language`)
 
 
+def spoken(exc: BaseException) -> str:
+    """An error's message in the CLI's language: its sentence of the catalogue, else its text."""
+    from filon.miner.core.messages import render, why
+
+    return render(why(exc), CLI_LANG)
+
+
 def say(code: str, /, **params: Any) -> str:
     """A line of the catalogue (`miner/core/messages.toml`) as filon's commands say it: one code with its
     values, its French beside it in the catalogue."""
@@ -128,8 +137,14 @@ def say(code: str, /, **params: Any) -> str:
     return said(code, **params).render(CLI_LANG)
 
 
-def fail(message: str, code: Exit = Exit.USAGE) -> NoReturn:
-    """A clear one-line error on stderr, then the exit code."""
+def fail(message: str | Said | BaseException, code: Exit = Exit.USAGE) -> NoReturn:
+    """A clear one-line error on stderr, then the exit code. A string is markup whose values its maker
+    escaped (`say`'s lines); a sentence of the catalogue, or an error (`messages.SaidError`: a refusal, a
+    target's or a model's error; any other error's text), is said in the CLI's language, escaped here."""
+    if isinstance(message, BaseException):
+        message = escape(spoken(message))
+    elif not isinstance(message, str):
+        message = escape(message.render(CLI_LANG))
     err_console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
     raise typer.Exit(int(code))
 

@@ -45,14 +45,14 @@ def coverage(
     window = duration(since, "--since", "cli.a_window", zero=False)
     if limit < 1:
         fail(say("cli.limit_at_least_one"))
-    absent = missing_set(folder)
+    absent = missing_set(folder, option=None)
     if absent is not None:
-        fail(absent.removeprefix("--goldens: "), Exit.USAGE)
+        fail(absent, Exit.USAGE)
     try:
         caseset = load_set(folder)
         escalation = frozenset(FlagConfig.load().escalation_tools)
     except ValueError as exc:
-        fail(str(exc), Exit.USAGE)
+        fail(exc, Exit.USAGE)
     if caseset.errors:
         fail(say("cli.set_has_errors", folder=caseset.folder), Exit.INVALID_SET)
     store = open_store()

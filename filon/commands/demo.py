@@ -16,7 +16,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from filon.commands.common import console, err_console, invocation, say
+from filon.commands.common import console, err_console, invocation, say, spoken
 
 if TYPE_CHECKING:
     from filon.miner.store import Store
@@ -177,7 +177,7 @@ def _one_case_for_the_group(store: Store, group: FailureGroup) -> str | None:
     try:
         path = save_case(store, case, "demo", folder)
     except (SaveError, OSError) as exc:
-        return say("cli.demo_case_not_written", why=one_line(str(exc)))
+        return say("cli.demo_case_not_written", why=one_line(spoken(exc)))
     others = store.reviews.open_members(group.signature, "demo").ids
     done = store.reviews.cover_group(group.signature, "demo", case["id"], others, group.representative)
     left = say("cli.demo_incidents_left", n=done.incidents) if done.incidents else ""

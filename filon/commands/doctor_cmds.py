@@ -31,7 +31,7 @@ def doctor(
     try:  # the escalation names and conversation keys ingest would use (filon.toml, then the options)
         config = FlagConfig.load(escalation_tools=escalation_tool)
     except ValueError as exc:
-        fail(str(exc))
+        fail(exc)
     for path in paths:
         if not path.exists():
             fail(say("cli.no_file", path=path), Exit.USAGE)

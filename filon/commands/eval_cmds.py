@@ -37,7 +37,7 @@ def _settings() -> Settings:
     try:
         return settings()
     except SettingsError as exc:
-        fail(str(exc))
+        fail(exc)
 
 
 def _default_threshold() -> float:

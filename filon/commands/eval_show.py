@@ -49,7 +49,7 @@ def show(
     try:
         document = EvalReport.read(path)
     except ValueError as exc:
-        fail(str(exc))
+        fail(exc)
     cases = document.by_id()
     if case_id not in cases:
         near = get_close_matches(case_id, list(cases), n=3)

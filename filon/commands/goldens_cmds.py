@@ -76,13 +76,13 @@ def lint(
     """
     from filon.goldens.set.caseset import load_set, missing_set
 
-    absent = missing_set(folder)
+    absent = missing_set(folder, option=None)
     if absent is not None:
-        fail(absent.removeprefix("--goldens: "), Exit.USAGE)
+        fail(absent, Exit.USAGE)
     try:
         caseset = load_set(folder, strict=strict)
     except ValueError as exc:  # the configuration (filon.toml, [tool.filon]) does not parse
-        fail(str(exc), Exit.USAGE)
+        fail(exc, Exit.USAGE)
     if explain is not None:
         case = caseset.by_id().get(explain)
         if case is None:
@@ -100,11 +100,11 @@ def lint(
                 caseset.cases, caseset.folder, backend, model_url, embedding_model
             )
         except MissingCredentials as exc:
-            fail(str(exc), Exit.INCONCLUSIVE)
+            fail(exc, Exit.INCONCLUSIVE)
         except EmbeddingError as exc:
-            fail(str(exc), Exit.INCONCLUSIVE)
+            fail(exc, Exit.INCONCLUSIVE)
         except ValueError as exc:
-            fail(str(exc), Exit.USAGE)
+            fail(exc, Exit.USAGE)
         console.print(banner, markup=False)
         proven = [p for p in problems if not (p.said and p.said.code == "lint.only_proche_de")]  # proven now
         problems = proven + found
@@ -135,7 +135,7 @@ def _print_rules(caseset: CaseSet) -> None:
         config = FlagConfig.load()
         found = standings(caseset.cases, Rules(config, reference=config.tools is None))
     except ValueError as exc:
-        fail(str(exc), Exit.USAGE)
+        fail(exc, Exit.USAGE)
     for name, s in found.items():
         verdict = say("lint.rule_gates") if s.gates else say("lint.rule_advisory", why=s.why())
         figures = {"tried": s.tried, "broken": len(s.good_broken), "caught": s.bad_caught}
@@ -190,7 +190,7 @@ def label_command(
     try:
         path, agrees = add_example(goldens_dir(folder), case_id, loaded[0], verdict, reviewer, note)
     except LabelError as exc:
-        fail(str(exc), Exit.USAGE)
+        fail(exc, Exit.USAGE)
     said = say(
         "cli.checks_agree" if agrees else ("cli.checks_reject" if verdict == "bon" else "cli.checks_accept")
     )
@@ -218,7 +218,7 @@ def import_cases(
     except ImportError_ as exc:
         for line in exc.lines:
             err_console.print(line, markup=False)
-        fail(str(exc), Exit.USAGE if exc.usage else Exit.FAILED)
+        fail(exc, Exit.USAGE if exc.usage else Exit.FAILED)
     for path in written:
         console.print(say("cli.wrote", path=path), markup=False)
     console.print(say("cli.imported", n=len(written)), markup=False)

@@ -72,7 +72,7 @@ def ingest(
         try:
             config = FlagConfig.load(escalation_tools=escalation_tool)
         except ValueError as exc:
-            fail(str(exc))
+            fail(exc)
         redactor = Redactor(load_secret(), config.test_identities) if redaction_enabled() else None
         ingest_one = partial(ingest_replaying, Ingestor(store, config, redactor, sample_rate))
         with progress:

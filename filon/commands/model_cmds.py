@@ -49,7 +49,7 @@ def serve(
             paraphrase=paraphrase,
         )
     except ValueError as exc:
-        fail(str(exc))
+        fail(exc)
     try:
         server = ScriptedModel(settings, host=host, port=port)
     except OSError as exc:  # as `filon serve` says it: the address named, the way out given

@@ -94,7 +94,7 @@ def draft(
     except SaveError as exc:
         if claim.ok:  # nothing written: the claim goes back, others may take the conversation
             store.reviews.release(conversation_id, reviewer)
-        fail(str(exc), Exit.FAILED)
+        fail(exc, Exit.FAILED)
     for problem in lint_draft(case, replacing=case["id"]):
         if problem.level == "warning":
             err_console.print(problem.line(), markup=False)

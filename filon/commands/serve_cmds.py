@@ -83,7 +83,7 @@ def serve(
     try:
         Store.open().close()  # a wrong FILON_DB fails now, in one line, not at the first request
     except StoreError as exc:
-        fail(str(exc), Exit.FAILED)
+        fail(exc, Exit.FAILED)
     try:  # bound here, before anything is printed: a port already taken is one line, not uvicorn's trace
         sock = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
     except OSError as exc:
@@ -132,12 +132,12 @@ def _token(token: str | None, token_file: Path | None) -> str | None:
         try:
             token = settings().token
         except SettingsError as exc:
-            fail(str(exc))
+            fail(exc)
     if token_file is not None:
         try:
             token, warnings = read_token_file(token_file)
         except ValueError as exc:
-            fail(str(exc))
+            fail(exc)
         for warning in warnings:
             err_console.print(warning, markup=False)
     elif token is not None:  # "  " would be a token anyone can send; "é" one no client can

@@ -47,9 +47,9 @@ def open_store() -> Store:
     try:
         return Store.open()
     except StoreError as exc:
-        fail(str(exc), Exit.FAILED)
+        fail(exc, Exit.FAILED)
     except SettingsError as exc:
-        fail(str(exc))
+        fail(exc)
 
 
 def no_conversation(store: Store, conversation_id: str) -> NoReturn:
@@ -102,9 +102,9 @@ def traffic(
         )
         summary = run_traffic_into_store(run, console=err_console)
     except MissingCredentials as exc:
-        fail(str(exc), Exit.INCONCLUSIVE)
+        fail(exc, Exit.INCONCLUSIVE)
     except (ValueError, FileNotFoundError) as exc:
-        fail(str(exc))
+        fail(exc)
     for text in summary:
         console.print(text, markup=False)
     if summary.interrupted:
@@ -249,7 +249,7 @@ def traces_show(
     try:
         config = FlagConfig.load()
     except ValueError as exc:
-        fail(str(exc), Exit.USAGE)
+        fail(exc, Exit.USAGE)
     store = open_store()
     found = store.traces.conversation_detail(conversation_id)
     if found is None:

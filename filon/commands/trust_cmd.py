@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from filon.commands.common import BackendOpt, Exit, ModelUrlOpt, console, fail, say
 from filon.miner.rules.config import FlagConfig
@@ -81,7 +82,7 @@ def trust_command(
         caseset = load_set(folder)
         config = FlagConfig.load()
     except ValueError as exc:
-        fail(str(exc), Exit.USAGE)
+        fail(exc, Exit.USAGE)
     if caseset.errors:
         fail(say("cli.set_invalid", folder=caseset.folder), Exit.INVALID_SET)
     rules = Rules(config, reference=config.tools is None)
@@ -119,12 +120,12 @@ def _table(cases: list[Any], table: Path) -> list[Any]:
     try:
         rows = json.loads(table.read_text(encoding="utf-8"))
         if not isinstance(rows, list):
-            raise ValueError(f"{table}: a JSON list of answers")
+            fail(say("cli.table_not_a_list", table=escape(str(table))), Exit.USAGE)
         return table_examples(cases, rows, str(table))
     except OSError as exc:
         fail(say("cli.option_problem", option=f"--table {table}", problem=exc.strerror or exc), Exit.USAGE)
     except ValueError as exc:
-        fail(str(exc), Exit.USAGE)
+        fail(exc, Exit.USAGE)
 
 
 # the JSON's keys are the report's French; the console says them in English (a category keeps its name)
@@ -184,6 +185,6 @@ def _trust_with_judge(
             gaps = judge_gaps(asked, folder, config.judge_min_kappa, config.judge_min_labels)
             return trust(examples, gate, gaps)
     except MissingCredentials as exc:
-        fail(str(exc), Exit.INCONCLUSIVE)
+        fail(exc, Exit.INCONCLUSIVE)
     except JudgeError as exc:
         fail(say("cli.judge_failed", why=exc), Exit.INCONCLUSIVE)

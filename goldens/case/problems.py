@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from filon.miner.core.messages import Said
+from filon.miner.core.messages import Said, said
 
 Level = Literal["error", "warning"]
 
@@ -24,9 +24,16 @@ class Problem:
         """A problem said by a code of the catalogue; its `message` is the English."""
         return cls(file, field, said.render("en"), level, refused_by_ci, said)
 
+    def where(self) -> str:
+        return f"{self.file}: {self.field}" if self.field else self.file
+
+    def sentence(self) -> Said:
+        """The problem without its level, as one sentence of the catalogue: where, then what."""
+        return said("err.at", where=self.where(), why=self.said if self.said is not None else self.message)
+
     def line(self, lang: str = "fr") -> str:
         """The problem in English, the CLI's language, quoting the gate's sentences in `lang` (the gate's
         language: a « trop strict » says the gaps as `filon eval` says them)."""
-        where = f"{self.file}: {self.field}" if self.field else self.file
+        where = self.where()
         message = self.said.render("en", inner=lang) if self.said is not None else self.message
         return f"{self.level}: {where}: {message}"

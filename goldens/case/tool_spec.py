@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from filon.miner.core.messages import Said, render, said
+from filon.miner.core.messages import Refusal, Said, render, said
 
 Mode = Literal["exact", "sous_ensemble"]
 CaseData = Literal["commande", "email", "tel"]  # built in; a case's `donnees` name more
@@ -73,18 +73,15 @@ def _check_value(key: str, value: Any) -> None:
             try:
                 re.compile(str(value["motif"]))
             except re.error as exc:
-                raise ValueError(f"args.{key}.motif: not a regular expression ({exc})") from exc
+                raise Refusal(said("err.case.not_regex", where=f"args.{key}.motif", why=str(exc))) from exc
             return
         if set(value) == {"du_cas"}:
             if not isinstance(value["du_cas"], str) or not DATA_NAME.match(value["du_cas"]):
-                raise ValueError(
-                    f"args.{key}.du_cas: {value['du_cas']!r} is not commande, email, tel or a name of the case's donnees"
+                raise Refusal(
+                    said("err.case.du_cas", where=f"args.{key}.du_cas", value=repr(value["du_cas"]))
                 )
             return
-        raise ValueError(
-            f"args.{key}: a pattern is {{'motif': REGEX}}, the case's data {{'du_cas': NAME}}, "
-            "anything but a value {'sauf': VALUE}"
-        )
+        raise Refusal(said("err.case.pattern", where=f"args.{key}"))
 
 
 def _show(value: Any) -> str | Said:

@@ -92,7 +92,7 @@ def check_kind(rank: int) -> Callable[[type[K]], type[K]]:
         kind: Check = cls()  # type: ignore[assignment]
         known = _REGISTERED.get(kind.name)
         if known is not None and _where(type(known[1])) != _where(cls):  # the same module read twice is one
-            raise ValueError(f"check kind {kind.name!r} is registered twice")
+            raise RuntimeError(f"check kind {kind.name!r} is registered twice")
         _REGISTERED[kind.name] = (rank, kind)
         return cls
 

@@ -19,10 +19,10 @@ from pathlib import Path
 from pydantic import Field, ValidationError
 
 from filon.goldens.case.on_disk import FrenchOnDisk
-from filon.miner.core.messages import Said, said
+from filon.miner.core.messages import Refusal, Said, said
 
 
-class RubricError(ValueError):
+class RubricError(Refusal):
     """A rubric that is missing or does not parse: the message names the file and the field."""
 
 
@@ -46,17 +46,17 @@ def judges_dir(goldens_folder: Path) -> Path:
 
 def _front_matter(path: Path, raw: str) -> tuple[dict[str, str], str]:
     if not raw.startswith("---\n"):
-        raise RubricError(f"{path}: a rubric starts with a front matter (---, seuil: N, ---)")
+        raise RubricError(said("err.rubric.no_front_matter", path=str(path)))
     head, sep, body = raw[4:].partition("\n---\n")
     if not sep:
-        raise RubricError(f"{path}: the front matter is not closed by a line '---'")
+        raise RubricError(said("err.rubric.not_closed", path=str(path)))
     values: dict[str, str] = {}
     for n, line in enumerate(head.splitlines(), start=2):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         key, colon, value = line.partition(":")
         if not colon:
-            raise RubricError(f"{path}:{n}: expected 'key: value', got {line!r}")
+            raise RubricError(said("err.rubric.key_value", where=f"{path}:{n}", line=repr(line)))
         values[key.strip()] = value.strip()
     return values, body.strip()
 
@@ -64,12 +64,14 @@ def _front_matter(path: Path, raw: str) -> tuple[dict[str, str], str]:
 def _whole(path: Path, values: dict[str, str], key: str, default: int | None) -> int:
     if key not in values:
         if default is None:
-            raise RubricError(f"{path}: front matter: '{key}' is required")
+            raise RubricError(said("err.rubric.required", path=str(path), key=key))
         return default
     try:
         return int(values[key])
     except ValueError:
-        raise RubricError(f"{path}: front matter: {key}: {values[key]!r} is not a whole number") from None
+        raise RubricError(
+            said("err.rubric.not_whole", path=str(path), key=key, value=repr(values[key]))
+        ) from None
 
 
 def load_rubric(folder: Path, name: str) -> Rubric:
@@ -77,23 +79,18 @@ def load_rubric(folder: Path, name: str) -> Rubric:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise RubricError(
-            f"{path}: no such rubric (juge critere {name!r}); a set's rubrics are the judges/ folder beside "
-            "its cases folder: copy goldens/judges there with the cases, or write this one"
-        ) from None
+        raise RubricError(said("err.rubric.missing", path=str(path), name=repr(name))) from None
     text = raw.decode("utf-8").replace("\r\n", "\n")
     values, body = _front_matter(path, text)
     unknown = sorted(set(values) - {"seuil", "echelle"})
     if unknown:
-        raise RubricError(
-            f"{path}: front matter: unknown key(s) {', '.join(unknown)} (known: echelle, seuil)"
-        )
+        raise RubricError(said("err.rubric.unknown_keys", path=str(path), keys=", ".join(unknown)))
     scale = _whole(path, values, "echelle", 5)
     threshold = _whole(path, values, "seuil", None)
     if scale < 2 or not 1 <= threshold <= scale:
-        raise RubricError(f"{path}: front matter: seuil {threshold} must lie between 1 and echelle {scale}")
+        raise RubricError(said("err.rubric.threshold", path=str(path), threshold=threshold, scale=scale))
     if not body:
-        raise RubricError(f"{path}: the rubric has no text after its front matter")
+        raise RubricError(said("err.rubric.no_text", path=str(path)))
     # the text's hash, line endings normalised: a checkout with CRLF is the same rubric, still calibrated
     return Rubric(name, path, body, threshold, scale, hashlib.sha256(text.encode("utf-8")).hexdigest())
 
@@ -143,7 +140,9 @@ def read_calibration(rubric: Rubric) -> CalibrationFile:
     try:
         return CalibrationFile.model_validate(json.loads(path.read_text(encoding="utf-8")))
     except (ValueError, ValidationError) as exc:
-        raise RubricError(f"{path}: not a calibration file: {str(exc).splitlines()[0]}") from exc
+        raise RubricError(
+            said("err.rubric.calibration", path=str(path), why=str(exc).splitlines()[0])
+        ) from exc
 
 
 def write_calibration(rubric: Rubric, figures: Calibration) -> Path:

@@ -20,6 +20,7 @@ from filon.goldens.drafting.leaks import redacted
 from filon.goldens.set.calibration import grade
 from filon.goldens.set.case_files import case_json
 from filon.goldens.set.caseset import write_case
+from filon.miner.core.messages import Refusal, said
 from filon.miner.core.model import Conversation, ToolCall
 from filon.miner.rules.config import test_identities
 from filon.tracing.redact import Redactor, load_secret
@@ -51,7 +52,7 @@ def example_of(conv: Conversation) -> dict[str, Any] | None:
     }
 
 
-class LabelError(ValueError):
+class LabelError(Refusal):
     """A case or a verdict that cannot take the example; the message names it."""
 
 
@@ -61,18 +62,18 @@ def add_example(
     """Keep the conversation as an example of `verdict` in the case's file (written whole or not at all);
     the path, and whether the case's checks agree with the verdict."""
     if verdict not in ("bon", "mauvais"):
-        raise LabelError(f"--verdict: {verdict!r} is neither bon nor mauvais")
+        raise LabelError(said("err.label.verdict", verdict=repr(verdict)))
     path = folder / f"{case_id}.json"
     if not path.is_file():
-        raise LabelError(f"no case {case_id!r} in {folder}")
+        raise LabelError(said("err.label.no_case", id=repr(case_id), folder=str(folder)))
     try:
         data = case_json(path)
         case = Case.model_validate(data)
     except (OSError, ValueError) as exc:
-        raise LabelError(f"{path}: {str(exc).splitlines()[0]}") from None
+        raise LabelError(said("err.at", where=str(path), why=str(exc).splitlines()[0])) from None
     found = example_of(redacted(conv, Redactor(load_secret(), test_identities())))
     if found is None:
-        raise LabelError(f"conversation {conv.id!r} has no answer to judge")
+        raise LabelError(said("err.label.no_answer", id=repr(conv.id)))
     signed = f"{conv.id}, jugée par {reviewer or 'relecteur'}" + (f" : {note}" if note else "")
     example = {
         **found,
@@ -83,7 +84,7 @@ def add_example(
     }
     parsed = Example.model_validate(example)
     if any(e.answers() == parsed.answers() for e in case.exemples):
-        raise LabelError(f"this answer is already an example of {case_id}")
+        raise LabelError(said("err.label.already", id=case_id))
     data["exemples"] = [*data.get("exemples", []), example]
     write_case(folder, data, overwrite=True)
     return path, (not grade(case, parsed)) == (verdict == "bon")

@@ -37,7 +37,7 @@ from filon.goldens.set.caseset import (
 )
 from filon.goldens.set.near import near_duplicates
 from filon.goldens.verdict.report_model import EvalReport
-from filon.miner.core.messages import said
+from filon.miner.core.messages import Refusal, chained, said
 from filon.miner.core.model import Conversation, Flag, ToolCall
 from filon.miner.rules.config import FlagConfig
 from filon.miner.store import Store
@@ -115,8 +115,8 @@ def lint_draft(
     return problems
 
 
-class SaveError(Exception):
-    pass
+class SaveError(Refusal):
+    """A draft lint refuses: its errors, said in one line."""
 
 
 def save_case(
@@ -130,7 +130,7 @@ def save_case(
     conversation, mark it done."""
     errors = [p for p in lint_draft(case, folder, replacing) if p.level == "error"]
     if errors:
-        raise SaveError("; ".join(p.line().removeprefix("error: ") for p in errors))
+        raise SaveError(chained([p.sentence() for p in errors], "text.semicolons"))
     try:
         path = write_case(goldens_dir(folder), case, overwrite=case["id"] == replacing)
     except FileExistsError as exc:
@@ -228,7 +228,7 @@ class Failure:
         }
 
 
-class ReportMissing(Exception):
+class ReportMissing(Refusal):
     """No report to read: the message says how to make one."""
 
 
@@ -243,7 +243,7 @@ def failures(report: Path) -> tuple[str, list[Failure]]:
     whether the case or the agent is wrong, the closest FAQ/CGV passages, or for a blocking case what
     it forbids."""
     if not report.exists():
-        raise ReportMissing(f"no report at {report}: run `filon eval` (or `make eval`) to make one")
+        raise ReportMissing(said("err.report.none", path=str(report)))
     doc = EvalReport.read(report)
     caseset = load_set(doc.execution.goldens) if doc.execution.goldens else None
     cases = caseset.by_id() if caseset else {}
@@ -321,7 +321,8 @@ def _examples(path: Path, raw: list[Any]) -> list[Example]:
         try:
             out.append(Example.model_validate(example))
         except ValueError as exc:
-            raise ValueError(f"{path}: exemples[{i}]: {str(exc).splitlines()[-1].strip()}") from exc
+            why = str(exc).splitlines()[-1].strip()
+            raise Refusal(said("err.at", where=f"{path}: exemples[{i}]", why=why)) from exc
     return out
 
 
@@ -374,11 +375,12 @@ def label_answer(
     from filon.goldens.checks.rubrics import judges_dir
 
     if verdict not in ("bon", "mauvais"):
-        raise ValueError(f"verdict {verdict!r}: bon or mauvais")
+        raise Refusal(said("err.review.verdict", verdict=repr(verdict)))
     rubrics = judges_dir(goldens_dir(folder))
     known = sorted(p.stem for p in rubrics.glob("*.md"))
     if critere not in known:
-        raise ValueError(f"no rubric {critere!r} in {rubrics} (known: {', '.join(known) or 'none'})")
+        named = ", ".join(known) or "-"
+        raise Refusal(said("err.review.no_rubric", name=repr(critere), folder=str(rubrics), known=named))
     signed = f"label {critere} {verdict} : {reviewer or 'relecteur'}, {today.isoformat()}"
     for i, example in enumerate(draft.exemples):
         if example.reponse == answer.get("reponse"):

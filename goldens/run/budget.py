@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from filon.goldens.case.schema import Case
 from filon.goldens.models.model_checks import ModelChecks
+from filon.miner.core.messages import Said, said
 
 if TYPE_CHECKING:  # the runner imports this module: its Attempt is a name for the checker only
     from filon.goldens.run.runner import Attempt
@@ -116,16 +117,13 @@ class Budget:
             models += [m.model for m in (checks.judge, checks.embedder, checks.simulator) if m is not None]
         return [m for m in dict.fromkeys(models) if m not in self.prices]
 
-    def nothing_fits(self, cases: list[Case]) -> str:
-        """Why nothing would run, said before the run (the cheapest attempt is over the budget); "" if
+    def nothing_fits(self, cases: list[Case]) -> Said | None:
+        """Why nothing would run, said before the run (the cheapest attempt is over the budget); None if
         something fits."""
         cheapest = min((self.estimate(c) for c in cases), default=0.0)
         if cheapest <= self.limit:
-            return ""
-        return (
-            f"--budget {self.limit:g} $: the cheapest attempt is estimated at {cheapest:.4f} $ "
-            f"(the whole run at {self.estimated:.4f} $): nothing would run"
-        )
+            return None
+        return said("err.eval.over_budget", limit=f"{self.limit:g}", cheapest=cheapest, whole=self.estimated)
 
     @property
     def stopped(self) -> bool:

@@ -316,7 +316,7 @@ def run_cases(
 ) -> RunOutput:
     if target is None:
         if backend is None:
-            raise ValueError("the reference agent needs a model backend")
+            raise RuntimeError("the reference agent needs a model backend")
         target = ReferenceTarget(backend, prompt)
     fanout = ensure_tracing()
     collector = TraceCollector()

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from filon.goldens.case.schema import Case
-from filon.miner.core.messages import SaidError, said
+from filon.miner.core.messages import Refusal, SaidError, said
 
 if TYPE_CHECKING:
     from filon.agent import Conversation, SupportService
@@ -95,7 +95,7 @@ def parse_target(spec: str | None) -> str:
         return spec
     if spec.startswith("python:") and len(spec.split(":")) == 3 and all(spec.split(":")[1:]):
         return spec
-    raise ValueError(f"target {spec!r}: expected filon, python:MODULE:ATTR or http://HOST:PORT/PATH")
+    raise Refusal(said("err.target.spec", spec=repr(spec)))
 
 
 class ReferenceTarget:
@@ -151,22 +151,23 @@ class PythonTarget:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
             where = " and ".join(looked)
-            raise ValueError(
-                f"target {spec}: no module {exc.name or module_name!r} in {where} nor in the installed "
-                "packages: run filon from the folder that holds it, or install it in this environment"
+            raise Refusal(
+                said("err.target.no_module", spec=spec, module=repr(exc.name or module_name), where=where)
             ) from exc
         except Exception as exc:
-            raise ValueError(
-                f"target {spec}: cannot import {module_name}: {type(exc).__name__}: {exc}"
+            raise Refusal(
+                said(
+                    "err.target.import", spec=spec, module=module_name, kind=type(exc).__name__, why=str(exc)
+                )
             ) from exc
         found = getattr(module, attr, None)
         if not callable(found):
-            raise ValueError(f"target {spec}: {module_name} has no callable {attr!r}")
+            raise Refusal(said("err.target.no_callable", spec=spec, module=module_name, attr=repr(attr)))
         self.answer: Callable[..., Any] = found
         setup = getattr(module, "setup", None)
         self.setup: Callable[[dict[str, Any]], Any] | None = setup if callable(setup) else None
         if self.setup is not None and len(inspect.signature(self.setup).parameters) != 1:
-            raise ValueError(f"target {spec}: setup must take one argument, the case's fixtures")
+            raise Refusal(said("err.target.setup", spec=spec))
         etat = getattr(module, "etat", None)
         self.etat: Callable[[], Any] | None = etat if callable(etat) else None
 
@@ -205,7 +206,7 @@ class PythonTarget:
         try:
             said = self.answer(session.conversation_id, message, canal=case.canal, tel=case.tel)
         except Exception as exc:
-            raise TargetError(f"{type(exc).__name__}: {str(exc)[:200]}") from exc
+            raise TargetError(said("target.raised", kind=type(exc).__name__, why=str(exc)[:200])) from exc
         return str(said or "")
 
 

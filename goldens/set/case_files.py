@@ -13,7 +13,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from filon.miner.core.messages import Said, said
+from filon.miner.core.messages import Refusal, Said, said
 
 MAX_CASE_BYTES = 1_000_000  # a case is a few kilobytes; the largest of the set is under 40
 
@@ -60,5 +60,5 @@ def case_json(path: Path, folder: Path | None = None) -> Any:
 
     text = case_text(path, folder or path.parent)
     if isinstance(text, Said):
-        raise ValueError(f"{path}: {text.render('en')}")
+        raise Refusal(said("err.at", where=str(path), why=text))
     return json.loads(text)

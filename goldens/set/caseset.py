@@ -31,7 +31,7 @@ from filon.goldens.checks.rubrics import judges_dir
 from filon.goldens.set import calibration, model_lint
 from filon.goldens.set.case_files import case_text
 from filon.goldens.set.personal import identity_problems
-from filon.miner.core.messages import Said, chained, said
+from filon.miner.core.messages import Refusal, Said, chained, said
 from filon.miner.places import default_goldens
 from filon.miner.rules.config import FlagConfig
 from filon.miner.settings import settings
@@ -68,18 +68,17 @@ def goldens_dir(explicit: str | Path | None = None) -> Path:
     return Path(explicit or settings().goldens or default_goldens())
 
 
-def missing_set(explicit: str | Path | None = None) -> str | None:
-    """Why the set's folder cannot be read (a usage error: nothing to lint or replay), or None."""
+def missing_set(explicit: str | Path | None = None, option: str | None = "--goldens") -> Said | None:
+    """Why the set's folder cannot be read (a usage error: nothing to lint or replay), or None; a folder
+    given and absent is said after the `option` that gave it (none: an argument)."""
     folder = goldens_dir(explicit)
     if folder.is_dir():
         return None
     if explicit is not None:
-        return f"--goldens: no such folder {folder.absolute()}"
-    given = "FILON_GOLDENS" if settings().goldens else "the default"
-    return (
-        f"no golden set at {folder.absolute()} ({given}): run filon from your project (a folder with "
-        "filon.toml, or below it), or name the set with --goldens or FILON_GOLDENS"
-    )
+        absent = said("err.set.no_folder", folder=str(folder.absolute()))
+        return said("err.at", where=option, why=absent) if option else absent
+    given = "FILON_GOLDENS" if settings().goldens else said("err.set.the_default")
+    return said("err.set.no_set", folder=str(folder.absolute()), given=given)
 
 
 @dataclass
@@ -308,12 +307,16 @@ def _another_agent(path: Path, problems: list[Problem], cases: int) -> list[Prob
     return [Problem.of(str(path), "tools", why, "error")]
 
 
+class CaseExists(Refusal, FileExistsError):
+    """A case file that would be written over an existing id."""
+
+
 def write_case(folder: Path, data: dict[str, Any], overwrite: bool = False) -> Path:
     """Write one case atomically (temp file + rename); never over an existing id unless asked."""
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{data['id']}.json"
     if target.exists() and not overwrite:
-        raise FileExistsError(f"{target}: a case with id {data['id']!r} already exists")
+        raise CaseExists(said("err.case.exists", path=str(target), id=repr(data["id"])))
     tmp = target.with_name(f".{target.name}.tmp")
     tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, target)

@@ -10,10 +10,13 @@ import json
 from pathlib import Path
 
 from filon.goldens.set.caseset import goldens_dir, parse_case, write_case
+from filon.miner.core.messages import Refusal, Said, said
 
 
-class ImportError_(Exception):
-    def __init__(self, message: str, lines: list[str] | None = None, usage: bool = False) -> None:
+class ImportError_(Refusal):
+    """A list that cannot be imported: the file that cannot be read, or the problems of its cases."""
+
+    def __init__(self, message: Said, lines: list[str] | None = None, usage: bool = False) -> None:
         super().__init__(message)
         self.lines = lines or []
         self.usage = usage  # the file cannot be read (bad input, exit 2), not a list with bad cases
@@ -23,11 +26,17 @@ def import_list(file: Path, to: Path | None = None, overwrite: bool = False) -> 
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ImportError_(f"{file}: {exc.strerror}", usage=True) from exc
+        raise ImportError_(said("err.at", where=str(file), why=exc.strerror or str(exc)), usage=True) from exc
     except json.JSONDecodeError as exc:
-        raise ImportError_(f"{file}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from exc
+        raise ImportError_(
+            said(
+                "err.at",
+                where=str(file),
+                why=said("err.decode.json_at", line=exc.lineno, column=exc.colno, why=exc.msg),
+            )
+        ) from exc
     if not isinstance(data, list):
-        raise ImportError_(f"{file}: expected a JSON list of cases")
+        raise ImportError_(said("err.import.not_a_list", file=str(file)))
     folder = goldens_dir(to)
     problems, seen, tels = [], set(), set()
     for i, item in enumerate(data):
@@ -37,16 +46,16 @@ def import_list(file: Path, to: Path | None = None, overwrite: bool = False) -> 
         if case is None:
             continue
         if case.id in seen:
-            problems.append(f"error: {name}: id: duplicate id {case.id!r} in the file")
+            problems.append(said("err.import.duplicate_id", where=name, id=repr(case.id)).render("en"))
         if case.tel and case.tel in tels:
-            problems.append(f"error: {name}: tel: duplicate tel {case.tel} in the file")
+            problems.append(said("err.import.duplicate_tel", where=name, tel=case.tel).render("en"))
         seen.add(case.id)
         if case.tel:
             tels.add(case.tel)
         if not overwrite and (folder / f"{case.id}.json").exists():
             problems.append(
-                f"error: {name}: id: {folder / (case.id + '.json')} already exists (--overwrite to replace)"
+                said("err.import.exists", where=name, path=str(folder / f"{case.id}.json")).render("en")
             )
     if problems:
-        raise ImportError_(f"{file}: nothing imported, {len(problems)} problem(s)", problems)
+        raise ImportError_(said("err.import.nothing", file=str(file), count=len(problems)), problems)
     return [write_case(folder, item, overwrite=True) for item in data]

@@ -20,6 +20,7 @@ from filon.goldens.case.schema import Case
 from filon.goldens.checks.rubrics import Calibration, Disagreement, Rubric
 from filon.goldens.models.judge import Judge, JudgeError
 from filon.goldens.set.calibration import label
+from filon.miner.core.messages import Said, said, why
 
 VERDICTS = ("bon", "mauvais")
 
@@ -139,7 +140,7 @@ class CalibrateOutcome:
     """What `filon judge calibrate` hands back: each criterion's result and where it was written."""
 
     exit_code: int
-    message: str = ""
+    message: str | Said = ""
     results: list[Result] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
     banner: str = ""
@@ -165,22 +166,22 @@ def calibrate_set(
     from filon.goldens.set.caseset import load_set, missing_set
 
     if repeats < 1:
-        return CalibrateOutcome(Exit.USAGE, "--repeats takes a whole number of at least 1")
+        return CalibrateOutcome(Exit.USAGE, said("err.judge.repeats"))
     absent = missing_set(goldens)
     if absent is not None:  # no folder: a usage error (2), as `eval` and `lint` say it
         return CalibrateOutcome(Exit.USAGE, absent)
     caseset = load_set(goldens)
     if caseset.errors:
-        return CalibrateOutcome(Exit.INVALID_SET, f"the golden set {caseset.folder} is invalid")
+        return CalibrateOutcome(Exit.INVALID_SET, said("err.set.invalid", folder=str(caseset.folder)))
     used = sorted({c for case in caseset.cases for c in case.criteria()})
     names = criteres or used
     folder = judges_dir(caseset.folder)
     try:
         rubrics = [load_rubric(folder, n) for n in names]
     except RubricError as exc:
-        return CalibrateOutcome(Exit.USAGE, f"--critere: {exc}")
+        return CalibrateOutcome(Exit.USAGE, said("err.at", where="--critere", why=why(exc)))
     if not rubrics:
-        return CalibrateOutcome(Exit.USAGE, f"no case of {caseset.folder} carries a juge check")
+        return CalibrateOutcome(Exit.USAGE, said("err.judge.no_juge", folder=str(caseset.folder)))
     try:
         with open_backend(backend, None, model_url) as opened:
             judge = Judge(
@@ -193,9 +194,9 @@ def calibrate_set(
                 on_start(sum(len(v) for v in known.values()))
             results = [calibrate(judge, r, known[r.name], repeats, on_done=on_done) for r in rubrics]
     except MissingCredentials as exc:
-        return CalibrateOutcome(Exit.INCONCLUSIVE, str(exc))
+        return CalibrateOutcome(Exit.INCONCLUSIVE, why(exc))
     except ValueError as exc:
-        return CalibrateOutcome(Exit.USAGE, str(exc))
+        return CalibrateOutcome(Exit.USAGE, why(exc))
     banner = f"judge {judge.model}" + (
         " (scripted stand-in: says nothing of a real judge)" if judge.stand_in else ""
     )

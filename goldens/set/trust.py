@@ -27,6 +27,7 @@ from filon.goldens.case.schema import Case, Example
 from filon.goldens.checks.rules import RuleGate
 from filon.goldens.set.calibration import gaps, judge_failures
 from filon.goldens.set.rule_standing import example_transcript
+from filon.miner.core.messages import Refusal, said
 
 REAL = ("revue", "observé")
 
@@ -103,7 +104,7 @@ def table_examples(cases: Sequence[Case], rows: list[Any], source: str) -> list[
     out = []
     for i, row in enumerate(rows):
         if not isinstance(row, dict) or row.get("case") not in known:
-            raise ValueError(f"{source}: row {i}: 'case' is not a case of the set")
+            raise Refusal(said("err.trust.not_a_case", where=f"{source}: row {i}"))
         fields = {k: row[k] for k in ("verdict", "reponse", "outils", "escalade", "origine") if k in row}
         answers = fields.get("reponse")
         if isinstance(answers, list) and len(answers) == 1:
@@ -112,7 +113,9 @@ def table_examples(cases: Sequence[Case], rows: list[Any], source: str) -> list[
             out.append((known[row["case"]], Example.model_validate({"origine": "revue", **fields})))
         except ValidationError as exc:
             where = ".".join(str(p) for p in exc.errors()[0]["loc"])
-            raise ValueError(f"{source}: row {i}: {where}: {exc.errors()[0]['msg']}") from None
+            raise Refusal(
+                said("err.at", where=f"{source}: row {i}: {where}", why=exc.errors()[0]["msg"])
+            ) from None
     return out
 
 

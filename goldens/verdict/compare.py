@@ -16,7 +16,7 @@ from typing import Any, Literal
 from filon.goldens.exits import Exit
 from filon.goldens.verdict import stats
 from filon.goldens.verdict.report_model import EvalReport
-from filon.miner.core.messages import Said, said
+from filon.miner.core.messages import Refusal, Said, said
 
 Verdict = Literal["pas pire", "pire", "ne s'apparient pas", "non concluant"]
 EXIT: dict[Verdict, Exit] = {
@@ -140,7 +140,7 @@ _ON_DISK = {
 
 def compare(a: EvalReport, b: EvalReport, margin: float = 0.05) -> Comparison:
     if not 0 < margin < 1:
-        raise ValueError(f"--marge: {margin} is not between 0 and 1")
+        raise Refusal(said("err.compare.margin", margin=margin))
     cases_a, cases_b = a.by_id(), b.by_id()
     only_a, only_b = sorted(set(cases_a) - set(cases_b)), sorted(set(cases_b) - set(cases_a))
     out = Comparison("pas pire", "", margin, runs={"a": _run(a), "b": _run(b)})

@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from filon.miner.core.messages import Refusal, said
+
 
 def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -33,7 +35,7 @@ def outputs(report: str | Path, junit: str | Path | None, interrupted: bool) -> 
     return written_to(Path(report), interrupted), (written_to(Path(junit), interrupted) if junit else None)
 
 
-class ReportBusy(Exception):
+class ReportBusy(Refusal):
     """Another run holds the report: its path, and the pid that holds it when known."""
 
 
@@ -59,9 +61,12 @@ def report_lock(path: Path) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             holder = os.read(fd, 32).decode("ascii", "replace").strip()
-            raise ReportBusy(
-                f"{path}: another filon eval is writing it" + (f" (pid {holder})" if holder else "")
-            ) from None
+            busy = (
+                said("err.report.busy_pid", path=str(path), pid=holder)
+                if holder
+                else said("err.report.busy", path=str(path))
+            )
+            raise ReportBusy(busy) from None
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         yield

@@ -24,7 +24,7 @@ from pydantic import Field, ValidationError
 
 from filon.goldens.case.on_disk import FrenchOnDisk
 from filon.goldens.run.attempt import Attempt
-from filon.miner.core.messages import Said, as_said
+from filon.miner.core.messages import Refusal, Said, as_said, said
 
 VERSION: Literal[7] = 7
 Stability = Literal["stable réussi", "stable échec", "instable", "erreur", "non exécutable"]
@@ -289,7 +289,7 @@ class EvalReport(FrenchOnDisk):
     def parse(cls, data: Any, source: str = "report") -> EvalReport:
         """A report of any version; `ValueError` naming the source and the first bad field otherwise."""
         if not isinstance(data, dict) or "cas" not in data:
-            raise ValueError(f"{source}: not a filon eval report (no 'cas')")
+            raise Refusal(said("err.report.not_a_report", source=source))
         if data.get("version") is None:
             from filon.goldens.verdict.report_v1 import upgrade_v1
 
@@ -307,18 +307,18 @@ class EvalReport(FrenchOnDisk):
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
-            raise ValueError(f"{source}: {where}: {first['msg']}") from exc
+            raise Refusal(said("err.at", where=f"{source}: {where}", why=first["msg"])) from exc
 
     @classmethod
     def read(cls, path: Path) -> EvalReport:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise ValueError(f"{path}: no such report (filon eval --report writes one)") from None
+            raise Refusal(said("err.report.missing", path=str(path))) from None
         except OSError as exc:
-            raise ValueError(f"{path}: {exc.strerror or exc}") from exc
+            raise Refusal(said("err.at", where=str(path), why=exc.strerror or str(exc))) from exc
         except ValueError as exc:
-            raise ValueError(f"{path}: not JSON ({exc})") from exc
+            raise Refusal(said("err.not_json", path=str(path), why=str(exc))) from exc
         return cls.parse(data, str(path))
 
 

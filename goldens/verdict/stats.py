@@ -20,7 +20,7 @@ ALPHA = 0.05
 def mcnemar_exact(b: int, c: int) -> float:
     """Two-sided exact p-value: b cases passed on A only, c on B only."""
     if b < 0 or c < 0:
-        raise ValueError("counts cannot be negative")
+        raise RuntimeError("counts cannot be negative")
     n = b + c
     if n == 0:
         return 1.0
@@ -32,7 +32,7 @@ def mcnemar_exact(b: int, c: int) -> float:
 def paired_interval(b: int, c: int, n: int) -> tuple[float, float]:
     """95% interval of (B's pass rate − A's) over n paired cases (Agresti–Min: 0.5 added to each cell)."""
     if n <= 0:
-        raise ValueError("no paired case")
+        raise RuntimeError("no paired case")
     b2, c2, n2 = b + 0.5, c + 0.5, n + 2
     diff = (c2 - b2) / n2
     se = math.sqrt(max(0.0, (b2 + c2) - (c2 - b2) ** 2 / n2)) / n2
@@ -44,7 +44,7 @@ def bootstrap_interval(
 ) -> tuple[float, float]:
     """95% percentile interval of the mean per-case difference, cases resampled with replacement."""
     if not deltas:
-        raise ValueError("no paired case")
+        raise RuntimeError("no paired case")
     rng = random.Random(seed)
     n = len(deltas)
     means = sorted(sum(rng.choices(deltas, k=n)) / n for _ in range(resamples))

@@ -46,10 +46,10 @@ def cause(
 ) -> str:
     """Register a cause where its detector is defined; its name, for `Flag.of`."""
     if rule and not (label and label_en):
-        raise ValueError(f"cause {name!r}: a rule is said in French and English (label=, label_en=)")
+        raise RuntimeError(f"cause {name!r}: a rule is said in French and English (label=, label_en=)")
     entry = CauseDef(name, kind, severity, why, rule, label, label_en, blocking, production)
     if CAUSES.setdefault(name, entry) != entry:
-        raise ValueError(f"cause {name!r} is registered twice, differently")
+        raise RuntimeError(f"cause {name!r} is registered twice, differently")
     FIELDS[name] = (str(kind.value), str(severity.value))
     return name
 

@@ -3,6 +3,10 @@ importing the store (SQLModel and the drivers) for every command."""
 
 from __future__ import annotations
 
+from filon.miner.core.messages import Lang, SaidError
 
-class StoreError(RuntimeError):
+
+class StoreError(SaidError, RuntimeError):
     """The store cannot be opened or written; the message says which URL and why."""
+
+    spoken_in: Lang = "en"

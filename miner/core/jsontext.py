@@ -9,6 +9,8 @@ from typing import Any
 
 import orjson
 
+from filon.miner.core.messages import Refusal, said
+
 
 def dumps(value: Any) -> str:
     """Compact JSON, non-ASCII kept as is."""
@@ -42,7 +44,7 @@ def loads(text: str | bytes) -> Any:
         try:
             return json.loads(text)  # NaN and Infinity, which Python's own encoder writes
         except RecursionError:  # arguments nested 50,000 deep: a sender's text, not a poison
-            raise ValueError("nested too deep") from None
+            raise Refusal(said("err.decode.json_too_deep")) from None
 
 
 def parsed(value: Any) -> Any:

@@ -73,11 +73,26 @@ class Said(BaseModel):
 
 class SaidError(Exception):
     """An error whose message is a sentence of the catalogue (or a plain line, as written): `str()` is its
-    French, `said` the sentence to keep or render in either language."""
+    French (`spoken_in`), `said` the sentence to keep or render in either language."""
+
+    spoken_in: Lang = "fr"
 
     def __init__(self, message: str | Said) -> None:
-        super().__init__(str(message))
+        super().__init__(render(message, self.spoken_in))
         self.said = message
+
+
+class Refusal(SaidError, ValueError):
+    """What filon refuses from a user (a file, an option, a setting, a payload): one sentence of the
+    catalogue (`err.*`), whose `str()` is English (the CLI's and the logs' language) and whose `said` a
+    command renders (`filon.commands.common.fail`). A `ValueError`, as the refusals it replaced were."""
+
+    spoken_in: Lang = "en"
+
+
+def why(exc: BaseException) -> str | Said:
+    """An error as a value another sentence can quote: its sentence when it has one, else its text."""
+    return exc.said if isinstance(exc, SaidError) else str(exc)
 
 
 def said(code: str, /, **params: Any) -> Said:

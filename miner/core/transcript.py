@@ -24,6 +24,7 @@ from pydantic import (
 )
 from typing_extensions import TypedDict
 
+from filon.miner.core.messages import Refusal, said
 from filon.miner.core.model import ToolCall, Turn
 
 
@@ -53,7 +54,9 @@ def _read_turn(value: Any) -> Any:
         turn = _ON_DISK.validate_python(value)
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise ValueError(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+        raise Refusal(
+            said("err.at", where=".".join(str(p) for p in first["loc"]), why=first["msg"])
+        ) from None
     calls = [
         ToolCall.named(c["outil"], c.get("args"), c.get("resultat"), c.get("erreur"))
         for c in turn.get("appels", [])

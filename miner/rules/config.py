@@ -10,6 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from filon.miner.core.messages import said, why
 from filon.miner.places import project_folder
 from filon.miner.rules.config_values import ConfigError, checked, read_toml
 from filon.miner.rules.rulebook import Rulebook, rulebook
@@ -288,7 +289,7 @@ class FlagConfig:
         if own.is_file():
             found = read_toml(own)
             if "tool" in found:
-                raise ConfigError(f"{own}: takes its settings as top-level keys, not under [tool.filon]")
+                raise ConfigError(said("err.config.tool_table", path=str(own)))
             checked(found, str(own), _known())
             values.update(_resolved(found, str(own), folder))
         added_escalation = overrides.pop("escalation_tools", None)  # `--escalation-tool` adds, never replaces
@@ -315,11 +316,11 @@ def _resolved(found: dict[str, Any], where: str, folder: Path) -> dict[str, Any]
     out = dict(found)
     if "rules" in out:
         if not isinstance(out["rules"], dict):
-            raise ConfigError(f"{where}: rules: tables [rules.NAME]")
+            raise ConfigError(said("err.config.rules_tables", where=where))
         try:
             out["rules"] = rulebook(out["rules"], where)
         except ValueError as exc:
-            raise ConfigError(str(exc)) from exc
+            raise ConfigError(why(exc)) from exc
     for name in ("sources", "policy_sources"):
         if name in out:
             out[name] = _folders(out[name], f"{where}: {name}", folder)
@@ -329,11 +330,11 @@ def _resolved(found: dict[str, Any], where: str, folder: Path) -> dict[str, Any]
 def _folders(found: object, where: str, folder: Path) -> list[str]:
     """Folders of help texts, made absolute; `ValueError` naming the one missing."""
     if not isinstance(found, list) or not all(isinstance(x, str) for x in found):
-        raise ConfigError(f"{where}: a list of folders of help texts")
+        raise ConfigError(said("err.config.folders", where=where))
     paths = [(folder / x).resolve() for x in found]
     missing = next((p for p in paths if not p.is_dir()), None)
     if missing is not None:
-        raise ConfigError(f"{where}: no such folder {missing}")
+        raise ConfigError(said("err.config.no_folder", where=where, folder=str(missing)))
     return [str(p) for p in paths]
 
 

@@ -10,14 +10,16 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from filon.miner.core.messages import Refusal, said
 
-class ConfigError(ValueError):
+
+class ConfigError(Refusal):
     """filon.toml (or `[tool.filon]`) cannot be used: the message names the file and the setting."""
 
 
-# lists of strings, each with what its message says it holds
-_STRINGS = 'a list of strings, such as ["a", "b"]'
-_TOOLS = "a list of tool names (shell patterns allowed)"
+# lists of strings, each with the code of what its message says it holds
+_STRINGS = "err.config.strings"
+_TOOLS = "err.config.tools"
 STRING_LISTS: dict[str, str] = {
     **dict.fromkeys(
         ("tools", "escalation_tools", "injection_patterns", "promise_patterns", "conversation_keys",
@@ -25,7 +27,7 @@ STRING_LISTS: dict[str, str] = {
         _STRINGS,
     ),
     **dict.fromkeys(("write_tools", "identity_tools", "disclosing_tools"), _TOOLS),
-    "test_identities": "a list of emails or phone numbers (globs allowed)",
+    "test_identities": "err.config.identities",
 }  # fmt: skip
 FLAGS = ("identity_required", "confirm_writes")  # true or false
 # number settings: (the smallest value that makes sense, the largest, whether it must be whole)
@@ -41,11 +43,13 @@ def read_toml(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: {exc}") from exc
+        raise ConfigError(said("err.at", where=str(path), why=str(exc))) from exc
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
+        raise ConfigError(said("err.config.not_utf8", path=str(path), byte=exc.start)) from exc
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+        raise ConfigError(
+            said("err.config.unreadable", path=str(path), why=exc.strerror or str(exc))
+        ) from exc
 
 
 def checked(values: dict[str, Any], where: str, known: set[str]) -> None:
@@ -53,28 +57,42 @@ def checked(values: dict[str, Any], where: str, known: set[str]) -> None:
     unknown = sorted(set(values) - known)
     if unknown:
         raise ConfigError(
-            f"{where}: unknown setting(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})"
+            said("err.config.unknown", where=where, names=", ".join(unknown), known=", ".join(sorted(known)))
         )
     for name in FLAGS:
         if name in values and not isinstance(values[name], bool):
-            raise ConfigError(f"{where}: {name}: true or false")
+            raise ConfigError(said("err.true_or_false", where=f"{where}: {name}"))
     for name, holds in STRING_LISTS.items():
         found = values.get(name, [])
         if not isinstance(found, list) or not all(isinstance(x, str) and x.strip() for x in found):
-            raise ConfigError(f"{where}: {name}: {holds}")
+            raise ConfigError(said("err.at", where=f"{where}: {name}", why=said(holds)))
     for name, (low, high, whole) in NUMBERS.items():
         if name not in values:
             continue
         value = values[name]
-        kind = "a whole number" if whole else "a number"
+        kind = said("err.config.a_whole_number" if whole else "err.config.a_number")
         if (
             isinstance(value, bool)
             or not isinstance(value, int | float)
             or (whole and not isinstance(value, int))
         ):
-            raise ConfigError(f"{where}: {name}: {kind}, not {value!r}")
+            raise ConfigError(
+                said("err.config.wrong_type", where=f"{where}: {name}", kind=kind, value=repr(value))
+            )
         if not low <= value <= high:
-            limits = f"at least {low:g}" if high == float("inf") else f"between {low:g} and {high:g}"
-            raise ConfigError(f"{where}: {name}: {kind} {limits}, not {value!r}")
+            limits = (
+                said("err.config.at_least", low=f"{low:g}")
+                if high == float("inf")
+                else said("err.config.between", low=f"{low:g}", high=f"{high:g}")
+            )
+            raise ConfigError(
+                said(
+                    "err.config.out_of_range",
+                    where=f"{where}: {name}",
+                    kind=kind,
+                    limits=limits,
+                    value=repr(value),
+                )
+            )
     if "target" in values and not isinstance(values["target"], str):
-        raise ConfigError(f"{where}: target: a string (python:module:function or an http URL)")
+        raise ConfigError(said("err.config.target", where=where))

@@ -33,6 +33,7 @@ from functools import cache
 from typing import Any
 
 from filon.miner.core.causes import cause_of
+from filon.miner.core.messages import Refusal, said
 from filon.miner.core.severity import Severity
 
 
@@ -98,28 +99,37 @@ def rulebook(settings: dict[str, Any], where: str) -> Rulebook:
     for name, values in settings.items():
         key = f"{where}: rules.{name}"
         if name not in rules:
-            raise ValueError(f"{key}: unknown rule (known: {', '.join(rules)})")
+            raise Refusal(said("err.rules.unknown", where=key, known=", ".join(rules)))
         if not isinstance(values, dict):
-            raise ValueError(f"{key}: a table of {', '.join(SETTINGS)}")
+            raise Refusal(said("err.rules.table", where=key, settings=", ".join(SETTINGS)))
         unknown = sorted(set(values) - set(SETTINGS))
         if unknown:
-            raise ValueError(f"{key}.{unknown[0]}: unknown setting (known: {', '.join(SETTINGS)})")
+            raise Refusal(
+                said("err.rules.unknown_setting", where=f"{key}.{unknown[0]}", known=", ".join(SETTINGS))
+            )
         changed: dict[str, Any] = {}
         if "severity" in values:
             try:
                 changed["severity"] = Severity(str(values["severity"]))
             except ValueError:
                 known = ", ".join(s.value for s in Severity)
-                raise ValueError(f"{key}.severity: {values['severity']!r} is not one of {known}") from None
+                raise Refusal(
+                    said(
+                        "err.rules.severity",
+                        where=f"{key}.severity",
+                        value=repr(values["severity"]),
+                        known=known,
+                    )
+                ) from None
         for flag in ("enabled", "blocking", "production"):
             if flag in values:
                 if not isinstance(values[flag], bool):
-                    raise ValueError(f"{key}.{flag}: true or false")
+                    raise Refusal(said("err.true_or_false", where=f"{key}.{flag}"))
                 changed[flag] = values[flag]
         if values.get("patterns") is not None:
             patterns = values["patterns"]
             if not isinstance(patterns, list) or not all(isinstance(p, str) and p for p in patterns):
-                raise ValueError(f"{key}.patterns: a list of phrases")
+                raise Refusal(said("err.rules.patterns", where=f"{key}.patterns"))
             changed["patterns"] = tuple(patterns)
         rules[name] = replace(rules[name], **changed)
     return Rulebook(rules)

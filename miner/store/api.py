@@ -19,6 +19,7 @@ from sqlalchemy import Engine, event
 from sqlmodel import Session, col, create_engine, select
 
 from filon.miner.core.errors import StoreError as StoreError
+from filon.miner.core.messages import said
 from filon.miner.places import shown, store_opened, where
 from filon.miner.settings import settings
 from filon.miner.store.batch import TraceBatch, trace_batch
@@ -130,7 +131,7 @@ class Store:
             file = Path(url.removeprefix("sqlite:///"))
             if url != db_url(default_db()) and not file.parent.is_dir():  # a typo would start an empty store
                 raise StoreError(
-                    f"cannot open the store {shown(url)!r}: the folder {str(file.parent)!r} does not exist"
+                    said("err.store.no_folder", url=repr(shown(url)), folder=repr(str(file.parent)))
                 )
             new = not file.exists()
             file.parent.mkdir(parents=True, exist_ok=True)  # the default, in FILON_HOME, made on first use
@@ -140,7 +141,7 @@ class Store:
                 _sqlite_pragmas(engine)
             migrate(engine)
         except Exception as exc:  # driver, URL or permission: one clear line for the user
-            raise StoreError(f"cannot open the store {shown(url)!r}: {exc}") from exc
+            raise StoreError(said("err.store.cannot_open", url=repr(shown(url)), why=str(exc))) from exc
         for tell in store_opened:
             tell(url, new)
         return cls(engine)

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import delete, select, update
 
+from filon.miner.core.messages import Refusal, said
 from filon.miner.core.severity import INCIDENT_PRIORITY, NO_FLAG, ReviewStatus
 from filon.miner.store.batch import chunks  # ids per statement, under every driver's limit
 from filon.miner.store.reviews import CONVERSATIONS, GATE, LINKS, REVIEWS, ReviewStore, claimable
@@ -142,7 +143,7 @@ class GroupReviewStore(ReviewStore):
         """Give back what a group verdict changed: its conversations open again (those still as it left
         them), and the links it made to the case removed. The number given back."""
         if reviewer == GATE:
-            raise ValueError("the gate's own verdicts are not undone from here")
+            raise Refusal(said("err.store.gate_verdict"))
         now = datetime.now(UTC)
         count = 0
         with self.engine.begin() as conn:

@@ -315,3 +315,17 @@ def test_a_framework_s_prompt_read_as_the_customer_s_text_is_named_not_counted(t
     [found] = doctor_json(path)
     missing = {m["what"]: m for m in found["missing"]}  # type: ignore[union-attr, index]
     assert "customer's text" in missing and "a framework's prompt" in missing["customer's text"]["advice"]
+
+
+def test_the_diagnosis_is_said_from_the_catalogue_in_either_language() -> None:
+    from filon.tracing.doctor import diagnose, lines
+    from filon.tracing.files import read_otlp_file
+
+    found = diagnose(read_otlp_file(FIXTURES / "adk-1-nocontent.pb"))
+    english, french = lines(found), lines(found, "fr")
+    assert len(english) == len(french) > 5
+    assert any(line.startswith("MISSING customer's text: ") for line in english), english
+    assert any(line.startswith("MANQUE  texte du client : ") for line in french), french
+    advice = [line for line in french if line.lstrip().startswith("→")]
+    assert advice and all("ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true" in line for line in advice)
+    assert "enveloppe d'un framework" in "".join(french) and "wrapper" not in "".join(french)

@@ -35,8 +35,8 @@ class Convention:
     name: str
     label: str
     marks: tuple[str, ...]
-    capture: str  # how to make the stack record the messages
-    session: str  # how to give the stack's spans a conversation id
+    capture: str  # the code of how to make the stack record the messages (`stack.NAME.capture`)
+    session: str  # the code of how to give the stack's spans a conversation id
     translate: Callable[[SpanRecord], SpanRecord] | None = None
 
 
@@ -71,9 +71,8 @@ GENAI = Convention(
         "gen_ai.usage.input_tokens",
         "gen_ai.tool.name",
     ),
-    "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY (opentelemetry-util-genai 1.3b0 and later;"
-    " 'true' captures nothing there) with OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental",
-    "span.set_attribute('gen_ai.conversation.id', session_id) on the agent span of each turn",
+    "stack.otel_genai.capture",
+    "stack.otel_genai.session",
 )
 CONVENTIONS = {c.name: c for c in (*READERS, GENAI)}
 _MARKS = tuple((mark, reader) for reader in READERS for mark in reader.marks)

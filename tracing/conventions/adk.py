@@ -21,8 +21,8 @@ from filon.miner.core.jsontext import parsed
 from filon.tracing.records import SpanRecord, with_attributes
 
 NAME, LABEL = "adk", "ADK"
-SESSION = "the ADK session: Runner.run_async(session_id=...) (always there)"
-CAPTURE = "ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true (ADK 1.x; ADK 2.x: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=SPAN_ONLY)"
+SESSION = "stack.adk.session"  # its words: miner/core/messages.toml
+CAPTURE = "stack.adk.capture"  # its words: miner/core/messages.toml
 PREFIX = "gcp.vertex.agent."
 MARKS = (PREFIX + "llm_request", PREFIX + "tool_call_args", PREFIX + "invocation_id", PREFIX + "session_id")
 EMPTY = ("", "{}", "N/A", None)

@@ -20,8 +20,8 @@ NAME, LABEL = "claude_code", "Claude Code / Claude Agent SDK"
 PREFIX = "claude_code."
 MARKS: tuple[str, ...] = ()  # none: the spans are told by their name or their scope
 SCOPES = ("claude-code", "com.anthropic.claude_code", "com.anthropic.claude_code.tracing")
-SESSION = "Claude Code gives each session a session.id on every span"
-CAPTURE = "OTEL_LOG_USER_PROMPTS=1 (the prompt is redacted otherwise)"
+SESSION = "stack.claude_code.session"  # its words: miner/core/messages.toml
+CAPTURE = "stack.claude_code.capture"  # its words: miner/core/messages.toml
 
 
 def _first(attrs: dict[str, Any], *keys: str) -> Any:

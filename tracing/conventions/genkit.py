@@ -19,8 +19,8 @@ from filon.tracing.records import SpanRecord, with_attributes
 NAME, LABEL = "genkit", "Genkit"
 KIND = "genkit:type"
 MARKS = (KIND,)
-SESSION = "a session id on the flow's span (gen_ai.conversation.id), as Genkit's sessions give one"
-CAPTURE = "Genkit records inputs and outputs by default"
+SESSION = "stack.genkit.session"  # its words: miner/core/messages.toml
+CAPTURE = "stack.genkit.capture"  # its words: miner/core/messages.toml
 
 
 def _message(value: Any) -> dict[str, Any] | None:

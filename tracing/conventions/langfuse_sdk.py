@@ -20,8 +20,8 @@ from filon.tracing.records import SpanRecord, with_attributes
 NAME, LABEL = "langfuse", "Langfuse SDK"
 KIND = "langfuse.observation.type"
 MARKS = (KIND,)
-SESSION = "propagate_attributes(session_id=…) (or langfuse.session.id on the trace) around each turn"
-CAPTURE = "the Langfuse SDK records inputs and outputs by default (unless mask or capture_input=False)"
+SESSION = "stack.langfuse.session"  # its words: miner/core/messages.toml
+CAPTURE = "stack.langfuse.capture"  # its words: miner/core/messages.toml
 
 
 def _definition(message: Any) -> bool:

@@ -26,8 +26,8 @@ from filon.tracing.records import SpanRecord, with_attributes
 NAME, LABEL = "logfire_agents", "Logfire (OpenAI Agents SDK)"
 MARKS = ("agent_trace_id",)  # the root's; the other spans are told by their scope
 SCOPES = ("logfire.openai_agents",)
-SESSION = "RunConfig(group_id=conversation_id, trace_metadata={'user_id': ...}) on each Runner.run"
-CAPTURE = "logfire.instrument_openai_agents() records inputs and outputs (no setting hides them)"
+SESSION = "stack.logfire_agents.session"  # its words: miner/core/messages.toml
+CAPTURE = "stack.logfire_agents.capture"  # its words: miner/core/messages.toml
 USER_KEYS = ("user_id", "userId", "user")
 TOOL_TEMPLATE = "Function: {name}"
 HANDOFF_TEMPLATE = "Handoff: {from_agent} → {to_agent}"

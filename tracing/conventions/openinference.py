@@ -26,8 +26,8 @@ from filon.tracing.records import SpanRecord, with_attributes
 KIND = "openinference.span.kind"
 NAME, LABEL = "openinference", "OpenInference"
 MARKS = (KIND,)
-SESSION = "wrap each turn in openinference.instrumentation.using_session(session_id)"
-CAPTURE = "OPENINFERENCE_HIDE_INPUTS and OPENINFERENCE_HIDE_OUTPUTS unset (or false)"
+SESSION = "stack.openinference.session"  # its words: miner/core/messages.toml
+CAPTURE = "stack.openinference.capture"  # its words: miner/core/messages.toml
 OPERATIONS = {"AGENT": "invoke_agent", "CHAIN": "invoke_agent", "LLM": "chat", "TOOL": "execute_tool"}
 TABLE = {  # OpenInference attribute → GenAI attribute, copied as they are
     "session.id": "gen_ai.conversation.id",

@@ -19,8 +19,8 @@ ALL_MESSAGES = "pydantic_ai.all_messages"
 FINAL = "final_result"
 MARKS = (ALL_MESSAGES,)
 SCOPES = ("pydantic-ai",)
-SESSION = "pass message_history from one run to the next (pydantic-ai keeps one gen_ai.conversation.id)"
-CAPTURE = "InstrumentationSettings(include_content=True) (its default)"
+SESSION = "stack.pydantic_ai.session"  # its words: miner/core/messages.toml
+CAPTURE = "stack.pydantic_ai.capture"  # its words: miner/core/messages.toml
 
 
 def to_genai(span: SpanRecord) -> SpanRecord:

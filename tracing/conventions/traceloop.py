@@ -29,8 +29,8 @@ MARKS = (
     "gen_ai.prompt.0.content",
     "gen_ai.completion.0.content",
 )
-SESSION = 'Traceloop.set_association_properties({"session_id": ...}) before each turn'
-CAPTURE = "TRACELOOP_TRACE_CONTENT=true (its default; false hides prompts and completions)"
+SESSION = "stack.traceloop.session"  # its words: miner/core/messages.toml
+CAPTURE = "stack.traceloop.capture"  # its words: miner/core/messages.toml
 AGENT_KINDS = ("workflow", "agent")
 ROLES = {"model": "assistant", "ai": "assistant"}
 TOKENS = (

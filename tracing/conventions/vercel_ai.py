@@ -18,8 +18,8 @@ from filon.tracing.records import SpanRecord, with_attributes
 KIND = "ai.operationId"
 NAME, LABEL = "vercel_ai", "Vercel AI SDK"
 MARKS = (KIND,)
-SESSION = "experimental_telemetry: {metadata: {sessionId: ...}}"
-CAPTURE = "experimental_telemetry: {isEnabled: true, recordInputs: true, recordOutputs: true}"
+SESSION = "stack.vercel_ai.session"  # its words: miner/core/messages.toml
+CAPTURE = "stack.vercel_ai.capture"  # its words: miner/core/messages.toml
 AGENT_OPS = ("ai.generateText", "ai.streamText", "ai.generateObject", "ai.streamObject")
 MODEL_SUFFIXES = (".doGenerate", ".doStream")
 

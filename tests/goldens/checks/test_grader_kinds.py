@@ -106,7 +106,7 @@ def test_one_name_for_two_kinds_is_refused() -> None:
 
     before = dict(_REGISTERED)
     try:
-        with pytest.raises(ValueError, match="'outils' is registered twice"):
+        with pytest.raises(RuntimeError, match="'outils' is registered twice"):
 
             @check_kind(rank=99)
             class Impostor:

@@ -22,6 +22,7 @@ FRENCH = re.compile(
 # the case format's own words, and its French quoted as the case writes it
 CASE_WORDS = re.compile(
     r"'bon'|trop strict|etat_final|proche_de|criteres|'texte'|si_reussi|« [^»]* »|< seuil|neither commande"
+    r"|juge critere|'cas'|seuil: N|seuil \{threshold\}|echelle, seuil|not commande, email, tel|--[a-z_-]+|a juge check"
 )
 CODES = sorted(catalogue())
 
@@ -47,7 +48,7 @@ def _codes_named_in(folder: Path) -> set[str]:
 
 def test_every_code_the_code_names_is_in_the_catalogue() -> None:
     named = set()
-    for room in ("goldens", "miner", "filon/commands", "tui"):
+    for room in ("goldens", "miner", "filon/commands", "tui", "tracing", "agent"):
         named |= _codes_named_in(ROOT / room)
     assert len(named) > 60
     assert sorted(n for n in named if n not in catalogue() and not n.endswith(".")) == []
