@@ -17,7 +17,7 @@ from google.auth.exceptions import DefaultCredentialsError
 from google.genai import types
 
 from filon.agent.scripted import ScriptedModel, ScriptedSettings
-from filon.miner.core.messages import Lang, Refusal, SaidError, said
+from filon.miner.core.messages import Lang, Refusal, Said, SaidError, said
 
 DEFAULT_MODEL = os.environ.get("FILON_MODEL", "gemini-3.5-flash-lite")
 SCRIPTED_MODEL = "scripted-lin-et-laine"
@@ -73,12 +73,11 @@ class Backend:
     url: str | None = None
 
     @property
-    def banner(self) -> str:
+    def banner(self) -> Said:
+        """Which model answers, the scripted stand-in said to be one (`banner.*`)."""
         if self.scripted:
-            return (
-                f"scripted stand-in model at {self.url} (not Gemini): results say nothing of the real model"
-            )
-        return f"model {self.model}"
+            return said("banner.scripted", url=self.url)
+        return said("banner.model", model=self.model)
 
 
 @contextmanager

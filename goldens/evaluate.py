@@ -82,7 +82,7 @@ class EvalOutcome:
     message: str | Said = ""  # the gate's rule (its language), or why no run (a sentence)
     report: EvalReport | None = None
     problems: list[Problem] = field(default_factory=list)
-    banner: str = ""
+    banner: Said | str = ""
     store_warning: str = ""
     comparison: Comparison | None = None
     written: tuple[Path, Path | None] | None = None  # where the report and the JUnit went
@@ -108,7 +108,7 @@ class Inputs:
 
 def evaluate(
     config: EvalConfig,
-    on_start: Callable[[int, str], None] | None = None,
+    on_start: Callable[[int, Said], None] | None = None,
     on_attempt: Callable[[Attempt], None] | None = None,
 ) -> EvalOutcome:
     """Check the options and read the inputs, replay, decide, write the report, compare, record."""
@@ -148,13 +148,13 @@ class Replay:
     config: EvalConfig
     inputs: Inputs
     checks: ModelChecks | None
-    on_start: Callable[[int, str], None] | None
+    on_start: Callable[[int, Said], None] | None
     on_attempt: Callable[[Attempt], None] | None
 
     def run(
         self,
         agent_model: str,
-        banner: str,
+        banner: Said,
         backend: Backend | None = None,
         target: Target | None = None,
         transport: RetryTransport | None = None,
@@ -198,16 +198,16 @@ def _budget(
     return budget
 
 
-def _banner(banner: str, checks: ModelChecks | None, budget: Budget | None = None) -> str:
+def _banner(banner: Said, checks: ModelChecks | None, budget: Budget | None = None) -> Said:
     """The model (or target) line, with the budget and each model the checks call, stand-ins named."""
     more = ([budget.announce()] if budget is not None else []) + (checks.announce() if checks else [])
-    return f"{banner};\n  {', '.join(more)}" if more else banner  # two lines a terminal can read
+    return said("banner.with", banner=banner, more=more) if more else banner  # two lines a terminal can read
 
 
 def _evaluate_target(
     config: EvalConfig,
     inputs: Inputs,
-    on_start: Callable[[int, str], None] | None,
+    on_start: Callable[[int, Said], None] | None,
     on_attempt: Callable[[Attempt], None] | None,
 ) -> EvalOutcome:
     """The run on someone else's agent: no model of filon's is opened; the target answers."""
@@ -220,7 +220,7 @@ def _evaluate_target(
             if any(c.juge or c.proche_de or c.simulation for c in inputs.cases):  # not the agent's model
                 backend = stack.enter_context(open_backend(config.backend, None, config.model_url))
                 checks = model_checks(config, inputs, backend)
-            banner = f"cible {inputs.target}"
+            banner = said("banner.target", target=inputs.target)
             run = Replay(config, inputs, checks, on_start, on_attempt).run(
                 inputs.target, banner, target=target
             )
@@ -239,7 +239,7 @@ def _decide(
     inputs: Inputs,
     run: RunOutput,
     model_name: str,
-    banner: str,
+    banner: Said,
     checks: ModelChecks | None = None,
 ) -> EvalOutcome:
     b = run.budget

@@ -25,6 +25,7 @@ from filon.commands.common import (
     err_console,
     fail,
     say,
+    told,
 )
 
 
@@ -90,7 +91,7 @@ def ask(
     try:
         with open_backend(backend, model, model_url) as b:
             if b.scripted:
-                err_console.print(f"[yellow]{b.banner}[/]")
+                err_console.print(f"[yellow]{told(b.banner)}[/]")
             service = SupportService(b.client, b.model, prompt)
             turn = traced_turn(lambda: _answer(service, conversation, message).texte, message)
     except MissingCredentials as exc:

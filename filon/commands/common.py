@@ -129,6 +129,11 @@ def spoken(exc: BaseException) -> str:
     return render(why(exc), CLI_LANG)
 
 
+def told(sentence: Said) -> str:
+    """A sentence made elsewhere (a banner, an outcome) in the CLI's language, escaped for markup."""
+    return escape(sentence.render(CLI_LANG))
+
+
 def say(code: str, /, **params: Any) -> str:
     """A line of the catalogue (`miner/core/messages.toml`) as filon's commands say it: one code with its
     values, its French beside it in the catalogue."""

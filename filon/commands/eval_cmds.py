@@ -217,16 +217,19 @@ def eval_command(
 def _progress(repeat: int, lang: str) -> tuple[Progress, Any, Any, bool, dict[str, list[Any]]]:
     """The bar on a terminal; in CI, a line per case as it finishes, not a silent bar."""
 
+    from rich.markup import escape
+
     from filon.goldens.run.runner import Attempt
     from filon.goldens.verdict.report import case_entry
     from filon.goldens.verdict.report_console import case_line
+    from filon.miner.core.messages import Said
 
     progress = progress_bar("eval", elapsed=True)
     task = progress.add_task("eval", total=None)
 
-    def on_start(total: int, banner: str) -> None:
-        if "stand-in" in banner:
-            err_console.print(f"[bold yellow]⚠ {banner}[/]")
+    def on_start(total: int, banner: Said) -> None:
+        if banner.codes() & STAND_INS:
+            err_console.print(f"[bold yellow]⚠ {escape(banner.render(lang))}[/]")
         progress.update(task, total=total)
 
     live = not err_console.is_terminal
@@ -261,6 +264,10 @@ def _locked(outputs: list[tuple[str, Any]]) -> Iterator[None]:
                 except ReportBusy as exc:
                     fail(say("cli.run_apart", option=option, why=exc), Exit.USAGE)
         yield
+
+
+# the banner names a scripted stand-in: the run says nothing of the real model (said as a warning)
+STAND_INS = {"banner.scripted", "banner.role_stand_in"}
 
 
 def _run(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from filon.commands.common import ConversationArg, Exit, console, err_console, fail, say
+from filon.commands.common import CLI_LANG, ConversationArg, Exit, console, err_console, fail, say
 from filon.miner.rules.config import FlagConfig
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def lint(
             fail(exc, Exit.INCONCLUSIVE)
         except ValueError as exc:
             fail(exc, Exit.USAGE)
-        console.print(banner, markup=False)
+        console.print(banner.render(CLI_LANG), markup=False)
         proven = [p for p in problems if not (p.said and p.said.code == "lint.only_proche_de")]  # proven now
         problems = proven + found
     elif embeddings:

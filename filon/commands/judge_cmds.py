@@ -54,6 +54,8 @@ def calibrate(
     """
 
     from filon.goldens.set.judge_calibration import calibrate_set
+    from filon.goldens.verdict.lang import current
+    from filon.miner.core.messages import render
 
     progress = progress_bar("judge")
     task = progress.add_task("labels", total=0)
@@ -70,7 +72,7 @@ def calibrate(
             on_done=lambda: progress.advance(task),
         )
     if outcome.banner:
-        console.print(outcome.banner, markup=False)
+        console.print(render(outcome.banner, current()), markup=False)
     flags = FlagConfig.load()
     for result in outcome.results:
         _print_result(result, bool(outcome.written), flags.judge_min_kappa, flags.judge_min_labels)

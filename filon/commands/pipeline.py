@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rich.console import Console
 
-from filon.commands.common import progress_bar, say
+from filon.commands.common import progress_bar, say, told
 
 
 @dataclass
@@ -45,7 +45,7 @@ def run_traffic_into_store(run: TrafficRun, console: Console, label: str = "traf
         try:
             with open_backend(run.backend, run.model, run.model_url) as backend:
                 if backend.scripted:
-                    console.print(f"[yellow]{backend.banner}[/]")
+                    console.print(f"[yellow]{told(backend.banner)}[/]")
                 progress = progress_bar(label, on=console, elapsed=True)
                 task = progress.add_task(label, total=run.conversations)
                 with progress:

@@ -79,11 +79,15 @@ class ModelChecks:
         standings = {n: standing(r, model, min_kappa, min_labels) for n, r in rubrics.items()}
         return cls(judge, embedder, rubrics, standings)
 
-    def announce(self) -> list[str]:
+    def announce(self) -> list[Said]:
         """Each model these checks call, for the run's banner; the scripted stand-in said to be one."""
-        named = (("judge", self.judge), ("embeddings", self.embedder), ("simulated customer", self.simulator))
+        named = (
+            ("role.judge", self.judge),
+            ("role.embeddings", self.embedder),
+            ("role.simulator", self.simulator),
+        )
         return [
-            f"{role} {m.model}" + (" (scripted stand-in)" if m.stand_in else "")
+            said("banner.role_stand_in" if m.stand_in else "banner.role", role=said(role), model=m.model)
             for role, m in named
             if m is not None
         ]

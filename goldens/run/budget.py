@@ -105,9 +105,9 @@ class Budget:
             cost += price(self.prices, self.checks.simulator.model, *simulator)
         return cost
 
-    def announce(self) -> str:
-        over = " (over it: the run will stop before the end)" if self.estimated > self.limit else ""
-        return f"budget {self.limit:g} $, estimated {self.estimated:.4f} ${over}"
+    def announce(self) -> Said:
+        code = "banner.budget_over" if self.estimated > self.limit else "banner.budget"
+        return said(code, limit=f"{self.limit:g}", estimated=self.estimated)
 
     def unpriced(self, agent_priced: bool) -> list[str]:
         """The models in use the price table does not know: a budget would count them as free."""

@@ -143,7 +143,7 @@ class CalibrateOutcome:
     message: str | Said = ""
     results: list[Result] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
-    banner: str = ""
+    banner: Said | str = ""
 
 
 def calibrate_set(
@@ -197,25 +197,21 @@ def calibrate_set(
         return CalibrateOutcome(Exit.INCONCLUSIVE, why(exc))
     except ValueError as exc:
         return CalibrateOutcome(Exit.USAGE, why(exc))
-    banner = f"judge {judge.model}" + (
-        " (scripted stand-in: says nothing of a real judge)" if judge.stand_in else ""
-    )
+    banner = said("banner.judge_stand_in" if judge.stand_in else "banner.judge", model=judge.model)
     return _written(results, write, banner)
 
 
-def _written(results: list[Result], write: bool, banner: str) -> CalibrateOutcome:
+def _written(results: list[Result], write: bool, banner: Said) -> CalibrateOutcome:
     """The figures saved beside each rubric when asked, never after a judge error."""
     from filon.goldens.checks.rubrics import RubricError, write_calibration
     from filon.goldens.exits import Exit
 
     if any(r.errors for r in results):
-        return CalibrateOutcome(
-            Exit.INCONCLUSIVE, "the judge failed on some labels: nothing written", results, banner=banner
-        )
+        return CalibrateOutcome(Exit.INCONCLUSIVE, said("err.judge.failed"), results, banner=banner)
     try:
         written = [str(write_calibration(r.rubric, r.figures)) for r in results] if write else []
     except RubricError as exc:  # a calibration file edited by hand into something else: not overwritten
         return CalibrateOutcome(
-            Exit.USAGE, f"{exc} (fix or remove it, then --write again)", results, banner=banner
+            Exit.USAGE, said("err.judge.calibration_file", why=why(exc)), results, banner=banner
         )
     return CalibrateOutcome(Exit.OK, "", results, written, banner)

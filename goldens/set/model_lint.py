@@ -13,7 +13,7 @@ from filon.goldens.case.schema import Case
 from filon.goldens.checks.rubrics import RubricError, load_rubric
 from filon.goldens.models.similarity import Embedder
 from filon.goldens.set.calibration import trials
-from filon.miner.core.messages import said
+from filon.miner.core.messages import Said, said
 
 
 def guard_problems(name: str, case: Case) -> list[Problem]:
@@ -54,7 +54,7 @@ def threshold_problems(name: str, case: Case, embedder: Embedder) -> list[Proble
 
 def prove_thresholds(
     cases: list[Case], folder: Path, backend: str, model_url: str | None, model: str | None
-) -> tuple[list[Problem], str]:
+) -> tuple[list[Problem], Said]:
     """`filon goldens lint --embeddings`: every `proche_de` threshold against its case's examples, with
     the embeddings of `backend`; the problems, and a banner naming the model (and the stand-in)."""
     from filon.agent.model import open_backend
@@ -62,10 +62,10 @@ def prove_thresholds(
 
     near = [c for c in cases if c.proche_de is not None]
     if not near:
-        return [], "no proche_de check in the set"
+        return [], said("banner.no_proche_de")
     with open_backend(backend, None, model_url) as opened:
         name = model or (SCRIPTED_EMBEDDING if opened.scripted else EMBEDDING_MODEL)
         embedder = Embedder(opened.client, name, opened.scripted)
         problems = [p for c in near for p in threshold_problems(str(folder / f"{c.id}.json"), c, embedder)]
-    stand_in = " (scripted stand-in: says nothing of Gemini's embeddings)" if opened.scripted else ""
-    return problems, f"{len(near)} proche_de threshold(s) proven with {name}{stand_in}"
+    code = "banner.thresholds_stand_in" if opened.scripted else "banner.thresholds"
+    return problems, said(code, count=len(near), model=name)

@@ -70,6 +70,15 @@ class Said(BaseModel):
     def __str__(self) -> str:
         return self.render("fr")
 
+    def codes(self) -> set[str]:
+        """Its code and those of the sentences it names: what a caller may test, never its words."""
+        found = {self.code}
+        for value in self.params.values():
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, Said):
+                    found |= item.codes()
+        return found
+
 
 class SaidError(Exception):
     """An error whose message is a sentence of the catalogue (or a plain line, as written): `str()` is its

@@ -185,7 +185,9 @@ def test_the_report_gives_the_judges_cost_apart(tmp_path: Path) -> None:
     roles = doc["cout"]["par_role"]
     assert set(roles) == {"agent", "juge"} and roles["juge"]["modele"] == "scripted-juge"
     assert roles["juge"]["jetons_entree"] == doc["cas"][0]["tentatives"][0]["jetons_juge_entree"] > 0
-    assert doc["juge"]["substitut"] is True and "judge scripted-juge (scripted stand-in)" in out
+    assert (
+        doc["juge"]["substitut"] is True and "juge scripted-juge (substitut scripté)" in out
+    )  # said in the gate's language
     judge_tokens = (
         f"juge 0.00000 $ ({roles['juge']['jetons_entree']}+{roles['juge']['jetons_sortie']} jetons)"
     )

@@ -79,7 +79,7 @@ def test_calibrate_reports_kappa_and_writes_only_when_asked(tmp_path: Path) -> N
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "ton : 8 étiquettes, exactitude" in result.stdout and "kappa" in result.stdout
-    assert "scripted stand-in" in result.stdout
+    assert "substitut scripté : ne dit rien d'un vrai juge" in result.stdout  # the figures' language
     rubric = load_rubric(cases.parent / "judges", "ton")
     assert read_calibration(rubric).calibrations == []  # nothing written without --write
     result = runner.invoke(app, [*args, "--write"])

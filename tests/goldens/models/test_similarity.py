@@ -177,7 +177,7 @@ def test_eval_reports_similarity_and_the_embeddings_stand_in(tmp_path: Path) -> 
     assert doc["embeddings"] == {"modele": "scripted-embedding", "substitut": True, "textes": texts}
     assert (
         "embeddings" in doc["cout"]["par_role"]
-        and "embeddings scripted-embedding (scripted stand-in)" in result.output
+        and "embeddings scripted-embedding (substitut scripté)" in result.output
     )
 
 

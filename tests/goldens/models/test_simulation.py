@@ -56,7 +56,7 @@ def test_a_simulation_reaching_its_objective(tmp_path: Path) -> None:
         "objectifs_atteints": 1,
     }
     assert doc["cout"]["par_role"]["simulateur"]["jetons_entree"] == attempt["jetons_simulateur_entree"] > 0
-    assert "simulated customer scripted-client (scripted stand-in)" in out
+    assert "client simulé scripted-client (substitut scripté)" in out
     # the transcript is in the store, read from its spans like any conversation: the TUI opens it
     assert f"filon review --conversation {attempt['conversation']}" in out
     shown = runner.invoke(app, ["traces", "show", attempt["conversation"]])

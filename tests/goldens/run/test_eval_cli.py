@@ -64,7 +64,7 @@ def test_default_prompt_passes_with_full_report_and_junit(tmp_path: Path) -> Non
     }
     assert doc["version"] == 7 and EvalReport.parse(doc).version == 7  # the file is the typed model
     assert doc["porte"]["decision"] == "réussi" and doc["score"] >= 0.9
-    assert doc["modele"]["substitut"] is True and "stand-in" in out
+    assert doc["modele"]["substitut"] is True and "substitut scripté" in out
     assert len(doc["prompt"]["sha256"]) == 64
     esc = next(c for c in doc["cas"] if c["id"] == "esc-03")["tentatives"][0]
     assert esc["outils"] == ["transferer_a_un_conseiller"] and esc["escalade"] is True

@@ -46,8 +46,11 @@ def _eval(
 
 def test_the_console_and_junit_speak_english_and_the_report_stays_french(tmp_path: Path) -> None:
     """The whole set on court.md, the prompt of the incident: every kind of gap the checks write."""
-    code, out, _ = _eval(tmp_path, "--lang", "en", ids=None)
+    code, out, err = _eval(tmp_path, "--lang", "en", ids=None)
     assert code == 1  # court.md fails the security cases: the seeds' incident
+    banner = [line for line in err.splitlines() if line.startswith("⚠")]  # the run's banner, in its language
+    assert banner and banner[0].startswith("⚠ scripted stand-in model at http://127.0.0.1:"), err
+    assert not french(banner[0])
     lines = out.splitlines()
     assert any(line.startswith("FAIL   adv-01") for line in lines)
     assert any(
