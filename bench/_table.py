@@ -172,8 +172,15 @@ HEADLINE: tuple[Row, ...] = (
     Row("trajectory_grader.py", "with_rules_vs_without", "grading with the rulebook / without", None),
     Row(
         "flag_precision.py",
+        "tau_airline.auc_queue_order",
+        "tau-bench airline 0-24: queue AUC against the verdict, in the queue's order (development figure)",
+        0.8,
+        decides="count",
+    ),
+    Row(
+        "flag_precision.py",
         "tau_airline.auc_by_severity",
-        "tau-bench airline 0-24: queue AUC against the verdict (development figure)",
+        "tau-bench airline 0-24: queue AUC against the verdict, by severity alone (development figure)",
         0.8,
         decides="count",
     ),

@@ -4,8 +4,8 @@ cause, and how far a case drafted from a right trial agrees with the benchmark o
 trials. A development figure: the rules were shaped on these 100 conversations; tasks 25-49 measure
 them apart (`tests/corpus/tau_airline/record.py` records them; nobody changing filon reads them).
 
-The queue's AUC is read two ways: the queue as it is (incidents, then severity, then the newest: within
-a severity, an order unrelated to the verdict) and by severity alone (ties count half)."""
+The queue's AUC is read two ways: the queue as it is (incidents, then severity, then a changed record
+first, then the newest) and by severity alone (ties count half)."""
 
 from __future__ import annotations
 

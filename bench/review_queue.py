@@ -29,6 +29,7 @@ from _spans import agent_trace
 
 from filon.miner.store import Store
 from filon.miner.store.regroup import recount
+from filon.miner.store.reviews import Cursor
 from filon.tracing.ingest import Ingestor
 
 CALLS = int(__import__("os").environ.get("BENCH_CALLS", "200"))
@@ -89,7 +90,7 @@ def timed(call: Callable[[], object]) -> float:
     return statistics.median(samples)
 
 
-def deep_cursor(store: Store, pages: int) -> tuple[int, str, str]:
+def deep_cursor(store: Store, pages: int) -> Cursor:
     cursor = None
     for _ in range(pages):
         page = store.reviews.review_queue(cursor, 50, now=NOW)

@@ -25,7 +25,7 @@ def test_each_figure_beside_its_goal_and_what_was_not_run_said(tmp_path: Path) -
         "exporter_overhead.py": {"ratio_filon_to_batch": 1.1},
         "ingest_postgres.py": {"skipped": "no PostgreSQL"},
         "serve_throughput.py": {"error": ["boom"]},
-        "flag_precision.py": {"tau_airline": {"auc_by_severity": 0.81}},
+        "flag_precision.py": {"tau_airline": {"auc_queue_order": 0.81, "auc_by_severity": 0.79}},
     }
     source = tmp_path / "bench.json"
     source.write_text(json.dumps(results), encoding="utf-8")
@@ -39,6 +39,7 @@ def test_each_figure_beside_its_goal_and_what_was_not_run_said(tmp_path: Path) -
     assert "| failed |" in _line(out, "SQLite")
     assert "| not run |" in _line(out, "real-shaped large spans, redaction and every rule on |")
     assert "0.81" in _line(out, "queue AUC") and "| met |" in _line(out, "queue AUC")
+    assert "0.79" in _line(out, "by severity alone") and "**not met**" in _line(out, "by severity alone")
 
 
 def test_the_docs_table_is_replaced_between_its_markers_only(tmp_path: Path) -> None:

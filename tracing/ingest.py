@@ -163,7 +163,7 @@ class _Read(NamedTuple):
     stacks: dict[str, frozenset[str]]  # trace id → its conventions
 
 
-FLAG_COLUMNS = ("flag_kinds", "priority", "reason", "signature")  # what its flags change in its row
+FLAG_COLUMNS = ("flag_kinds", "priority", "reason", "signature", "wrote")  # what its flags change in its row
 Kept = dict[str, tuple[str, list[Turn]]]  # conversation id → (channel, its turns in this batch, in order)
 
 

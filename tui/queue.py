@@ -19,7 +19,7 @@ from textual.worker import Worker
 
 from filon.miner.core.severity import ReviewStatus, Severity
 from filon.miner.rules.flags import KINDS
-from filon.miner.store.reviews import QueueRow
+from filon.miner.store.reviews import Cursor, QueueRow
 from filon.tui.base import ReviewScreen, detail, remaining
 from filon.tui.prompt import PromptScreen
 from filon.tui.safe import literal
@@ -76,7 +76,7 @@ class QueueScreen(ReviewScreen):
         self.flag: str | None = None
         self.status_index = 1  # open by default
         self.severity_index = 0  # every severity
-        self.cursors: list[tuple[int, str, str] | None] = [None]
+        self.cursors: list[Cursor | None] = [None]
         self.rows: list[QueueRow] = []
         self.has_more = False
         self.wide = True

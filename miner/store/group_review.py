@@ -67,7 +67,7 @@ class GroupReviewStore(ReviewStore):
             select(conv.id, conv.priority)
             .select_from(CONVERSATIONS.outerjoin(REVIEWS, rev.conversation_id == conv.id))
             .where(conv.signature == signature, conv.priority < NO_FLAG, claimable(now, reviewer))
-            .order_by(conv.priority, conv.last_at.desc(), conv.id)
+            .order_by(conv.priority, conv.wrote.desc(), conv.last_at.desc(), conv.id)
         )
         with self.engine.connect() as conn:
             return [(str(i), int(p)) for i, p in conn.execute(query)]

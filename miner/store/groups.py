@@ -157,7 +157,7 @@ class GroupStore(Repository):
                     conv.signature == signature, *window
                 )
                 top = db.execute(
-                    members.order_by(conv.priority, conv.last_at.desc(), conv.id).limit(1)
+                    members.order_by(conv.priority, conv.wrote.desc(), conv.last_at.desc(), conv.id).limit(1)
                 ).first()
                 representative, reason = (top[0], top[1]) if top is not None else ("", "")
                 out.append(

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, or_, select, text, update
+from sqlalchemy import ColumnElement, Select, and_, false, or_, select, text, update
 
 from filon.miner.core.severity import (
     INCIDENT_PRIORITY,
@@ -50,6 +50,7 @@ class QueueRow:
     claimant: str | None
     case_id: str | None
     reason: str = ""  # of the flag that sets the priority
+    wrote: bool = False  # a write succeeded: first within its severity
 
     @property
     def severity(self) -> str:
@@ -58,8 +59,11 @@ class QueueRow:
         return level.value if level else ""
 
     @property
-    def cursor(self) -> tuple[int, str, str]:
-        return (self.priority, self.last_at.isoformat(), self.conversation_id)
+    def cursor(self) -> Cursor:
+        return (self.priority, self.wrote, self.last_at.isoformat(), self.conversation_id)
+
+
+Cursor = tuple[int, bool, str, str]  # the queue's order: priority, wrote (first), last_at (newest first), id
 
 
 @dataclass
@@ -154,7 +158,7 @@ class ReviewStore(Repository):
             select(conv.c.id)
             .select_from(conv.outerjoin(rev, rev.c.conversation_id == conv.c.id))
             .where(conv.c.priority < NO_FLAG, claimable(now))
-            .order_by(conv.c.priority, conv.c.last_at.desc(), conv.c.id)
+            .order_by(conv.c.priority, conv.c.wrote.desc(), conv.c.last_at.desc(), conv.c.id)
             .limit(20)
         )
         if self.engine.dialect.name == "postgresql":  # one row at a time: the others stay for the others
@@ -272,7 +276,7 @@ class ReviewStore(Repository):
 
     def review_queue(
         self,
-        after: tuple[int, str, str] | None = None,
+        after: Cursor | None = None,
         limit: int = 50,
         flag: str | None = None,
         status: str | None = None,
@@ -281,7 +285,8 @@ class ReviewStore(Repository):
         group: str | None = None,
         reviewer: str | None = None,
     ) -> list[QueueRow]:
-        """Flagged conversations by priority (incidents, then severity), newest first; keyset pages.
+        """Flagged conversations by priority (incidents, then severity, a changed record first), newest
+        first; keyset pages.
         `severity` keeps that level and above; `group`, the members of one failure signature. The open
         view also holds `reviewer`'s own claims, and an incident whatever its status: a person said it
         matters, so it is on top until that person removes it."""
@@ -321,6 +326,7 @@ def _queue_query(
             conv.c.priority,
             conv.c.last_at,
             conv.c.reason,
+            conv.c.wrote,
             rev.c.status,
             rev.c.reviewer,
             rev.c.expires_at,
@@ -337,22 +343,31 @@ def _queue_query(
     return query
 
 
-def _keyset_page(conn: Any, query: Select[Any], after: tuple[int, str, str] | None, limit: int) -> list[Any]:
-    """One page in queue order after the cursor: the keyset read as two index ranges (the rest of the
-    cursor's priority, then the priorities after it), not one OR the planner would scan."""
+def _keyset_page(conn: Any, query: Select[Any], after: Cursor | None, limit: int) -> list[Any]:
+    """One page in queue order after the cursor: the keyset read as index ranges (the rest of the cursor's
+    priority and write, then its priority's conversations that wrote nothing, then the priorities after
+    it), not one OR the planner would scan."""
     conv = CONVERSATIONS
-    order = (conv.c.priority, conv.c.last_at.desc(), conv.c.id)
+    order = (conv.c.priority, conv.c.wrote.desc(), conv.c.last_at.desc(), conv.c.id)
     if after is None:
         return list(conn.execute(query.order_by(*order).limit(limit)).all())
-    priority, last_at, conv_id = after
+    priority, wrote, last_at, conv_id = after
     at = datetime.fromisoformat(last_at)
-    same = query.where(
-        conv.c.priority == priority, conv.c.last_at <= at, or_(conv.c.last_at < at, conv.c.id > conv_id)
-    )
-    rows = list(conn.execute(same.order_by(*order).limit(limit)).all())
-    if len(rows) < limit:
-        later = query.where(conv.c.priority > priority).order_by(*order).limit(limit - len(rows))
-        rows += conn.execute(later).all()
+    ranges = [
+        query.where(
+            conv.c.priority == priority,
+            conv.c.wrote == wrote,
+            conv.c.last_at <= at,
+            or_(conv.c.last_at < at, conv.c.id > conv_id),
+        ),
+        *([query.where(conv.c.priority == priority, conv.c.wrote == false())] if wrote else []),
+        query.where(conv.c.priority > priority),
+    ]
+    rows: list[Any] = []
+    for part in ranges:
+        if len(rows) >= limit:
+            break
+        rows += conn.execute(part.order_by(*order).limit(limit - len(rows))).all()
     return rows
 
 
@@ -373,4 +388,5 @@ def _queue_row(r: Any, case_id: str | None, now: datetime) -> QueueRow:
         r.reviewer if state == ReviewStatus.CLAIMED else None,
         case_id,
         r.reason,
+        bool(r.wrote),
     )

@@ -64,6 +64,7 @@ def row_turn(row: TurnRow | Mapping[str, Any]) -> Turn:
 
 
 CONVERSATION_COLUMNS = tuple(ConversationRow.model_fields)
+WRITE_MADE = "write_made"  # `miner.rules.writes`' cause, by name: the store never imports the rules
 SIGNATURE_AT = CONVERSATION_COLUMNS.index("signature")  # where a row tuple holds it, whatever comes after
 
 
@@ -71,7 +72,8 @@ def conversation_row(
     cid: str, channel: str, turns: list[Turn], flags: list[Flag], human: list[Flag], known: str | None = None
 ) -> tuple[Any, ...]:
     """A conversation's row, in `CONVERSATION_COLUMNS` order, from its turns (in order) and flags, rule
-    and human: its kinds by their most urgent flag, its priority and the reason of its top flag."""
+    and human: its kinds by their most urgent flag, its priority and the reason of its top flag, and
+    whether a write succeeded (the queue's order within a severity)."""
     everything = [*human, *flags]
     top: Flag | None = None
     ranked: dict[str, int] = {}
@@ -99,6 +101,7 @@ def conversation_row(
         top.reason if top else "",
         # the rule flags': a person's incident mark stays in its group (`known`: computed already)
         signature(channel, turns, flags) if known is None else known,
+        any(f.cause == WRITE_MADE for f in flags),
     )
 
 

@@ -82,6 +82,7 @@ class ConversationRow(SQLModel, table=True):
     )  # 0 incident, 1 critical … 4 low, 9 none (`core/severity.py`)
     reason: str = ""  # the reason of the flag that sets the priority
     signature: str = Field(default="", index=True)  # its failure (`miner.store.signature`): one group each
+    wrote: bool = False  # a write succeeded (a `write_made` flag): first within its severity (migration 13)
 
 
 class TurnRow(SQLModel, table=True):

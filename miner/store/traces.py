@@ -126,12 +126,15 @@ class TraceStore(Repository):
         replays: bool = False,
         group: str | None = None,
     ) -> list[ConversationSummary]:
-        """Conversations by review priority (incidents, then severity), newest first; `severity` keeps
+        """Conversations by review priority (incidents, then severity, a changed record first), newest first; `severity` keeps
         that level and above; `group`, one failure signature's. Production's only, or with `replays` the
         gate's own replays only."""
         with self._session() as s:
             query = _listed(flag, status, severity, replays, group).order_by(
-                col(ConversationRow.priority), col(ConversationRow.last_at).desc(), col(ConversationRow.id)
+                col(ConversationRow.priority),
+                col(ConversationRow.wrote).desc(),
+                col(ConversationRow.last_at).desc(),
+                col(ConversationRow.id),
             )
             rows = list(s.exec(query.limit(limit)))
             ids = [c.id for c, _ in rows]

@@ -109,8 +109,8 @@ def _declared(
         ]
         indexes = sorted((i.name or "", tuple(c.name for c in i.columns)) for i in table.indexes)
         out[name] = (columns, indexes)
-    queue = ("ix_conversations_queue", ("priority", "last_at", "id"))  # composite indexes, DDL only
-    group = ("ix_conversations_group", ("signature", "priority", "last_at", "id"))
+    queue = ("ix_conversations_queue", ("priority", "wrote", "last_at", "id"))  # composite indexes, DDL only
+    group = ("ix_conversations_group", ("signature", "priority", "wrote", "last_at", "id"))
     out["conversations"] = (out["conversations"][0], sorted([*out["conversations"][1], queue, group]))
     return out
 
@@ -151,9 +151,9 @@ def test_the_flag_and_queue_columns_spelled_out(db_url: str) -> None:
         "signature",
     ]
     assert schema["conversations"][1] == [
-        ("ix_conversations_group", ("signature", "priority", "last_at", "id")),
+        ("ix_conversations_group", ("signature", "priority", "wrote", "last_at", "id")),
         ("ix_conversations_priority", ("priority",)),
-        ("ix_conversations_queue", ("priority", "last_at", "id")),
+        ("ix_conversations_queue", ("priority", "wrote", "last_at", "id")),
         ("ix_conversations_signature", ("signature",)),
         ("ix_conversations_started_at", ("started_at",)),
     ]

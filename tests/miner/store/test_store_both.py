@@ -93,13 +93,13 @@ def test_prune_keeps_flagged_and_case_linked_conversations(db_url: str) -> None:
 def test_queue_and_span_lookups_use_indexes(db_url: str) -> None:
     store = Store.open(db_url)
     fill(store)
-    queue = "SELECT id FROM conversations WHERE priority < 9 ORDER BY priority, last_at DESC, id LIMIT 50"
+    queue = "SELECT id FROM conversations WHERE priority < 9 ORDER BY priority, wrote DESC, last_at DESC, id LIMIT 50"
     spans = "SELECT * FROM spans WHERE trace_id = 'x'"
     turns = "SELECT * FROM turns WHERE conversation_id = 'x'"
     # a page after a cursor: the rest of its priority, one index range (not an OR the planner scans)
     keyset = (
-        "SELECT id FROM conversations WHERE priority = 2 AND last_at <= '2026-11-01 10:00:00'"
-        " AND (last_at < '2026-11-01 10:00:00' OR id > 'web:x') ORDER BY priority, last_at DESC, id LIMIT 50"
+        "SELECT id FROM conversations WHERE priority = 2 AND wrote = FALSE AND last_at <= '2026-11-01 10:00:00'"
+        " AND (last_at < '2026-11-01 10:00:00' OR id > 'web:x') ORDER BY priority, wrote DESC, last_at DESC, id LIMIT 50"
     )
     with store.engine.connect() as conn:
         if store.engine.dialect.name == "postgresql":
