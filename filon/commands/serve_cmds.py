@@ -165,7 +165,7 @@ def stats() -> None:
     from filon.commands.traces_cmds import open_store
 
     for key, value in open_store().stats().lines():
-        console.print(say("cli.stat", key=key, value=value), markup=False)
+        console.print(say("cli.stat", key=key, value=value), markup=False)  # labels and values: sentences
 
 
 @db_app.command("prune")

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import Engine, func, select
 from sqlmodel import SQLModel
 
+from filon.miner.core.messages import Said, said
 from filon.miner.core.severity import Severity
 from filon.miner.store import tables as _tables  # noqa: F401  (registers the tables in the metadata)
 
@@ -47,27 +48,29 @@ class StoreStats:
             "flags": self.flags,
         }
 
-    def lines(self) -> list[tuple[str, Any]]:
-        """For `filon db stats`: a label and a value per line."""
+    def lines(self) -> list[tuple[Said | str, Any]]:
+        """For `filon db stats`: a label (a sentence of `stats.*`, or a flag kind as stored) and a value
+        per line."""
         kinds = ", ".join(f"{k} {v}" for k, v in sorted(self.flagged_by_kind.items())) or "-"
+        oldest = said("stats.at_utc", at=f"{self.oldest:%Y-%m-%d %H:%M}") if self.oldest else "-"
         return [
-            ("conversations", self.conversations),
-            ("turns", self._turns()),
-            ("spans", self.spans),
-            ("flags", self.flags),
-            ("flagged conversations", self.flagged),
-            ("flagged by kind", kinds),
-            ("flags by severity", _levels(self.flags_by_severity())),
+            (said("stats.conversations"), self.conversations),
+            (said("stats.turns"), self._turns()),
+            (said("stats.spans"), self.spans),
+            (said("stats.flags"), self.flags),
+            (said("stats.flagged"), self.flagged),
+            (said("stats.flagged_by_kind"), kinds),
+            (said("stats.flags_by_severity"), _levels(self.flags_by_severity())),
             *((f"  {kind}", _levels(levels)) for kind, levels in sorted(self.flags_by_kind_severity.items())),
-            ("cases made", self.cases_made),
-            ("eval runs", self.eval_runs),
-            ("oldest conversation", f"{self.oldest:%Y-%m-%d %H:%M} UTC" if self.oldest else "-"),
+            (said("stats.cases_made"), self.cases_made),
+            (said("stats.eval_runs"), self.eval_runs),
+            (said("stats.oldest"), oldest),
         ]
 
-    def _turns(self) -> int | str:
+    def _turns(self) -> int | Said:
         if self.turns_lived == self.turns:
             return self.turns
-        return f"{self.turns_lived} (from {self.turns} traces: tool-call steps joined to their answers)"
+        return said("stats.turns_lived", lived=self.turns_lived, traces=self.turns)
 
 
 def _rank(level: str) -> int:
