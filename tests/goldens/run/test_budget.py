@@ -37,7 +37,7 @@ def test_a_run_stopped_by_its_budget_is_partial_and_inconclusive(tmp_path: Path)
                                  "--budget", "0.0015", "--report", str(report)])  # fmt: skip
     doc = json.loads(report.read_text())
     assert result.exit_code == 3, result.output
-    assert "budget 0.0015 $, estimé à" in result.output and "au-delà" in result.output
+    assert "budget 0.0015 $, estimé à" in result.output and "dépassé" in result.output
     ran = sum(len(c["tentatives"]) for c in doc["cas"])
     assert 0 < ran < 4 and doc["budget"]["non_lancees"] == 4 - ran
     assert 0 < doc["budget"]["depense"] <= doc["budget"]["limite"]
