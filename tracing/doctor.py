@@ -18,10 +18,10 @@ from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from filon.miner.core.messages import Said, chained, render, said
+from filon.miner.core.messages import Said, render, said
 from filon.miner.core.model import Turn, join_steps
 from filon.miner.rules.config import ESCALATION, is_escalation
-from filon.tracing.conventions import GENAI, Convention, readable, stack_of
+from filon.tracing.conventions import GENAI, Convention, readable, settings, stack_of
 from filon.tracing.conventions.envelopes import wrapped
 from filon.tracing.grouping import (
     CONVERSATION_KEYS,
@@ -35,7 +35,6 @@ from filon.tracing.grouping import (
 )
 from filon.tracing.records import DROPPED, SpanRecord
 
-SEMI = "text.semicolons"
 # what a share counts, as the console says it (the JSON keeps the English key)
 WHAT = {
     "conversation id": "doctor.what.conversation_id",
@@ -279,12 +278,7 @@ def _shares(
             found.tools[call.name] = is_escalation(call.name, escalation)
     found.turns, found.failed = len(lived), failed
     stacks = [c for c in conventions if c is not GENAI] or conventions
-    capture = chained(
-        [said("doctor.stack_advice", label=c.label, advice=said(c.capture)) for c in stacks], SEMI
-    )
-    session = chained(
-        [said("doctor.stack_advice", label=c.label, advice=said(c.session)) for c in stacks], SEMI
-    )
+    capture, session = settings(stacks, "capture"), settings(stacks, "session")
     advice: dict[str, Said | str] = {
         "conversation id": session, "customer's text": capture, "answer": capture, "tokens": said("doctor.tokens")
     }  # fmt: skip

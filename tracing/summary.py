@@ -5,8 +5,8 @@ an escalation (a name missing there is what `--escalation-tool` is for)."""
 
 from __future__ import annotations
 
-from filon.miner.core.messages import chained, said
-from filon.tracing.conventions import CONVENTIONS, GENAI, Convention
+from filon.miner.core.messages import said
+from filon.tracing.conventions import CONVENTIONS, GENAI, Convention, settings
 from filon.tracing.ingest import IngestStats
 
 
@@ -23,8 +23,8 @@ def notes(stats: IngestStats, lang: str = "en") -> list[str]:
     if stats.skipped:
         out.append(said("summary.skipped", count=stats.skipped))
     if stats.uncaptured:
-        how = [said("doctor.stack_advice", label=c.label, advice=said(c.capture)) for c in capturing(stats)]
-        out.append(said("summary.uncaptured", count=stats.uncaptured, how=chained(how, "text.semicolons")))
+        how = settings(capturing(stats), "capture")
+        out.append(said("summary.uncaptured", count=stats.uncaptured, how=how))
     if stats.tools:
         escalations = sorted(name for name, escalates in stats.tools.items() if escalates)
         named = ", ".join(escalations) if escalations else said("doctor.none")

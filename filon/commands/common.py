@@ -149,7 +149,7 @@ def fail(message: str | Said | BaseException, code: Exit = Exit.USAGE) -> NoRetu
     if isinstance(message, BaseException):
         message = escape(spoken(message))
     elif not isinstance(message, str):
-        message = escape(message.render(CLI_LANG))
+        message = told(message)
     err_console.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
     raise typer.Exit(int(code))
 

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from filon.goldens.case.problems import Problem
 from filon.goldens.case.schema import Case
-from filon.miner.core.messages import Said, chained, said
+from filon.miner.core.messages import Said, chained, said, sentence
 from filon.miner.reading.text import fold
 
 CLOSE = 0.75  # difflib's ratio from which two names read as one misspelt
@@ -74,10 +74,7 @@ def _either(whys: list[str | Said]) -> Said:
         return said(
             "text.line", line=str(first) + "".join(f" or {str(w).removeprefix(prefix)}" for w in rest)
         )
-    joined = chained(
-        [said("text.line", line=w) if isinstance(w, str) else w for w in whys], "text.semicolons"
-    )
-    return joined if isinstance(joined, Said) else said("text.line", line=joined)
+    return sentence(chained([sentence(w) for w in whys], "text.semicolons"))
 
 
 def category_problems(cases: list[Case], files: dict[str, str], blocking: tuple[str, ...]) -> list[Problem]:

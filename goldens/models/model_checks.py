@@ -18,7 +18,7 @@ from filon.goldens.checks.rubrics import Rubric, Standing, judges_dir, load_rubr
 from filon.goldens.models.judge import Judge, JudgeError
 from filon.goldens.models.similarity import Embedder, EmbeddingError, Similarity
 from filon.goldens.models.simulator import Simulator
-from filon.miner.core.messages import Said, said
+from filon.miner.core.messages import Said, said, sentence
 from filon.miner.core.transcript import Transcript
 from filon.miner.rules.config import FlagConfig
 
@@ -211,7 +211,7 @@ class AskModels:
                 Gap(
                     "infrastructure",
                     "juge",
-                    error if isinstance(error, Said) else said("text.line", line=error),
+                    sentence(error),
                 )
             )
         return gaps

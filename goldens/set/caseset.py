@@ -31,7 +31,7 @@ from filon.goldens.checks.rubrics import judges_dir
 from filon.goldens.set import calibration, model_lint
 from filon.goldens.set.case_files import case_text
 from filon.goldens.set.personal import identity_problems
-from filon.miner.core.messages import Refusal, Said, chained, said
+from filon.miner.core.messages import Refusal, Said, chained, said, sentence, why
 from filon.miner.places import default_goldens
 from filon.miner.rules.config import FlagConfig
 from filon.miner.settings import settings
@@ -183,7 +183,7 @@ def _fixture_problems(name: str, fixtures: dict[str, Any]) -> list[Problem]:
     try:
         load_fixtures(fixtures, date.today())
     except (FixtureError, KeyError, TypeError, ValueError) as exc:
-        return [Problem.of(name, "fixtures", said("text.line", line=str(exc)), "error")]
+        return [Problem.of(name, "fixtures", sentence(why(exc)), "error")]
     return _fixture_clashes(name, fixtures)
 
 

@@ -13,7 +13,7 @@ from filon.goldens.case.schema import Case
 from filon.goldens.checks.rubrics import RubricError, load_rubric
 from filon.goldens.models.similarity import Embedder
 from filon.goldens.set.calibration import trials
-from filon.miner.core.messages import Said, said
+from filon.miner.core.messages import Said, said, sentence, why
 
 
 def guard_problems(name: str, case: Case) -> list[Problem]:
@@ -28,7 +28,7 @@ def rubric_problems(name: str, case: Case, judges: Path) -> list[Problem]:
         try:
             load_rubric(judges, check.critere)
         except RubricError as exc:
-            out.append(Problem.of(name, f"juge[{i}]", said("text.line", line=str(exc)), "error"))
+            out.append(Problem.of(name, f"juge[{i}]", sentence(why(exc)), "error"))
     return out
 
 

@@ -104,6 +104,11 @@ def why(exc: BaseException) -> str | Said:
     return exc.said if isinstance(exc, SaidError) else str(exc)
 
 
+def sentence(value: str | Said) -> Said:
+    """A value as a sentence: itself when it is one, else a line as written (`text.line`)."""
+    return value if isinstance(value, Said) else said("text.line", line=value)
+
+
 def said(code: str, /, **params: Any) -> Said:
     """A sentence of the catalogue; an unknown code raises at once, where it was made."""
     if code not in catalogue():

@@ -21,6 +21,7 @@ from filon.miner.core.messages import Refusal, said
 from filon.miner.core.severity import INCIDENT_PRIORITY, NO_FLAG, ReviewStatus
 from filon.miner.store.batch import chunks  # ids per statement, under every driver's limit
 from filon.miner.store.reviews import CONVERSATIONS, GATE, LINKS, REVIEWS, ReviewStore, claimable
+from filon.miner.store.tables import QUEUE_ORDER
 
 
 @dataclass
@@ -67,7 +68,7 @@ class GroupReviewStore(ReviewStore):
             select(conv.id, conv.priority)
             .select_from(CONVERSATIONS.outerjoin(REVIEWS, rev.conversation_id == conv.id))
             .where(conv.signature == signature, conv.priority < NO_FLAG, claimable(now, reviewer))
-            .order_by(conv.priority, conv.wrote.desc(), conv.last_at.desc(), conv.id)
+            .order_by(*QUEUE_ORDER)
         )
         with self.engine.connect() as conn:
             return [(str(i), int(p)) for i, p in conn.execute(query)]

@@ -22,7 +22,13 @@ from filon.miner.core.severity import Severity, at_least, severity_of_priority
 from filon.miner.store.regroup import day_of
 from filon.miner.store.repository import Repository
 from filon.miner.store.reviews import GATE
-from filon.miner.store.tables import ConversationRow, FailureGroupDayRow, FailureGroupRow, ReviewRow
+from filon.miner.store.tables import (
+    QUEUE_ORDER,
+    ConversationRow,
+    FailureGroupDayRow,
+    FailureGroupRow,
+    ReviewRow,
+)
 
 INCIDENT = 0  # an incident's priority (`miner.core.severity`)
 
@@ -156,9 +162,7 @@ class GroupStore(Repository):
                 members = _production(sa_select(conv.id, conv.reason), replays).where(
                     conv.signature == signature, *window
                 )
-                top = db.execute(
-                    members.order_by(conv.priority, conv.wrote.desc(), conv.last_at.desc(), conv.id).limit(1)
-                ).first()
+                top = db.execute(members.order_by(*QUEUE_ORDER).limit(1)).first()
                 representative, reason = (top[0], top[1]) if top is not None else ("", "")
                 out.append(
                     FailureGroup(signature, n, priority, _aware(first), _aware(last), representative, reason)

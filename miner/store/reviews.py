@@ -26,7 +26,7 @@ from filon.miner.core.severity import (
 from filon.miner.store.regroup import recount
 from filon.miner.store.repository import Repository
 from filon.miner.store.sql import upsert_insert
-from filon.miner.store.tables import CaseLink, CaseVerdict, ConversationRow, ReviewRow
+from filon.miner.store.tables import QUEUE_ORDER, CaseLink, CaseVerdict, ConversationRow, ReviewRow
 
 # a claim lasts five minutes unless its holder renews it: the review TUI renews the claims it holds every
 # minute (`HEARTBEAT`), so that a reviewer's screen killed outright (kill -9, a lost SSH session) frees
@@ -158,7 +158,7 @@ class ReviewStore(Repository):
             select(conv.c.id)
             .select_from(conv.outerjoin(rev, rev.c.conversation_id == conv.c.id))
             .where(conv.c.priority < NO_FLAG, claimable(now))
-            .order_by(conv.c.priority, conv.c.wrote.desc(), conv.c.last_at.desc(), conv.c.id)
+            .order_by(*QUEUE_ORDER)
             .limit(20)
         )
         if self.engine.dialect.name == "postgresql":  # one row at a time: the others stay for the others
@@ -348,7 +348,7 @@ def _keyset_page(conn: Any, query: Select[Any], after: Cursor | None, limit: int
     priority and write, then its priority's conversations that wrote nothing, then the priorities after
     it), not one OR the planner would scan."""
     conv = CONVERSATIONS
-    order = (conv.c.priority, conv.c.wrote.desc(), conv.c.last_at.desc(), conv.c.id)
+    order = QUEUE_ORDER
     if after is None:
         return list(conn.execute(query.order_by(*order).limit(limit)).all())
     priority, wrote, last_at, conv_id = after

@@ -85,6 +85,12 @@ class ConversationRow(SQLModel, table=True):
     wrote: bool = False  # a write succeeded (a `write_made` flag): first within its severity (migration 13)
 
 
+_QUEUED = ConversationRow.__table__.c  # type: ignore[attr-defined]
+# the review queue's order, for every reader of it (the list, the TUI's keyset pages, claim next, a group's
+# members and representative): incidents and severity, a changed record first, the newest, then the id
+QUEUE_ORDER = (_QUEUED.priority, _QUEUED.wrote.desc(), _QUEUED.last_at.desc(), _QUEUED.id)
+
+
 class TurnRow(SQLModel, table=True):
     __tablename__ = "turns"
     trace_id: str = Field(primary_key=True)

@@ -19,7 +19,7 @@ from filon.miner.store.batch import chunks
 from filon.miner.store.repository import Repository
 from filon.miner.store.reviews import GATE, claimable
 from filon.miner.store.rows import flag_of_row, row_turn
-from filon.miner.store.tables import ConversationRow, FlagRow, ReviewRow, TurnRow
+from filon.miner.store.tables import QUEUE_ORDER, ConversationRow, FlagRow, ReviewRow, TurnRow
 
 
 @dataclass
@@ -130,12 +130,7 @@ class TraceStore(Repository):
         that level and above; `group`, one failure signature's. Production's only, or with `replays` the
         gate's own replays only."""
         with self._session() as s:
-            query = _listed(flag, status, severity, replays, group).order_by(
-                col(ConversationRow.priority),
-                col(ConversationRow.wrote).desc(),
-                col(ConversationRow.last_at).desc(),
-                col(ConversationRow.id),
-            )
+            query = _listed(flag, status, severity, replays, group).order_by(*QUEUE_ORDER)
             rows = list(s.exec(query.limit(limit)))
             ids = [c.id for c, _ in rows]
             tools: dict[str, list[str]] = {i: [] for i in ids}

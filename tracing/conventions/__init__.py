@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from filon.miner.core.messages import Said, chained, said
 from filon.tracing.conventions import (
     adk,
     claude_code,
@@ -75,6 +76,15 @@ GENAI = Convention(
     "stack.otel_genai.session",
 )
 CONVENTIONS = {c.name: c for c in (*READERS, GENAI)}
+
+
+def settings(stacks: Sequence[Convention], which: str) -> Said | str:
+    """Each stack's `capture` or `session` setting, « label: setting », joined by semicolons: what
+    `traces doctor` and ingest's notes advise."""
+    told = [said("doctor.stack_advice", label=c.label, advice=said(getattr(c, which))) for c in stacks]
+    return chained(told, "text.semicolons")
+
+
 _MARKS = tuple((mark, reader) for reader in READERS for mark in reader.marks)
 _FOREIGN = frozenset(mark for mark, _ in _MARKS)  # `isdisjoint` tests a span's keys against all at C speed
 _GENAI = frozenset(GENAI.marks)

@@ -50,7 +50,7 @@ def _decorators(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     return {_name(d.func if isinstance(d, ast.Call) else d) for d in fn.decorator_list}
 
 
-def _sentences_raised(path: Path) -> list[str]:
+def _sentences_raised(path: Path, root: Path = ROOT) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skipped: set[int] = set()
     for fn in ast.walk(tree):
@@ -62,7 +62,7 @@ def _sentences_raised(path: Path) -> list[str]:
             continue
         call = node.exc
         if call.args and _literal(call.args[0]) and _name(call.func) not in LITERAL:
-            found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {_name(call.func)}")
+            found.append(f"{path.relative_to(root)}:{node.lineno}: {_name(call.func)}")
     return found
 
 
@@ -73,12 +73,10 @@ def test_no_library_module_raises_a_sentence_of_its_own() -> None:
 
 
 def test_the_scan_finds_a_sentence_raised(tmp_path: Path) -> None:
-    module = ROOT / "tests" / "miner" / "core" / "_probe_refusal.py"
+    module = tmp_path / "tests" / "miner" / "core" / "_probe_refusal.py"
+    module.parent.mkdir(parents=True)
     module.write_text('def f(x):\n    raise ValueError(f"{x}: bad")\n', encoding="utf-8")
-    try:
-        assert _sentences_raised(module) == ["tests/miner/core/_probe_refusal.py:2: ValueError"]
-    finally:
-        module.unlink()
+    assert _sentences_raised(module, tmp_path) == ["tests/miner/core/_probe_refusal.py:2: ValueError"]
 
 
 def test_a_refusal_is_english_text_and_keeps_its_code() -> None:
