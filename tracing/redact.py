@@ -54,6 +54,17 @@ def spliced(text: str, spans: Iterable[tuple[int, int]], replace: Callable[[str]
     return "".join(parts)
 
 
+def _clean(flat: str) -> bool:
+    """Whether a JSON document, as orjson writes it (every character as itself but the escapes of a
+    quote, a backslash and control characters), holds nothing the patterns or the unusual forms could
+    read: the same tests `_redacted` makes on one string, made on all of them at once. A test true of one
+    string is true of the text that holds it; the escapes of what they read (a line break between digits,
+    a quote before an "@") are put back first, and the others can only add to what is found."""
+    if "\\" in flat:
+        flat = flat.replace("\\n", "\n").replace("\\r", "\r").replace('\\"', '"')
+    return not odd(flat) and not candidate(flat)
+
+
 def load_secret(home: Path | None = None) -> bytes:
     """FILON_SECRET, or a random key kept (0600) in FILON_HOME/secret.key, made on first use."""
     own = settings()
@@ -228,6 +239,8 @@ class Redactor:
             return None
         if not isinstance(parsed, dict | list):
             return None
+        if _clean(orjson.dumps(parsed).decode()):
+            return value  # no string, key or number of it can hold personal data: none read one by one
         done = self._parts(parsed)
         return value if done == parsed else orjson.dumps(done).decode()
 

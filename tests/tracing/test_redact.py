@@ -209,3 +209,58 @@ def test_each_message_of_a_growing_history_is_read_once() -> None:
     later = json.loads(fresh.text(json.dumps(messages)))
     assert later[:10] == first and "@exemple.fr" not in json.dumps(later)
     assert fresh.name(messages[3]["content"]) == first[3]["content"]
+
+
+PIECES = [
+    "jean.dupont@free.fr",
+    "06\u00a012\u00a034\u00a056\u00a078",
+    "06 12\n34 56 78",
+    "+33 6 12 34 56 78",
+    "(+33) 6 12 34 56 78",
+    "4111 1111 1111 1111",
+    "FR76 3000 6000 0112 3456 7890 189",
+    "jean [at] free [dot] fr",
+    "jean arobase free point fr",
+    "tel%3A%2B33612345678",
+    '"@jean',
+    "LL-10563",
+    "commande livrée le 12/03",
+    "rien à signaler",
+    "Où en est ma commande ?",
+    "١٢٣٤٥٦٧٨٩٠",
+    "０６１２３４５６７８",
+]
+
+
+def walked(value: object, r: Redactor) -> object:
+    """A document's redaction string by string, keys too: what the whole-document shortcut must equal."""
+    if isinstance(value, str):
+        return r.text(value)
+    if isinstance(value, dict):
+        return {r.text(k): walked(v, r) for k, v in value.items()}
+    if isinstance(value, list):
+        return [walked(v, r) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 1_000_000:
+        done = r.text(str(value))
+        return value if done == str(value) else done
+    return value
+
+
+strings = st.lists(st.sampled_from(PIECES) | st.text(max_size=12), max_size=3).map(" ".join)
+documents = st.recursive(
+    strings | st.integers() | st.none(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(strings, inner, max_size=3),
+    max_leaves=8,
+).filter(lambda d: isinstance(d, list | dict))
+
+
+@given(documents, st.booleans())
+@example({"content": "appelez le 06123\n45678"}, True)
+@example({"content": 'il a écrit "@jean" hier'}, True)
+@example({"a": "jean\u0040free.fr"}, True)
+def test_a_document_read_whole_is_redacted_as_string_by_string(document: object, ascii_only: bool) -> None:
+    """A document none of whose strings holds anything to redact is kept as written without reading each
+    string (`redact._clean`); the result is always what redacting each string, key and number gives."""
+    fresh = Redactor(b"secret")
+    out = fresh.text(json.dumps(document, ensure_ascii=ascii_only))
+    assert json.loads(out) == walked(document, Redactor(b"secret"))
