@@ -10,7 +10,8 @@ The same process, in "ingest" mode, is `filon serve`'s writer (`tracing/receiver
 decodes requests while the helper stores the previous ones, on two cores instead of one GIL.
 
 Started as `python -m filon.tracing.helper SETTINGS_JSON` with the settings `setup_tracing` resolved: `db`,
-`rate`, `config` (the flag settings), `redact` and `max_traces`; the key for redaction comes in the
+`rate`, `config` (the flag settings), `redact`, `max_traces` and, in "ingest" mode, `defer` (answer once
+stored and redacted; read and flag in a worker thread of this process, `tracing.settle`); the key for redaction comes in the
 environment (FILON_SECRET). It ignores Ctrl-C (the agent's terminal is not its business), runs niced,
 and ends when its input ends, after storing what is pending: an agent that exits, even killed, loses
 nothing it had handed over.
@@ -33,12 +34,13 @@ from filon.miner.core.jsontext import loads
 from filon.miner.rules.config import FlagConfig
 from filon.miner.settings import settings as current_settings
 from filon.miner.store import Store
-from filon.tracing.ingest import Ingestor, ingest_replaying
+from filon.tracing.ingest import Ingestor, replaying
 from filon.tracing.isolate import store_requests
 from filon.tracing.records import SpanRecord
 from filon.tracing.redact import Redactor
 from filon.tracing.sampling.decider import Decider
 from filon.tracing.sampling.keeper import Keeper
+from filon.tracing.settle import Settler, accept
 from filon.tracing.wire import HEADER, HELPER_SETTINGS, MAX_FRAME, WireError, counters_json, write_frame
 
 log = logging.getLogger("filon.helper")
@@ -159,9 +161,15 @@ def serve_ingest(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) 
     write_frame(stdout, ["ready"])
     fd = stdin.fileno()
     buffer = bytearray()
+    settler: Settler | None = None  # with "defer": the worker reading what was stored (`tracing.settle`)
     while (messages := read_messages(fd, buffer)) is not None:
         for group in groups(messages):
             ingestor = _store_group(group, ingestor, config, redactor, settings, stdout)
+            if settings.get("defer") and ingestor is not None:
+                settler = settler or Settler(ingestor)
+                settler.wake()
+    if settler is not None:  # the receiver is ending: what was stored is read before this process ends
+        settler.close()
     return 0
 
 
@@ -210,7 +218,8 @@ def _store_group(
         log.warning("store unavailable for %d request(s): %s", len(jobs), exc)
         write_frame(stdout, ["failed", jobs, str(exc)[:500]])
         return None
-    outcomes = store_requests(partial(ingest_replaying, ingestor), requests)
+    step = partial(accept, ingestor) if settings.get("defer") else ingestor.ingest
+    outcomes = store_requests(partial(replaying, step), requests)
     if all(o.stats is outcomes[0].stats and not (o.rejected or o.notes or o.down) for o in outcomes):
         write_frame(stdout, ["stored", jobs, outcomes[0].stats.as_json()])  # the group, whole: one answer
         return ingestor

@@ -11,8 +11,7 @@ same span twice is stored once; a span arriving after its trace was stored is me
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from filon.miner.core.jsontext import dumps, loads
@@ -24,74 +23,12 @@ from filon.miner.store.batch import TraceBatch
 from filon.miner.store.rows import SIGNATURE_AT, conversation_row, conversation_values
 from filon.tracing.across import results_elsewhere
 from filon.tracing.grouping import by_trace, turn_of
+from filon.tracing.ingest_stats import IngestStats
 from filon.tracing.records import SpanRecord
 from filon.tracing.redact import Redactor
 from filon.tracing.sampling.rate import sampled
 
 log = logging.getLogger(__name__)
-MAX_PAIRS = 1_000_000
-
-
-@dataclass
-class IngestStats:
-    spans: int = 0
-    new_spans: int = 0
-    turns: int = 0  # turns read, as lived: a tool-call step of a trace-per-call stack joined to its answer
-    conversations: int = 0
-    kept: int = 0  # turns stored
-    sampled_out: int = 0  # turns not kept by the sample rate
-    skipped: int = 0  # traces with no span of any GenAI convention (an HTTP health check): no conversation
-    uncaptured: int = 0  # turns kept whose spans carry no content (the stack's content capture is off)
-    uncaptured_stacks: dict[str, int] = field(default_factory=dict)  # those turns, by their conventions
-    stacks: dict[str, int] = field(default_factory=dict)  # traces read, by convention (`tracing.conventions`)
-    tools: dict[str, bool] = field(default_factory=dict)  # tool names seen → treated as an escalation
-    # the (kind, conversation) pairs flagged: a conversation written by several batches counts once
-    flagged_pairs: set[tuple[str, str]] = field(default_factory=set)
-
-    @property
-    def flagged(self) -> int:
-        """Conversations with at least one flag."""
-        return len({conv for _, conv in self.flagged_pairs})
-
-    @property
-    def flag_kinds(self) -> dict[str, int]:
-        """Conversations flagged, by kind."""
-        out: dict[str, int] = {}
-        for kind, _ in self.flagged_pairs:
-            out[kind] = out.get(kind, 0) + 1
-        return out
-
-    def as_json(self) -> dict[str, Any]:
-        """For the pipe between the helper process and the agent's (a set is not JSON)."""
-        out = {k: v for k, v in vars(self).items() if k != "flagged_pairs"}
-        return {**out, "flagged_pairs": sorted(self.flagged_pairs)}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> IngestStats:
-        fields = dict(data)
-        pairs = fields.pop("flagged_pairs", [])
-        stats = cls(**fields)
-        stats.flagged_pairs = {(k, c) for k, c in pairs}
-        return stats
-
-    def add(self, other: IngestStats) -> None:
-        for name in (
-            "spans",
-            "new_spans",
-            "turns",
-            "conversations",
-            "kept",
-            "sampled_out",
-            "skipped",
-            "uncaptured",
-        ):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        for mine, theirs in ((self.stacks, other.stacks), (self.uncaptured_stacks, other.uncaptured_stacks)):
-            for stack, count in theirs.items():
-                mine[stack] = mine.get(stack, 0) + count
-        self.tools.update(other.tools)
-        if len(self.flagged_pairs) < MAX_PAIRS:  # a process's lifetime of flags: bounded, then approximate
-            self.flagged_pairs |= other.flagged_pairs
 
 
 def redact_record(r: SpanRecord, redactor: Redactor) -> SpanRecord:
@@ -198,42 +135,57 @@ class Ingestor:
             stored = batch.stored_turns(list(traces))
             if stored:  # late spans: merged with what is stored, so the turn is read whole
                 self._merge_late_spans(batch, traces, records, stored)
-            kept, span_conv, joined = self._turns(traces, set(stored), stats)
-            if not kept:
-                return stats
-            inserted = {cid: conversation_row(cid, kept[cid][0], joined[cid], [], []) for cid in sorted(kept)}
-            new_ids = batch.insert_conversations(list(inserted.values()))
-            batch.lock(list(kept))
+            self.write(batch, records, traces, stored, stats)
+        return stats
+
+    def write(
+        self,
+        batch: TraceBatch,
+        records: list[SpanRecord],
+        traces: dict[str, list[SpanRecord]],
+        stored: dict[str, str],
+        stats: IngestStats,
+        placed: bool = False,
+    ) -> None:
+        """Within the batch's transaction: the traces read as turns and conversations (sampling the
+        unflagged), the new conversations written, locked, spans and turns written, merged with the
+        stored turns, flagged, flags and conversations written. With `placed`, the spans are in the store
+        already (`tracing.settle`): they are placed in their conversation, or deleted if not kept."""
+        kept, span_conv, joined = self._turns(traces, set(stored), stats)
+        if placed:
+            batch.place_spans(
+                [(cid, t) for t, cid in span_conv.items() if cid in kept],
+                [t for t in traces if span_conv.get(t, "") not in kept],
+            )
+        if not kept:
+            return
+        inserted = {cid: conversation_row(cid, kept[cid][0], joined[cid], [], []) for cid in sorted(kept)}
+        new_ids = batch.insert_conversations(list(inserted.values()))
+        batch.lock(list(kept))
+        if not placed:
             resources: dict[int, str] = {}  # within this call only: ids are reused once objects are freed
             span_rows = [
                 to_row(r, cid, resources) for r in records if (cid := span_conv.get(r.trace_id, "")) in kept
             ]
             stats.new_spans = batch.write_spans(span_rows)
-            batch.write_turns(kept)
-            touched = self._moved(batch, kept, stored)
-            touched.update({cid: channel for cid, (channel, _) in kept.items() if cid not in new_ids})
-            whole, human = batch.stored_conversations(list(touched))
-            conversations = {
-                cid: Conversation(cid, kept[cid][0], joined[cid]) for cid in kept if cid in new_ids
-            }
-            conversations.update(
-                {
-                    cid: Conversation(cid, ch, join_steps(whole[cid]))
-                    for cid, ch in touched.items()
-                    if whole[cid]
-                }
-            )
-            before = batch.group_keys([cid for cid in conversations if cid not in new_ids])
-            flags = {cid: self.flags(conv) for cid, conv in conversations.items()}
-            batch.replace_flags(flags, new_ids)
-            rows = _rows(conversations, flags, human, inserted, new_ids)
-            # a new conversation was written whole: only a flagged one changes (its kinds, priority, reason)
-            batch.update_conversations([rows[cid] for cid in new_ids if flags.get(cid)], FLAG_COLUMNS)
-            batch.update_conversations([row for cid, row in rows.items() if cid not in new_ids])
-            batch.regroup(rows, before)  # the failure groups kept up to date, never recounted on a read
+        batch.write_turns(kept)
+        touched = self._moved(batch, kept, stored)
+        touched.update({cid: channel for cid, (channel, _) in kept.items() if cid not in new_ids})
+        whole, human = batch.stored_conversations(list(touched))
+        conversations = {cid: Conversation(cid, kept[cid][0], joined[cid]) for cid in kept if cid in new_ids}
+        conversations.update(
+            {cid: Conversation(cid, ch, join_steps(whole[cid])) for cid, ch in touched.items() if whole[cid]}
+        )
+        before = batch.group_keys([cid for cid in conversations if cid not in new_ids])
+        flags = {cid: self.flags(conv) for cid, conv in conversations.items()}
+        batch.replace_flags(flags, new_ids)
+        rows = _rows(conversations, flags, human, inserted, new_ids)
+        # a new conversation was written whole: only a flagged one changes (its kinds, priority, reason)
+        batch.update_conversations([rows[cid] for cid in new_ids if flags.get(cid)], FLAG_COLUMNS)
+        batch.update_conversations([row for cid, row in rows.items() if cid not in new_ids])
+        batch.regroup(rows, before)  # the failure groups kept up to date, never recounted on a read
         self._tally(stats, kept, joined)
         stats.flagged_pairs = {(f.kind, cid) for cid, fs in flags.items() for f in fs}
-        return stats
 
     def _tally(self, stats: IngestStats, kept: Kept, joined: dict[str, list[Turn]]) -> None:
         """The conversations and turns kept (as lived: a tool-call step joined to its answer), and the
@@ -354,17 +306,22 @@ def _rows(
     }
 
 
-def ingest_replaying(ingestor: Ingestor, records: list[SpanRecord]) -> IngestStats:
-    """`ingest`, where a batch that lost a deadlock or a serialization race to another writer (several
-    receivers on one PostgreSQL) is simply replayed."""
+def replaying(step: Callable[[list[SpanRecord]], IngestStats], records: list[SpanRecord]) -> IngestStats:
+    """`step` (an ingest, or `tracing.settle.accept`), where a batch that lost a deadlock or a
+    serialization race to another writer (several receivers on one PostgreSQL) is simply replayed."""
     from filon.tracing.isolate import sqlstate
 
     for attempt in range(3):
         try:
-            return ingestor.ingest(records)
+            return step(records)
         except Exception as exc:  # wrapped by SQLAlchemy, or the driver's own (the COPY path's cursor)
             code = sqlstate(exc)
             if code not in ("40P01", "40001") or attempt == 2:
                 raise
             log.info("replaying a batch after %s", code)
     raise AssertionError("unreachable")
+
+
+def ingest_replaying(ingestor: Ingestor, records: list[SpanRecord]) -> IngestStats:
+    """`Ingestor.ingest`, replayed after a deadlock (`replaying`)."""
+    return replaying(ingestor.ingest, records)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from filon.tracing.grouping import by_trace
-from filon.tracing.ingest import IngestStats
+from filon.tracing.ingest_stats import IngestStats
 from filon.tracing.records import SpanRecord
 
 log = logging.getLogger(__name__)

@@ -35,12 +35,13 @@ from starlette.routing import Route
 from filon.miner.core.messages import said
 from filon.miner.rules.config import FlagConfig
 from filon.miner.store import Store, db_url
-from filon.tracing.ingest import Ingestor, ingest_replaying
+from filon.tracing.ingest import Ingestor, replaying
 from filon.tracing.isolate import Outcome, store_requests
 from filon.tracing.limits import BodyBudget, Limits, OverBudget
 from filon.tracing.otlp_json import from_json
 from filon.tracing.records import DecodeError, SpanRecord, from_protobuf
 from filon.tracing.redact import Redactor, redaction_secret
+from filon.tracing.settle import Settler, accept
 from filon.tracing.store_writer import HelperCommitter, StoreUnavailable
 from filon.tracing.summary import Announcer
 from filon.tracing.wire import helper_settings, offload_enabled
@@ -60,6 +61,7 @@ class ReceiverSettings:
     redact: bool | None = None
     retry_after_s: int = 5
     offload: bool | None = None  # store in filon's helper process (FILON_OFFLOAD, on by default)
+    defer: bool = False  # answer once stored and redacted; read and flag in a worker after (`tracing.settle`)
     limits: Limits = field(default_factory=Limits)  # connections, time and memory (`tracing.limits`)
 
 
@@ -74,8 +76,10 @@ class GroupCommitter:
     receiver's writer when FILON_OFFLOAD is off; otherwise `HelperCommitter` does the same in filon's
     helper process."""
 
-    def __init__(self, factory: Any) -> None:
+    def __init__(self, factory: Any, defer: bool = False) -> None:
         self._factory = factory
+        self._defer = defer
+        self.settler: Settler | None = None  # with `defer`: the worker reading what was stored
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="filon-receiver-writer", daemon=True)
         self._thread.start()
@@ -109,15 +113,21 @@ class GroupCommitter:
                 for job in jobs:
                     job.done.set_result(Outcome(down=str(exc)[:300]))
                 continue
-            outcomes = store_requests(partial(ingest_replaying, ingestor), [job.records for job in jobs])
+            step = partial(replaying, partial(accept, ingestor) if self._defer else ingestor.ingest)
+            outcomes = store_requests(step, [job.records for job in jobs])
             if any(o.down for o in outcomes):
                 ingestor = None  # opened again for the next group
+            elif self._defer:
+                self.settler = self.settler or Settler(ingestor)
+                self.settler.wake()
             for job, outcome in zip(jobs, outcomes, strict=True):
                 job.done.set_result(outcome)
 
     def close(self) -> None:
         self._queue.put(None)
         self._thread.join(timeout=10)
+        if self.settler is not None:  # what was stored is read before the receiver ends
+            self.settler.close()
 
 
 def _decompress(body: bytes, limit: int) -> bytes:
@@ -210,9 +220,10 @@ class Receiver:
         self.announcer = Announcer()
         self.writer: Committer
         if offload_enabled() if settings.offload is None else settings.offload:
-            self.writer = HelperCommitter(*helper_settings(db_url(settings.db), config, secret))
+            more = {"defer": True} if settings.defer else {}
+            self.writer = HelperCommitter(*helper_settings(db_url(settings.db), config, secret, **more))
         else:
-            self.writer = GroupCommitter(lambda: Ingestor(self.store(), config, redactor))
+            self.writer = GroupCommitter(lambda: Ingestor(self.store(), config, redactor), settings.defer)
 
     def store(self) -> Store:
         if self._store is None:  # raises while the database is unreachable: 503, retried

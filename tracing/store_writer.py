@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from filon.miner.core.jsontext import dumps_bytes, loads
-from filon.tracing.ingest import IngestStats
+from filon.tracing.ingest_stats import IngestStats
 from filon.tracing.isolate import Outcome, made_safe_note, safe_record
 from filon.tracing.records import SpanRecord, fields_of
 from filon.tracing.wire import WireError, read_frame, start_helper, write_frame

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from filon.miner.core.messages import said
 from filon.tracing.conventions import CONVENTIONS, GENAI, Convention, settings
-from filon.tracing.ingest import IngestStats
+from filon.tracing.ingest_stats import IngestStats
 
 
 def notes(stats: IngestStats, lang: str = "en") -> list[str]:

@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from filon.miner.core.jsontext import dumps_bytes
 from filon.miner.settings import settings
-from filon.tracing.ingest import IngestStats
+from filon.tracing.ingest_stats import IngestStats
 from filon.tracing.sampling.keeper import ExportCounters
 
 HEADER = struct.Struct(">I")

@@ -30,6 +30,15 @@ SEVERITIES: tuple[Severity | None, ...] = (None, *Severity)
 SEVERITY_STYLE = {"critical": "bold red", "high": "red", "medium": "yellow", "low": "dim"}
 
 
+def lag(count: int, seconds: float) -> str:
+    """The queue's delay behind production (a deferred receiver reads after it answers): said only while
+    traces wait, so that a reviewer knows the newest conversations are not in the list yet."""
+    if not count:
+        return ""
+    oldest = f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
+    return f" · {count} trace(s) not read yet, oldest {oldest}"
+
+
 def age(then: datetime, now: datetime) -> str:
     seconds = max(0, int((now - then).total_seconds()))
     for unit, size in (("d", 86_400), ("h", 3_600), ("m", 60)):
@@ -61,6 +70,7 @@ class QueueScreen(ReviewScreen):
         rows: list[QueueRow]
         has_more: bool
         generation: int = 0  # which load: a thread worker cancelled late still posts, and is not shown
+        waiting: tuple[int, float] = (0, 0.0)  # traces not read yet by a deferred receiver, oldest's wait
 
     @dataclass
     class Failed(Message):
@@ -79,6 +89,7 @@ class QueueScreen(ReviewScreen):
         self.cursors: list[Cursor | None] = [None]
         self.rows: list[QueueRow] = []
         self.has_more = False
+        self.waiting: tuple[int, float] = (0, 0.0)
         self.wide = True
         self.width_laid = 0  # the width the columns were laid out for
         self.layout_columns: list[str] = []
@@ -149,16 +160,17 @@ class QueueScreen(ReviewScreen):
                 self.group,
                 self.review.reviewer,
             )
+            waiting = self.review.store.waiting()
         except Exception as exc:  # shown, never a crash
             self.post_message(self.Failed(str(exc)))
             return
-        self.post_message(self.Loaded(rows[:PAGE], len(rows) > PAGE, generation))
+        self.post_message(self.Loaded(rows[:PAGE], len(rows) > PAGE, generation, waiting))
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
         if message.generation != self.generation:
             return  # a later load is on its way: these rows may predate a change the reviewer made
-        self.rows, self.has_more = message.rows, message.has_more
+        self.rows, self.has_more, self.waiting = message.rows, message.has_more, message.waiting
         self._show()
 
     def _show(self) -> None:
@@ -194,6 +206,7 @@ class QueueScreen(ReviewScreen):
             f" · status: {self.status or 'all'} · page {page}"
             + (" · more: n" if self.has_more else "")
             + f" · {shown} shown"
+            + lag(*self.waiting)
         )
 
     @on(Failed)

@@ -56,7 +56,8 @@ def ingest(
     """
     from functools import partial
 
-    from filon.tracing.ingest import Ingestor, IngestStats, ingest_replaying
+    from filon.tracing.ingest import Ingestor, ingest_replaying
+    from filon.tracing.ingest_stats import IngestStats
     from filon.tracing.redact import Redactor, load_secret, redaction_enabled
 
     if not 0 <= sample_rate <= 1:

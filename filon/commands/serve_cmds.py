@@ -58,10 +58,19 @@ def serve(
     body_timeout: Annotated[
         float, typer.Option("--body-timeout", help="Seconds for a whole body after its headers; then 408.")
     ] = 60.0,
+    defer: Annotated[
+        bool,
+        typer.Option(
+            "--defer/--no-defer",
+            help="Answer once spans are stored and redacted, and read turns and flags in a worker right "
+            "after (the default; `filon db stats` shows what waits). --no-defer flags before answering.",
+        ),
+    ] = True,
 ) -> None:
     """Receive OTLP/HTTP traces (protobuf or JSON, gzip or not) at POST /v1/traces into the store.
 
-    A 200 means the spans are committed. Point a Collector's otlphttp exporter or any OTLP SDK at it.
+    A 200 means the spans are committed and redacted. Their turns are read and flagged by a worker right
+    after (--no-defer: before the 200). Point a Collector's otlphttp exporter or any OTLP SDK at it.
 
     Example: FILON_TOKEN=$(openssl rand -hex 16) filon serve --port 4318
     Example: filon serve --host 0.0.0.0 --token-file /run/secrets/filon-token
@@ -89,7 +98,9 @@ def serve(
     except OSError as exc:
         fail(say("cli.cannot_listen", host=host, port=port, why=exc.strerror or exc), Exit.FAILED)
     app = build_app(
-        ReceiverSettings(token=token, max_body=max_body, escalation_tools=escalation_tool, limits=limits)
+        ReceiverSettings(
+            token=token, max_body=max_body, escalation_tools=escalation_tool, limits=limits, defer=defer
+        )
     )
     console.print(say("cli.serving", host=host, port=port, token=say("cli.token_on") if token else ""))
 

@@ -28,7 +28,7 @@ from filon.miner.store.groups import GroupStore
 from filon.miner.store.incidents import IncidentStore
 from filon.miner.store.migrations import migrate
 from filon.miner.store.retention import prune
-from filon.miner.store.stats import StoreStats, store_stats
+from filon.miner.store.stats import StoreStats, store_stats, waiting
 from filon.miner.store.tables import EvalAttemptRow, EvalComparison, EvalRun
 from filon.miner.store.traces import TraceStore
 
@@ -116,6 +116,12 @@ class Store:
     def stats(self) -> StoreStats:
         """What the store holds (`db stats`)."""
         return store_stats(self.engine)
+
+    def waiting(self) -> tuple[int, float]:
+        """The traces stored but not read yet (a deferred receiver's lag), and the oldest one's wait in
+        seconds: one indexed read, for the review TUI's every page."""
+        with self.engine.connect() as conn:
+            return waiting(conn)
 
     def prune(
         self, older_than: timedelta, dry_run: bool = False, now: datetime | None = None

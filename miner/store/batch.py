@@ -37,13 +37,14 @@ from filon.miner.store.sql import (
     select_rows,
     update_rows,
 )
-from filon.miner.store.tables import ConversationRow, FlagRow, ReviewRow, SpanRow, TurnRow
+from filon.miner.store.tables import ConversationRow, FlagRow, PendingTraceRow, ReviewRow, SpanRow, TurnRow
 
 CONVERSATIONS = ConversationRow.__table__  # type: ignore[attr-defined]
 TURNS = TurnRow.__table__  # type: ignore[attr-defined]
 SPANS = SpanRow.__table__  # type: ignore[attr-defined]
 FLAGS = FlagRow.__table__  # type: ignore[attr-defined]
 REVIEWS = ReviewRow.__table__  # type: ignore[attr-defined]
+PENDING = PendingTraceRow.__table__  # type: ignore[attr-defined]
 HUMAN_FLAG_COLUMNS = ("conversation_id", *FLAG_FIELDS)
 
 
@@ -97,6 +98,40 @@ class TraceBatch:
         if self.ordered:
             rows = sorted(rows, key=itemgetter(SPAN_COLUMNS.index("trace_id"), SPAN_COLUMNS.index("span_id")))
         return insert_rows(self.conn, SPANS, SPAN_COLUMNS, rows, "nothing", ["trace_id", "span_id"])
+
+    def note_pending(self, trace_ids: Sequence[str], received_ns: int) -> None:
+        """Traces whose spans were just stored, to be read by the settling worker (`tracing.settle`). One
+        waiting already keeps its first arrival (the lag's measure) and takes this one as its last."""
+        mark = "?" if self.conn.dialect.paramstyle == "qmark" else "%s"
+        sql = (
+            f"INSERT INTO pending_traces (trace_id, received_ns, last_ns) VALUES ({mark}, {mark}, {mark})"
+            " ON CONFLICT (trace_id) DO UPDATE SET last_ns = excluded.last_ns"
+        )
+        self.conn.exec_driver_sql(sql, [(t, received_ns, received_ns) for t in sorted(set(trace_ids))])
+
+    def take_pending(self, limit: int) -> list[tuple[str, int]]:
+        """The oldest traces waiting to be read, at most `limit`, each with its last arrival. On PostgreSQL
+        they stay locked to this transaction and another worker takes the next ones (`SKIP LOCKED`)."""
+        query = select(PENDING.c.trace_id, PENDING.c.last_ns)
+        query = query.order_by(PENDING.c.received_ns, PENDING.c.trace_id).limit(limit)
+        if self.ordered:
+            query = query.with_for_update(skip_locked=True)
+        return [(trace_id, last) for trace_id, last in self.conn.execute(query)]
+
+    def done_pending(self, taken: Sequence[tuple[str, int]]) -> None:
+        """The traces read, no longer waiting; one whose span arrived since it was taken (its `last_ns`
+        moved) stays, to be read again with it."""
+        mark = "?" if self.conn.dialect.paramstyle == "qmark" else "%s"
+        sql = f"DELETE FROM pending_traces WHERE trace_id = {mark} AND last_ns = {mark}"
+        if taken:
+            self.conn.exec_driver_sql(sql, list(taken))
+
+    def place_spans(self, placed: Sequence[tuple[str, str]], dropped: Sequence[str]) -> None:
+        """Spans stored before they were read: each (conversation id, trace id) placed in its
+        conversation; the traces `dropped` (not kept by the sample rate, or of no GenAI convention)
+        deleted, as an inline ingest would never have written them."""
+        update_rows(self.conn, SPANS, ["conversation_id"], "trace_id", sorted(placed, key=itemgetter(1)))
+        delete_in(self.conn, SPANS, "trace_id IN ({})", sorted(dropped))
 
     def write_turns(self, conversations: dict[str, tuple[str, list[Turn]]]) -> None:
         """Turns, replaced when stored already."""

@@ -3,11 +3,12 @@ benchmarks all count through `Store.stats()`."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Connection, Engine, func, select
 from sqlmodel import SQLModel
 
 from filon.miner.core.messages import Said, said
@@ -30,6 +31,14 @@ class StoreStats:
     flags_by_kind_severity: dict[str, dict[str, int]] = field(default_factory=dict)  # flags, kind → level
     cases_made: int = 0
     oldest: datetime | None = None
+    waiting: int = 0  # traces stored but not read yet (`tracing.settle`): the queue's lag behind production
+    waiting_s: float = 0.0  # how long the oldest of them has waited
+
+    def lag(self) -> int | Said:
+        """The traces waiting to be read, with how long the oldest has waited."""
+        if not self.waiting:
+            return 0
+        return said("stats.waiting_since", count=self.waiting, age=_age(self.waiting_s))
 
     def flags_by_severity(self) -> dict[str, int]:
         """Flags per severity, every kind together, most severe first."""
@@ -65,6 +74,7 @@ class StoreStats:
             (said("stats.cases_made"), self.cases_made),
             (said("stats.eval_runs"), self.eval_runs),
             (said("stats.oldest"), oldest),
+            (said("stats.waiting"), self.lag()),
         ]
 
     def _turns(self) -> int | Said:
@@ -76,6 +86,13 @@ class StoreStats:
 def _rank(level: str) -> int:
     order = [s.value for s in Severity]
     return order.index(level) if level in order else len(order)
+
+
+def _age(seconds: float) -> str:
+    """A short age: 42 s, 7 min, 3 h."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min" if seconds < 7200 else f"{seconds / 3600:.0f} h"
 
 
 def _levels(counts: dict[str, int]) -> str:
@@ -105,4 +122,12 @@ def store_stats(engine: Engine) -> StoreStats:
             out.flags_by_kind_severity.setdefault(kind, {})[level] = int(n)
         out.cases_made = int(conn.execute(select(func.count()).select_from(links)).scalar() or 0)
         out.oldest = conn.execute(select(func.min(conv.c.started_at))).scalar()
+        out.waiting, out.waiting_s = waiting(conn)
     return out
+
+
+def waiting(conn: Connection) -> tuple[int, float]:
+    """How many traces wait to be read, and for how many seconds the oldest has waited."""
+    pending = T["pending_traces"]
+    count, first = conn.execute(select(func.count(), func.min(pending.c.received_ns))).one()
+    return int(count or 0), max(0.0, (time.time_ns() - first) / 1e9) if first else 0.0

@@ -195,3 +195,12 @@ class FailureGroupDayRow(SQLModel, table=True):
     signature: str = Field(primary_key=True)
     day: str = Field(primary_key=True, index=True)  # YYYY-MM-DD, UTC
     size: int = 0
+
+
+class PendingTraceRow(SQLModel, table=True):
+    """A trace whose spans are stored and redacted but not read yet (migration 14)."""
+
+    __tablename__ = "pending_traces"
+    trace_id: str = Field(primary_key=True)
+    received_ns: int = Field(sa_type=BigInteger, index=True)  # its first span waiting: the lag's measure
+    last_ns: int = Field(sa_type=BigInteger)  # its last span: a worker clears only what it read

@@ -16,7 +16,7 @@ runner = CliRunner()
 def test_stats_and_prune(db_url: str) -> None:
     fill(Store.open())
     stats = runner.invoke(app, ["db", "stats"])
-    assert stats.exit_code == 0 and "conversations         6" in stats.stdout
+    assert stats.exit_code == 0 and "conversations                6" in stats.stdout
     assert re.search(r"oldest conversation\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC$", stats.stdout, re.M)
     dry = runner.invoke(app, ["db", "prune", "--older-than", "1m", "--dry-run"])
     assert dry.exit_code == 0 and "would delete 3 conversation(s)" in dry.stdout

@@ -16,7 +16,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from filon.tracing.ingest import Ingestor, IngestStats
+from filon.tracing.ingest import Ingestor
+from filon.tracing.ingest_stats import IngestStats
 from filon.tracing.isolate import store_requests
 from filon.tracing.records import SpanRecord
 from filon.tracing.sampling.decider import Decider
