@@ -60,9 +60,11 @@ def _clean(flat: str) -> bool:
     read: the same tests `_redacted` makes on one string, made on all of them at once. A test true of one
     string is true of the text that holds it; the escapes of what they read (a line break between digits,
     a quote before an "@") are put back first, and the others can only add to what is found."""
+    if candidate(flat):  # a figure or an "@" (most real documents): read string by string
+        return False
     if "\\" in flat:
         flat = flat.replace("\\n", "\n").replace("\\r", "\r").replace('\\"', '"')
-    return not odd(flat) and not candidate(flat)
+    return not odd(flat)
 
 
 def load_secret(home: Path | None = None) -> bytes:
@@ -103,6 +105,7 @@ class Redactor:
         self._keep_phones = {d for k in self._keep if (d := phone_key(k)) is not None}
         self._often: dict[str, str] = {}  # short strings: keys, names, operations, the same few on every span
         self._long: dict[str, str] = {}
+        self._items: dict[bytes, Any] = {}  # a document's list items (a history's messages), as written
         self._shared: tuple[object, Any] | None = None
         self._keyed = hmac.new(secret, digestmod=hashlib.sha256)  # copied for each value: keyed once
         self._digests: dict[str, str] = {}  # a conversation's history repeats its identities on every call
@@ -251,12 +254,28 @@ class Redactor:
         if kind is dict:
             return {self.text(k): self._parts(v) for k, v in value.items()}
         if kind is list:
-            return [self._parts(v) for v in value]
+            return [self._item(v) if type(v) is dict else self._parts(v) for v in value]
         if kind is int and abs(value) >= 1_000_000:  # a phone or a card written as a JSON number
             written = str(value)
             done = self.text(written)
             return value if done == written else done
         return value
+
+    def _item(self, value: dict[str, Any]) -> Any:
+        """An object in a document's list, remembered by what it is (its JSON, written in C): a model
+        call's document repeats every earlier message, which is then read once and not string by string
+        in each later call (4,096 at most, in memory only)."""
+        try:
+            key = orjson.dumps(value)
+        except TypeError:  # a number past 64 bits: read as it is, not remembered
+            return self._parts(value)
+        done = self._items.get(key)
+        if done is None:
+            done = self._parts(value)
+            if len(self._items) >= 4096:
+                self._items.clear()
+            self._items[key] = done
+        return done
 
     def _redacted(self, value: str) -> str:
         """The usual forms by the patterns; a text with an unusual one (`tracing.redact_forms`) read in
