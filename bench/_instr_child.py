@@ -1,8 +1,10 @@
 """One measured step of `instruction_ratios.py`, run in a process of its own under callgrind.
 
 `python bench/_instr_child.py [--turns=N] STEP SOURCE FOLDER [--setup]`: STEP is `ingest`, `ingest_full` (every rule
-of the rulebook flagging production), `raw` (`executemany` of the rows an ingest wrote, read from
-FOLDER/rows.db) or `flags` (the flag rules alone over the same conversations); SOURCE `minimal`,
+of the rulebook flagging production), `accept` (a deferred receiver's acknowledgement path),
+`settle_full` (its worker's reading of the accepted spans, every rule on), `raw` (`executemany` of the
+rows an ingest wrote, read from FOLDER/rows.db) or `flags` (the flag rules alone over the same
+conversations); SOURCE `minimal`,
 `agent` or `tau`. With `--setup` the step does everything but the work it measures (imports, the spans built,
 the store opened, the rows read), so that the work's instructions are the difference of two runs. It
 prints the CPU time (user and system: `time.process_time`) its work took, the system calls included.
@@ -33,6 +35,7 @@ from filon.tracing.files import read_otlp_file
 from filon.tracing.ingest import Ingestor
 from filon.tracing.records import batched
 from filon.tracing.redact import Redactor
+from filon.tracing.settle import accept, settle_all
 
 TURNS = [400]  # `--turns=N` from `instruction_ratios.py`
 CPU = [0.0]  # the process's CPU time (user and system) spent in the measured work
@@ -88,6 +91,38 @@ def ingest(source: str, folder: Path, setup: bool, config: FlagConfig | None, na
     store.close()
 
 
+def accepted(source: str, folder: Path, setup: bool, name: str) -> None:
+    """The acknowledgement path of a deferred receiver (`tracing.settle.accept`): the spans redacted,
+    written and noted as waiting. No rule runs on it, so its cost is the same whatever the rulebook."""
+    records = spans_of(source)
+    db = folder / f"{name}{'-setup' if setup else ''}.db"
+    db.unlink(missing_ok=True)
+    store = Store.open(f"sqlite:///{db}")
+    ingestor = Ingestor(store, redactor=Redactor(b"bench"))
+    if not setup:
+        start = time.process_time()
+        for batch in batched(records, BATCH):
+            accept(ingestor, batch)
+        CPU[0] = time.process_time() - start
+    store.close()
+
+
+def settled(source: str, folder: Path, setup: bool, config: FlagConfig | None, name: str) -> None:
+    """The worker's reading of what was accepted (`tracing.settle.settle_all`), with `config`'s rules:
+    turns, conversations, flags and groups written. The spans are accepted in both runs (setup too)."""
+    db = folder / f"{name}{'-setup' if setup else ''}.db"
+    db.unlink(missing_ok=True)
+    store = Store.open(f"sqlite:///{db}")
+    ingestor = Ingestor(store, config=config, redactor=Redactor(b"bench"))
+    for batch in batched(spans_of(source), BATCH):
+        accept(ingestor, batch)
+    if not setup:
+        start = time.process_time()
+        settle_all(ingestor)
+        CPU[0] = time.process_time() - start
+    store.close()
+
+
 def raw(folder: Path, setup: bool) -> None:
     target = folder / f"raw{'-setup' if setup else ''}.db"
     target.unlink(missing_ok=True)
@@ -131,6 +166,10 @@ def main(argv: list[str]) -> None:
         ingest(source, folder, setup, None, f"{source}-ingest")
     elif step == "ingest_full":
         ingest(source, folder, setup, full_rulebook(), f"{source}-ingest-full")
+    elif step == "accept":
+        accepted(source, folder, setup, f"{source}-accept")
+    elif step == "settle_full":
+        settled(source, folder, setup, full_rulebook(), f"{source}-settle-full")
     elif step == "raw":
         raw(folder, setup)
     elif step == "flags":

@@ -76,6 +76,41 @@ HEADLINE: tuple[Row, ...] = (
         decides="instructions",
     ),
     Row(
+        "instruction_ratios.py",
+        "minimal_ratio_accept_to_raw_instructions",
+        "filon serve's acknowledgement (reading deferred) / raw executemany of its rows, minimal spans, redaction on",
+        0.4,
+        decides="instructions",
+    ),
+    Row(
+        "instruction_ratios.py",
+        "agent_ratio_accept_to_raw_instructions",
+        "the same, the agent's spans",
+        0.4,
+        decides="instructions",
+    ),
+    Row(
+        "instruction_ratios.py",
+        "tau_ratio_accept_to_raw_instructions",
+        "the same, real-shaped large spans",
+        0.35,
+        decides="instructions",
+    ),
+    Row(
+        "instruction_ratios.py",
+        "agent_settle_full_rulebook_instructions_per_turn",
+        "its worker's reading per turn, every rule, the agent's spans",
+        None,
+        decides="instructions",
+    ),
+    Row(
+        "instruction_ratios.py",
+        "agent_ratio_accept_and_settle_to_raw_instructions",
+        "acknowledgement and worker together / raw of every row inline ingest writes, the agent's spans",
+        None,
+        decides="instructions",
+    ),
+    Row(
         "ingest_throughput.py",
         "ratio_ingest_redacted_to_raw",
         "ingest / raw executemany, minimal spans, redaction on",
@@ -93,6 +128,13 @@ HEADLINE: tuple[Row, ...] = (
         "the same, the agent's spans",
         0.4,
     ),
+    Row(
+        "ingest_throughput.py",
+        "ratio_accept_to_raw",
+        "filon serve's acknowledgement / raw executemany of its rows, minimal spans, redaction on",
+        0.4,
+    ),
+    Row("ingest_throughput.py", "agent_spans_ratio_accept_to_raw", "the same, the agent's spans", 0.4),
     Row(
         "ingest_throughput.py",
         "agent_spans_flag_rules_us_per_turn",
@@ -120,7 +162,19 @@ HEADLINE: tuple[Row, ...] = (
         0.35,
         decides="instructions",
     ),
+    Row(
+        "foreign_ingest.py",
+        "tau_airline_ratio_accept_to_raw",
+        "filon serve's acknowledgement / raw executemany of its rows, real-shaped large spans, redaction on",
+        0.35,
+    ),
     Row("ingest_postgres.py", "ratio_ingest_to_raw_copy", "PostgreSQL ingest / raw COPY", 0.45),
+    Row(
+        "ingest_postgres.py",
+        "ratio_accept_to_raw_copy",
+        "PostgreSQL, filon serve's acknowledgement / raw COPY of its rows",
+        0.45,
+    ),
     Row(
         "serve_throughput.py",
         "sqlite_ratio_serve_to_in_process",
@@ -131,6 +185,12 @@ HEADLINE: tuple[Row, ...] = (
         "serve_throughput.py",
         "postgres_ratio_serve_to_in_process",
         "filon serve / in-process ingest, PostgreSQL",
+        0.7,
+    ),
+    Row(
+        "serve_throughput.py",
+        "sqlite_deferred_ratio_serve_to_in_process",
+        "filon serve (reading deferred) / the same acknowledgement in-process, SQLite",
         0.7,
     ),
     Row(

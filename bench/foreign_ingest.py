@@ -7,7 +7,8 @@ client through OpenInference and Logfire; OpenLLMetry's instrumentor alone, one 
 whose figures are also stated per turn: the turns as lived, several traces joined), the peer corpus
 (`tests/corpus/peers`: 45 payloads other projects wrote for their own tests, all together, `peers_*`),
 and real-shaped large spans (`tau_airline_*`: 100 conversations of GPT-4o through OpenInference, the
-whole history and a long policy on every LLM span, also with redaction and every rule on),
+whole history and a long policy on every LLM span, also with redaction and every rule on, and through
+a deferred receiver's acknowledgement path, `*_ratio_accept_to_raw`),
 each repeated with fresh trace,
 span and session ids to a few thousand spans. Side by side in one run, as in `ingest_throughput.py`
 (whose measuring functions these are): filon's ingest (detect the convention, translate, group, flag,
@@ -125,7 +126,7 @@ def figures(name: str, payload: str | list[SpanRecord], full: bool = False) -> d
     """`full`: also ingest with redaction and every rule of the rulebook flagging production."""
     base = read_otlp_file(FIXTURES / payload) if isinstance(payload, str) else payload
     records = repeated(base, max(1, SPANS // len(base)))
-    plain, redacted, whole, raw = [], [], [], []
+    plain, redacted, whole, raw, accepted, raw_accepted = [], [], [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         source = lambda _turns: [replace(r) for r in records]  # noqa: E731 (ingest redacts in place)
@@ -138,6 +139,10 @@ def figures(name: str, payload: str | list[SpanRecord], full: bool = False) -> d
                 rulebook = measure.full_rulebook()
                 whole.append(measure.ingest_rate(folder, f"full-{r}", True, source, rulebook)[0])
             raw.append(measure.raw_rate(folder, db, f"raw-{r}"))
+            if full:  # `filon serve`'s default: its acknowledgement path, against raw of what it wrote
+                rate, db = measure.accept_rate(folder, f"accept-{r}", source)
+                accepted.append(rate)
+                raw_accepted.append(measure.raw_rate(folder, db, f"raw-accepted-{r}"))
     detect_us, translate_us = per_span_us(records)
     best_raw = max(raw)
     per_turn: dict[str, object] = {}
@@ -153,6 +158,8 @@ def figures(name: str, payload: str | list[SpanRecord], full: bool = False) -> d
     if whole:
         per_turn[f"{name}_ratio_ingest_redacted_full_rulebook_to_raw"] = round(max(whole) / best_raw, 3)
         per_turn.update(spread(f"{name}_ratio_ingest_redacted_full_rulebook_to_raw", whole, raw))
+        per_turn[f"{name}_ratio_accept_to_raw"] = round(max(accepted) / max(raw_accepted), 3)
+        per_turn.update(spread(f"{name}_ratio_accept_to_raw", accepted, raw_accepted))
     return {
         **per_turn,
         f"{name}_spans": len(records),

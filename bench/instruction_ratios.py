@@ -14,7 +14,11 @@ within a fraction of a percent. Side by side in one run:
 - the same with every rule of the rulebook flagging production (`ingest_full`);
 - the flag rules alone, in instructions per turn, as shipped and with the full rulebook;
 - the same on real-shaped large spans (`tau`: `_tau_spans.py`, GPT-4o's conversations through
-  OpenInference, the whole history and a long policy on every LLM span).
+  OpenInference, the whole history and a long policy on every LLM span);
+- a deferred receiver (`filon serve`'s default, `tracing.settle`): its acknowledgement path (spans
+  redacted, written, noted as waiting) against raw `executemany` of exactly those rows; its worker's
+  reading with every rule on, per turn; and both together against raw of every row an inline ingest
+  writes (the whole work, wherever it is done).
 
 `docs/benchmarks.md` says which figure decides: for these ratios, the instructions; the wall-clock figure
 of `ingest_throughput.py` stays beside it for what a user waits. Without valgrind the script says so and
@@ -116,7 +120,20 @@ def figures(folder: Path, source: str) -> dict[str, object]:
     cpu_ingest, cpu_raw, cpu_full = (cpu(folder, step, source) for step in ("ingest", "raw", "ingest_full"))
     flags = work(folder, "flags", source)
     flags_full = work(folder, "flags_full", source)
+    # a deferred receiver: its acknowledgement path against raw `executemany` of what that path wrote
+    # (the spans, the traces noted as waiting), and its worker's reading with every rule on
+    accepted = work(folder, "accept", source)
+    shutil.copy(folder / f"{source}-accept.db", folder / "rows.db")
+    raw_accepted = work(folder, "raw", source)
+    cpu_accept, cpu_raw_accepted = cpu(folder, "accept", source), cpu(folder, "raw", source)
+    settled = work(folder, "settle_full", source)
     return {
+        f"{source}_accept_instructions": accepted,
+        f"{source}_ratio_accept_to_raw_instructions": round(raw_accepted / accepted, 3),
+        f"{source}_ratio_accept_to_raw_cpu_time": round(cpu_raw_accepted / cpu_accept, 3),
+        f"{source}_settle_full_rulebook_instructions_per_turn": round(settled / turns),
+        # the whole work, both paths, against raw of every row an inline ingest writes
+        f"{source}_ratio_accept_and_settle_to_raw_instructions": round(raw / (accepted + settled), 3),
         f"{source}_ingest_instructions": ingest,
         f"{source}_raw_executemany_instructions": raw,
         f"{source}_ratio_ingest_to_raw_instructions": round(raw / ingest, 3),

@@ -6,7 +6,9 @@ the store afterwards, not 200s. The baseline ingests the same batches in-process
 `Ingestor`. The ratio is the receiver's own cost (HTTP, decoding, group commit; the store is written
 by its helper process while it decodes the next requests). Best of three interleaved rounds each, and
 each round's own ratio beside (`*_rounds`, `*_median`).
-Goal: at least 0.7. Then two receivers on one PostgreSQL against one (`two_receivers`). The clients are `http.client`, the lightest in the standard library, and their CPU
+Goal: at least 0.7. These receivers read and flag before answering (`--no-defer`); `sqlite_deferred`
+is `filon serve`'s default (answering once stored and redacted, its worker reading after) against the
+same acknowledgement path in-process (`tracing.settle.accept`). Then two receivers on one PostgreSQL against one (`two_receivers`). The clients are `http.client`, the lightest in the standard library, and their CPU
 seconds are printed beside (`*_clients_cpu_s`): on two cores the measuring side competes with what it
 measures.
 """
@@ -38,6 +40,7 @@ from _spread import spread
 from filon.miner.store import Store
 from filon.tracing.ingest import Ingestor
 from filon.tracing.records import SpanRecord, batched
+from filon.tracing.settle import accept
 from tests.tracing.server import free_port
 
 TURNS = 3072  # 12,288 spans: 24 batches of 512
@@ -66,7 +69,7 @@ def to_request(records: list[SpanRecord]) -> bytes:
 
 
 def fresh_db(kind: str, folder: Path) -> str | None:
-    if kind == "sqlite":
+    if kind.startswith("sqlite"):
         return f"sqlite:///{folder / f'{uuid.uuid4().hex}.db'}"
     try:
         import psycopg
@@ -79,21 +82,31 @@ def fresh_db(kind: str, folder: Path) -> str | None:
         return None
 
 
-def in_process(db: str, batches: list[list[SpanRecord]]) -> float:
+def in_process(db: str, batches: list[list[SpanRecord]], defer: bool = False) -> float:
+    """The baseline: the same batches stored in-process, inline (read and flagged), or with `defer` by
+    the acknowledgement path alone (`tracing.settle.accept`), as a deferred receiver stores them."""
     ingestor = Ingestor(Store.open(db))
     start = time.perf_counter()
     for batch in batches:
-        ingestor.ingest(batch)
+        accept(ingestor, batch) if defer else ingestor.ingest(batch)
     return sum(len(b) for b in batches) / (time.perf_counter() - start)
 
 
 @contextmanager
-def serve_process(db: str) -> Iterator[str]:
+def serve_process(db: str, defer: bool = False) -> Iterator[str]:
     """`filon serve` in a process of its own, as in production: the clients do not share its GIL."""
     port = free_port()
     env = {**os.environ, "FILON_DB": db, "FILON_REDACT": "false"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "filon.cli", "serve", "--port", str(port)],
+        [
+            sys.executable,
+            "-m",
+            "filon.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--defer" if defer else "--no-defer",
+        ],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -113,7 +126,9 @@ def serve_process(db: str) -> Iterator[str]:
         proc.wait(20)
 
 
-def through_serve(db: str, bodies: list[bytes], receivers: int = 1) -> tuple[float, float]:
+def through_serve(
+    db: str, bodies: list[bytes], receivers: int = 1, defer: bool = False
+) -> tuple[float, float]:
     """Spans stored per second through `filon serve` (`receivers` of them on one store, the clients
     shared out between them), and the CPU seconds its clients took. The clients are the standard
     library's `http.client`, one kept-alive connection each: on two cores, every CPU second the measuring
@@ -121,7 +136,7 @@ def through_serve(db: str, bodies: list[bytes], receivers: int = 1) -> tuple[flo
     receiver itself)."""
     Store.open(db).close()
     with ExitStack() as stack:
-        urls = [stack.enter_context(serve_process(db)) for _ in range(receivers)]
+        urls = [stack.enter_context(serve_process(db, defer)) for _ in range(receivers)]
         share = [bodies[i::CLIENTS] for i in range(CLIENTS)]
         spent: list[float] = []
 
@@ -173,15 +188,15 @@ def main() -> None:
         "goal_ratio_at_least": 0.7,
     }
     with tempfile.TemporaryDirectory() as tmp:
-        for kind in ("sqlite", "postgres"):
+        for kind, defer in (("sqlite", False), ("postgres", False), ("sqlite_deferred", True)):
             base, served, clients_cpu = [], [], []
             for _ in range(ROUNDS):  # interleaved, so the machine's drift hits both alike
                 a, b = fresh_db(kind, Path(tmp)), fresh_db(kind, Path(tmp))
                 if a is None or b is None:
                     break
                 try:
-                    base.append(in_process(a, batches))
-                    rate, cpu = through_serve(b, bodies)
+                    base.append(in_process(a, batches, defer))
+                    rate, cpu = through_serve(b, bodies, defer=defer)
                     served.append(rate)
                     clients_cpu.append(cpu)
                 finally:
