@@ -306,16 +306,13 @@ class Receiver:
         if isinstance(self.writer, HelperCommitter) and not self.writer.ready.is_set():
             return problem(503, "the writer process is starting", {"Retry-After": "1"})
 
-        def ping() -> None:
-            with self.store().engine.connect() as conn:
-                conn.exec_driver_sql("SELECT 1")
-
-        try:
-            await asyncio.to_thread(ping)  # a slow database never stalls the event loop
+        try:  # one read that proves the store answers, and says the queue's lag (`tracing.settle`)
+            count, oldest = await asyncio.to_thread(lambda: self.store().waiting())  # never on the loop
         except Exception as exc:
             retry = {"Retry-After": str(self.settings.retry_after_s)}
             return problem(503, f"store unreachable: {str(exc)[:200]}", retry)
-        return JSONResponse({"status": "ok", "receiving": self.budget.as_json()})
+        waiting = {"traces": count, "oldest_s": round(oldest, 1)}
+        return JSONResponse({"status": "ok", "receiving": self.budget.as_json(), "waiting": waiting})
 
 
 def build_app(settings: ReceiverSettings | None = None) -> Starlette:

@@ -131,6 +131,7 @@ def test_statuses_for_bad_requests_and_nothing_stored(spans, tmp_path: Path) -> 
         assert httpx.get(f"{url}/health").json() == {
             "status": "ok",
             "receiving": {"bodies": 0, "buffered_bytes": 0},
+            "waiting": {"traces": 0, "oldest_s": 0.0},  # read before the answer (inline): nothing waits
         }
     assert codes == [400] * len(corpus), codes  # a malformed body is a 400, as the OTLP spec says
     assert Store.open(db).stats().counts()["spans"] == len(spans)  # only the good request is stored

@@ -185,6 +185,8 @@ def test_serve_deferred_answers_then_reads_everything(db_url: str, offload: bool
         answer = httpx.post(f"{url}/v1/traces", content=path.read_bytes(), headers=headers, timeout=60)
         assert answer.status_code == 200
         assert Store.open(db_url).stats().spans == len(records)  # stored before the answer
+        health = httpx.get(f"{url}/health", timeout=30).json()["waiting"]
+        assert set(health) == {"traces", "oldest_s"} and 0 <= health["traces"] <= 27
     store = Store.open(db_url)
     stats = store.stats()
     assert stats.waiting == 0 and stats.conversations == 4 and stats.spans == len(records)
