@@ -33,6 +33,7 @@ class StoreStats:
     oldest: datetime | None = None
     waiting: int = 0  # traces stored but not read yet (`tracing.settle`): the queue's lag behind production
     waiting_s: float = 0.0  # how long the oldest of them has waited
+    unread: int = 0  # spans of traces the worker could not read as a turn: kept, in no conversation
 
     def lag(self) -> int | Said:
         """The traces waiting to be read, with how long the oldest has waited."""
@@ -75,6 +76,7 @@ class StoreStats:
             (said("stats.eval_runs"), self.eval_runs),
             (said("stats.oldest"), oldest),
             (said("stats.waiting"), self.lag()),
+            (said("stats.unread"), self.unread),
         ]
 
     def _turns(self) -> int | Said:
@@ -123,6 +125,9 @@ def store_stats(engine: Engine) -> StoreStats:
         out.cases_made = int(conn.execute(select(func.count()).select_from(links)).scalar() or 0)
         out.oldest = conn.execute(select(func.min(conv.c.started_at))).scalar()
         out.waiting, out.waiting_s = waiting(conn)
+        spans, pending = T["spans"], T["pending_traces"]
+        unplaced = (spans.c.conversation_id == "") & spans.c.trace_id.not_in(select(pending.c.trace_id))
+        out.unread = int(conn.execute(select(func.count()).select_from(spans).where(unplaced)).scalar() or 0)
     return out
 
 

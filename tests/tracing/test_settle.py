@@ -142,7 +142,9 @@ def test_a_trace_no_reader_can_read_does_not_stop_the_others(
 
     monkeypatch.setattr(Ingestor, "write", write)
     settle_all(ingestor)
-    assert waiting(store) == 0 and store.stats().turns == len({r.trace_id for r in records}) - 1
+    stats = store.stats()
+    assert stats.waiting == 0 and stats.turns == len({r.trace_id for r in records}) - 1
+    assert stats.unread == sum(r.trace_id == poison for r in records) > 0  # kept, and counted
     assert "could not be read as a turn" in caplog.text
 
 
