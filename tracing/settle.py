@@ -23,6 +23,7 @@ import time
 from typing import Any
 
 from filon.miner.core.jsontext import dumps
+from filon.miner.core.untrusted import one_line
 from filon.tracing.grouping import by_trace
 from filon.tracing.ingest import Ingestor, from_row, to_row
 from filon.tracing.ingest_stats import IngestStats
@@ -129,8 +130,9 @@ def _settle_apart(ingestor: Ingestor, limit: int) -> tuple[int, IngestStats]:
         except Exception as exc:
             if store_unavailable(exc):
                 raise
+            why = one_line(str(exc))[:300]  # it may quote the trace's own text: one line, made visible
             log.warning(
-                "trace %s could not be read as a turn (%s); its spans stay stored, unread", trace_id, exc
+                "trace %s could not be read as a turn (%s); its spans stay stored, unread", trace_id, why
             )
             with ingestor.store.trace_batch() as batch:
                 batch.done_pending([(trace_id, last)])
