@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -77,32 +78,22 @@ def warm_up(source: str, folder: Path, config: FlagConfig | None) -> None:
         flag_conversation(Conversation(seen.conversation_id, seen.channel, [seen.turn]), cfg)
 
 
-def ingest(source: str, folder: Path, setup: bool, config: FlagConfig | None, name: str) -> None:
+def ingest(
+    source: str, folder: Path, setup: bool, config: FlagConfig | None, name: str, defer: bool = False
+) -> None:
+    """Inline ingest; with `defer`, the acknowledgement path of a deferred receiver
+    (`tracing.settle.accept`: the spans redacted, written and noted as waiting; no rule runs on it, so
+    its cost is the same whatever the rulebook)."""
     records = spans_of(source)
     db = folder / f"{name}{'-setup' if setup else ''}.db"  # the work's rows stay for `raw` to read
     db.unlink(missing_ok=True)
     store = Store.open(f"sqlite:///{db}")
     ingestor = Ingestor(store, config=config, redactor=Redactor(b"bench"))
+    step = partial(accept, ingestor) if defer else ingestor.ingest
     if not setup:
         start = time.process_time()
         for batch in batched(records, BATCH):
-            ingestor.ingest(batch)
-        CPU[0] = time.process_time() - start
-    store.close()
-
-
-def accepted(source: str, folder: Path, setup: bool, name: str) -> None:
-    """The acknowledgement path of a deferred receiver (`tracing.settle.accept`): the spans redacted,
-    written and noted as waiting. No rule runs on it, so its cost is the same whatever the rulebook."""
-    records = spans_of(source)
-    db = folder / f"{name}{'-setup' if setup else ''}.db"
-    db.unlink(missing_ok=True)
-    store = Store.open(f"sqlite:///{db}")
-    ingestor = Ingestor(store, redactor=Redactor(b"bench"))
-    if not setup:
-        start = time.process_time()
-        for batch in batched(records, BATCH):
-            accept(ingestor, batch)
+            step(batch)
         CPU[0] = time.process_time() - start
     store.close()
 
@@ -167,7 +158,7 @@ def main(argv: list[str]) -> None:
     elif step == "ingest_full":
         ingest(source, folder, setup, full_rulebook(), f"{source}-ingest-full")
     elif step == "accept":
-        accepted(source, folder, setup, f"{source}-accept")
+        ingest(source, folder, setup, None, f"{source}-accept", defer=True)
     elif step == "settle_full":
         settled(source, folder, setup, full_rulebook(), f"{source}-settle-full")
     elif step == "raw":

@@ -140,7 +140,7 @@ def figures(name: str, payload: str | list[SpanRecord], full: bool = False) -> d
                 whole.append(measure.ingest_rate(folder, f"full-{r}", True, source, rulebook)[0])
             raw.append(measure.raw_rate(folder, db, f"raw-{r}"))
             if full:  # `filon serve`'s default: its acknowledgement path, against raw of what it wrote
-                rate, db = measure.accept_rate(folder, f"accept-{r}", source)
+                rate, db = measure.ingest_rate(folder, f"accept-{r}", True, source, defer=True)
                 accepted.append(rate)
                 raw_accepted.append(measure.raw_rate(folder, db, f"raw-accepted-{r}"))
     detect_us, translate_us = per_span_us(records)

@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -64,15 +65,23 @@ def full_rulebook() -> FlagConfig:
 
 
 def ingest_rate(
-    folder: Path, name: str, redact: bool, source: Source = traffic, config: FlagConfig | None = None
+    folder: Path,
+    name: str,
+    redact: bool,
+    source: Source = traffic,
+    config: FlagConfig | None = None,
+    defer: bool = False,
 ) -> tuple[float, Path]:
+    """Spans per second through ingest, or with `defer` through a deferred receiver's acknowledgement
+    path (`tracing.settle.accept`: the spans redacted, written and noted as waiting; no rule runs on it)."""
     db = folder / f"{name}.db"
     records = source(TURNS)
     store = Store.open(f"sqlite:///{db}")
     ingestor = Ingestor(store, config=config, redactor=Redactor(b"bench") if redact else None)
+    step = partial(accept, ingestor) if defer else ingestor.ingest
     start = time.perf_counter()
     for batch in batched(records, BATCH):
-        ingestor.ingest(batch)
+        step(batch)
     elapsed = time.perf_counter() - start
     store.close()
     return len(records) / elapsed, db
@@ -138,21 +147,6 @@ def python_us_per_turn(source: Source, config: FlagConfig | None = None) -> tupl
     return reading * 1e6, flags * 1e6
 
 
-def accept_rate(folder: Path, name: str, source: Source) -> tuple[float, Path]:
-    """A deferred receiver's acknowledgement path (`tracing.settle.accept`), redaction on: the spans
-    redacted, written and noted as waiting; no rule runs on it."""
-    db = folder / f"{name}.db"
-    records = source(TURNS)
-    store = Store.open(f"sqlite:///{db}")
-    ingestor = Ingestor(store, redactor=Redactor(b"bench"))
-    start = time.perf_counter()
-    for batch in batched(records, BATCH):
-        accept(ingestor, batch)
-    elapsed = time.perf_counter() - start
-    store.close()
-    return len(records) / elapsed, db
-
-
 def figures(source: Source, prefix: str = "") -> dict[str, object]:
     plain, redacted, raw, lean, accepted, raw_accepted = [], [], [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
@@ -164,7 +158,7 @@ def figures(source: Source, prefix: str = "") -> dict[str, object]:
             redacted.append(ingest_rate(folder, f"ingest-redacted-{r}", True, source)[0])
             raw.append(raw_rate(folder, db, f"raw-{r}"))
             lean.append(ingest_rate(folder, f"ingest-full-{r}", False, source, full_rulebook())[0])
-            rate, db = accept_rate(folder, f"accept-{r}", source)
+            rate, db = ingest_rate(folder, f"accept-{r}", True, source, defer=True)
             accepted.append(rate)
             raw_accepted.append(raw_rate(folder, db, f"raw-accepted-{r}"))
     best_plain, best_redacted, best_raw, best_lean = max(plain), max(redacted), max(raw), max(lean)

@@ -50,24 +50,32 @@ def redact_record(r: SpanRecord, redactor: Redactor) -> SpanRecord:
     )
 
 
-def to_row(r: SpanRecord, conversation_id: str, resources: dict[int, str]) -> tuple[Any, ...]:
-    """A span's row, in `SPAN_COLUMNS` order. `resources` memoises the JSON of resources, which the
-    spans of one process share."""
+def to_row(
+    r: SpanRecord, conversation_id: str, resources: dict[int, str], redactor: Redactor | None = None
+) -> tuple[Any, ...]:
+    """A span's row, in `SPAN_COLUMNS` order; with `redactor`, its fields redacted as `redact_record`
+    does, with no redacted record in between (`tracing.settle.accept`, where nothing else reads one).
+    `resources` memoises the JSON of resources, which the spans of one process share."""
     resource = resources.get(id(r.resource)) if r.resource else "{}"
     if resource is None:
-        resource = resources[id(r.resource)] = dumps(r.resource)
+        resource = resources[id(r.resource)] = dumps(redactor.shared(r.resource) if redactor else r.resource)
+    if redactor is None:
+        name, status_message, attributes = r.name, r.status_message, r.attributes
+    else:
+        name, status_message = redactor.name(r.name), redactor.text(r.status_message)
+        attributes = redactor.value(r.attributes)
     return (
         r.trace_id,
         r.span_id,
         r.parent_span_id,
         conversation_id,
-        r.name,
+        name,
         r.kind,
         r.start_ns,
         r.end_ns,
         r.status,
-        r.status_message,
-        dumps(r.attributes),
+        status_message,
+        dumps(attributes),
         resource,
         r.scope,
     )

@@ -20,16 +20,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any
 
-from filon.miner.core.jsontext import dumps
 from filon.miner.core.untrusted import one_line
 from filon.tracing.grouping import by_trace
 from filon.tracing.ingest import Ingestor, from_row, to_row
 from filon.tracing.ingest_stats import IngestStats
 from filon.tracing.isolate import store_unavailable
 from filon.tracing.records import SpanRecord
-from filon.tracing.redact import Redactor
 
 log = logging.getLogger(__name__)
 SETTLE_TRACES = 256  # traces read in one transaction by the worker
@@ -42,43 +39,12 @@ def accept(ingestor: Ingestor, records: list[SpanRecord]) -> IngestStats:
     stats = IngestStats(spans=len(records))
     if not records:
         return stats
-    rows = _rows(records, ingestor.redactor)
+    resources: dict[int, str] = {}  # the spans of one process share their resource: redacted, written once
+    rows = [to_row(r, "", resources, ingestor.redactor) for r in records]
     with ingestor.store.trace_batch() as batch:
         stats.new_spans = batch.write_spans(rows)
         batch.note_pending([r.trace_id for r in records], time.time_ns())
     return stats
-
-
-def _rows(records: list[SpanRecord], redactor: Redactor | None) -> list[tuple[Any, ...]]:
-    """The spans' rows (`SPAN_COLUMNS` order, in no conversation yet), redacted field by field as
-    `redact_record` does, without a redacted record in between: on this path, nothing else reads one."""
-    resources: dict[int, str] = {}  # the spans of one process share their resource: redacted, written once
-    if redactor is None:
-        return [to_row(r, "", resources) for r in records]
-    name, text, value, shared = redactor.name, redactor.text, redactor.value, redactor.shared
-    rows = []
-    for r in records:
-        resource = resources.get(id(r.resource)) if r.resource else "{}"
-        if resource is None:
-            resource = resources[id(r.resource)] = dumps(shared(r.resource))
-        rows.append(
-            (
-                r.trace_id,
-                r.span_id,
-                r.parent_span_id,
-                "",
-                name(r.name),
-                r.kind,
-                r.start_ns,
-                r.end_ns,
-                r.status,
-                text(r.status_message),
-                dumps(value(r.attributes)),
-                resource,
-                r.scope,
-            )
-        )
-    return rows
 
 
 def settle(

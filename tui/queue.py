@@ -35,12 +35,15 @@ def lag(count: int, seconds: float) -> str:
     traces wait, so that a reviewer knows the newest conversations are not in the list yet."""
     if not count:
         return ""
-    oldest = f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
-    return f" · {count} trace(s) not read yet, oldest {oldest}"
+    return f" · {count} trace(s) not read yet, oldest {elapsed(int(seconds))}"
 
 
 def age(then: datetime, now: datetime) -> str:
-    seconds = max(0, int((now - then).total_seconds()))
+    return elapsed(int((now - then).total_seconds()))
+
+
+def elapsed(seconds: int) -> str:
+    seconds = max(0, seconds)
     for unit, size in (("d", 86_400), ("h", 3_600), ("m", 60)):
         if seconds >= size:
             return f"{seconds // size}{unit}"  # "23m", "2h", "5d": whole in the 5 columns of 80×24

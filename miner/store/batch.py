@@ -32,6 +32,7 @@ from filon.miner.store.sql import (
     delete_in,
     insert_dicts,
     insert_rows,
+    placeholder,
     returning_supported,
     select_in,
     select_rows,
@@ -102,7 +103,7 @@ class TraceBatch:
     def note_pending(self, trace_ids: Sequence[str], received_ns: int) -> None:
         """Traces whose spans were just stored, to be read by the settling worker (`tracing.settle`). One
         waiting already keeps its first arrival (the lag's measure) and takes this one as its last."""
-        mark = "?" if self.conn.dialect.paramstyle == "qmark" else "%s"
+        mark = placeholder(self.conn.dialect)
         sql = (
             f"INSERT INTO pending_traces (trace_id, received_ns, last_ns) VALUES ({mark}, {mark}, {mark})"
             " ON CONFLICT (trace_id) DO UPDATE SET last_ns = excluded.last_ns"
@@ -121,7 +122,7 @@ class TraceBatch:
     def done_pending(self, taken: Sequence[tuple[str, int]]) -> None:
         """The traces read, no longer waiting; one whose span arrived since it was taken (its `last_ns`
         moved) stays, to be read again with it."""
-        mark = "?" if self.conn.dialect.paramstyle == "qmark" else "%s"
+        mark = placeholder(self.conn.dialect)
         sql = f"DELETE FROM pending_traces WHERE trace_id = {mark} AND last_ns = {mark}"
         if taken:
             self.conn.exec_driver_sql(sql, list(taken))

@@ -37,7 +37,7 @@ MAX_PARAMETERS = 32_000  # SQLite allows 32,766 host parameters per statement (s
 ROWS_PER_STATEMENT = 256
 
 
-def _mark(dialect: Dialect) -> str:
+def placeholder(dialect: Dialect) -> str:
     """The driver's placeholder: `?` for sqlite3, `%s` for psycopg."""
     return "?" if dialect.paramstyle == "qmark" else "%s"
 
@@ -53,7 +53,7 @@ def insert_statement(
     returning: str | None = None,
 ) -> str:
     quote = dialect.identifier_preparer.quote
-    mark = _mark(dialect)
+    mark = placeholder(dialect)
     one = f"({', '.join([mark] * len(names))})"
     sql = f"INSERT INTO {quote(table.name)} ({', '.join(quote(n) for n in names)}) VALUES {', '.join([one] * rows)}"
     if conflict != "error":
@@ -179,7 +179,7 @@ def insert_dicts(
 def _in_chunks(conn: Connection, sql: str, values: Sequence[Any], chunk: int, fetch: bool) -> list[Any]:
     """`sql`, whose one `{}` is the place of an `IN (...)` list, run through the driver for all `values`
     in chunks; the rows it returns when `fetch`."""
-    mark = _mark(conn.dialect)
+    mark = placeholder(conn.dialect)
     rows: list[Any] = []
     cursor = conn.connection.cursor()
     try:
@@ -246,7 +246,7 @@ def update_rows(
         return
     names = (*columns, key)
     quote = conn.dialect.identifier_preparer.quote
-    mark = _mark(conn.dialect)
+    mark = placeholder(conn.dialect)
     sets = ", ".join(f"{quote(n)} = {mark}" for n in columns)
     sql = f"UPDATE {quote(table.name)} SET {sets} WHERE {quote(key)} = {mark}"
     converted = _processors(table, conn.dialect, names)
