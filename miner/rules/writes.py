@@ -5,7 +5,8 @@ A tau-bench airline agent that fails mostly fails on a write: a reservation book
 made up, a change made before the customer said yes. The right trials of the same tasks write less, and
 when they do, they write what the customer confirmed with values the agent read. So:
 - `unconfirmed_write` (high): where the agent's policy asks for the customer's explicit confirmation
-  (`confirm_writes = true`), a write made on a turn whose message confirms nothing;
+  (`confirm_writes = true`), a write made on a turn whose message confirms nothing, unless it retries
+  on the same record a write the customer said yes to that failed (« use my gift card then »);
 - `ungrounded_write` (high): a write with an argument the agent found nowhere (an id, an amount, a date or
   a name in no tool result it read and not in the customer's words): made up;
 - `repeated_write` (medium): the same write succeeding twice on the same record: the first was wrong, or
@@ -221,6 +222,13 @@ def _record(call: ToolCall) -> tuple[str, ...]:
     return tuple(sorted(str(v) for k, v in call.arguments.items() if type(v) is str and _ID_LIKE.search(v)))
 
 
+def _retried(call: ToolCall, failed: list[tuple[str, set[str]]]) -> bool:
+    """Whether a write retries one the customer confirmed and that failed (the same tool on a record it
+    named): « use my gift card instead » after « payment method not found » needs no second yes."""
+    record = set(_record(call))
+    return any(name == call.name and ids & record for name, ids in failed)
+
+
 SEVERAL = 2  # writes in one conversation from which each one more is a risk worth a reviewer's look
 NO_LOOKUP_TURNS = 3  # a greeting and a thank-you need no tool; three turns of a customer's business do
 
@@ -256,13 +264,17 @@ def writes(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         out.append(Flag.of(SEVERAL_WRITES, j, why, conv.turns[j].trace_id))
     seen = Seen()
     done: dict[tuple[str, tuple[str, ...]], int] = {}
+    failed: list[tuple[str, set[str]]] = []  # writes the customer said yes to that failed: a retry is confirmed
     for i, turn in enumerate(conv.turns):
         seen.add(turn.user)
         raised: set[str] = set()
         for call in turn.tools:
-            write = cfg.writes(call.name) and not cfg.escalates(call.name) and failure(call) is None
-            if write:
-                if cfg.confirm_writes and not confirms(turn.user) and UNCONFIRMED_WRITE not in raised:
+            writing = cfg.writes(call.name) and not cfg.escalates(call.name)
+            confirmed = confirms(turn.user) or (writing and _retried(call, failed))
+            if writing and failure(call) is not None and confirmed:
+                failed.append((call.name, set(_record(call))))
+            if writing and failure(call) is None:
+                if cfg.confirm_writes and not confirmed and UNCONFIRMED_WRITE not in raised:
                     raised.add(UNCONFIRMED_WRITE)
                     why = said("flag.unconfirmed_write", tool=call.name)
                     out.append(Flag.of(UNCONFIRMED_WRITE, i, why, turn.trace_id))

@@ -57,6 +57,22 @@ def test_no_critical_flag_on_a_record_the_conversation_tied_to_its_customer(
     assert handed and all(x["severity"] in ("low", "medium") for x in handed)
 
 
+def test_the_queue_ranks_the_benchmark_s_failed_trials_first(
+    ingested: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The queue's order against the benchmark's verdict: the chance a failed trial is listed above a
+    right one (AUC, ties none: the list is an order), at least 0.8 on tasks 0-24 (a development figure,
+    the rules were shaped on them)."""
+    rows = json.loads(run(ingested, monkeypatch, "traces", "list", "--json", "--limit", "500").stdout)
+    verdicts = tau.verdicts()
+    place = {r["conversation_id"]: i for i, r in enumerate(rows)}
+    wrong = [place[c] for c, ok in verdicts.items() if not ok]
+    right = [place[c] for c, ok in verdicts.items() if ok]
+    assert len(place) == len(verdicts) == 100 and wrong and right
+    above = sum(w < r for w in wrong for r in right) / (len(wrong) * len(right))
+    assert above >= 0.8, above
+
+
 def test_a_customer_who_corrects_the_agent_ranks_a_wrong_trial(
     ingested: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
