@@ -23,6 +23,7 @@ from filon.miner.store.batch import TraceBatch
 from filon.miner.store.rows import SIGNATURE_AT, conversation_row, conversation_values
 from filon.tracing.across import results_elsewhere
 from filon.tracing.grouping import by_trace, turn_of
+from filon.tracing.history import SEPARATOR
 from filon.tracing.ingest_stats import IngestStats
 from filon.tracing.records import SpanRecord
 from filon.tracing.redact import Redactor
@@ -269,24 +270,29 @@ class Ingestor:
             read.channels[conv_id] = channel  # the channel of the conversation's last trace read
             for t in (*earlier, turn):
                 read.stacks[t.trace_id] = found
-        results_elsewhere(traces, [t for found in read.grouped.values() for t in found])
+        results_elsewhere(traces, read.grouped, read.span_conv)
         return read
 
     @staticmethod
     def _moved(batch: TraceBatch, kept: Kept, stored: dict[str, str]) -> dict[str, str]:
         """Turns stored under one conversation that a late span placed in another: their spans follow
-        them; the conversations they left are recomputed (returned, with their channel) or, left empty,
-        dropped."""
+        them, and the turns an earlier reading took from their history and this one does not are dropped
+        (`TraceBatch.drop_derived_turns`); the conversations they left are recomputed (returned, with their
+        channel) or, left empty, dropped."""
+        if not stored:
+            return {}
         moves = [
             (t.trace_id, cid)
             for cid, (_, turns) in kept.items()
             for t in turns
             if stored.get(t.trace_id, cid) != cid
         ]
-        if not moves:
+        now = {t.trace_id for _, turns in kept.values() for t in turns}
+        derived = batch.drop_derived_turns(sorted(stored), SEPARATOR, now)
+        if not moves and not derived:
             return {}
         batch.move_spans(moves)
-        left = {stored[trace_id] for trace_id, _ in moves} - set(kept)
+        left = ({stored[trace_id] for trace_id, _ in moves} | derived) - set(kept)
         remaining, emptied = batch.channels_of_remaining(left)
         batch.drop_conversations(emptied)
         return remaining

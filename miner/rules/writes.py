@@ -264,7 +264,9 @@ def writes(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         out.append(Flag.of(SEVERAL_WRITES, j, why, conv.turns[j].trace_id))
     seen = Seen()
     done: dict[tuple[str, tuple[str, ...]], int] = {}
-    failed: list[tuple[str, set[str]]] = []  # writes the customer said yes to that failed: a retry is confirmed
+    failed: list[
+        tuple[str, set[str]]
+    ] = []  # writes the customer said yes to that failed: a retry is confirmed
     for i, turn in enumerate(conv.turns):
         seen.add(turn.user)
         raised: set[str] = set()

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, func, select
+from sqlalchemy import Connection, Engine, delete, func, or_, select
 
 from filon.miner.core.model import Flag, Turn
 from filon.miner.store.regroup import day_of, members, recount, regroup
@@ -140,6 +140,25 @@ class TraceBatch:
         if self.ordered:
             rows.sort(key=itemgetter(0))
         insert_rows(self.conn, TURNS, TURN_COLUMNS, rows, "update", ["trace_id"])
+
+    def drop_derived_turns(self, trace_ids: Sequence[str], separator: str, keep: set[str]) -> set[str]:
+        """The turns an earlier reading of these traces took from a model call's history (`TRACE~1`…,
+        `tracing.history`) that this reading does not take again (`keep`): deleted. Read from a partial
+        trace (its session id in a span not yet come), they were a conversation of their own; read whole,
+        the trace names its conversation and the turns are its own. Returns the conversations they were in."""
+        if not trace_ids:
+            return set()
+        escaped = [t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") for t in trace_ids]
+        found: list[tuple[str, str]] = []
+        for chunk in chunks(escaped):
+            like = or_(*(TURNS.c.trace_id.like(f"{t}{separator}%", escape="\\") for t in chunk))
+            found += [
+                (t, c)
+                for t, c in self.conn.execute(select(TURNS.c.trace_id, TURNS.c.conversation_id).where(like))
+            ]
+        gone = sorted(t for t, _ in found if t not in keep)
+        delete_in(self.conn, TURNS, "trace_id IN ({})", gone)
+        return {c for t, c in found if t not in keep}
 
     def move_spans(self, moves: list[tuple[str, str]]) -> None:
         """(trace id, conversation id): a turn's spans follow it to the conversation a late span named."""

@@ -56,7 +56,6 @@ def test_a_write_before_the_customer_said_yes_is_high() -> None:
     assert causes(*LOOKUP, done, cfg=FlagConfig(write_tools=["cancel_reservation"])) == ["write_made"]
 
 
-
 def test_a_retry_of_a_confirmed_write_that_failed_needs_no_second_yes() -> None:
     """« Yes, proceed » → « payment method not found » → « Use my gift card then »: the retry on the same
     reservation is the write the customer said yes to. A write of another record, or one whose first
@@ -69,11 +68,14 @@ def test_a_retry_of_a_confirmed_write_that_failed_needs_no_second_yes() -> None:
     assert causes(*LOOKUP, confirmed, then) == ["write_made"]
     asked = turn("What would it cost?", "That failed: payment method not found. A gift card?", failed)
     assert causes(*LOOKUP, asked, then) == ["unconfirmed_write", "write_made"]
-    other = ToolCall("update_reservation_flights", {"reservation_id": "AIXC49", "payment_id": "gift_card_2"}, {})
+    other = ToolCall(
+        "update_reservation_flights", {"reservation_id": "AIXC49", "payment_id": "gift_card_2"}, {}
+    )
     assert causes(*LOOKUP, confirmed, turn("Use my gift card gift_card_2 then.", "Done.", other)) == [
         "unconfirmed_write",
         "write_made",
     ]
+
 
 def test_a_write_with_a_value_read_nowhere_is_made_up() -> None:
     made_up = ToolCall("cancel_reservation", {"reservation_id": "NO6J03"}, {"status": "cancelled"})

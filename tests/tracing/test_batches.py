@@ -1,0 +1,95 @@
+"""Inline ingest reads the same store whatever the batches the spans came in: a trace read first in part
+(its conversation id in a span still to come, its history taken as earlier turns) and then whole leaves
+no conversation of its part behind; and a call takes a result read back by a model call only within its
+own conversation, since models reuse call ids across conversations."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from filon.miner.store import Store
+from filon.tracing.ingest import Ingestor
+from filon.tracing.records import SpanRecord, batched
+from filon.tracing.redact import Redactor
+from tests.tracing.test_settle import contents, tau_config, tau_records
+
+
+@pytest.mark.parametrize("size", [97, 13])
+def test_small_mixed_batches_store_what_one_batch_stores(tmp_path: Path, db_url: str, size: int) -> None:
+    """Real conversations (tau-bench, OpenInference: the session id on the agent span only, the history
+    on every LLM span), their spans mixed and cut into small batches: a trace whose LLM span came before
+    its agent span was read as a conversation of its own, with its history as earlier turns. SQLite and
+    PostgreSQL."""
+    config, records = tau_config(tmp_path), tau_records(6)
+    whole = Store.open(f"sqlite:///{tmp_path / 'whole'}.db")
+    Ingestor(whole, config, Redactor(b"k")).ingest(records)
+    parts = Store.open(db_url)
+    ingestor = Ingestor(parts, config, Redactor(b"k"))
+    for batch in batched(records, size):
+        ingestor.ingest(batch)
+    assert contents(parts) == contents(whole)
+    with parts.engine.connect() as conn:
+        assert not conn.execute(text("SELECT id FROM conversations WHERE id LIKE 'trace:%'")).all()
+
+
+def _model(trace_id: str, conversation: str, inputs: list[Any], outputs: list[Any]) -> SpanRecord:
+    attributes = {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.conversation.id": conversation,
+        "gen_ai.input.messages": json.dumps(inputs),
+        "gen_ai.output.messages": json.dumps(outputs),
+    }
+    return SpanRecord(trace_id, f"s-{trace_id}", None, "chat m", 1, 2, attributes=attributes)
+
+
+def _said(role: str, text: str) -> dict[str, Any]:
+    return {"role": role, "parts": [{"type": "text", "content": text}]}
+
+
+ASKED = {
+    "role": "assistant",
+    "parts": [{"type": "tool_call", "id": "call_0", "name": "get_order", "arguments": {"order_id": "A-1"}}],
+}
+
+
+def _given(result: str) -> dict[str, Any]:
+    return {"role": "tool", "parts": [{"type": "tool_call_response", "id": "call_0", "response": result}]}
+
+
+def _results(store: Store, conversation: str) -> list[Any]:
+    with store.engine.connect() as conn:
+        sql = text("SELECT tools FROM turns WHERE conversation_id = :c ORDER BY trace_id")
+        rows = conn.execute(sql, {"c": conversation}).all()
+    return [call["result"] for (tools,) in rows for call in json.loads(tools or "[]")]
+
+
+def test_a_call_takes_a_result_only_from_its_own_conversation(tmp_path: Path) -> None:
+    """Each model call a trace of its own (a client loop): a call's result is in the next call's input.
+    Another conversation reusing the call id (`call_0`) does not give this call its result; the next
+    call of its own conversation does."""
+    hello = _said("user", "Where is my order A-1?")
+    asked = _model("a1", "alice", [hello], [ASKED])
+    other = _model(
+        "b1",
+        "bob",
+        [_said("user", "Status of B-2?"), ASKED, _given('{"owner": "bob", "status": "late"}')],
+        [_said("assistant", "It is late.")],
+    )
+    store = Store.open(f"sqlite:///{tmp_path / 'a'}.db")
+    Ingestor(store).ingest([asked, other])
+    assert _results(store, "alice") == [None]
+    answered = _model(
+        "a2",
+        "alice",
+        [hello, ASKED, _given('{"owner": "alice", "status": "due"}')],
+        [_said("assistant", "Due.")],
+    )
+    store = Store.open(f"sqlite:///{tmp_path / 'b'}.db")
+    Ingestor(store).ingest([asked, other, answered])
+    assert {"owner": "alice", "status": "due"} in _results(store, "alice")
+    assert {"owner": "bob", "status": "late"} not in _results(store, "alice")
