@@ -1,10 +1,11 @@
 """One measured step of `instruction_ratios.py`, run in a process of its own under callgrind.
 
-`python bench/_instr_child.py [--turns=N] STEP SOURCE FOLDER [--setup]`: STEP is `ingest`, `ingest_full` (every rule
-of the rulebook flagging production), `accept` (a deferred receiver's acknowledgement path),
+`python bench/_instr_child.py [--turns=N] STEP SOURCE FOLDER [--setup]`: STEP is `ingest`, `ingest_full`
+(every rule of the rulebook flagging production), `accept` (a deferred receiver's acknowledgement path),
 `settle_full` (its worker's reading of the accepted spans, every rule on), `raw` (`executemany` of the
-rows an ingest wrote, read from FOLDER/rows.db) or `flags` (the flag rules alone over the same
-conversations); SOURCE `minimal`,
+rows an ingest wrote, read from FOLDER/rows.db), `flags` (the flag rules alone over the same
+conversations), `flags_full` (the same, every rule on) or `flags_again_full` (every rule, each conversation
+flagged again at each of its turns, as ingest reads a live one); SOURCE `minimal`,
 `agent` or `tau`. With `--setup` the step does everything but the work it measures (imports, the spans built,
 the store opened, the rows read), so that the work's instructions are the difference of two runs. It
 prints the CPU time (user and system: `time.process_time`) its work took, the system calls included.
@@ -125,7 +126,7 @@ def raw(folder: Path, setup: bool) -> None:
     conn.close()
 
 
-def flags(source: str, setup: bool, config: FlagConfig | None) -> None:
+def flags(source: str, setup: bool, config: FlagConfig | None, again: bool = False) -> None:
     from filon.miner.core.model import Conversation
     from filon.miner.rules.flags import flag_conversation
     from filon.tracing.grouping import by_trace, turn_of
@@ -138,9 +139,15 @@ def flags(source: str, setup: bool, config: FlagConfig | None) -> None:
         conversations.setdefault(
             seen.conversation_id, Conversation(seen.conversation_id, seen.channel)
         ).turns.append(seen.turn)
+    # `again`: as ingest reads a live conversation, flagged again whole with each new turn
+    prefixes = [
+        Conversation(c.id, c.channel, sorted(c.turns, key=lambda t: t.started_at)[:n])
+        for c in conversations.values()
+        for n in (range(1, len(c.turns) + 1) if again else [len(c.turns)])
+    ]
     if not setup:
         start = time.process_time()
-        for conversation in conversations.values():
+        for conversation in prefixes:
             flag_conversation(conversation, cfg)
         CPU[0] = time.process_time() - start
 
@@ -167,6 +174,8 @@ def main(argv: list[str]) -> None:
         flags(source, setup, None)
     elif step == "flags_full":
         flags(source, setup, full_rulebook())
+    elif step == "flags_again_full":
+        flags(source, setup, full_rulebook(), again=True)
     else:
         raise SystemExit(f"unknown step {step!r}")
     print(json.dumps({"cpu_s": CPU[0]}))

@@ -12,7 +12,9 @@ within a fraction of a percent. Side by side in one run:
   ratio of raw's instructions to ingest's (the same direction as the wall-clock ratio: 1.0 is raw's
   cost, the goal at least 0.4);
 - the same with every rule of the rulebook flagging production (`ingest_full`);
-- the flag rules alone, in instructions per turn, as shipped and with the full rulebook;
+- the flag rules alone, in instructions per turn, as shipped and with the full rulebook; and with the
+  full rulebook as ingest runs them on a live conversation, flagged again whole at each new turn (its
+  ratio to one reading: what re-reading costs);
 - the same on real-shaped large spans (`tau`: `_tau_spans.py`, GPT-4o's conversations through
   OpenInference, the whole history and a long policy on every LLM span);
 - a deferred receiver (`filon serve`'s default, `tracing.settle`): its acknowledgement path (spans
@@ -120,6 +122,7 @@ def figures(folder: Path, source: str) -> dict[str, object]:
     cpu_ingest, cpu_raw, cpu_full = (cpu(folder, step, source) for step in ("ingest", "raw", "ingest_full"))
     flags = work(folder, "flags", source)
     flags_full = work(folder, "flags_full", source)
+    flags_again = work(folder, "flags_again_full", source)
     # a deferred receiver: its acknowledgement path against raw `executemany` of what that path wrote
     # (the spans, the traces noted as waiting), and its worker's reading with every rule on
     accepted = work(folder, "accept", source)
@@ -143,6 +146,11 @@ def figures(folder: Path, source: str) -> dict[str, object]:
         f"{source}_turns": turns,
         f"{source}_flag_rules_instructions_per_turn": round(flags / turns),
         f"{source}_flag_rules_full_rulebook_instructions_per_turn": round(flags_full / turns),
+        # a live conversation is flagged again whole with each new turn: what that re-reading costs
+        f"{source}_flag_rules_full_rulebook_as_ingest_rereads_instructions_per_turn": round(
+            flags_again / turns
+        ),
+        f"{source}_ratio_flags_reread_to_once": round(flags_again / flags_full, 3),
     }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from functools import lru_cache
 
 from filon.miner.core.causes import cause
@@ -11,7 +12,7 @@ from filon.miner.core.model import Conversation, Flag, Turn
 from filon.miner.core.severity import FlagKind, Severity
 from filon.miner.reading.articles import names_an_article, read_articles, unread_articles
 from filon.miner.reading.claims import claimed, denied, looks_up_an_order, offered_change, spoken
-from filon.miner.reading.facts import facts
+from filon.miner.reading.facts import Fact, facts
 from filon.miner.reading.grounding import Seen, admitted, grounded, seen_in
 from filon.miner.reading.language import language
 from filon.miner.reading.policy import keyed, names_unnamed, unknown_subjects, unsupported
@@ -88,12 +89,8 @@ def grounding(
             continue  # a result not recorded: what the agent saw is not known (`not_evaluated` says it)
         day = t.started_at.date()
         lang = lang or language((t.agent for t in conv.turns), (t.user for t in conv.turns))
-        stated = facts(t.agent, day, lang)
-        folded = fold(t.agent)
-        asked = fold(t.user)
-        policies = policy_stated(folded, asked)  # rules said without a figure: a fee, a condition, a limit
-        articles = names_an_article(folded)  # « votre pull en lin »: an article of the order, or not
-        services = _any_service(folded, cfg)  # an exchange, a sale: a service its texts never name
+        read_ = _answer_read(t.trace_id, t.agent, t.user, day, lang, tuple(cfg.policy_folders()))
+        stated, folded, asked, policies, articles, services = read_
         if not (stated or policies or articles or services):
             continue
         if seen is None:
@@ -114,6 +111,23 @@ def grounding(
             why = said("flag.ungrounded_fact", facts=missing[:3])
             out.append(Flag.of(UNGROUNDED_FACT, i, why, t.trace_id))
     return out
+
+
+Read = tuple[tuple[Fact, ...], str, str, tuple[tuple[frozenset[str], str, str], ...], bool, bool]
+
+
+@lru_cache(maxsize=4096)
+def _answer_read(trace: str, agent: str, user: str, day: date, lang: str, folders: tuple[str, ...]) -> Read:
+    """What a turn's answer states, read once per process, not once per reading of its conversation:
+    ingest flags a conversation again with each of its new turns, its earlier answers unchanged (the
+    turn's trace id in the key: two conversations' equal answers are each read, as they come). The facts; the answer and the customer's words folded; the rules said without a figure (a fee, a
+    condition, a limit); whether it names an article (« votre pull en lin ») or a service its help texts
+    never name (an exchange, a sale)."""
+    folded = fold(agent)
+    asked = fold(user)
+    services = bool(folders) and names_unnamed(folded, policy_texts(folders))
+    policies = tuple(policy_stated(folded, asked))
+    return tuple(facts(agent, day, lang)), folded, asked, policies, names_an_article(folded), services
 
 
 def _claimed(turns: Sequence[Turn], i: int, cfg: FlagConfig) -> list[Flag]:
@@ -160,12 +174,6 @@ def _rules_unread(
         unread = unread_articles(folded, read_articles(seen.reported))
         out += [said("flag.quoted_article", words=a) for a in unread if not admitted_rule(a, allowed)]
     return out
-
-
-def _any_service(folded: str, cfg: FlagConfig) -> bool:
-    """Whether the answer names a service the agent's help texts never name (none: no texts to hold to)."""
-    folders = cfg.policy_folders()
-    return bool(folders) and names_unnamed(folded, policy_texts(folders))
 
 
 def _unread_rules(
