@@ -184,7 +184,8 @@ def prune(
     older_than: Annotated[str, typer.Option("--older-than", help="Age, e.g. 30d, 12h, 90m.")] = "30d",
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Count, delete nothing.")] = False,
 ) -> None:
-    """Delete old unflagged conversations (and their turns and spans); never one a case was made from.
+    """Delete old unflagged conversations (and their turns and spans), and old spans no reader could read;
+    never a conversation a case was made from.
 
     Example: filon db prune --older-than 30d --dry-run
     """

@@ -1,7 +1,8 @@
 """Retention: `filon db prune`.
 
-Pruning deletes old conversations that no rule or human flagged, with their turns and spans; it never
-deletes a conversation a case was made from, so a case's provenance survives retention.
+Pruning deletes old conversations that no rule or human flagged, with their turns and spans, and the old
+spans no reader could read (kept in no conversation by a deferred receiver's worker); it never deletes a
+conversation a case was made from, so a case's provenance survives retention.
 """
 
 from __future__ import annotations
@@ -46,6 +47,15 @@ def prune(
             for table in (spans, turns, T["reviews"], T["flags"]):
                 conn.execute(delete(table).where(table.c.conversation_id.in_(chunk)))
             conn.execute(delete(conv).where(conv.c.id.in_(chunk)))
+        # spans no reader could read (`tracing.settle`: in no conversation, no longer waiting), as old
+        pending = T["pending_traces"]
+        unread = (
+            (spans.c.conversation_id == "")
+            & spans.c.trace_id.not_in(select(pending.c.trace_id))
+            & (spans.c.end_ns < int(cutoff.timestamp() * 1e9))
+        )
+        counts["spans"] += conn.execute(select(func.count()).select_from(spans).where(unread)).scalar() or 0
         if not dry_run:
+            conn.execute(delete(spans).where(unread))
             recount(conn, signatures)  # the groups they left, counted again
     return counts

@@ -146,6 +146,13 @@ def test_a_trace_no_reader_can_read_does_not_stop_the_others(
     assert stats.waiting == 0 and stats.turns == len({r.trace_id for r in records}) - 1
     assert stats.unread == sum(r.trace_id == poison for r in records) > 0  # kept, and counted
     assert "could not be read as a turn" in caplog.text
+    # retention deletes them once old, as it does an old unflagged conversation (these are of 2024)
+    monkeypatch.setenv("FILON_DB", f"sqlite:///{tmp_path / 'p.db'}")
+    assert runner.invoke(app, ["db", "prune", "--older-than", "1000d"]).exit_code == 0
+    assert store.stats().unread == stats.unread  # not that old yet
+    pruned = runner.invoke(app, ["db", "prune", "--older-than", "1d"])
+    assert pruned.exit_code == 0, pruned.output
+    assert store.stats().unread == 0
 
 
 def test_the_worker_reads_after_each_wake_and_drains_on_close(tmp_path: Path) -> None:
