@@ -77,6 +77,20 @@ HEADLINE: tuple[Row, ...] = (
     ),
     Row(
         "instruction_ratios.py",
+        "tau_flag_rules_full_rulebook_as_ingest_rereads_instructions_per_turn",
+        "flag rules per turn, every rule, real-shaped conversations flagged again at each new turn (as ingest does)",
+        None,
+        decides="instructions",
+    ),
+    Row(
+        "instruction_ratios.py",
+        "tau_ratio_flags_reread_to_once",
+        "the same / each conversation flagged once",
+        None,
+        decides="instructions",
+    ),
+    Row(
+        "instruction_ratios.py",
         "minimal_ratio_accept_to_raw_instructions",
         "filon serve's acknowledgement (reading deferred) / raw executemany of its rows, minimal spans, redaction on",
         0.4,
