@@ -35,6 +35,7 @@ from _spans import traffic
 from _spread import spread
 
 from filon.miner.rules.config import FlagConfig
+from filon.miner.rules.grounding_rule import forget_readings
 from filon.miner.store import Store
 from filon.tracing.ingest import Ingestor
 from filon.tracing.records import SpanRecord, batched
@@ -76,6 +77,7 @@ def ingest_rate(
     path (`tracing.settle.accept`: the spans redacted, written and noted as waiting; no rule runs on it)."""
     db = folder / f"{name}.db"
     records = source(TURNS)
+    forget_readings()  # each round reads its traces as new ones (they are the same traces every round)
     store = Store.open(f"sqlite:///{db}")
     ingestor = Ingestor(store, config=config, redactor=Redactor(b"bench") if redact else None)
     step = partial(accept, ingestor) if defer else ingestor.ingest
@@ -140,6 +142,7 @@ def python_us_per_turn(source: Source, config: FlagConfig | None = None) -> tupl
             conversations.setdefault(
                 s.conversation_id, Conversation(s.conversation_id, s.channel)
             ).turns.append(s.turn)
+        forget_readings()  # every round reads the answers afresh, as ingest reads a new turn
         start = time.perf_counter()
         for conversation in conversations.values():
             flag_conversation(conversation, config)

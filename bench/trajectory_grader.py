@@ -27,6 +27,7 @@ from filon.goldens.set.caseset import load_set
 from filon.goldens.set.rule_standing import example_transcript, standings
 from filon.miner.core.transcript import Transcript
 from filon.miner.reading.text import comparable, norm
+from filon.miner.rules.grounding_rule import forget_readings
 
 CASES = Path(__file__).resolve().parent.parent / "goldens" / "cases"
 ROUNDS = 40
@@ -100,6 +101,7 @@ def main() -> None:
     examples = [(c, example_transcript(c, ex)) for c in cases for ex in c.exemples]
     started = time.perf_counter()
     for _ in range(ROUNDS):
+        forget_readings()  # each round reads the answers afresh, as the gate reads a new attempt's
         for ruled, said in examples:
             grade(ruled, said)
             gate.apply(ruled, said)

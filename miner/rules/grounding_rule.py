@@ -130,6 +130,12 @@ def _answer_read(trace: str, agent: str, user: str, day: date, lang: str, folder
     return tuple(facts(agent, day, lang)), folded, asked, policies, names_an_article(folded), services
 
 
+def forget_readings() -> None:
+    """The answers read so far forgotten, as in a new process: a benchmark that reads the same traces in
+    several rounds measures each round's reading, not the first one's kept."""
+    _answer_read.cache_clear()
+
+
 def _claimed(turns: Sequence[Turn], i: int, cfg: FlagConfig) -> list[Flag]:
     """`action_affirmee` on turn i: an action claimed that no call of the conversation did, or denied
     though a call of this turn did it."""
