@@ -16,7 +16,7 @@ from filon.miner.core.model import Turn
 from filon.tracing.conventions import envelopes, readable
 from filon.tracing.grouping import MODEL_OPS, op
 from filon.tracing.records import SpanRecord
-from filon.tracing.tool_calls import answered
+from filon.tracing.tool_calls import answered, answered_names
 
 UNNAMED = "trace:"  # the conversation id of a trace that named none (`tracing.grouping`)
 
@@ -66,6 +66,8 @@ def results_across(traces: dict[str, list[SpanRecord]], turns: list[Turn]) -> No
         return
     models = [s for spans in traces.values() for s in readable(spans) if op(s) in MODEL_OPS]
     found = answered(models)
+    names = answered_names(models) if any(c.call_id in found for c in waiting) else {}
     for call in waiting:
-        if call.call_id in found:
+        asked = names.get(call.call_id or "", set())
+        if call.call_id in found and (not asked or asked == {call.name}):
             call.result = envelopes.result(found[call.call_id])[0]

@@ -93,3 +93,18 @@ def test_a_call_takes_a_result_only_from_its_own_conversation(tmp_path: Path) ->
     Ingestor(store).ingest([asked, other, answered])
     assert {"owner": "alice", "status": "due"} in _results(store, "alice")
     assert {"owner": "bob", "status": "late"} not in _results(store, "alice")
+
+
+def test_a_result_read_back_for_another_tool_under_the_same_id_is_not_taken(tmp_path: Path) -> None:
+    """In one conversation the model reused `call_0` for a `calculate`: the result read back under that id
+    is the calculation's, not the order lookup's."""
+    hello = _said("user", "Where is my order A-1?")
+    asked = _model("a1", "alice", [hello], [ASKED])
+    reused = {
+        "role": "assistant",
+        "parts": [{"type": "tool_call", "id": "call_0", "name": "calculate", "arguments": {"e": "2*3"}}],
+    }
+    later = _model("a2", "alice", [hello, reused, _given("6.0")], [_said("assistant", "Six.")])
+    store = Store.open(f"sqlite:///{tmp_path / 'a'}.db")
+    Ingestor(store).ingest([asked, later])
+    assert 6.0 not in _results(store, "alice") and "6.0" not in _results(store, "alice")
