@@ -373,17 +373,6 @@ def tool_calls(
     return out
 
 
-def answered_names(models: Sequence[SpanRecord]) -> dict[str, set[str]]:
-    """The tools these calls' inputs say were asked under each call id: a result read back under an id
-    that a model reused for another tool (ids are not unique everywhere) is not that call's."""
-    out: dict[str, set[str]] = {}
-    for s in models:
-        for part in _parts(s.attributes.get(INPUT)):
-            if part.get("type") == "tool_call" and part.get("id") and part.get("name"):
-                out.setdefault(str(part["id"]), set()).add(str(part["name"]))
-    return out
-
-
 def answered(models: Sequence[SpanRecord]) -> dict[str, Any]:
     """Every result a model was given back in these calls' inputs, by call id, wherever in the history:
     for a call whose result only the next call read, in a trace of its own (a client loop with no parent

@@ -108,3 +108,55 @@ def test_a_result_read_back_for_another_tool_under_the_same_id_is_not_taken(tmp_
     store = Store.open(f"sqlite:///{tmp_path / 'a'}.db")
     Ingestor(store).ingest([asked, later])
     assert 6.0 not in _results(store, "alice") and "6.0" not in _results(store, "alice")
+
+
+def _ask(order: str, tool: str = "get_order") -> dict[str, Any]:
+    return {"role": "assistant", "parts": [{"type": "tool_call", "id": "call_0", "name": tool, "arguments": {"order_id": order}}]}  # fmt: skip
+
+
+def _stored(records: list[SpanRecord], batches: list[list[str]], tmp_path: Path, name: str) -> list[Any]:
+    by_id = {r.trace_id: r for r in records}
+    store = Store.open(f"sqlite:///{tmp_path / name}.db")
+    ingestor = Ingestor(store)
+    for batch in batches:
+        ingestor.ingest([by_id[t] for t in batch])
+    return _results(store, "alice")
+
+
+def test_an_id_reused_for_the_same_tool_takes_each_request_s_own_result(tmp_path: Path) -> None:
+    """`call_0` asked for A-1, then, later in the conversation, for B-2: each call takes the result read
+    back for its own request, whatever the batches."""
+    first, second = _said("user", "Where is A-1?"), _said("user", "And B-2?")
+    due, late = _given('{"order": "A-1", "status": "due"}'), _given('{"order": "B-2", "status": "late"}')
+    records = [
+        _model("a1", "alice", [first], [_ask("A-1")]),
+        _model("a2", "alice", [first, _ask("A-1"), due], [_said("assistant", "Due.")]),
+        _model("a3", "alice", [first, _ask("A-1"), due, second], [_ask("B-2")]),
+        _model("a4", "alice", [first, _ask("A-1"), due, second, _ask("B-2"), late], [_said("assistant", "Late.")]),
+    ]  # fmt: skip
+    whole = _stored(records, [["a1", "a2", "a3", "a4"]], tmp_path, "whole")
+    assert whole == [{"order": "A-1", "status": "due"}, {"order": "B-2", "status": "late"}]
+    assert _stored(records, [["a1", "a2"], ["a3", "a4"]], tmp_path, "split") == whole
+    # a request whose answering trace came in an earlier batch waits for it (it is not read again): its
+    # result is missing, never another request's
+    assert _stored(records, [["a1", "a2", "a4"], ["a3"]], tmp_path, "late") == [whole[0], None]
+
+
+def test_a_trace_whose_conversation_is_still_to_come_gives_no_one_its_results(tmp_path: Path) -> None:
+    """Bob's model call came before the span that names his conversation: Alice's waiting call (the same
+    id, tool and arguments) does not take Bob's result, in that batch or once Bob's trace is named."""
+    hello = _said("user", "Where is A-1?")
+    alice = _model("a1", "alice", [hello], [_ask("A-1")])
+    bob = _model("b1", "", [_said("user", "Where is A-1?"), _ask("A-1"), _given('{"owner": "bob"}')], [])
+    bob.attributes.pop("gen_ai.conversation.id")
+    named = SpanRecord("b1", "root-b1", None, "invoke_agent a", 0, 3, attributes={
+        "gen_ai.operation.name": "invoke_agent", "gen_ai.conversation.id": "bob"})  # fmt: skip
+    bob = SpanRecord("b1", "s-b1", "root-b1", bob.name, 1, 2, attributes=bob.attributes)
+    records = [alice, bob, named]
+    assert _stored(records, [["a1", "b1"]], tmp_path, "whole") == [None]
+    by_id = {(r.trace_id, r.span_id): r for r in records}
+    store = Store.open(f"sqlite:///{tmp_path / 'split'}.db")
+    ingestor = Ingestor(store)
+    ingestor.ingest([by_id["a1", "s-a1"], by_id["b1", "s-b1"]])
+    ingestor.ingest([by_id["b1", "root-b1"]])
+    assert _results(store, "alice") == [None]
