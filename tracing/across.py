@@ -19,7 +19,7 @@ from filon.miner.core.model import Turn
 from filon.tracing.conventions import envelopes, readable
 from filon.tracing.grouping import MODEL_OPS, op
 from filon.tracing.records import SpanRecord
-from filon.tracing.tool_calls import INPUT, messages
+from filon.tracing.tool_calls import INPUT, message_parts
 
 UNNAMED = "trace:"  # the conversation id of a trace that named none (`tracing.grouping`)
 
@@ -89,14 +89,10 @@ def answered_calls(models: list[SpanRecord]) -> dict[tuple[str, str, str], Any]:
     out: dict[tuple[str, str, str], Any] = {}
     for s in models:
         asked: dict[str, tuple[str, str, str]] = {}
-        for message in messages(s.attributes.get(INPUT)):
-            parts = message.get("parts") if type(message) is dict else None
-            for part in parts if type(parts) is list else []:
-                if type(part) is not dict or not part.get("id"):
-                    continue
-                call_id = str(part["id"])
-                if part.get("type") == "tool_call" and part.get("name"):
-                    asked[call_id] = _key(call_id, str(part["name"]), parsed(part.get("arguments")))
-                elif part.get("type") == "tool_call_response" and call_id in asked:
-                    out.setdefault(asked[call_id], part.get("response", part.get("result")))
+        for part in message_parts(s.attributes.get(INPUT)):
+            call_id = str(part.get("id") or "")
+            if call_id and part.get("type") == "tool_call" and part.get("name"):
+                asked[call_id] = _key(call_id, str(part["name"]), parsed(part.get("arguments")))
+            elif call_id in asked and part.get("type") == "tool_call_response":
+                out.setdefault(asked[call_id], part.get("response", part.get("result")))
     return out

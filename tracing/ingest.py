@@ -334,8 +334,3 @@ def replaying(step: Callable[[list[SpanRecord]], IngestStats], records: list[Spa
                 raise
             log.info("replaying a batch after %s", code)
     raise AssertionError("unreachable")
-
-
-def ingest_replaying(ingestor: Ingestor, records: list[SpanRecord]) -> IngestStats:
-    """`Ingestor.ingest`, replayed after a deadlock (`replaying`)."""
-    return replaying(ingestor.ingest, records)

@@ -47,7 +47,8 @@ def messages(value: Any) -> list[Any]:
     return [shapes.message(m) for m in value] if type(value) is list else []
 
 
-def _parts(value: Any) -> list[dict[str, Any]]:
+def message_parts(value: Any) -> list[dict[str, Any]]:
+    """The parts of these messages, in order, each a dict (text, a tool call, a tool's response)."""
     out: list[dict[str, Any]] = []
     for message in messages(value):
         parts = message.get("parts") if type(message) is dict else None
@@ -73,7 +74,7 @@ def requests(models: Sequence[SpanRecord]) -> list[Request]:
     """The tool calls the model asked for, in order."""
     out: list[Request] = []
     for s in models:
-        for part in _parts(s.attributes.get(OUTPUT)):
+        for part in message_parts(s.attributes.get(OUTPUT)):
             if part.get("type") == "tool_call" and part.get("name"):
                 call_id = part.get("id")
                 out.append(
@@ -107,7 +108,9 @@ def by_position(models: Sequence[SpanRecord]) -> list[Any]:
     out: list[Any] = []
     for k, s in enumerate(models):
         asked = [
-            p for p in _parts(s.attributes.get(OUTPUT)) if p.get("type") == "tool_call" and p.get("name")
+            p
+            for p in message_parts(s.attributes.get(OUTPUT))
+            if p.get("type") == "tool_call" and p.get("name")
         ]
         given = _read_back_in_order(models[k + 1].attributes.get(INPUT)) if k + 1 < len(models) else []
         if len(given) != sum(1 for p in asked if not p.get("id")):
@@ -126,7 +129,7 @@ def _served(models: Sequence[SpanRecord]) -> dict[str, list[Any]]:
     """The results a provider's built-in tools returned within a model call's own output, by call id."""
     out: dict[str, list[Any]] = {}
     for s in models:
-        for part in _parts(s.attributes.get(OUTPUT)):
+        for part in message_parts(s.attributes.get(OUTPUT)):
             if part.get("type") == "tool_call_response" and part.get("id"):
                 out.setdefault(str(part["id"]), []).append(part.get("response"))
     return out
@@ -138,7 +141,7 @@ def _by_name(models: Sequence[SpanRecord]) -> dict[str, list[Any]]:
     out: dict[str, list[Any]] = {}
     for s in models[1:]:
         seen: dict[str, list[Any]] = {}
-        for part in _parts(_this_turn(s.attributes.get(INPUT))):
+        for part in message_parts(_this_turn(s.attributes.get(INPUT))):
             if part.get("type") == "tool_call_response" and not part.get("id") and part.get("name"):
                 seen.setdefault(str(part["name"]), []).append(part.get("response", part.get("result")))
         for key, found in seen.items():
@@ -154,7 +157,7 @@ def responses(models: Sequence[SpanRecord]) -> dict[str, list[Any]]:
     out: dict[str, list[Any]] = {}
     for s in models[1:]:  # the first call's input holds only earlier turns' results
         seen: dict[str, list[Any]] = {}
-        for part in _parts(_this_turn(s.attributes.get(INPUT))):
+        for part in message_parts(_this_turn(s.attributes.get(INPUT))):
             if part.get("type") == "tool_call_response" and part.get("id"):
                 seen.setdefault(str(part["id"]), []).append(part.get("response", part.get("result")))
         for key, found in seen.items():  # a later call's input repeats the earlier results, and more
@@ -379,7 +382,7 @@ def answered(models: Sequence[SpanRecord]) -> dict[str, Any]:
     span)."""
     out: dict[str, Any] = {}
     for s in models:
-        for part in _parts(s.attributes.get(INPUT)):
+        for part in message_parts(s.attributes.get(INPUT)):
             if part.get("type") == "tool_call_response" and part.get("id"):
                 out.setdefault(str(part["id"]), part.get("response", part.get("result")))
     return out

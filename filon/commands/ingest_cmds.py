@@ -56,7 +56,7 @@ def ingest(
     """
     from functools import partial
 
-    from filon.tracing.ingest import Ingestor, ingest_replaying
+    from filon.tracing.ingest import Ingestor, replaying
     from filon.tracing.ingest_stats import IngestStats
     from filon.tracing.redact import Redactor, load_secret, redaction_enabled
 
@@ -75,7 +75,7 @@ def ingest(
         except ValueError as exc:
             fail(exc)
         redactor = Redactor(load_secret(), config.test_identities) if redaction_enabled() else None
-        ingest_one = partial(ingest_replaying, Ingestor(store, config, redactor, sample_rate))
+        ingest_one = partial(replaying, Ingestor(store, config, redactor, sample_rate).ingest)
         with progress:
             for path in paths:
                 if not path.exists() or path.is_dir():  # bad input (2): nothing to read there

@@ -78,6 +78,7 @@ def grounding(
     seen: Seen | None = None
     read = 0  # the turns whose customer words and results are in `seen`
     lang = ""  # French or English (`miner.reading.language`), told once a turn states a fact
+    folders = tuple(cfg.policy_folders())  # the help texts that state its rules
     for i, t in enumerate(conv.turns):
         if not t.agent.strip():
             continue  # nothing said (or not captured): nothing to hold to the rules
@@ -89,7 +90,7 @@ def grounding(
             continue  # a result not recorded: what the agent saw is not known (`not_evaluated` says it)
         day = t.started_at.date()
         lang = lang or language((t.agent for t in conv.turns), (t.user for t in conv.turns))
-        read_ = _answer_read(t.trace_id, t.agent, t.user, day, lang, tuple(cfg.policy_folders()))
+        read_ = _answer_read(t.trace_id, t.agent, t.user, day, lang, folders)
         stated, folded, asked, policies, articles, services = read_
         if not (stated or policies or articles or services):
             continue
@@ -120,7 +121,8 @@ Read = tuple[tuple[Fact, ...], str, str, tuple[tuple[frozenset[str], str, str], 
 def _answer_read(trace: str, agent: str, user: str, day: date, lang: str, folders: tuple[str, ...]) -> Read:
     """What a turn's answer states, read once per process, not once per reading of its conversation:
     ingest flags a conversation again with each of its new turns, its earlier answers unchanged (the
-    turn's trace id in the key: two conversations' equal answers are each read, as they come). The facts; the answer and the customer's words folded; the rules said without a figure (a fee, a
+    turn's trace id in the key: two conversations' equal answers are each read, as they come). The
+    facts; the answer and the customer's words folded; the rules said without a figure (a fee, a
     condition, a limit); whether it names an article (« votre pull en lin ») or a service its help texts
     never name (an exchange, a sale)."""
     folded = fold(agent)

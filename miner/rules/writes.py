@@ -264,18 +264,18 @@ def writes(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
         out.append(Flag.of(SEVERAL_WRITES, j, why, conv.turns[j].trace_id))
     seen = Seen()
     done: dict[tuple[str, tuple[str, ...]], int] = {}
-    failed: list[
-        tuple[str, set[str]]
-    ] = []  # writes the customer said yes to that failed: a retry is confirmed
+    # writes the customer said yes to that failed: a retry of one on the same record is confirmed
+    failed: list[tuple[str, set[str]]] = []
     for i, turn in enumerate(conv.turns):
         seen.add(turn.user)
         raised: set[str] = set()
         for call in turn.tools:
             writing = cfg.writes(call.name) and not cfg.escalates(call.name)
             confirmed = confirms(turn.user) or (writing and _retried(call, failed))
-            if writing and failure(call) is not None and confirmed:
+            broke = failure(call)
+            if writing and broke is not None and confirmed:
                 failed.append((call.name, set(_record(call))))
-            if writing and failure(call) is None:
+            if writing and broke is None:
                 if cfg.confirm_writes and not confirmed and UNCONFIRMED_WRITE not in raised:
                     raised.add(UNCONFIRMED_WRITE)
                     why = said("flag.unconfirmed_write", tool=call.name)
@@ -295,6 +295,6 @@ def writes(conv: Conversation, cfg: FlagConfig) -> list[Flag]:
                 done.setdefault(key, i)
             if call.result is not None:
                 seen.add(call.result if type(call.result) is str else dumps(call.result))
-            if failure(call) is None and call.arguments:
+            if broke is None and call.arguments:
                 seen.add(dumps(call.arguments))
     return out

@@ -152,10 +152,7 @@ class TraceBatch:
         found: list[tuple[str, str]] = []
         for chunk in chunks(escaped):
             like = or_(*(TURNS.c.trace_id.like(f"{t}{separator}%", escape="\\") for t in chunk))
-            found += [
-                (t, c)
-                for t, c in self.conn.execute(select(TURNS.c.trace_id, TURNS.c.conversation_id).where(like))
-            ]
+            found += list(self.conn.execute(select(TURNS.c.trace_id, TURNS.c.conversation_id).where(like)))
         gone = sorted(t for t, _ in found if t not in keep)
         delete_in(self.conn, TURNS, "trace_id IN ({})", gone)
         return {c for t, c in found if t not in keep}

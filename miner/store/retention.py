@@ -14,6 +14,7 @@ from sqlmodel import SQLModel
 
 from filon.miner.store import tables as _tables  # noqa: F401  (registers the tables in the metadata)
 from filon.miner.store.regroup import recount
+from filon.miner.store.stats import unread_spans
 
 T = SQLModel.metadata.tables
 
@@ -47,13 +48,7 @@ def prune(
             for table in (spans, turns, T["reviews"], T["flags"]):
                 conn.execute(delete(table).where(table.c.conversation_id.in_(chunk)))
             conn.execute(delete(conv).where(conv.c.id.in_(chunk)))
-        # spans no reader could read (`tracing.settle`: in no conversation, no longer waiting), as old
-        pending = T["pending_traces"]
-        unread = (
-            (spans.c.conversation_id == "")
-            & spans.c.trace_id.not_in(select(pending.c.trace_id))
-            & (spans.c.end_ns < int(cutoff.timestamp() * 1e9))
-        )
+        unread = unread_spans() & (spans.c.end_ns < int(cutoff.timestamp() * 1e9))  # as old
         counts["spans"] += conn.execute(select(func.count()).select_from(spans).where(unread)).scalar() or 0
         if not dry_run:
             conn.execute(delete(spans).where(unread))

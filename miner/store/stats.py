@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, select
+from sqlalchemy import ColumnElement, Connection, Engine, func, select
 from sqlmodel import SQLModel
 
 from filon.miner.core.messages import Said, said
@@ -125,10 +125,15 @@ def store_stats(engine: Engine) -> StoreStats:
         out.cases_made = int(conn.execute(select(func.count()).select_from(links)).scalar() or 0)
         out.oldest = conn.execute(select(func.min(conv.c.started_at))).scalar()
         out.waiting, out.waiting_s = waiting(conn)
-        spans, pending = T["spans"], T["pending_traces"]
-        unplaced = (spans.c.conversation_id == "") & spans.c.trace_id.not_in(select(pending.c.trace_id))
-        out.unread = int(conn.execute(select(func.count()).select_from(spans).where(unplaced)).scalar() or 0)
+        unread = select(func.count()).select_from(T["spans"]).where(unread_spans())
+        out.unread = int(conn.execute(unread).scalar() or 0)
     return out
+
+
+def unread_spans() -> ColumnElement[bool]:
+    """The spans no reader could read (`tracing.settle`): in no conversation, and no longer waiting."""
+    spans, pending = T["spans"], T["pending_traces"]
+    return (spans.c.conversation_id == "") & spans.c.trace_id.not_in(select(pending.c.trace_id))
 
 
 def waiting(conn: Connection) -> tuple[int, float]:
