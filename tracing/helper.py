@@ -11,10 +11,10 @@ decodes requests while the helper stores the previous ones, on two cores instead
 
 Started as `python -m filon.tracing.helper SETTINGS_JSON` with the settings `setup_tracing` resolved: `db`,
 `rate`, `config` (the flag settings), `redact`, `max_traces` and, in "ingest" mode, `defer` (answer once
-stored and redacted; read and flag in a worker thread of this process, `tracing.settle`); the key for redaction comes in the
-environment (FILON_SECRET). It ignores Ctrl-C (the agent's terminal is not its business), runs niced,
-and ends when its input ends, after storing what is pending: an agent that exits, even killed, loses
-nothing it had handed over.
+stored and redacted; read and flag after, in a third process: this module in "settle" mode,
+`tracing.settle_process`); the key for redaction comes in the environment (FILON_SECRET). It ignores
+Ctrl-C (the agent's terminal is not its business), runs niced, and ends when its input ends, after
+storing what is pending: an agent that exits, even killed, loses nothing it had handed over.
 """
 
 from __future__ import annotations
@@ -34,13 +34,14 @@ from filon.miner.core.jsontext import loads
 from filon.miner.rules.config import FlagConfig
 from filon.miner.settings import settings as current_settings
 from filon.miner.store import Store
+from filon.tracing import settle_process
 from filon.tracing.ingest import Ingestor, replaying
 from filon.tracing.isolate import store_requests
 from filon.tracing.records import SpanRecord
 from filon.tracing.redact import Redactor
 from filon.tracing.sampling.decider import Decider
 from filon.tracing.sampling.keeper import Keeper
-from filon.tracing.settle import Settler, accept
+from filon.tracing.settle import accept
 from filon.tracing.wire import HEADER, HELPER_SETTINGS, MAX_FRAME, WireError, counters_json, write_frame
 
 log = logging.getLogger("filon.helper")
@@ -104,6 +105,8 @@ def handle(message: list[Any], keeper: Keeper, stdout: IO[bytes]) -> None:
 def serve(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) -> int:
     if settings.get("mode") == "ingest":
         return serve_ingest(settings, stdin, stdout)
+    if settings.get("mode") == "settle":
+        return settle_process.run(settings, stdin, stdout)
     try:
         store = Store.open(settings["db"])
         config = FlagConfig.from_json(settings.get("config", {}))
@@ -157,16 +160,16 @@ def serve_ingest(settings: dict[str, Any], stdin: IO[bytes], stdout: IO[bytes]) 
         ingestor = Ingestor(Store.open(settings.get("db")), config, redactor)
     except Exception as exc:
         log.warning("store unavailable at start (%s); tried again at the first request", exc)
+    # with "defer": the worker reading what was stored, in a process of its own (`tracing.settle_process`)
+    settler = settle_process.SettleProcess(settings) if settings.get("defer") else None
     gc.freeze()
     write_frame(stdout, ["ready"])
     fd = stdin.fileno()
     buffer = bytearray()
-    settler: Settler | None = None  # with "defer": the worker reading what was stored (`tracing.settle`)
     while (messages := read_messages(fd, buffer)) is not None:
         for group in groups(messages):
             ingestor = _store_group(group, ingestor, config, redactor, settings, stdout)
-            if settings.get("defer") and ingestor is not None:
-                settler = settler or Settler(ingestor)
+            if settler is not None and ingestor is not None:
                 settler.wake()
     if settler is not None:  # the receiver is ending: what was stored is read before this process ends
         settler.close()

@@ -20,7 +20,7 @@ from filon.miner.rules.config import FlagConfig
 from filon.miner.rules.flags import flag_conversation
 from filon.miner.store import Store
 from filon.miner.store.batch import TraceBatch
-from filon.miner.store.rows import SIGNATURE_AT, conversation_row, conversation_values
+from filon.miner.store.rows import SIGNATURE_AT, as_stored, conversation_row, conversation_values
 from filon.tracing.across import results_elsewhere
 from filon.tracing.grouping import by_trace, turn_of
 from filon.tracing.history import SEPARATOR
@@ -161,6 +161,7 @@ class Ingestor:
         stored turns, flagged, flags and conversations written. With `placed`, the spans are in the store
         already (`tracing.settle`): they are placed in their conversation, or deleted if not kept."""
         kept, span_conv, joined = self._turns(traces, set(stored), stats)
+        foreseen = self._foreseen(batch, kept, joined) if placed and not batch.ordered else {}
         if placed:
             batch.place_spans(
                 [(cid, t) for t, cid in span_conv.items() if cid in kept],
@@ -186,7 +187,7 @@ class Ingestor:
             {cid: Conversation(cid, ch, join_steps(whole[cid])) for cid, ch in touched.items() if whole[cid]}
         )
         before = batch.group_keys([cid for cid in conversations if cid not in new_ids])
-        flags = {cid: self.flags(conv) for cid, conv in conversations.items()}
+        flags = {cid: _flags_of(conv, foreseen.get(cid), self.flags) for cid, conv in conversations.items()}
         batch.replace_flags(flags, new_ids)
         rows = _rows(conversations, flags, human, inserted, new_ids)
         # a new conversation was written whole: only a flagged one changes (its kinds, priority, reason)
@@ -195,6 +196,26 @@ class Ingestor:
         batch.regroup(rows, before)  # the failure groups kept up to date, never recounted on a read
         self._tally(stats, kept, joined)
         stats.flagged_pairs = {(f.kind, cid) for cid, fs in flags.items() for f in fs}
+
+    def _foreseen(
+        self, batch: TraceBatch, kept: Kept, joined: dict[str, list[Turn]]
+    ) -> dict[str, tuple[Conversation, list[Flag]]]:
+        """Each conversation as this batch will leave it, and its flags, computed before the first write.
+        SQLite has one writer, and a deferred receiver's acknowledgements wait while the settling worker
+        holds the write lock: flagging there held it three times longer than writing (`tracing.settle`).
+        What is read back under the lock is the truth: a conversation that differs from its foreseen one
+        (another writer meanwhile, a turn moved by a late span) is flagged again there (`_flags_of`)."""
+        whole, _ = batch.stored_conversations(list(kept))
+        out: dict[str, tuple[Conversation, list[Flag]]] = {}
+        for cid, (channel, turns) in kept.items():
+            lived = joined[cid]
+            if whole[cid]:  # the stored turns, those of this batch's traces replaced, as the store gives them
+                new = {t.trace_id for t in turns}
+                merged = [t for t in whole[cid] if t.trace_id not in new] + [as_stored(cid, t) for t in turns]
+                lived = join_steps(sorted(merged, key=lambda t: t.started_at))
+            conversation = Conversation(cid, channel, lived)
+            out[cid] = (conversation, self.flags(conversation))
+        return out
 
     def _tally(self, stats: IngestStats, kept: Kept, joined: dict[str, list[Turn]]) -> None:
         """The conversations and turns kept (as lived: a tool-call step joined to its answer), and the
@@ -296,6 +317,18 @@ class Ingestor:
         remaining, emptied = batch.channels_of_remaining(left)
         batch.drop_conversations(emptied)
         return remaining
+
+
+def _flags_of(
+    conversation: Conversation,
+    foreseen: tuple[Conversation, list[Flag]] | None,
+    flag: Callable[[Conversation], list[Flag]],
+) -> list[Flag]:
+    """The flags computed before the write (`Ingestor._foreseen`) when the conversation is the one foreseen,
+    else flagged now."""
+    if foreseen is not None and foreseen[0] == conversation:
+        return foreseen[1]
+    return flag(conversation)
 
 
 def _rows(

@@ -63,6 +63,12 @@ def row_turn(row: TurnRow | Mapping[str, Any]) -> Turn:
     )
 
 
+def as_stored(conversation_id: str, turn: Turn) -> Turn:
+    """`turn` as the store gives it back (`row_turn` of its `turn_row`): what no column holds (a call's id)
+    left out."""
+    return row_turn(dict(zip(TURN_COLUMNS, turn_row(conversation_id, turn), strict=True)))
+
+
 CONVERSATION_COLUMNS = tuple(ConversationRow.model_fields)
 WRITE_MADE = "write_made"  # `miner.rules.writes`' cause, by name: the store never imports the rules
 SIGNATURE_AT = CONVERSATION_COLUMNS.index("signature")  # where a row tuple holds it, whatever comes after
