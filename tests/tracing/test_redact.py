@@ -254,13 +254,18 @@ documents = st.recursive(
 ).filter(lambda d: isinstance(d, list | dict))
 
 
-@given(documents, st.booleans())
-@example({"content": "appelez le 06123\n45678"}, True)
-@example({"content": 'il a écrit "@jean" hier'}, True)
-@example({"a": "jean\u0040free.fr"}, True)
-def test_a_document_read_whole_is_redacted_as_string_by_string(document: object, ascii_only: bool) -> None:
+@given(documents, st.booleans(), st.sampled_from([None, 0, 2]))
+@example({"content": "appelez le 06123\n45678"}, True, None)
+@example({"content": 'il a écrit "@jean" hier'}, True, None)
+@example({"a": "jean\u0040free.fr"}, True, None)
+@example([123, 456], False, 2)  # digits on two lines, a comma between: no number
+@example({"a": ["06 12", 345678]}, False, 1)
+def test_a_document_read_whole_is_redacted_as_string_by_string(
+    document: object, ascii_only: bool, indent: int | None
+) -> None:
     """A document none of whose strings holds anything to redact is kept as written without reading each
-    string (`redact._clean`); the result is always what redacting each string, key and number gives."""
+    string (`redact._clean`); the result is always what redacting each string, key and number gives,
+    whatever blanks and line breaks its writer put between tokens."""
     fresh = Redactor(b"secret")
-    out = fresh.text(json.dumps(document, ensure_ascii=ascii_only))
+    out = fresh.text(json.dumps(document, ensure_ascii=ascii_only, indent=indent))
     assert json.loads(out) == walked(document, Redactor(b"secret"))
