@@ -72,15 +72,21 @@ def settle_all(ingestor: Ingestor, limit: int = SETTLE_TRACES) -> IngestStats:
     test or a command does to see the store as the worker will leave it."""
     total = IngestStats()
     while True:
-        try:
-            read, stats = settle(ingestor, limit)
-        except Exception as exc:
-            if store_unavailable(exc):
-                raise
-            read, stats = _settle_apart(ingestor, limit)
+        read, stats = settle_batch(ingestor, limit)
         if not read:
             return total
         total.add(stats)
+
+
+def settle_batch(ingestor: Ingestor, limit: int = SETTLE_TRACES) -> tuple[int, IngestStats]:
+    """One `settle`; a batch some trace's content broke is read trace by trace (`_settle_apart`). Raises
+    only when the store is unavailable."""
+    try:
+        return settle(ingestor, limit)
+    except Exception as exc:
+        if store_unavailable(exc):
+            raise
+        return _settle_apart(ingestor, limit)
 
 
 def _settle_apart(ingestor: Ingestor, limit: int) -> tuple[int, IngestStats]:

@@ -6,6 +6,7 @@ so that a deferred receiver's acknowledgements do not wait for them."""
 from __future__ import annotations
 
 import os
+import select
 import signal
 import sqlite3
 from pathlib import Path
@@ -100,3 +101,39 @@ def test_on_sqlite_the_worker_flags_before_it_takes_the_write_lock(tmp_path: Pat
         settle_all(ingestor)
     assert ingestor.flagged > 8 and ingestor.under_lock == 0
     assert ingestor.store.stats().conversations == 8
+
+
+def test_while_wakes_keep_coming_the_worker_waits_for_a_quiet_moment(tmp_path: Path) -> None:
+    """Acknowledgements first: woken, the worker reads once no wake has come for `quiet_s`; here that
+    moment never comes within a second, so nothing is read until its input ends."""
+    db = f"sqlite:///{tmp_path / 'q.db'}"
+    store = Store.open(db)
+    proc = start_helper({**settings_of(db, tmp_path), "quiet_s": 120, "max_lag_s": 120})
+    assert proc.stdin is not None and proc.stdout is not None
+    assert loads(read_frame(proc.stdout) or b"null") == ["ready"]
+    accept(Ingestor(store), tau_records(1))
+    proc.stdin.write(b"w")
+    proc.stdin.flush()
+    assert select.select([proc.stdout], [], [], 1.0)[0] == []  # no pass, no "settled"
+    assert store.stats().waiting > 0
+    proc.stdin.close()
+    frame = loads(read_frame(proc.stdout) or b"null")
+    assert frame[0] == "settled" and frame[1] > 0 and proc.wait(60) == 0
+    assert store.stats().waiting == 0
+
+
+def test_a_wake_as_old_as_the_lag_bound_is_read_at_once(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'b.db'}"
+    store = Store.open(db)
+    proc = start_helper({**settings_of(db, tmp_path), "quiet_s": 120, "max_lag_s": 0})
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        assert loads(read_frame(proc.stdout) or b"null") == ["ready"]
+        accept(Ingestor(store), tau_records(1))
+        proc.stdin.write(b"w")
+        proc.stdin.flush()
+        frame = loads(read_frame(proc.stdout) or b"null")
+        assert frame[0] == "settled" and frame[1] > 0 and store.stats().waiting == 0
+    finally:
+        proc.stdin.close()
+        assert proc.wait(60) == 0
