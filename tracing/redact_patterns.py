@@ -41,6 +41,12 @@ CARD_DIGITS = 13  # a card number has at least this many digits
 # for that passes over most strings (keys, names, prose, order numbers) without the four patterns.
 CANDIDATE = re.compile(r"@|[A-Z]{2}\d{2}|\d(?:[ .-]?\d){5}")
 OTHER_DIGIT = re.compile(r"[^\D0-9]")  # a decimal digit of another script: the patterns' `\d` takes it
+# The first bytes of those digits' UTF-8 (Arabic-Indic to fullwidth and beyond, any Unicode version filon
+# runs on: a test checks it). `OTHER_DIGIT` tests each character's category, at 8 ns a character; a
+# text none of whose bytes is one of these (French and English prose: « é » is C3, « ’ » E2) cannot
+# hold one, and a `bytes.translate` tells that ten times faster.
+DIGIT_LEADS = frozenset((0xD9, 0xDB, 0xDF, 0xE0, 0xE1, 0xEA, 0xEF, 0xF0))
+_LEADS = bytes(1 if b in DIGIT_LEADS else 0 for b in range(256))
 # `CANDIDATE`, read on the text's shape: each byte of its UTF-8 made "0" (a digit), "A" (a capital), "a"
 # (a small letter), "s" (a separator: space, dot, dash), "@", or "x". The regex engine steps through the text position by
 # position (about 3 µs for a hundred characters, 70 for three thousand); `bytes.translate` and the
@@ -61,9 +67,10 @@ SHAPE = bytes(_SHAPE)
 def shape_of(value: str) -> bytes | None:
     """`value`'s shape (`SHAPE`), or None when it holds digits of another script (`\\d` takes them; the
     shape does not)."""
-    if not value.isascii() and OTHER_DIGIT.search(value) is not None:
+    raw = value.encode("utf-8", "surrogatepass")
+    if not value.isascii() and 1 in raw.translate(_LEADS) and OTHER_DIGIT.search(value) is not None:
         return None
-    return value.encode("utf-8", "surrogatepass").translate(SHAPE)
+    return raw.translate(SHAPE)
 
 
 def candidate(value: str, shape: bytes | None = None) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from filon.tracing.redact import Redactor, load_secret
-from filon.tracing.redact_patterns import CANDIDATE, candidate
+from filon.tracing.redact_patterns import CANDIDATE, DIGIT_LEADS, SHAPE, candidate, shape_of
 
 R = Redactor(b"secret")
 
@@ -105,6 +106,20 @@ def test_the_shape_test_misses_nothing_the_candidate_pattern_finds(text: str) ->
     if CANDIDATE.search(text) is not None:
         assert candidate(text)
     assert candidate(f"x{text}06 12 34 56 78") and candidate(f"{text}a@b") and not candidate("LL-10563 abc")
+
+
+def test_every_digit_of_another_script_begins_with_a_byte_the_shape_test_looks_for() -> None:
+    """`shape_of` looks for digits of another script only in a text holding one of `DIGIT_LEADS`: every
+    such digit of the Unicode this Python knows begins with one, and a text with one has no shape."""
+    leads = {
+        chr(c).encode("utf-8")[0]
+        for c in range(0x80, sys.maxunicode + 1)
+        if not 0xD800 <= c <= 0xDFFF and chr(c).isdecimal()
+    }
+    assert leads <= DIGIT_LEADS
+    assert shape_of("appelez le ٠٦١٢٣٤٥٦٧٨, merci ") is None
+    assert shape_of("écrivez à ０６１２ ou au \U0001d7ce") is None
+    assert shape_of("écrivez-moi « vite » — 06 12") == "écrivez-moi « vite » — 06 12".encode().translate(SHAPE)
 
 
 def test_keys_are_redacted_once_remembered() -> None:
