@@ -119,7 +119,8 @@ def test_every_digit_of_another_script_begins_with_a_byte_the_shape_test_looks_f
     assert leads <= DIGIT_LEADS
     assert shape_of("appelez le ٠٦١٢٣٤٥٦٧٨, merci ") is None
     assert shape_of("écrivez à ０６１２ ou au \U0001d7ce") is None
-    assert shape_of("écrivez-moi « vite » — 06 12") == "écrivez-moi « vite » — 06 12".encode().translate(SHAPE)
+    prose = "écrivez-moi « vite » — 06 12"
+    assert shape_of(prose) == prose.encode().translate(SHAPE)
 
 
 def test_keys_are_redacted_once_remembered() -> None:
