@@ -20,6 +20,9 @@ _ARTICLE = rf"([a-z]{{3,}}) en ((?:{_MATERIAL})(?: (?:{_MATERIAL}))?)\b"
 _NAMED = re.compile(
     rf"\b(?:votre|vos|ton|ta|tes|le|la|les|l'|du|des|un|une|deux|trois|\d+)\s*(?:[a-z]+ )?{_ARTICLE}"
 )
+# what every article named holds, « en » and a material: a search that begins with a word, not at every
+# determiner, five times faster, and most answers have none
+_EN_MATERIAL = re.compile(rf"en (?:{_MATERIAL})\b")
 # words of a kind, not an article: « une pièce en lin », « nos vêtements en laine » (table G's good answer)
 _GENERIC = frozenset(
     ("piece", "article", "vetement", "produit", "tissu", "modele", "linge", "matiere", "fibre", "collection")
@@ -41,7 +44,7 @@ def read_articles(reported: str) -> set[tuple[str, str]]:
 def unread_articles(folded: str, read: set[tuple[str, str]]) -> list[str]:
     """The articles a folded answer names that the agent read nowhere, as the answer says them; none when
     it read no article at all."""
-    if not read:
+    if not read or _EN_MATERIAL.search(folded) is None:
         return []
     out = []
     for m in _NAMED.finditer(folded):
@@ -53,4 +56,4 @@ def unread_articles(folded: str, read: set[tuple[str, str]]) -> list[str]:
 
 
 def names_an_article(folded: str) -> bool:
-    return _NAMED.search(folded) is not None
+    return _EN_MATERIAL.search(folded) is not None and _NAMED.search(folded) is not None

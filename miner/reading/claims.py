@@ -293,6 +293,8 @@ OFFERS = (
     "i'll modify",
     "i'll cancel",
 )
+# every offer holds one of these (a test checks it): a substring test spares most answers the search
+OFFER_WORDS = ("je ", "j'annule", "i can ", "i'll ", "i will ")
 # « dites-moi ce que vous voulez changer et je m'en occupe »: the change taken on in other words (tables A
 # to O: every cmd-04 answer said so was wrong; « je m'en occupe » of a return is not a change)
 _OFFER = re.compile(
@@ -305,6 +307,8 @@ def offered_change(said: str, tools: Iterable[str]) -> str | None:
     """The change an answer (`spoken`) offers or says it makes, when none of the agent's `tools` changes
     an order (`CHANGE_TOOLS`); None otherwise. A refusal (« je ne peux pas la modifier ») offers nothing."""
     said = said.replace("...", " ")  # an ellipsis ends no sentence (« taille, adresse… et je m'en charge »)
+    if not any(w in said for w in OFFER_WORDS):
+        return None
     found = _OFFER.search(said)
     if found is None or any(_matches(n, CHANGE_TOOLS) for n in tools):
         return None
