@@ -49,7 +49,6 @@ TURNS = 3072  # 12,288 spans: 24 batches of 512
 # a deferred receiver answers six times faster: four times the spans, so that its run lasts about a
 # second, not a fifth of one (its worker's start and the first commits were most of it)
 DEFERRED_TURNS = 4 * TURNS
-LAG = [0]  # traces waiting to be read when the last client had its answer (`through_serve`)
 CLIENTS = 4
 ROUNDS = 3  # the best of each, the two interleaved
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
@@ -134,9 +133,10 @@ def serve_process(db: str, defer: bool = False) -> Iterator[str]:
 
 def through_serve(
     db: str, bodies: list[bytes], receivers: int = 1, defer: bool = False
-) -> tuple[float, float]:
+) -> tuple[float, float, int]:
     """Spans stored per second through `filon serve` (`receivers` of them on one store, the clients
-    shared out between them), and the CPU seconds its clients took. The clients are the standard
+    shared out between them), the CPU seconds its clients took, and the traces still waiting to be read
+    when the last client had its answer (a deferred receiver's lag). The clients are the standard
     library's `http.client`, one kept-alive connection each: on two cores, every CPU second the measuring
     side spends is taken from the receiver it measures (httpx's pure-Python HTTP took as much CPU as the
     receiver itself)."""
@@ -170,9 +170,9 @@ def through_serve(
         for t in threads:
             t.join()
         elapsed = time.perf_counter() - start
-        LAG[0] = Store.open(db).stats().waiting  # what a deferred receiver's worker had still to read
+        waiting = Store.open(db).stats().waiting  # what a deferred receiver's worker had still to read
     stored = Store.open(db).stats().counts()["spans"]
-    return stored / elapsed, sum(spent)
+    return stored / elapsed, sum(spent), waiting
 
 
 def drop_db(url: str) -> None:
@@ -205,10 +205,10 @@ def main() -> None:
                     break
                 try:
                     base.append(in_process(a, work[defer][0], defer))
-                    rate, cpu = through_serve(b, work[defer][1], defer=defer)
+                    rate, cpu, waiting = through_serve(b, work[defer][1], defer=defer)
                     served.append(rate)
                     clients_cpu.append(cpu)
-                    lag.append(LAG[0])
+                    lag.append(waiting)
                 finally:
                     drop_db(a)
                     drop_db(b)

@@ -16,9 +16,9 @@ driver begins one at the first write) and holds the write lock only while it wri
 wakes it with a byte on its standard input after each commit (wakes that come while it reads are one
 read), starts it again if it died, and at the end closes its input: the worker then reads what waits
 and ends. `run` is the worker: woken, or every `IDLE_S` in any case (another receiver may share the
-store), it runs `settle_all`; a pass that fails is said in the log and tried again at the next; after
-each pass it writes `["settled", turns read]` on its standard output (a test reads them; the writer reads
-only its first frame, `["ready"]`).
+store), it reads the waiting traces a batch at a time (`settle.settle_batch`) until none waits; a batch
+that fails is said in the log and tried again; each time nothing is left it writes `["settled", turns
+read]` on its standard output (a test reads them; the writer reads only its first frame, `["ready"]`).
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from filon.miner.core.jsontext import loads
 from filon.miner.core.model import Conversation, Flag
+from filon.miner.rules.config import FlagConfig
 from filon.miner.store import Store
 from filon.tracing.ingest import Ingestor
 from filon.tracing.records import batched
@@ -76,8 +77,8 @@ def test_a_worker_that_cannot_open_the_store_ends_failed_at_the_end_of_its_input
 class _Watched(Ingestor):
     """Counts the conversations flagged while another connection could not have written."""
 
-    def __init__(self, store: Store, path: Path, *args: object) -> None:
-        super().__init__(store, *args)  # type: ignore[arg-type]
+    def __init__(self, store: Store, path: Path, config: FlagConfig) -> None:
+        super().__init__(store, config)
         self.path, self.flagged, self.under_lock = path, 0, 0
 
     def flags(self, conversation: Conversation) -> list[Flag]:
@@ -103,7 +104,7 @@ def test_on_sqlite_the_worker_flags_before_it_takes_the_write_lock(tmp_path: Pat
     assert ingestor.store.stats().conversations == 8
 
 
-def test_while_wakes_keep_coming_the_worker_waits_for_a_quiet_moment(tmp_path: Path) -> None:
+def test_a_woken_worker_waits_for_a_quiet_moment_before_it_reads(tmp_path: Path) -> None:
     """Acknowledgements first: woken, the worker reads once no wake has come for `quiet_s`; here that
     moment never comes within a second, so nothing is read until its input ends."""
     db = f"sqlite:///{tmp_path / 'q.db'}"
