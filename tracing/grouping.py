@@ -24,6 +24,7 @@ from filon.miner.rules.config import CONVERSATION_KEYS as DEFAULT_KEYS
 from filon.miner.rules.config import is_escalation
 from filon.tracing.conventions import JUST_GENAI, read, readable
 from filon.tracing.history import earlier_turns
+from filon.tracing.instructions import instructions_of
 from filon.tracing.records import SpanRecord
 from filon.tracing.tool_calls import messages, tool_calls
 
@@ -362,6 +363,7 @@ def turn_of(
         sender=conversation_id.split(":", 1)[1]
         if channel == "whatsapp" and ":" in conversation_id
         else _user_id(sorted_spans, head),
+        instructions=instructions_of(spans),
     )
     earlier: tuple[Turn, ...] = ()
     if conversation_id.startswith("trace:"):  # no conversation id: this trace is the whole conversation

@@ -35,6 +35,7 @@ def redacted(conv: Conversation, redactor: Redactor) -> Conversation:
             user=redactor.text(t.user),
             agent=redactor.text(t.agent),
             sender=redactor.text(t.sender) if t.sender else t.sender,
+            instructions=redactor.text(t.instructions) if t.instructions else "",
             tools=[
                 replace(c, arguments=redactor.value(c.arguments), result=redactor.value(c.result))
                 for c in t.tools

@@ -69,6 +69,10 @@ class Turn:
     failed_spans: list[str] = field(default_factory=list)  # names of spans that ended in error
     feedback: float | None = None  # negative means a negative feedback for this turn
     sender: str | None = None  # the customer's own identity: the WhatsApp number, or the stack's user id
+    instructions: str = ""  # the agent's instructions (system prompt) its spans recorded: what it was told
+    # a model call of the turn asked for tools the stack recorded nowhere (a tool-call step joined with no
+    # call: OpenLLMetry's instrumentor alone); not stored, `join_steps` tells it again at every reading
+    unseen_calls: bool = False
 
     @classmethod
     def exchange(
@@ -128,6 +132,8 @@ def _joined(step: Turn, turn: Turn) -> Turn:
         failed_spans=[*step.failed_spans, *turn.failed_spans],
         feedback=turn.feedback if turn.feedback is not None else step.feedback,
         sender=step.sender or turn.sender,
+        instructions=turn.instructions or step.instructions,
+        unseen_calls=step.unseen_calls or turn.unseen_calls or not step.tools,
     )
 
 

@@ -39,6 +39,7 @@ def turn_row(conversation_id: str, turn: Turn) -> tuple[Any, ...]:
         dumps(turn.failed_spans) if turn.failed_spans else "[]",
         turn.feedback,
         turn.sender,
+        turn.instructions,
     )
 
 
@@ -60,6 +61,7 @@ def row_turn(row: TurnRow | Mapping[str, Any]) -> Turn:
         failed_spans=loads(r["failed_spans"]),
         feedback=r["feedback"],
         sender=r["sender"],
+        instructions=r["instructions"],
     )
 
 

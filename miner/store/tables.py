@@ -107,6 +107,7 @@ class TurnRow(SQLModel, table=True):
     failed_spans: str = "[]"
     feedback: float | None = None
     sender: str | None = None
+    instructions: str = ""  # the agent's instructions its spans recorded (migration 15)
 
 
 class SpanRow(SQLModel, table=True):

@@ -153,6 +153,31 @@ def _whole(attrs: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, 
     return inputs[max(start, 0) :], outputs
 
 
+def _instructions(attrs: dict[str, Any]) -> list[dict[str, str]]:
+    """The system messages of the input (the agent's instructions), as GenAI's `gen_ai.system_instructions`
+    parts: the input translated keeps only the turn's newest messages."""
+    indices = _indices(attrs, "input_messages")
+    if indices:
+        texts = [
+            _content(attrs, f"llm.input_messages.{i}.message.")
+            for i in indices
+            if attrs.get(f"llm.input_messages.{i}.message.role") in ("system", "developer")
+        ]
+    else:
+        said = attrs.get("input.value")
+        if type(said) is not str or '"system"' not in said:
+            return []
+        inputs, _ = shapes.from_whole(said, None)
+        texts = [
+            str(p.get("content") or "")
+            for m in inputs
+            if m.get("role") in ("system", "developer")
+            for p in m.get("parts", [])
+            if p.get("type") == "text"
+        ]
+    return [{"type": "text", "content": t} for t in texts if t.strip()]
+
+
 def _has_text(message: dict[str, Any]) -> bool:
     return any(
         p.get("type") == "text" and str(p.get("content") or "").strip() for p in message.get("parts", [])
@@ -169,6 +194,9 @@ def to_genai(span: SpanRecord) -> SpanRecord:
             added[target] = attrs[source]
     if kind == "LLM":
         added["gen_ai.input.messages"], added["gen_ai.output.messages"] = _both(attrs)
+        told = _instructions(attrs)
+        if told:
+            added["gen_ai.system_instructions"] = told
     elif kind in ("AGENT", "CHAIN"):
         said = _plain_text(attrs, "input")
         if said:  # the turn's own span holds the customer's message even where its model calls were cut
