@@ -44,7 +44,6 @@ from filon.miner.reading.facts_fr import (
     address,
     day_months,
     day_of,
-    on_day,
     range_lows,
     unit_of,
 )
@@ -316,7 +315,10 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
     numbers, dates = seen.numbers or set(), seen.dates or set()
     if fact.kind == "montant":  # a figure seen, or the sum of two (articles and shipping: the total)
         value = round(float(fact.value), 2)
-        return value in numbers or any(round(value - a, 2) in numbers for a in numbers if 0 < a < value)
+        if value in numbers or -value in numbers:  # a refund said of a difference computed negative
+            return True
+        # the sum of two (articles and shipping: the total), or what one leaves of another (a balance)
+        return any(round(value - a, 2) in numbers or round(value + a, 2) in numbers for a in numbers if a > 0)
     if fact.kind == "pourcentage":
         return float(fact.value) in numbers
     if fact.kind == "durée":
@@ -329,9 +331,9 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
             return any(d.weekday() == fact.value and abs((d - today).days) <= 7 for d in dates | {today})
         if fact.value in dates:
             return True
-        if not WITH_YEAR.search(fact.said):  # said without its year: a date seen that year or either side
-            value = fact.value
-            if any(on_day(value.year + k, str(value.month), str(value.day)) in dates for k in (-1, 1)):
+        if not WITH_YEAR.search(fact.said):  # said without its year: that day and month seen, any year (the
+            value = fact.value  # turn's own year is the recording's, not always the agent's: a replay)
+            if any(d.month == value.month and d.day == value.day for d in dates):
                 return True
         # a date computed from one the agent saw and a delay it read (« le délai a expiré hier »: the
         # delivery 31 days ago and the 30 days of the policy), a day either way

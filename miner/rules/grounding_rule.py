@@ -33,7 +33,7 @@ CLAIMED_ACTION = cause(
     label="la réponse dit que l'agent a fait (ou fait) ce qu'aucun appel de la conversation ne fait",
     label_en="the answer says the agent did (or is doing) what no call of the conversation does",
     blocking=False,
-    production=False,
+    production=True,
 )
 UNGROUNDED_FACT = cause(
     "ungrounded_fact",
@@ -47,7 +47,7 @@ UNGROUNDED_FACT = cause(
     ),
     label_en="a figure, a date, a status, a carrier, a place or a tracking number the agent saw nowhere (tool results, help passages, the customer's words)",
     blocking=False,
-    production=False,
+    production=True,
 )
 
 
@@ -66,12 +66,8 @@ def grounding(
     after a call whose result the stack did not record cannot be held to `fait_non_fonde` (what the agent
     saw is not known): skipped, never a pass. `production`: as ingest runs it, only the rules that flag
     production (`[rules.NAME] production`)."""
-    rules = cfg.rules.rules
-
-    def on(name: str) -> bool:
-        return rules[name].enabled and (rules[name].production or not production)
-
-    claims, facts_rule = on("action_affirmee"), on("fait_non_fonde")
+    told = told_in(conv.turns)
+    claims, facts_rule = _held(cfg, production, told)
     if not (claims or facts_rule):
         return []
     out: list[Flag] = []
@@ -82,6 +78,8 @@ def grounding(
     for i, t in enumerate(conv.turns):
         if not t.agent.strip():
             continue  # nothing said (or not captured): nothing to hold to the rules
+        if production and unseen(conv.turns, i):
+            break  # calls the stack did not record: what the agent did and saw is not known from here on
         if claims:
             out += _claimed(conv.turns, i, cfg)
         if not facts_rule:
@@ -96,10 +94,14 @@ def grounding(
             continue
         if seen is None:
             seen = seen_in(source_texts(cfg.sources), day, lang)
+            for text in told:
+                seen.add(text, day, source=True)
         for turn in conv.turns[read : i + 1]:
             seen.add(turn.user, day)
             for c in turn.tools:
                 seen.add(c.result, day, lookup=looks_up_an_order(c.name), about=c.name)
+                if c.error is None and c.result not in (None, "") and c.arguments:
+                    seen.add(c.arguments, day, about=c.name)  # what it asked and got an answer about
         read = i + 1
         missing = [
             said("flag.quoted_kind", words=f.said, kind=f.kind)
@@ -112,6 +114,18 @@ def grounding(
             why = said("flag.ungrounded_fact", facts=missing[:3])
             out.append(Flag.of(UNGROUNDED_FACT, i, why, t.trace_id))
     return out
+
+
+def _held(cfg: FlagConfig, production: bool, told: Sequence[str]) -> tuple[bool, bool]:
+    """Whether `action_affirmee` and `fait_non_fonde` hold here: enabled, and for production switched on
+    there; `fait_non_fonde` in production only where what the agent was told is known (its instructions
+    recorded, or `sources` declared: `not_evaluated` says it otherwise)."""
+    rules = cfg.rules.rules
+
+    def on(name: str) -> bool:
+        return rules[name].enabled and (rules[name].production or not production)
+
+    return on("action_affirmee"), on("fait_non_fonde") and not (production and not (told or cfg.sources))
 
 
 Read = tuple[tuple[Fact, ...], str, str, tuple[tuple[frozenset[str], str, str], ...], bool, bool]
@@ -222,13 +236,35 @@ def unrecorded(turns: Sequence[Turn], i: int) -> str | None:
     return None if first is None else first[1]
 
 
+def told_in(turns: Sequence[Turn]) -> tuple[str, ...]:
+    """The agent's instructions its spans recorded in this conversation (`tracing.instructions`),
+    each once: what it was told holds for the whole conversation, even where a long turn's spans lost it."""
+    return tuple(dict.fromkeys(t.instructions for t in turns if t.instructions))
+
+
+def unseen(turns: Sequence[Turn], i: int) -> bool:
+    """Whether a model call up to turn `i` asked for tools the stack recorded nowhere (`Turn.unseen_calls`)."""
+    return any(t.unseen_calls for t in turns[: i + 1])
+
+
 def not_evaluated(turns: Sequence[Turn], cfg: FlagConfig) -> list[tuple[int, str, Said]]:
-    """The turns production could not hold to `fait_non_fonde` (a result not recorded, in it or before
-    it): (turn, rule, reason), said where the conversation is shown, never a pass and never a flag."""
-    rule = cfg.rules.rules["fait_non_fonde"]
-    first = _first_unrecorded(turns) if rule.enabled and rule.production else None
-    if first is None:
-        return []
-    since, tool = first
-    why = said("flag.not_recorded", tool=tool)
-    return [(i, "fait_non_fonde", why) for i, t in enumerate(turns) if i >= since and t.agent.strip()]
+    """The turns production could not hold to the grounding rules: after calls the stack did not record
+    (both rules); for `fait_non_fonde`, after a result not recorded, or everywhere when the agent's
+    instructions were not recorded and no `sources` are declared (what it was told is not known). (turn,
+    rule, reason), said where the conversation is shown, never a pass and never a flag."""
+    rules = cfg.rules.rules
+    held = [n for n in ("action_affirmee", "fait_non_fonde") if rules[n].enabled and rules[n].production]
+    unseen_since = next((i for i, t in enumerate(turns) if t.unseen_calls), len(turns))
+    first = _first_unrecorded(turns)
+    untold = not (cfg.sources or told_in(turns))
+    out: list[tuple[int, str, Said]] = []
+    for i, t in enumerate(turns):
+        if not t.agent.strip():
+            continue
+        if i >= unseen_since:
+            out += [(i, n, said("flag.calls_not_recorded")) for n in held]
+        elif "fait_non_fonde" in held and first is not None and i >= first[0]:
+            out.append((i, "fait_non_fonde", said("flag.not_recorded", tool=first[1])))
+        elif "fait_non_fonde" in held and untold:
+            out.append((i, "fait_non_fonde", said("flag.instructions_not_recorded")))
+    return out

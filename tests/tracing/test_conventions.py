@@ -28,8 +28,14 @@ ESCALATION = "Je veux parler à un humain, ma commande LL-10587 est abîmée"
 @pytest.mark.parametrize(
     ("fixture", "conversations", "escalated"),
     [
-        ("openinference-google-genai.pb", {"oi-web-1": [], "oi-web-2": ["escalation"]}, "oi-web-2"),
-        ("vercel-ai-sdk.pb", {"ai-web-1": ["escalation"]}, "ai-web-1"),
+        # the escalation's answer says the shop's hours, which neither these recordings' instructions
+        # nor their transfer tool's result gave: a fact the agent saw nowhere (`fait_non_fonde`)
+        (
+            "openinference-google-genai.pb",
+            {"oi-web-1": [], "oi-web-2": ["grounding", "escalation"]},
+            "oi-web-2",
+        ),
+        ("vercel-ai-sdk.pb", {"ai-web-1": ["grounding", "escalation"]}, "ai-web-1"),
     ],
 )
 def test_another_stack_s_traces_become_its_conversations(

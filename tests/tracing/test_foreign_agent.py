@@ -41,7 +41,9 @@ def test_foreign_agent_is_mined_from_protobuf_and_json(scripted, tmp_path: Path)
     assert turn["escalated"] is True
     assert turn["user"] == "Je veux parler à un humain, c'est inadmissible"
     assert "conseiller" in turn["agent"] or "demande" in turn["agent"]
-    assert [f["kind"] for f in shown["flags"]] == ["escalation"]
+    # and the stand-in's answer says the shop's hours, which this agent was never told nor given by its
+    # tool: a fact it saw nowhere (`fait_non_fonde`, on in production)
+    assert [f["kind"] for f in shown["flags"]] == ["escalation", "grounding"]
     listed = json.loads(runner.invoke(app, ["traces", "list", "--json"]).stdout)
     assert {r["conversation_id"] for r in listed} == {"acme-42", "acme-43"}
     again = runner.invoke(app, ["ingest", str(tmp_path / "a.pb"), "--escalation-tool", "handoff_to_human"])

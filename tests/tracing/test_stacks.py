@@ -37,8 +37,14 @@ SCENARIOS: dict[tuple[str, ...], list[list[tuple[str, dict[str, Any]]]]] = {  # 
 
 
 # the scenarios call the reference shop's tools, held to its rulebook: an order tracked or looked up on
-# its number alone, before the customer said who they are, breaks `identite_non_verifiee`
-FLAGS = {(HUMAN,): ["transfer_asked"], (TRACKING,): ["identity_unverified"], THREE: ["identity_unverified"]}
+# its number alone, before the customer said who they are, breaks `identite_non_verifiee`; the stand-in's
+# escalation answer says the shop's hours, which neither the recordings' instructions (« Tu es l'assistant
+# de la boutique. ») nor their transfer tool's result gave: a fact the agent saw nowhere (`fait_non_fonde`)
+FLAGS = {
+    (HUMAN,): ["transfer_asked", "ungrounded_fact"],
+    (TRACKING,): ["identity_unverified"],
+    THREE: ["identity_unverified"],
+}
 
 
 def ingest(fixture: str) -> tuple[str, dict[str, tuple[list[Turn], list[str]]]]:
@@ -283,7 +289,17 @@ def test_one_trace_per_model_call_gives_one_turn_per_customer_message() -> None:
     read = {tuple(t.user for t in turns): (turns, causes) for turns, causes in conversations.values()}
     assert set(read) == set(SCENARIOS)
     assert all(t.agent for turns, _ in read.values() for t in turns)
-    assert all(causes == [] for _, causes in read.values())  # no "answered nothing" for the steps
+    # no "answered nothing" for the steps; and no grounding flag: a step's calls were recorded nowhere, so
+    # what the agent did and saw is not known (said under the turn, `not_evaluated`)
+    assert all(causes == [] for _, causes in read.values())
+    unseen = {users: [t.unseen_calls for t in turns] for users, (turns, _) in read.items()}
+    assert unseen[(GREETING,)] == [False] and unseen[(FAQ,)] == [True] and unseen[(TRACKING,)] == [True]
+    shown = json.loads(runner.invoke(app, ["traces", "show", "tl-faq", "--json"]).stdout)
+    assert {(u["turn"], u["rule"]) for u in shown["not_evaluated"]} == {
+        (0, "action_affirmee"),
+        (0, "fait_non_fonde"),
+    }
+    assert "did not record" in shown["not_evaluated"][0]["reason"]
     [faq] = read[(FAQ,)][0]
     assert faq.input_tokens > 300  # the step's tokens and the answer's, summed
 

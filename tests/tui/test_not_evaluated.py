@@ -23,7 +23,7 @@ async def test_a_turn_after_an_unrecorded_result_is_said_not_evaluated(
     make_app, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, production: bool
 ) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
-    rules = "[rules.fait_non_fonde]\nproduction = true\n" if production else ""
+    rules = "" if production else "[rules.fait_non_fonde]\nproduction = false\n"  # on by default
     (tmp_path / "filon.toml").write_text(rules, encoding="utf-8")
     spans = turn(
         "web:unrecorded",

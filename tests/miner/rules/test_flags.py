@@ -161,7 +161,8 @@ def test_identity_given_in_an_earlier_turn_counts() -> None:
 
 def test_escalation_with_a_configurable_tool() -> None:
     c = conv(turn("Un humain !", "Je transfère", [ToolCall("remonter_ticket", {})]))
-    assert kinds(c) == []
+    # said it transfers, and no tool filon knows escalates was called: an action claimed, undone
+    assert kinds(c) == ["grounding"]
     assert kinds(c, FlagConfig(escalation_tools=["remonter_ticket"])) == ["escalation"]
     assert kinds(c, FlagConfig(escalation_tools=["REMONTER_*"])) == ["escalation"]  # a pattern, any case
 

@@ -137,25 +137,44 @@ def test_a_discount_code_handed_out_is_a_gesture_promised() -> None:
     assert [f for f in flag_conversation(plain) if f.kind == "promise"] == []
 
 
-def conversation(answer: str, tools: list[ToolCall] | None = None) -> Conversation:
+def conversation(answer: str, tools: list[ToolCall] | None = None, told: str = "") -> Conversation:
     turn = Turn(
-        "t1", NOW, user="Où est mon colis LL-10562 ? lucas.leroy@exemple.fr", agent=answer, tools=tools or []
+        "t1",
+        NOW,
+        user="Où est mon colis LL-10562 ? lucas.leroy@exemple.fr",
+        agent=answer,
+        tools=tools or [],
+        instructions=told,
     )
     return Conversation("web:x", "web", [turn])
 
 
+TOLD = "Tu es l'assistant de la boutique. Un conseiller répond du lundi au vendredi, de 9 h à 18 h."
+
+
 def test_production_and_the_gate_read_the_same_rules(tmp_path: Path) -> None:
     tracked = [ToolCall("suivre_colis", {"numero": "LL-10562"}, PARCEL)]
-    invented = conversation("Votre colis est bloqué au hub de Marseille, comptez 5 jours.", tracked)
-    # the gate always; production once its precision is measured on the team's traffic (`production`)
-    assert [f for f in flag_conversation(invented) if f.kind == "grounding"] == []
-    cfg = FlagConfig.load(write(tmp_path, "[rules.fait_non_fonde]\nproduction = true\n"))
-    flags = [f for f in flag_conversation(invented, cfg) if f.kind == "grounding"]
+    said = "Votre colis est bloqué au hub de Marseille, comptez 5 jours."
+    invented = conversation(said, tracked, TOLD)
+    # production and the gate alike, by default, once what the agent was told is known
+    flags = [f for f in flag_conversation(invented) if f.kind == "grounding"]
     assert [(f.cause, f.severity) for f in flags] == [("ungrounded_fact", "high")]
     assert "hub de marseille" in flags[0].reason
-    assert [f.cause for f in rule_flags(invented, FlagConfig()) if f.kind == "grounding"] == [
-        "ungrounded_fact"
-    ]
+    # its instructions recorded nowhere and no `sources`: production cannot hold it (`not_evaluated`)
+    untold = conversation(said, tracked)
+    assert [f for f in flag_conversation(untold) if f.kind == "grounding"] == []
+    # the gate always holds an attempt to it; production only while `production` is left on
+    assert [f.cause for f in rule_flags(untold, FlagConfig()) if f.kind == "grounding"] == ["ungrounded_fact"]
+    cfg = FlagConfig.load(write(tmp_path, "[rules.fait_non_fonde]\nproduction = false\n"))
+    assert [f for f in flag_conversation(invented, cfg) if f.kind == "grounding"] == []
+    # what its instructions say is something it saw: the hours are no made-up fact
+    hours = conversation("Un conseiller vous répondra du lundi au vendredi, de 9 h à 18 h.", [], TOLD)
+    assert [f for f in flag_conversation(hours) if f.kind == "grounding"] == []
+    assert [
+        f.cause
+        for f in flag_conversation(conversation(hours.turns[0].agent, [], "Sois bref."))
+        if f.kind == "grounding"
+    ] == ["ungrounded_fact"]
     right = conversation(
         "Votre colis Colissimo est à la plateforme de Lyon, livraison prévue demain.", tracked
     )

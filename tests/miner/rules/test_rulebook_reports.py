@@ -82,21 +82,22 @@ def test_an_escalation_denied_in_the_turn_that_made_it() -> None:
     assert [f.cause for f in flags if f.kind == "grounding"] == ["claimed_action"]
 
 
-def test_the_grounding_rules_flag_production_once_asked() -> None:
+def test_the_grounding_rules_flag_production_unless_switched_off() -> None:
     tracked = [ToolCall("suivre_colis", {"numero": "LL-10562"}, PARCEL)]
     said = "J'ai modifié l'adresse. Livraison le 9 décembre."
-    turn = Turn("t1", NOW, user="où est LL-10562 ?", agent=said, tools=tracked)
+    told = "Tu es l'assistant de la boutique."
+    turn = Turn("t1", NOW, user="où est LL-10562 ?", agent=said, tools=tracked, instructions=told)
     conv = Conversation("web:p", "web", [turn])
-    assert [f for f in flag_conversation(conv) if f.kind == "grounding"] == []
-    claims = FlagConfig.from_json({"rules": {"action_affirmee": {"production": True}}})
-    assert [f.cause for f in flag_conversation(conv, claims) if f.kind == "grounding"] == ["claimed_action"]
-    both = FlagConfig.from_json(
-        {"rules": {"action_affirmee": {"production": True}, "fait_non_fonde": {"production": True}}}
-    )
-    assert sorted(f.cause for f in flag_conversation(conv, both) if f.kind == "grounding") == [
+    assert sorted(f.cause for f in flag_conversation(conv) if f.kind == "grounding") == [
         "claimed_action",
         "ungrounded_fact",
     ]
+    claims = FlagConfig.from_json({"rules": {"fait_non_fonde": {"production": False}}})
+    assert [f.cause for f in flag_conversation(conv, claims) if f.kind == "grounding"] == ["claimed_action"]
+    neither = FlagConfig.from_json(
+        {"rules": {"action_affirmee": {"production": False}, "fait_non_fonde": {"production": False}}}
+    )
+    assert [f for f in flag_conversation(conv, neither) if f.kind == "grounding"] == []
 
 
 def test_a_relative_date_a_tool_wrote_grounds_the_day_it_names() -> None:
@@ -170,3 +171,38 @@ def test_a_time_of_day_and_a_parcel_held_up_are_looked_up() -> None:
     ]
     late = {"numero": "LL-10563", "etat": "en retard"}
     assert missing("Votre colis est bloqué.", late) == []
+
+
+def test_a_figure_the_agent_computed_from_two_it_saw_is_grounded() -> None:
+    """tau-bench's airline agent: a refund said of a difference computed negative (« -2580.0 »), what a
+    certificate keeps after a payment (500 - 375); a figure neither seen nor made of two seen stays flagged."""
+    assert missing("Vous serez remboursé de 2580 €.", {"calcul": -2580.0}) == []
+    assert missing("Vous serez remboursé de 2580 €.", {"nouveau": 207, "paye": 2787}) == []
+    assert missing("Il restera 125 € sur votre avoir.", {"avoir": 500, "total": 375}) == []
+    assert missing("Le total est de 875 €.", {"avoir": 500, "total": 375}) == []  # a sum, as before
+    assert missing("Il restera 130 € sur votre avoir.", {"avoir": 500, "total": 375}) == ["130 €"]
+
+
+def test_a_date_said_without_its_year_is_found_in_any_year() -> None:
+    """A replay's turns are dated the day they were recorded, not the agent's: « 18 mai » is the 18 May
+    its lookup returned, whatever the year (a date said with its year is held to it)."""
+    flight = {"vol": "HAT230", "date": "2024-05-18"}
+    assert missing("Votre vol part le 18 mai.", flight) == []
+    assert missing("Votre vol part le 19 mai.", flight) == ["19 mai"]
+
+
+def test_what_the_agent_asked_a_tool_that_answered_is_something_it_saw() -> None:
+    """A search for the 19 May that found flights: the date is the search's, not made up. A call that
+    failed, or a thought (`think`, which answers nothing), grounds nothing."""
+    search = ToolCall("chercher_vol", {"date": "2024-05-19"}, [{"vol": "HAT072", "prix": 130}])
+    said = "J'ai trouvé un vol direct le 19 mai 2024 à 130 €."
+    told = "Tu es l'assistant."
+    answered = Conversation(
+        "web:s", "web", [Turn("t1", NOW, "un vol le 19", said, [search], instructions=told)]
+    )
+    assert [f for f in flag_conversation(answered) if f.kind == "grounding"] == []
+    failed = ToolCall("chercher_vol", {"date": "2024-05-19"}, None, error="timeout")
+    thought = ToolCall("think", {"thought": "le 19 mai 2024 à 130 €"}, "")
+    for calls in ([failed, ToolCall("chercher_vol", {}, [{"vol": "HAT072", "prix": 130}])], [thought]):
+        conv = Conversation("web:s", "web", [Turn("t1", NOW, "un vol", said, calls, instructions=told)])
+        assert [f.cause for f in flag_conversation(conv) if f.kind == "grounding"] == ["ungrounded_fact"]
