@@ -86,8 +86,8 @@ def run_slice(s: Slice, promises: dict[str, bool], answers: set[str]) -> list[La
             conv = Labelled(cid, s.name, [x.persona for x in its])
             label(conv, its, turns, shop, promises)
             conv.flagged = {handed(f.kind, f.cause) for f in flags}
-            # the rulebook's grounding rules, as they would flag production once switched on
-            # (`production = true`: off by default), on the same stored turns
+            # the rulebook's grounding rules as the gate holds them (production flags them too, by
+            # default, where what the agent was told is known), on the same stored turns
             held = grounding(
                 Conversation(cid, (turns[0].sender and "whatsapp") or "web", turns), rules, production=False
             )
@@ -154,7 +154,7 @@ def main(argv: list[str]) -> int:
     critical = {c for c, rule in CAUSES.items() if rule.severity == Severity.CRITICAL}
     critical_on_default = sum(1 for c in default for _, cause in c.flagged if cause in critical)
     blind = Counter(b for c in corpus for b in c.blind)
-    # the rulebook's grounding rules (computed as if `production = true`) on the stand-in's default-prompt
+    # the rulebook's grounding rules (computed as the gate holds them) on the stand-in's default-prompt
     # traffic, which quotes its tools and help texts: a conversation labelled good should raise none
     # (goal: 95% quiet; the rules' own severity, high by default, is above low)
     good = [c for c in default if not c.expected & {k for k in SCORED if k[0] in ("security", "promise")}]

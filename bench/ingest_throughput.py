@@ -58,10 +58,16 @@ Source = Callable[[int], list[SpanRecord]]
 
 
 def full_rulebook() -> FlagConfig:
-    """Every rule of the rulebook flagging production, the two grounding rules included (`production =
-    true`; off by default): ingest with the full rulebook against ingest as it ships."""
+    """Every rule of the rulebook flagging production and held wherever it can be: `fait_non_fonde` needs
+    what the agent was told, which the minimal spans do not record (the agent's and tau-bench's do), so
+    `sources` are declared (the shop's prompts). As it ships, a stack that records no instructions and
+    declares no `sources` is not held to that rule (`not_evaluated`): the lighter figure."""
+    prompts = Path(__file__).resolve().parent.parent / "agent" / "prompts"
     return FlagConfig.from_json(
-        {"rules": {"action_affirmee": {"production": True}, "fait_non_fonde": {"production": True}}}
+        {
+            "sources": [str(prompts)],
+            "rules": {"action_affirmee": {"production": True}, "fait_non_fonde": {"production": True}},
+        }
     )
 
 

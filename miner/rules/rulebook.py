@@ -18,12 +18,11 @@ raise them (`security`, `identity`, `promise`, `grounding`) and keeps their flag
 flags production with the same functions (`miner.rules.flags.flag_conversation`), and the gate grades
 every attempt with this one (`goldens.checks.rules`). `filon.toml` / `[tool.filon]`, `[rules.NAME]` with `enabled`, `severity`,
 `blocking` and `patterns` (the promise rule's phrases), changes both at once; `production` says whether
-ingest flags a rule too: on by default for the three that were flag rules before the rulebook; off for
-`action_affirmee` and `fait_non_fonde`, which production flags only with `production = true`. They judge
-an answer by what the spans show the agent did and saw: on a stack that records no tool call (OpenLLMetry
-without its decorators) every action claimed would be flagged, and on an agent whose retrieval is not
-traced (and who declares no `sources`) every figure of its help texts. The gate always holds attempts to
-every enabled rule.
+ingest flags a rule too: on by default for every rule. `action_affirmee` and `fait_non_fonde` judge an
+answer by what the spans show the agent did and saw (its calls, their results, its instructions); where
+the spans cannot say it (calls a stack did not record, instructions recorded nowhere and no `sources`)
+production says the turn was not evaluated (`miner.rules.grounding_rule.not_evaluated`) rather than flag
+it. The gate always holds attempts to every enabled rule.
 """
 
 from __future__ import annotations
