@@ -44,6 +44,7 @@ WHAT = {
     "tool arguments": "doctor.what.tool_arguments",
     "tool results": "doctor.what.tool_results",
     "user id (turns with tools)": "doctor.what.user_id",
+    "agent's instructions": "doctor.what.instructions",
 }
 
 
@@ -292,6 +293,12 @@ def _shares(
     found.shares.append(Share("tool arguments", tool_args, with_tools, tool_advice))
     found.shares.append(Share("tool results", results, with_tools, tool_advice))
     found.shares.append(Share("user id (turns with tools)", identified, with_tools, said("doctor.user_id")))
+    # what the agent was told holds for its whole conversation; a failed call may have recorded nothing
+    told = {cid for cid, turn in lived if turn.instructions}
+    had = sum(cid in told for cid, turn in lived if not turn.failed_spans)
+    content = counts["answer"] == found.turns - failed  # without content, capturing it brings them too
+    told_advice = said("doctor.instructions") if content else capture
+    found.shares.append(Share("agent's instructions", had, found.turns - failed, told_advice))
     for share in found.shares:
         if share.whole:
             share.advice = ""

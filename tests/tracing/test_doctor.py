@@ -26,7 +26,13 @@ def test_a_payload_without_content_says_what_is_missing_and_the_setting_for_its_
     [found] = doctor_json(FIXTURES / "adk-1-nocontent.pb")
     assert "ADK" in found["stacks"]  # type: ignore[operator]
     missing = {m["what"]: m for m in found["missing"]}  # type: ignore[union-attr, index]
-    assert set(missing) == {"customer's text", "answer", "tool arguments", "tool results"}
+    assert set(missing) == {
+        "customer's text",
+        "answer",
+        "tool arguments",
+        "tool results",
+        "agent's instructions",
+    }
     assert all("ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS=true" in m["advice"] for m in missing.values())
     assert (found["turns"], found["conversations"], found["failed"]) == (8, 6, 1)
     assert found["tools"]["transfer_to_human"] is True  # type: ignore[index]

@@ -313,7 +313,10 @@ def test_every_count_of_a_trace_per_call_stack_is_of_turns_as_lived() -> None:
     assert f"turns {lived} · conversations 5 · kept {lived} turns" in said
     doctor = runner.invoke(app, ["traces", "doctor", "--json", str(FIXTURES / "traceloop-calls.pb")])
     [found] = json.loads(doctor.stdout)
-    assert (found["traces"], found["turns"], found["missing"]) == (11, lived, [])
+    assert (found["traces"], found["turns"]) == (11, lived)
+    # the one thing it lacks: the agent's instructions, which OpenLLMetry's instrumentor alone records nowhere
+    assert [(m["what"], m["have"], m["of"]) for m in found["missing"]] == [("agent's instructions", 0, lived)]
+    assert "sources" in found["missing"][0]["advice"]
     stats = runner.invoke(app, ["db", "stats"]).stdout
     assert f"{lived} (from 11 traces" in stats
 
