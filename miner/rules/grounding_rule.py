@@ -62,10 +62,12 @@ def grounding(
 ) -> list[Flag]:
     """The rulebook's `action_affirmee` and `fait_non_fonde` (`miner.reading.grounding`): an action the answer
     claims that no successful call of the conversation so far did, a fact the agent saw nowhere. What it
-    saw is read once per conversation, only when an answer states a fact or claims an action. A turn
-    after a call whose result the stack did not record cannot be held to `fait_non_fonde` (what the agent
-    saw is not known): skipped, never a pass. `production`: as ingest runs it, only the rules that flag
-    production (`[rules.NAME] production`)."""
+    saw (its tool results, the customer's words, what a call that answered was asked, and what it was
+    told: its recorded instructions and the declared `sources`) is read once per conversation, only when
+    an answer states a fact or claims an action. A turn after a call whose result the stack did not
+    record cannot be held to `fait_non_fonde` (what the agent saw is not known): skipped, never a pass.
+    `production`: as ingest runs it, only the rules that flag production (`[rules.NAME] production`), and
+    neither where the spans cannot say what the agent did and saw (`not_evaluated`)."""
     told = told_in(conv.turns)
     claims, facts_rule = _held(cfg, production, told)
     if not (claims or facts_rule):

@@ -70,12 +70,11 @@ def to_genai(span: SpanRecord) -> SpanRecord:
         if request:  # {} when content capture is off
             contents = request.get("contents") if isinstance(request, dict) else None
             added["gen_ai.input.messages"] = [_message(c) for c in contents or []]
+            # the agent's instructions, where ADK 1 records them (`tracing.instructions` reads them)
             config = request.get("config") if isinstance(request, dict) else None
             told = config.get("system_instruction") if isinstance(config, dict) else None
             if isinstance(told, str) and told.strip() and "gen_ai.system_instructions" not in attrs:
-                added["gen_ai.system_instructions"] = (
-                    told  # the agent's instructions (`tracing.instructions`)
-                )
+                added["gen_ai.system_instructions"] = told
         if response and isinstance(response, dict) and response.get("content"):
             added["gen_ai.output.messages"] = [_message(response["content"])]
         session = attrs.get(PREFIX + "session_id")
