@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from _spans import traffic
 from _spread import spread
 
+from filon.miner.rules.config import FlagConfig
 from filon.miner.store import Store
 from filon.tracing.ingest import Ingestor
 from filon.tracing.records import SpanRecord, batched
@@ -90,7 +91,7 @@ def fresh_db(kind: str, folder: Path) -> str | None:
 def in_process(db: str, batches: list[list[SpanRecord]], defer: bool = False) -> float:
     """The baseline: the same batches stored in-process, inline (read and flagged), or with `defer` by
     the acknowledgement path alone (`tracing.settle.accept`), as a deferred receiver stores them."""
-    ingestor = Ingestor(Store.open(db))
+    ingestor = Ingestor(Store.open(db), config=FlagConfig.load())  # the settings `filon serve` reads here
     start = time.perf_counter()
     for batch in batches:
         accept(ingestor, batch) if defer else ingestor.ingest(batch)
