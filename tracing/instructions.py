@@ -35,7 +35,7 @@ def instructions_of(spans: Iterable[SpanRecord]) -> str:
             for text in _texts(own, whole=True):
                 found.setdefault(text)
         said = attrs.get(INPUT)
-        if said is not None and (type(said) is not str or '"system"' in said):
+        if said is not None and (type(said) is not str or '"system"' in said or '"developer"' in said):
             for text in _system_messages(said):
                 found.setdefault(text)
     return "\n\n".join(found)[:LIMIT]

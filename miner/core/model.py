@@ -133,7 +133,7 @@ def _joined(step: Turn, turn: Turn) -> Turn:
         feedback=turn.feedback if turn.feedback is not None else step.feedback,
         sender=step.sender or turn.sender,
         instructions=turn.instructions or step.instructions,
-        unseen_calls=step.unseen_calls or turn.unseen_calls or not step.tools,
+        unseen_calls=step.unseen_calls or turn.unseen_calls or not (step.tools or turn.tools),
     )
 
 

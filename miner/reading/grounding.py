@@ -92,18 +92,25 @@ class Seen:
         )
 
     def add(
-        self, value: Any, today: date, lookup: bool = False, about: str = "", source: bool = False
+        self,
+        value: Any,
+        today: date,
+        lookup: bool = False,
+        about: str = "",
+        source: bool = False,
+        asked: bool = False,
     ) -> None:
         """A tool result, a help text or the customer's words; `lookup`: the result of a call that looks an
         order up (its statuses are the ones the agent may report, none if it failed; its « demain » is a
         date); `about`: the tool's name, whose words name its result's subject (`demander_retour`);
-        `source`: a help text or instruction the agent was given, which reports nothing of an order."""
+        `source`: a help text or instruction the agent was given, which reports nothing of an order;
+        `asked`: what the agent asked a call that answered (its figures and dates, never a status)."""
         if lookup and self.statuses is None:
             self.statuses = set()
         numbers = self.numbers if self.numbers is not None else set()
         dates = self.dates if self.dates is not None else set()
         strings: list[tuple[str, str]] = []
-        _walk(value, strings, numbers, self)
+        _walk(value, strings, numbers, self, not asked)
         for key, s in strings:
             read = _read(s, today, self.lang, lookup)
             numbers |= read.numbers
@@ -242,8 +249,11 @@ def seen_in(texts: Sequence[str], today: date, lang: str = "fr") -> Seen:
     return _read_once(tuple(texts), today, lang).copy()
 
 
-def _walk(value: Any, strings: list[tuple[str, str]], numbers: set[float], seen: Seen) -> None:
-    """The strings of a value, each with the key that holds it ("" at the top or in a list of strings)."""
+def _walk(
+    value: Any, strings: list[tuple[str, str]], numbers: set[float], seen: Seen, statuses: bool = True
+) -> None:
+    """The strings of a value, each with the key that holds it ("" at the top or in a list of strings);
+    with `statuses`, a status a key names is one the agent saw (a result's, never an argument's)."""
     stack: list[tuple[str, Any]] = [("", value)]
     while stack:
         key, v = stack.pop()
@@ -254,7 +264,7 @@ def _walk(value: Any, strings: list[tuple[str, str]], numbers: set[float], seen:
         elif isinstance(v, int | float):
             numbers.add(float(v))
         elif isinstance(v, dict):
-            for k, item in v.items():
+            for k, item in v.items() if statuses else ():
                 if isinstance(item, str) and isinstance(k, str) and _status_key(k):
                     status = norm(item)
                     if not status.startswith(_NONE):
@@ -331,9 +341,10 @@ def grounded(fact: Fact, seen: Seen, today: date) -> bool:
             return any(d.weekday() == fact.value and abs((d - today).days) <= 7 for d in dates | {today})
         if fact.value in dates:
             return True
-        if not WITH_YEAR.search(fact.said):  # said without its year: that day and month seen, any year (the
-            value = fact.value  # turn's own year is the recording's, not always the agent's: a replay)
-            if any(d.month == value.month and d.day == value.day for d in dates):
+        if not WITH_YEAR.search(fact.said) and dates:  # said without its year: that day and month seen in
+            value, latest = fact.value, max(dates).year  # a recent year (a replay's turns are dated the day
+            # they were recorded, and so are the customer's own dates), never a birth date's
+            if any(d.month == value.month and d.day == value.day and d.year >= latest - 3 for d in dates):
                 return True
         # a date computed from one the agent saw and a delay it read (« le délai a expiré hier »: the
         # delivery 31 days ago and the 30 days of the policy), a day either way

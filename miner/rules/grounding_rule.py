@@ -68,8 +68,7 @@ def grounding(
     record cannot be held to `fait_non_fonde` (what the agent saw is not known): skipped, never a pass.
     `production`: as ingest runs it, only the rules that flag production (`[rules.NAME] production`), and
     neither where the spans cannot say what the agent did and saw (`not_evaluated`)."""
-    told = told_in(conv.turns)
-    claims, facts_rule = _held(cfg, production, told)
+    claims, facts_rule = _held(cfg, production)
     if not (claims or facts_rule):
         return []
     out: list[Flag] = []
@@ -86,8 +85,8 @@ def grounding(
             out += _claimed(conv.turns, i, cfg)
         if not facts_rule:
             continue
-        if unrecorded(conv.turns, i) is not None:
-            continue  # a result not recorded: what the agent saw is not known (`not_evaluated` says it)
+        if unrecorded(conv.turns, i) is not None or (production and untold(conv.turns, i, cfg)):
+            continue  # a result not recorded, or what it was told: not known (`not_evaluated` says it)
         day = t.started_at.date()
         lang = lang or language((t.agent for t in conv.turns), (t.user for t in conv.turns))
         read_ = _answer_read(t.trace_id, t.agent, t.user, day, lang, folders)
@@ -96,15 +95,7 @@ def grounding(
             continue
         if seen is None:
             seen = seen_in(source_texts(cfg.sources), day, lang)
-            for text in told:
-                seen.add(text, day, source=True)
-        for turn in conv.turns[read : i + 1]:
-            seen.add(turn.user, day)
-            for c in turn.tools:
-                seen.add(c.result, day, lookup=looks_up_an_order(c.name), about=c.name)
-                if c.error is None and c.result not in (None, "") and c.arguments:
-                    seen.add(c.arguments, day, about=c.name)  # what it asked and got an answer about
-        read = i + 1
+        read = _see(seen, conv.turns, read, i, day)
         missing = [
             said("flag.quoted_kind", words=f.said, kind=f.kind)
             for f in stated
@@ -118,16 +109,33 @@ def grounding(
     return out
 
 
-def _held(cfg: FlagConfig, production: bool, told: Sequence[str]) -> tuple[bool, bool]:
+def _held(cfg: FlagConfig, production: bool) -> tuple[bool, bool]:
     """Whether `action_affirmee` and `fait_non_fonde` hold here: enabled, and for production switched on
-    there; `fait_non_fonde` in production only where what the agent was told is known (its instructions
-    recorded, or `sources` declared: `not_evaluated` says it otherwise)."""
+    there."""
     rules = cfg.rules.rules
 
     def on(name: str) -> bool:
         return rules[name].enabled and (rules[name].production or not production)
 
-    return on("action_affirmee"), on("fait_non_fonde") and not (production and not (told or cfg.sources))
+    return on("action_affirmee"), on("fait_non_fonde")
+
+
+def _see(seen: Seen, turns: Sequence[Turn], read: int, i: int, day: date) -> int:
+    """What the agent saw in turns `read` to `i` added to `seen`: the customer's words, each result, what
+    a call that answered was asked, and its instructions where they are new (a turn's own, never a later
+    one's: a prompt that changes turn by turn, with retrieved passages, grounds only what follows it).
+    Returns the next turn to read."""
+    told = set(told_in(turns[:read]))
+    for turn in turns[read : i + 1]:
+        if turn.instructions and turn.instructions not in told:
+            told.add(turn.instructions)
+            seen.add(turn.instructions, day, source=True)
+        seen.add(turn.user, day)
+        for c in turn.tools:
+            seen.add(c.result, day, lookup=looks_up_an_order(c.name), about=c.name)
+            if c.error is None and c.result not in (None, "", [], {}) and c.arguments:
+                seen.add(c.arguments, day, about=c.name, asked=True)  # what it asked and got an answer about
+    return i + 1
 
 
 Read = tuple[tuple[Fact, ...], str, str, tuple[tuple[frozenset[str], str, str], ...], bool, bool]
@@ -239,9 +247,15 @@ def unrecorded(turns: Sequence[Turn], i: int) -> str | None:
 
 
 def told_in(turns: Sequence[Turn]) -> tuple[str, ...]:
-    """The agent's instructions its spans recorded in this conversation (`tracing.instructions`),
-    each once: what it was told holds for the whole conversation, even where a long turn's spans lost it."""
+    """The agent's instructions these turns' spans recorded (`tracing.instructions`), each once: what it
+    was told holds for the turns after, even where a long turn's spans lost it."""
     return tuple(dict.fromkeys(t.instructions for t in turns if t.instructions))
+
+
+def untold(turns: Sequence[Turn], i: int, cfg: FlagConfig) -> bool:
+    """Whether what the agent was told is not known at turn `i`: no `sources` declared and no
+    instructions recorded up to it."""
+    return not cfg.sources and not any(t.instructions for t in turns[: i + 1])
 
 
 def unseen(turns: Sequence[Turn], i: int) -> bool:
@@ -251,14 +265,13 @@ def unseen(turns: Sequence[Turn], i: int) -> bool:
 
 def not_evaluated(turns: Sequence[Turn], cfg: FlagConfig) -> list[tuple[int, str, Said]]:
     """The turns production could not hold to the grounding rules: after calls the stack did not record
-    (both rules); for `fait_non_fonde`, after a result not recorded, or everywhere when the agent's
-    instructions were not recorded and no `sources` are declared (what it was told is not known). (turn,
-    rule, reason), said where the conversation is shown, never a pass and never a flag."""
+    (both rules); for `fait_non_fonde`, after a result not recorded, or until the agent's instructions
+    are recorded when no `sources` are declared (what it was told is not known). (turn, rule, reason),
+    said where the conversation is shown, never a pass and never a flag."""
     rules = cfg.rules.rules
     held = [n for n in ("action_affirmee", "fait_non_fonde") if rules[n].enabled and rules[n].production]
     unseen_since = next((i for i, t in enumerate(turns) if t.unseen_calls), len(turns))
     first = _first_unrecorded(turns)
-    untold = not (cfg.sources or told_in(turns))
     out: list[tuple[int, str, Said]] = []
     for i, t in enumerate(turns):
         if not t.agent.strip():
@@ -267,6 +280,6 @@ def not_evaluated(turns: Sequence[Turn], cfg: FlagConfig) -> list[tuple[int, str
             out += [(i, n, said("flag.calls_not_recorded")) for n in held]
         elif "fait_non_fonde" in held and first is not None and i >= first[0]:
             out.append((i, "fait_non_fonde", said("flag.not_recorded", tool=first[1])))
-        elif "fait_non_fonde" in held and untold:
+        elif "fait_non_fonde" in held and untold(turns, i, cfg):
             out.append((i, "fait_non_fonde", said("flag.instructions_not_recorded")))
     return out

@@ -82,3 +82,33 @@ def test_instructions_are_redacted_before_they_are_stored(tmp_path: Path) -> Non
     [(turn,)] = [tuple(found) for found, _ in conversations.values()]
     assert turn.instructions.startswith("Tu es l'assistant. Escalade à ")
     assert "jeanne.dupont" not in turn.instructions and "06 12 34 56 78" not in turn.instructions
+
+
+def test_a_developer_message_written_as_json_text_is_read_as_instructions(tmp_path: Path) -> None:
+    """OpenAI's newer role for the instructions, in a GenAI input kept as JSON text."""
+    said = [{"role": "assistant", "parts": [{"type": "text", "content": "Bonjour !"}]}]
+    asked = [
+        {"role": "developer", "parts": [{"type": "text", "content": "Tu es l'assistant de la boutique."}]},
+        {"role": "user", "parts": [{"type": "text", "content": "Bonjour"}]},
+    ]
+    span = {
+        "traceId": "3" * 32,
+        "spanId": "4" * 16,
+        "name": "chat",
+        "startTimeUnixNano": "1700000000000000000",
+        "endTimeUnixNano": "1700000000900000000",
+        "attributes": [
+            {"key": k, "value": {"stringValue": v}}
+            for k, v in {
+                "gen_ai.operation.name": "chat",
+                "gen_ai.conversation.id": "web:dev",
+                "gen_ai.input.messages": json.dumps(asked),
+                "gen_ai.output.messages": json.dumps(said),
+            }.items()
+        ],
+    }
+    doc = {"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": [span]}]}]}
+    (tmp_path / "dev.json").write_text(json.dumps(doc), encoding="utf-8")
+    _, conversations = ingest(tmp_path / "dev.json")
+    [(turn,)] = [tuple(found) for found, _ in conversations.values()]
+    assert turn.instructions == "Tu es l'assistant de la boutique."

@@ -165,7 +165,7 @@ def _instructions(attrs: dict[str, Any]) -> list[dict[str, str]]:
         ]
     else:
         said = attrs.get("input.value")
-        if type(said) is not str or '"system"' not in said:
+        if type(said) is not str or ('"system"' not in said and '"developer"' not in said):
             return []
         inputs, _ = shapes.from_whole(said, None)
         texts = [

@@ -36,6 +36,7 @@ def _pack_turn(turn: Turn) -> str:
             "failed_spans": turn.failed_spans,
             "feedback": turn.feedback,
             "sender": turn.sender,
+            "instructions": turn.instructions,
         }
     )
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from filon.miner.core.model import Conversation, ToolCall, Turn
+from filon.miner.core.model import Conversation, ToolCall, Turn, join_steps
 from filon.miner.reading.claims import claimed, denied
 from filon.miner.reading.facts import facts
 from filon.miner.reading.grounding import Seen, grounded
@@ -206,3 +206,62 @@ def test_what_the_agent_asked_a_tool_that_answered_is_something_it_saw() -> None
     for calls in ([failed, ToolCall("chercher_vol", {}, [{"vol": "HAT072", "prix": 130}])], [thought]):
         conv = Conversation("web:s", "web", [Turn("t1", NOW, "un vol", said, calls, instructions=told)])
         assert [f.cause for f in flag_conversation(conv) if f.kind == "grounding"] == ["ungrounded_fact"]
+
+
+def test_what_a_call_was_asked_grounds_no_status_and_an_empty_answer_nothing() -> None:
+    """A status the agent passed as an argument is its own word, not what the lookup said; a call that
+    answered with nothing grounds none of what it was asked."""
+    told = "Tu es l'assistant."
+    said = "Votre commande a été livrée."
+    asked_delivered = ToolCall(
+        "suivre_colis", {"numero": "LL-10562", "etat": "livré"}, {"etat": "en transit"}
+    )
+    conv = Conversation("web:s", "web", [Turn("t1", NOW, "où ?", said, [asked_delivered], instructions=told)])
+    assert [f.cause for f in flag_conversation(conv) if f.kind == "grounding"] == ["ungrounded_fact"]
+    nothing = ToolCall("chercher_vol", {"date": "2024-05-19"}, [])
+    trip = Conversation(
+        "web:s",
+        "web",
+        [Turn("t1", NOW, "un vol", "Votre vol du 19 mai 2024 est confirmé.", [nothing], instructions=told)],
+    )
+    assert [f.cause for f in flag_conversation(trip) if f.kind == "grounding"] == ["ungrounded_fact"]
+
+
+def test_a_later_turn_s_instructions_ground_nothing_said_before_them() -> None:
+    """A prompt that changes turn by turn (retrieved passages in the system message) grounds the turns
+    after it, never an answer given before: flagged again at each new turn, that answer stays flagged."""
+    base = "Tu es l'assistant de la boutique."
+    first = Turn("t1", NOW, "Délai ?", "Le remboursement prend 9 jours.", instructions=base)
+    later = Turn(
+        "t2",
+        NOW + timedelta(minutes=1),
+        "Et donc ?",
+        "Le remboursement prend 9 jours.",
+        instructions=base + " Le remboursement prend 9 jours.",
+    )
+    flags = [
+        f for f in flag_conversation(Conversation("web:r", "web", [first, later])) if f.kind == "grounding"
+    ]
+    assert [(f.cause, f.turn) for f in flags] == [("ungrounded_fact", 0)]
+
+
+def test_a_birth_date_grounds_no_day_said_without_its_year() -> None:
+    profile = {"nom": "Yara", "naissance": "1974-08-15", "reservation": {"date": "2024-05-18"}}
+    assert missing("Votre vol part le 15 août.", profile) == ["15 aout"]
+    assert missing("Votre vol part le 18 mai.", profile) == []
+
+
+def test_a_step_joined_to_an_answer_that_read_its_calls_back_hides_nothing() -> None:
+    """A trace per model call: the step's own trace recorded no call, but the answer's model call read
+    them back from its input; what the agent did is known, and the rules hold the turn."""
+    step = Turn("s1", NOW, "Où est LL-10562 ?", "")
+    answered = Turn(
+        "s2",
+        NOW + timedelta(seconds=2),
+        "Où est LL-10562 ?",
+        "En transit.",
+        [ToolCall("suivre_colis", {}, PARCEL)],
+    )
+    unknown = Turn("s2", NOW + timedelta(seconds=2), "Où est LL-10562 ?", "En transit.")
+    assert [t.unseen_calls for t in join_steps([step, answered])] == [False]
+    assert [t.unseen_calls for t in join_steps([step, unknown])] == [True]
