@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from filon.miner.core.model import Turn
 from tests.corpus import tau
 from tests.tracing.stored import ingest
 
@@ -52,63 +53,43 @@ def test_a_long_conversation_keeps_what_its_first_turns_recorded() -> None:
     assert all(any(t.instructions for t in found) for found, _ in conversations.values())
 
 
-def test_instructions_are_redacted_before_they_are_stored(tmp_path: Path) -> None:
-    told = "Tu es l'assistant. Escalade à jeanne.dupont@exemple.fr ou au 06 12 34 56 78."
-    said = [{"role": "assistant", "parts": [{"type": "text", "content": "Bonjour !"}]}]
+def told_turn(folder: Path, role: str, told: str) -> Turn:
+    """One model call whose input starts with a message of `role` saying `told`, written as JSON text
+    (as the GenAI convention records it), through `filon ingest`: the one turn stored."""
+    text = [{"role": "assistant", "parts": [{"type": "text", "content": "Bonjour !"}]}]
+    asked = [
+        {"role": role, "parts": [{"type": "text", "content": told}]},
+        {"role": "user", "parts": [{"type": "text", "content": "Bonjour"}]},
+    ]
+    attributes = {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.conversation.id": f"web:{role}",
+        "gen_ai.input.messages": json.dumps(asked),
+        "gen_ai.output.messages": json.dumps(text),
+    }
     span = {
         "traceId": "1" * 32,
         "spanId": "2" * 16,
         "name": "chat",
         "startTimeUnixNano": "1700000000000000000",
         "endTimeUnixNano": "1700000000900000000",
-        "attributes": [
-            {"key": k, "value": {"stringValue": v}}
-            for k, v in {
-                "gen_ai.operation.name": "chat",
-                "gen_ai.conversation.id": "web:told",
-                "gen_ai.input.messages": json.dumps(
-                    [
-                        {"role": "system", "parts": [{"type": "text", "content": told}]},
-                        {"role": "user", "parts": [{"type": "text", "content": "Bonjour"}]},
-                    ]
-                ),
-                "gen_ai.output.messages": json.dumps(said),
-            }.items()
-        ],
+        "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in attributes.items()],
     }
     doc = {"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": [span]}]}]}
-    (tmp_path / "told.json").write_text(json.dumps(doc), encoding="utf-8")
-    _, conversations = ingest(tmp_path / "told.json")
+    (folder / "told.json").write_text(json.dumps(doc), encoding="utf-8")
+    _, conversations = ingest(folder / "told.json")
     [(turn,)] = [tuple(found) for found, _ in conversations.values()]
+    return turn
+
+
+def test_instructions_are_redacted_before_they_are_stored(tmp_path: Path) -> None:
+    told = "Tu es l'assistant. Escalade à jeanne.dupont@exemple.fr ou au 06 12 34 56 78."
+    turn = told_turn(tmp_path, "system", told)
     assert turn.instructions.startswith("Tu es l'assistant. Escalade à ")
     assert "jeanne.dupont" not in turn.instructions and "06 12 34 56 78" not in turn.instructions
 
 
 def test_a_developer_message_written_as_json_text_is_read_as_instructions(tmp_path: Path) -> None:
     """OpenAI's newer role for the instructions, in a GenAI input kept as JSON text."""
-    said = [{"role": "assistant", "parts": [{"type": "text", "content": "Bonjour !"}]}]
-    asked = [
-        {"role": "developer", "parts": [{"type": "text", "content": "Tu es l'assistant de la boutique."}]},
-        {"role": "user", "parts": [{"type": "text", "content": "Bonjour"}]},
-    ]
-    span = {
-        "traceId": "3" * 32,
-        "spanId": "4" * 16,
-        "name": "chat",
-        "startTimeUnixNano": "1700000000000000000",
-        "endTimeUnixNano": "1700000000900000000",
-        "attributes": [
-            {"key": k, "value": {"stringValue": v}}
-            for k, v in {
-                "gen_ai.operation.name": "chat",
-                "gen_ai.conversation.id": "web:dev",
-                "gen_ai.input.messages": json.dumps(asked),
-                "gen_ai.output.messages": json.dumps(said),
-            }.items()
-        ],
-    }
-    doc = {"resourceSpans": [{"resource": {}, "scopeSpans": [{"scope": {}, "spans": [span]}]}]}
-    (tmp_path / "dev.json").write_text(json.dumps(doc), encoding="utf-8")
-    _, conversations = ingest(tmp_path / "dev.json")
-    [(turn,)] = [tuple(found) for found, _ in conversations.values()]
+    turn = told_turn(tmp_path, "developer", "Tu es l'assistant de la boutique.")
     assert turn.instructions == "Tu es l'assistant de la boutique."
