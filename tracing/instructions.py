@@ -19,6 +19,7 @@ from typing import Any
 
 from filon.miner.core.jsontext import loads
 from filon.tracing.records import SpanRecord
+from filon.tracing.tool_calls import messages
 
 SYSTEM_INSTRUCTIONS = "gen_ai.system_instructions"
 INPUT = "gen_ai.input.messages"
@@ -69,17 +70,12 @@ def _texts(value: Any, whole: bool = False) -> list[str]:
 
 
 def _system_messages(value: Any) -> list[str]:
-    """The texts of the system messages of a model call's input (JSON text or already parsed)."""
-    if type(value) is str:
-        try:
-            value = loads(value)
-        except ValueError:
-            return []
-    if type(value) is not list:
-        return []
-    out: list[str] = []
-    for message in value:
-        if type(message) is not dict or message.get("role") not in ("system", "developer"):
-            continue
-        out += _texts(message.get("parts", message.get("content")), whole=True)
-    return out
+    """The texts of the system (or developer) messages of a model call's input, JSON text or parsed, in
+    any shape `tracing.tool_calls.messages` reads (`content` text or blocks, parts)."""
+    return [
+        str(part.get("content") or "")
+        for message in messages(value)
+        if type(message) is dict and message.get("role") in ("system", "developer")
+        for part in message.get("parts") or []
+        if type(part) is dict and part.get("type") == "text" and str(part.get("content") or "").strip()
+    ]
