@@ -14,6 +14,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from filon.miner.core.results import failed_result
+from filon.miner.reading.matching import any_of
 from filon.miner.reading.text import formal, norm
 
 LOOKUP_TOOLS = ("consulter_commande", "suivre_colis", "rechercher_aide", "*lookup*", "*track*", "*search*")
@@ -167,7 +168,9 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 # one search per kind finds whether any of its phrases is in the answer at all (most answers claim
 # nothing): only then are the sentences read phrase by phrase
-_ANY = tuple(re.compile("|".join(re.escape(p) for p in phrases)) for _, phrases in CLAIMS)
+# whether an answer says any phrase of a kind: one search of their trie each (`matching.any_of`; a third of
+# the plain alternation's cost on the agent's answers)
+_ANY = tuple(any_of(phrases) for _, phrases in CLAIMS)
 _SENTENCE = re.compile(r"[.!?\n;]")
 # a refusal is no condition: « je ne peux pas vous le dire, mais je transmets votre demande » claims it
 _REFUSAL = re.compile(

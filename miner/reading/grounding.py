@@ -111,24 +111,34 @@ class Seen:
         dates = self.dates if self.dates is not None else set()
         strings: list[tuple[str, str]] = []
         _walk(value, strings, numbers, self, not asked)
+        plains: list[str] = []
         for key, s in strings:
             read = _read(s, today, self.lang, lookup)
-            numbers |= read.numbers
-            dates |= read.dates
+            plains.append(read.plain)
+            if read.numbers:  # most strings read nothing: no set is touched for them
+                numbers |= read.numbers
+            if read.dates:
+                dates |= read.dates
             if read.day_spans:
                 self.day_spans = (self.day_spans or set()) | read.day_spans
-            self.durations |= read.durations
-            of_key = _named_subjects(about, key)
-            for figure, subjects in read.said_with_unit:
-                self.said_with_unit.setdefault(figure, set()).update((subjects | of_key) or {""})
-            self.hours |= read.hours
-            self.addresses |= read.addresses
+            if read.durations:
+                self.durations |= read.durations
+            if read.said_with_unit:
+                of_key = _named_subjects(about, key)
+                for figure, subjects in read.said_with_unit:
+                    self.said_with_unit.setdefault(figure, set()).update((subjects | of_key) or {""})
+            if read.hours:
+                self.hours |= read.hours
+            if read.addresses:
+                self.addresses |= read.addresses
             for figure, anchor in read.anchored:
                 self.anchors.setdefault(figure, set()).add(anchor)
-            self.text += " " + read.plain
+        if plains:  # each text once, joined: not the whole seen text copied again for each string
+            joined = " " + " ".join(plains)
+            self.text += joined
             if not source:  # the customer's words and the tools' results, not the agent's instructions
-                self.reported += " " + read.plain
-            self.raw += " " + s
+                self.reported += joined
+            self.raw += " " + " ".join(s for _, s in strings)
         self.numbers, self.dates = numbers, dates
 
 
@@ -264,12 +274,15 @@ def _walk(
         elif isinstance(v, int | float):
             numbers.add(float(v))
         elif isinstance(v, dict):
-            for k, item in v.items() if statuses else ():
-                if isinstance(item, str) and isinstance(k, str) and _status_key(k):
+            for k, item in v.items():
+                if not isinstance(k, str):
+                    stack.append((key, item))
+                    continue
+                if statuses and isinstance(item, str) and _status_key(k):
                     status = norm(item)
                     if not status.startswith(_NONE):
                         seen.statuses = (seen.statuses or set()) | {status}
-            stack.extend((k if isinstance(k, str) else key, item) for k, item in v.items())
+                stack.append((k, item))
         elif isinstance(v, list | tuple):
             stack.extend((key, item) for item in v)
 

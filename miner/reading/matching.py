@@ -35,6 +35,12 @@ def _trie(words: list[str]) -> str:
     return build(root)
 
 
+def any_of(words: list[str] | tuple[str, ...]) -> re.Pattern[str]:
+    """One compiled regex that finds any of these literal words (`_trie`): what a set of phrases is
+    searched for before each is read where it is."""
+    return re.compile(_trie(list(dict.fromkeys(words))))
+
+
 @lru_cache(maxsize=64)
 def _matcher(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, str]]:
     """One regex for a list of patterns, on folded text; and each folded pattern's original spelling."""
