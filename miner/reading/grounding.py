@@ -6,7 +6,7 @@ Each fact must be found in what the agent saw before answering in that conversat
 for an agent whose retrieval is not traced (`sources`). A figure is a figure of its unit (60 € is not 60
 jours); a duration in days is also found when it is the distance between the turn's day and a date the
 agent saw (« livrée il y a 31 jours »), a relative date when it falls on a date the agent saw (or one an
-order's lookup wrote: « demain », "tomorrow"). Each string the agent saw is read once and kept (`_read`): help
+order's lookup wrote: « demain », "tomorrow"). Each string the agent saw is read once and kept (`miner.reading.seen_strings`): help
 passages come back turn after turn, and a fact is then looked up in sets.
 
 Pure functions over plain data; no model.
@@ -16,38 +16,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from filon.miner.reading import facts_en
 from filon.miner.reading.facts import STATUSES
 from filon.miner.reading.facts_fr import (
-    ADDRESS,
-    BARE,
-    CLOCK,
     DAYS_IN,
-    DAYS_SAID,
-    DURATION,
-    HOUR,
-    HOURS_LONG,
-    ISO,
-    RELATIVE,
-    RELATIVE_WORDS,
     STATUS_KEYS,
     WEEKDAYS,
     WITH_YEAR,
-    WITHIN_HOUR,
     Fact,
-    address,
-    day_months,
-    day_of,
-    range_lows,
-    unit_of,
 )
-from filon.miner.reading.subjects import anchor_after, clauses, same_start, subjects_of
+from filon.miner.reading.seen_strings import UNIT_KEYS, reading_of
+from filon.miner.reading.subjects import same_start, subjects_of
 from filon.miner.reading.text import comparable, norm
 
 
@@ -113,7 +97,7 @@ class Seen:
         _walk(value, strings, numbers, self, not asked)
         plains: list[str] = []
         for key, s in strings:
-            read = _read(s, today, self.lang, lookup)
+            read = reading_of(s, today, self.lang, lookup)
             plains.append(read.plain)
             if read.numbers:  # most strings read nothing: no set is touched for them
                 numbers |= read.numbers
@@ -140,109 +124,6 @@ class Seen:
                 self.reported += joined
             self.raw += " " + " ".join(s for _, s in strings)
         self.numbers, self.dates = numbers, dates
-
-
-class _Reading(NamedTuple):
-    plain: str
-    numbers: frozenset[float]
-    dates: frozenset[date]
-    day_spans: frozenset[int]
-    durations: frozenset[tuple[int, str]]
-    said_with_unit: tuple[tuple[tuple[int, str], frozenset[str]], ...]  # each with its clause's subjects
-    hours: frozenset[tuple[int, int]]  # times of day (« de 9 h à 18 h », « 08:00 »)
-    addresses: frozenset[str]
-    anchored: tuple[tuple[tuple[int, str], str], ...]  # a figure and what it counts from, where said
-
-
-# a figure and its unit as either language writes it, a word between them allowed (« 5 jours ouvrés »,
-# « 5 business days »): what a duration the answer states is looked up by (60 € is not 60 jours)
-_WITH_UNIT = re.compile(
-    r"\b(\d+) (?:\w+ )?(jours?|days?|semaines?|weeks?|mois|months?|ans?|years?|heures?|hours?|minutes?)"
-)
-UNIT_KEYS = {
-    **{w: "jour" for w in ("jour", "jours", "day", "days")},
-    **{w: "semaine" for w in ("semaine", "semaines", "week", "weeks")},
-    **{w: "mois" for w in ("mois", "moi", "month", "months")},
-    **{w: "an" for w in ("an", "ans", "year", "years")},
-    **{w: "heure" for w in ("heure", "heures", "hour", "hours")},
-    **{w: "minute" for w in ("minute", "minutes")},
-}
-
-
-def _with_units(
-    plain: str,
-) -> tuple[tuple[tuple[tuple[int, str], frozenset[str]], ...], tuple[tuple[tuple[int, str], str], ...]]:
-    """The figures folded text says with a unit, each with its clause's subjects, and those it says
-    counted from an event (« 14 jours après réception du retour »)."""
-    parts = clauses(plain)
-    read = [
-        (subjects, clause, m, n, unit)
-        for subjects, clause in parts
-        for m, n, unit in (
-            *((m, int(m.group(1)), m.group(2)) for m in _WITH_UNIT.finditer(clause)),
-            *range_lows(clause),
-        )
-    ]
-    with_unit = tuple(((n, UNIT_KEYS[unit]), subjects) for subjects, _, _, n, unit in read)
-    if "l' heure" in plain or "l'heure" in plain:  # « un conseiller vous rappelle dans l'heure »
-        with_unit += tuple(
-            ((1, "heure"), subjects) for subjects, clause in parts if WITHIN_HOUR.search(clause)
-        )
-    if "h" in plain:  # « sous 24 h », « 48h »: hours written as a letter
-        with_unit += tuple(
-            ((int(m.group(1)), "heure"), subjects)
-            for subjects, clause in parts
-            for m in HOURS_LONG.finditer(clause)
-        )
-    anchored = tuple(
-        ((n, UNIT_KEYS[unit]), a) for _, clause, m, n, unit in read if (a := anchor_after(clause, m.end()))
-    )
-    return with_unit, anchored
-
-
-@lru_cache(maxsize=8192)
-def _read(s: str, today: date, lang: str, relative: bool = False) -> _Reading:
-    """One string the agent saw, read once: folded, its figures, dates, delays in days and durations.
-    Kept: the same help passages, statuses and carriers come back turn after turn, conversation after
-    conversation, and a fact is then looked up in sets, not by a pass over all the agent saw."""
-    dates: set[date] = set()
-    for y, m, d in ISO.findall(s):
-        with suppress(ValueError):
-            dates.add(date(int(y), int(m), int(d)))
-    plain = comparable(s, lang)
-    numbers = {float(n.replace(",", ".")) for n in BARE.findall(ISO.sub(" ", plain))}
-    said = day_months(plain) + ([d for _, d in facts_en.dates_said(plain)] if lang == "en" else [])
-    for day, month, year in said:
-        found = day_of(day, month, year, today)
-        if found is not None:
-            dates.add(found)
-    # a relative date an order's lookup wrote (« livraison prévue demain », "expected": "tomorrow") is the
-    # day it names; the customer's « je pars demain » or a help text's « dès demain » names no order's date
-    if relative and ("aujourd" in plain or "ce soir" in plain):  # « livraison prévue aujourd'hui »
-        dates.add(today)
-    if relative and ("hier" in plain or "demain" in plain):
-        dates.update(today + timedelta(days=RELATIVE[w]) for w in RELATIVE_WORDS.findall(plain))
-    if relative and ("yesterday" in plain or "tomorrow" in plain):
-        dates.update(
-            today + timedelta(days=facts_en.RELATIVE[w]) for w in facts_en.RELATIVE_WORDS.findall(plain)
-        )
-    spans = [int(n) for n in DAYS_SAID.findall(plain)]
-    spans += [n for n, unit in facts_en.durations(plain) if unit == "jour"] if lang == "en" else []
-    durations = [(int(a), unit_of(b)) for a, b in DURATION.findall(plain)]
-    durations += [(low, unit_of(unit)) for _, low, unit in range_lows(plain)]
-    durations += facts_en.durations(plain)
-    with_unit, anchored = _with_units(plain)
-    return _Reading(
-        plain,
-        frozenset(numbers),
-        frozenset(dates),
-        frozenset(spans),
-        frozenset(durations),
-        with_unit,
-        frozenset((int(h), int(m or 0)) for h, m in [*HOUR.findall(plain), *CLOCK.findall(s)]),
-        frozenset(address(m) for m in ADDRESS.finditer(plain)),
-        anchored,
-    )
 
 
 @lru_cache(maxsize=16)

@@ -73,6 +73,7 @@ def grounding(
         return []
     out: list[Flag] = []
     seen: Seen | None = None
+    told: set[str] = set()  # the instructions read into `seen`
     read = 0  # the turns whose customer words and results are in `seen`
     lang = ""  # French or English (`miner.reading.language`), told once a turn states a fact
     folders = tuple(cfg.policy_folders())  # the help texts that state its rules
@@ -93,9 +94,10 @@ def grounding(
         stated, folded, asked, policies, articles, services = read_
         if not (stated or policies or articles or services):
             continue
-        if seen is None:
-            seen = seen_in(source_texts(cfg.sources), day, lang)
-        read = _see(seen, conv.turns, read, i, day)
+        if seen is None:  # the help texts and the instructions so far, read together once per process
+            told = set(told_in(conv.turns[: i + 1]))
+            seen = seen_in((*source_texts(cfg.sources), *told), day, lang)
+        read = _see(seen, conv.turns, read, i, day, told)
         missing = [
             said("flag.quoted_kind", words=f.said, kind=f.kind)
             for f in stated
@@ -120,12 +122,11 @@ def _held(cfg: FlagConfig, production: bool) -> tuple[bool, bool]:
     return on("action_affirmee"), on("fait_non_fonde")
 
 
-def _see(seen: Seen, turns: Sequence[Turn], read: int, i: int, day: date) -> int:
+def _see(seen: Seen, turns: Sequence[Turn], read: int, i: int, day: date, told: set[str]) -> int:
     """What the agent saw in turns `read` to `i` added to `seen`: the customer's words, each result, what
     a call that answered was asked, and its instructions where they are new (a turn's own, never a later
-    one's: a prompt that changes turn by turn, with retrieved passages, grounds only what follows it).
-    Returns the next turn to read."""
-    told = set(told_in(turns[:read]))
+    one's: a prompt that changes turn by turn, with retrieved passages, grounds only what follows it);
+    `told`: the instructions `seen` holds, which grows. Returns the next turn to read."""
     for turn in turns[read : i + 1]:
         if turn.instructions and turn.instructions not in told:
             told.add(turn.instructions)
