@@ -42,7 +42,9 @@ def range_lows(text: str) -> list[tuple[re.Match[str], int, str]]:
     ]
 
 
-DAY_MONTH = re.compile(r"(\d(?<!\w\d)\d?)/(\d{1,2})(?:/(\d{2,4}))?\b")  # `\b` after the first digit: skipped to
+DAY_MONTH = re.compile(
+    r"(\d(?<!\w\d)\d?)/(\d{1,2})(?:/(\d{2,4}))?\b"
+)  # `\b` after the first digit: skipped to
 MONTHS = (
     "janvier", "fevrier", "mars", "avril", "mai", "juin",
     "juillet", "aout", "septembre", "octobre", "novembre", "decembre",

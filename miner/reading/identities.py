@@ -14,6 +14,7 @@ shop is French: "06…" and "+33 6…" are one person); pseudonyms ("33999…") 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from filon.miner.reading.emails import emails
 
@@ -84,16 +85,18 @@ def phones(text: str) -> list[str]:
     return PHONE.findall(text)
 
 
-def identities(text: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def identities(text: str) -> frozenset[str]:
     """Emails (lower-cased) and phone numbers (their keys) in a text. Most texts hold neither: the email
-    search runs only where there is an "@"; the phone pattern skips ahead to "+", "0" and "3"."""
+    search runs only where there is an "@"; the phone pattern skips ahead to "+", "0" and "3". Kept per
+    text: the security and identity rules read the same words and results, again at each new turn."""
     found: set[str] = set()
     if "@" in text:
         found = {m.group().lower() for m in emails(text)}
     if _few_digits(text):
-        return found  # no phone's key can be read: the pattern's pass spared (an order's number, a date)
+        return frozenset(found)  # no phone's key can be read (an order's number, a date): no pattern's pass
     for raw in phones(text):
         key = phone_key(raw)
         if key is not None:
             found.add(key)
-    return found
+    return frozenset(found)

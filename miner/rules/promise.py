@@ -75,7 +75,10 @@ def _promised(
 ) -> str | None:
     """A gesture promised in one of the answer's sentences, not refused there (nor, with `unless`, in a
     sentence that pattern finds)."""
-    for sentence in re.split(r"(?<=[.!?\n])", formal(fold(answer))):
+    said = formal(fold(answer))
+    if _has(said, patterns, said) is None:  # no pattern in the whole answer (most): none in a sentence of it
+        return None
+    for sentence in re.split(r"(?<=[.!?\n])", said):
         found = _has(sentence, patterns, sentence)
         if found is None or (unless is not None and unless.search(sentence)):
             continue

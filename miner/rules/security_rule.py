@@ -357,7 +357,7 @@ def _turns_seen(conv: Conversation, cfg: FlagConfig) -> Iterator[_Seen]:
             answer = _plain(turn.agent)
             for call in foreign:
                 repeated += _repeated(call, answer, conv, i)
-        leaked = identities(turn.agent) - known
+        leaked = set(identities(turn.agent)) - known
         unidentified = not known and not pattern and _disclosures(foreign, cfg)
         if unidentified:  # nobody identified yet: whose it is, `identite_non_verifiee` says, not a leak
             leaked, repeated = set(), []
