@@ -91,9 +91,11 @@ def diagnose(
     escalation_tools: list[str] | None = None,
     conversation_keys: Sequence[str] = CONVERSATION_KEYS,
     write_tools: list[str] | None = None,
+    sources: Sequence[str] = (),
 ) -> Diagnosis:
     """What ingest would read of `records`, with the same escalation names and conversation keys; with no
-    `write_tools` configured, the writes proposed from the tools' names."""
+    `write_tools` configured, the writes proposed from the tools' names; `sources`: the help texts
+    declared (`sources` in filon.toml), which stand for instructions the spans do not record."""
     escalation = escalation_tools or list(ESCALATION)
     found = Diagnosis(spans=len(records))
     found.cut = sum(1 for r in records if r.attributes.get(DROPPED))
@@ -134,7 +136,7 @@ def diagnose(
         for cid, turns in read.items()
         for turn in join_steps(sorted(turns, key=lambda t: t.started_at))
     ]
-    _shares(found, lived, list(conventions.values()), escalation)
+    _shares(found, lived, list(conventions.values()), escalation, sources)
     if write_tools is None:
         found.proposed_write_tools = proposed_writes(
             n for n, escalates in found.tools.items() if not escalates
@@ -255,7 +257,11 @@ def proposed_writes(names: Iterable[str]) -> list[str]:
 
 
 def _shares(
-    found: Diagnosis, lived: list[tuple[str, Turn]], conventions: list[Convention], escalation: list[str]
+    found: Diagnosis,
+    lived: list[tuple[str, Turn]],
+    conventions: list[Convention],
+    escalation: list[str],
+    sources: Sequence[str] = (),
 ) -> None:
     """The share of turns with each thing filon reads, and the advice for the stacks detected."""
     counts = {"conversation id": 0, "customer's text": 0, "answer": 0, "tokens": 0}
@@ -296,8 +302,10 @@ def _shares(
     # what the agent was told holds for its whole conversation; a failed call may have recorded nothing
     told = {cid for cid, turn in lived if turn.instructions}
     had = sum(cid in told for cid, turn in lived if not turn.failed_spans)
-    content = counts["answer"] == found.turns - failed  # without content, capturing it brings them too
-    told_advice = said("doctor.instructions") if content else capture
+    content = counts["answer"] == found.turns - failed
+    told_advice: Said | str = capture  # without content, capturing it brings them too
+    if content:  # declared `sources` stand for what the spans do not record: no need to ask for them
+        told_advice = said("doctor.instructions_sourced" if sources else "doctor.instructions")
     found.shares.append(Share("agent's instructions", had, found.turns - failed, told_advice))
     for share in found.shares:
         if share.whole:

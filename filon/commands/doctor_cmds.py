@@ -42,7 +42,13 @@ def doctor(
         if not records:
             bad += 1
             continue
-        found = diagnose(records, list(config.escalation_tools), config.conversation_keys, config.write_tools)
+        found = diagnose(
+            records,
+            list(config.escalation_tools),
+            config.conversation_keys,
+            config.write_tools,
+            config.sources,
+        )
         if as_json:
             docs.append({"file": str(path), **found.as_json()})
             continue

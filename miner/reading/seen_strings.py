@@ -97,12 +97,10 @@ def _with_units(
 
 @lru_cache(maxsize=8192)
 def reading_of(s: str, today: date, lang: str, relative: bool = False) -> Reading:
-    """One string the agent saw, read once: folded, its figures, dates, delays in days and durations.
-    Kept: the same help passages, statuses and carriers come back turn after turn, conversation after
-    conversation, and a fact is then looked up in sets, not by a pass over all the agent saw. A string
-    with no digit, even once its numbers in words are written in figures (most of a result's values: a
-    status, a carrier, a name), holds none of the figures, dates, hours or addresses the patterns read:
-    only its relative days and « dans l'heure » are sought in it."""
+    """One string the agent saw, read once and kept (help passages, statuses and carriers come back turn
+    after turn): folded, its figures, dates, delays in days and durations. A string with no digit, even
+    with its numbers in words written in figures (a status, a carrier, a name), is read only for its
+    relative days and « dans l'heure »."""
     plain = comparable(s, lang)
     figures = _ANY_DIGIT.search(plain) is not None or _ANY_DIGIT.search(s) is not None
     dates: set[date] = set()

@@ -321,6 +321,23 @@ def test_every_count_of_a_trace_per_call_stack_is_of_turns_as_lived() -> None:
     assert f"{lived} (from 11 traces" in stats
 
 
+def test_doctor_does_not_ask_for_sources_already_declared(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With `sources` declared the rule is evaluated: the advice says so, and asks only for the prompt."""
+    monkeypatch.chdir(tmp_path)
+    asked = runner.invoke(app, ["traces", "doctor", "--json", str(FIXTURES / "traceloop-calls.pb")])
+    assert "name the texts it is given in sources" in json.loads(asked.stdout)[0]["missing"][0]["advice"]
+    (tmp_path / "aide").mkdir()
+    (tmp_path / "aide" / "faq.md").write_text("La livraison prend 3 jours.", encoding="utf-8")
+    (tmp_path / "filon.toml").write_text('sources = ["aide"]\n', encoding="utf-8")
+    doctor = runner.invoke(app, ["traces", "doctor", "--json", str(FIXTURES / "traceloop-calls.pb")])
+    [missing] = json.loads(doctor.stdout)[0]["missing"]
+    assert missing["what"] == "agent's instructions"
+    assert missing["advice"].startswith("sources are declared (filon.toml)")
+    assert "name the texts it is given in sources" not in missing["advice"]
+
+
 def test_the_capture_setting_said_is_of_the_stacks_whose_turns_lack_content() -> None:
     """Two payloads in one call, one without content (ADK) and one whole (OpenInference): the summary
     gives ADK's setting, not OpenInference's, whose content was there."""
