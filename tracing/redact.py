@@ -242,7 +242,9 @@ class Redactor:
             return None
         if not isinstance(parsed, dict | list):
             return None
-        if _clean(orjson.dumps(parsed).decode()):
+        # as written, a figure or an "@" (most real documents: a date, a version): read string by string,
+        # not written again to be tested whole (an escape's digits may make this wrong, never unsafe)
+        if not candidate(value) and _clean(orjson.dumps(parsed).decode()):
             return value  # no string, key or number of it can hold personal data: none read one by one
         done = self._parts(parsed)
         return value if done == parsed else orjson.dumps(done).decode()
