@@ -37,7 +37,7 @@ MONTH_DAY = re.compile(rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?(?:,? (\d{{4}}))
 DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH}(?:,? (\d{{4}}))?\b")
 RELATIVE = {"the day before yesterday": -2, "yesterday": -1, "the day after tomorrow": 2, "tomorrow": 1}
 RELATIVE_WORDS = re.compile(r"\b(the day before yesterday|the day after tomorrow|yesterday|tomorrow)\b")
-IN_DAYS = re.compile(r"\bin (\d+) days?\b")
+IN_DAYS = re.compile(r"in(?<!\win) (\d+) days?\b")  # its word first: sought as a literal
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WEEKDAY = re.compile(r"\b(" + "|".join(WEEKDAYS) + r")\b")
 # a status said of an order or a parcel, as the French key it stands for
@@ -60,6 +60,8 @@ _STATUS = re.compile(
     r"(?: already| now| currently| still| just)? (" + "|".join(re.escape(w) for w in STATUS_WORDS) + r")\b"
 )
 # words that say where without naming a place: « the local depot », « the post office in your area »
+_PLACE_WORDS = ("hub", "sorting", "warehouse", "depot", "distribution", "post office")
+_DIGIT = re.compile(r"\d")
 _NOT_PLACES = frozenset(
     ("local", "regional", "nearest", "main", "central", "your", "our", "the", "a", "nearby")
 )
@@ -98,9 +100,8 @@ def durations(plain: str) -> list[tuple[int, str]]:
     return [(int(n), UNITS[unit.rstrip("s")]) for n, unit in DURATION.findall(plain)]
 
 
-def facts(plain: str, today: date, day_of: Any) -> list[tuple[str, str, Any]]:
-    """(kind, said, value) of each fact of a folded English answer; `day_of(day, month, year, today)`
-    reads a date as `miner.reading.grounding` does (the year nearest the turn when none is said)."""
+def _figures(plain: str, today: date, day_of: Any) -> list[tuple[str, str, Any]]:
+    """The facts only a text with a digit can state: amounts, percentages, durations, dates."""
     out: list[tuple[str, str, Any]] = []
     for m in AMOUNT.finditer(plain):
         out.append(("montant", m.group(0), money(m.group(1) or m.group(2))))
@@ -112,15 +113,31 @@ def facts(plain: str, today: date, day_of: Any) -> list[tuple[str, str, Any]]:
         found = day_of(day, month, year, today)
         if found is not None:
             out.append(("date", said, found))
-    for m in RELATIVE_WORDS.finditer(plain):
-        out.append(("date", m.group(0), today + timedelta(days=RELATIVE[m.group(1)])))
-    for m in IN_DAYS.finditer(plain):
-        out.append(("date", m.group(0), today + timedelta(days=int(m.group(1)))))
-    for m in _WEEKDAY.finditer(plain):
-        out.append(("date", m.group(0), WEEKDAYS.index(m.group(1))))
-    for m in _STATUS.finditer(plain):
-        out.append(("statut", m.group(0), STATUS_WORDS[m.group(1)]))
-    for m in _PLACE.finditer(plain):
-        if (m.group(1) or m.group(2)) not in _NOT_PLACES:
-            out.append(("lieu", m.group(0), m.group(1) or m.group(2)))
+    return out
+
+
+def facts(plain: str, today: date, day_of: Any) -> list[tuple[str, str, Any]]:
+    """(kind, said, value) of each fact of a folded English answer; `day_of(day, month, year, today)`
+    reads a date as `miner.reading.grounding` does (the year nearest the turn when none is said)."""
+    out: list[tuple[str, str, Any]] = []
+    # each pattern run only where a word or a digit it needs is in the answer (as the French reading does)
+    digits = _DIGIT.search(plain) is not None
+    if digits:
+        out += _figures(plain, today, day_of)
+    if "yesterday" in plain or "tomorrow" in plain:
+        for m in RELATIVE_WORDS.finditer(plain):
+            out.append(("date", m.group(0), today + timedelta(days=RELATIVE[m.group(1)])))
+    if digits and "in " in plain:
+        for m in IN_DAYS.finditer(plain):
+            out.append(("date", m.group(0), today + timedelta(days=int(m.group(1)))))
+    if "day" in plain:  # every weekday ends so
+        for m in _WEEKDAY.finditer(plain):
+            out.append(("date", m.group(0), WEEKDAYS.index(m.group(1))))
+    if any(w in plain for w in STATUS_WORDS):
+        for m in _STATUS.finditer(plain):
+            out.append(("statut", m.group(0), STATUS_WORDS[m.group(1)]))
+    if any(w in plain for w in _PLACE_WORDS):
+        for m in _PLACE.finditer(plain):
+            if (m.group(1) or m.group(2)) not in _NOT_PLACES:
+                out.append(("lieu", m.group(0), m.group(1) or m.group(2)))
     return out

@@ -55,7 +55,9 @@ DAYS_IN = {"jour": 1, "semaine": 7, "mois": 30, "an": 365}
 # a unit as either language writes it, for a figure read with its unit (« 3 jours », « 3 business days »)
 RELATIVE = {"avant-hier": -2, "hier": -1, "demain": 1, "apres-demain": 2}
 RELATIVE_WORDS = re.compile(r"\b(apres-demain|avant-hier|demain|hier)\b")
-_IN_DAYS = re.compile(r"\bdans (\d+) jours?\b")
+_IN_DAYS = re.compile(
+    r"dans(?<!\wdans) (\d+) jours?\b"
+)  # its word first: sought as a literal, not tried everywhere
 # « aujourd'hui » is a date where something happens on it (« sera livrée aujourd'hui »), not in a greeting
 # (« que puis-je faire pour vous aujourd'hui ? »)
 _TODAY = re.compile(
@@ -63,7 +65,8 @@ _TODAY = re.compile(
     r"(?: [\w'-]+){0,4}? (?P<today>aujourd' ?hui)\b|\b(?P<tonight>(?:d' ?ici |des )?ce soir)\b"
 )
 WITHIN_HOUR = re.compile(r"\b(?:dans|sous|d' ?ici) l' ?heure\b(?! d)")  # not « l'heure de fermeture »
-HOURS_LONG = re.compile(r"\b(2[4-9]|[3-9]\d|\d{3}) ?h\b(?! ?/)")  # not « 24 h/24 »
+# « 24 h », « 72h », not « 24 h/24 »: the first digit, then the word start behind it (skipped ahead to)
+HOURS_LONG = re.compile(r"(\d(?<!\w\d)(?:(?<=2)[4-9]|(?<=[3-9])\d|\d\d)) ?h\b(?! ?/)")
 # a day denied, in a condition or asked about is not stated (« ne sera pas livré aujourd'hui », « si votre
 # colis n'arrive pas ce soir », « … aujourd'hui ? »)
 _FROM_ON = re.compile(r"\b(?:des|a partir d' ?|a compter d' ?) ?$")
@@ -155,7 +158,7 @@ ADDRESS = re.compile(
     + r")\.? ((?:(?:de|des|du|la|le|l'|d') ?)*[a-z][\w-]+)"
 )
 # a time of day (« entre 8 h et 13 h », « 9h30 »): looked up among the times the agent read
-HOUR = re.compile(r"\b([01]?\d|2[0-3]) ?h(?: ?([0-5]\d)\b|\b)")
+HOUR = re.compile(r"(\d(?<!\w\d)(?:(?<=[01])\d)?|2(?<!\w2)[0-3]) ?h(?: ?([0-5]\d)\b|\b)")  # 0-23 h
 CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?!\d)")  # « 08:00 », an ISO time
 _LENGTH = re.compile(r"\b(?:sous|dans|en|pendant|d' ?ici|moins de|plus de|within|in) $")
 _TRACKING = re.compile(r"\b[A-Z0-9]{10,}\b")
