@@ -169,7 +169,7 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
 # one search per kind finds whether any of its phrases is in the answer at all (most answers claim
 # nothing): only then are the sentences read phrase by phrase
 # whether an answer says any phrase of a kind: one search of their trie each (`matching.any_of`; a third of
-# the plain alternation's cost on the agent's answers)
+# the plain alternation's CPU time on the agent's answers, by profile)
 _ANY = tuple(any_of(phrases) for _, phrases in CLAIMS)
 _SENTENCE = re.compile(r"[.!?\n;]")
 # a refusal is no condition: « je ne peux pas vous le dire, mais je transmets votre demande » claims it
