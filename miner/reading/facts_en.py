@@ -13,6 +13,8 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
+from filon.miner.reading.text import has_digit
+
 _NUM = r"(\d+(?:[.,]\d{1,2})?)"
 # « $12.50 », « €9.90 », « £5 », « 12.50 USD », « 100 dollars »
 # « $1,299.00 »: a thousands separator, then the cents
@@ -61,7 +63,6 @@ _STATUS = re.compile(
 )
 # words that say where without naming a place: « the local depot », « the post office in your area »
 _PLACE_WORDS = ("hub", "sorting", "warehouse", "depot", "distribution", "post office")
-_DIGIT = re.compile(r"\d")
 _NOT_PLACES = frozenset(
     ("local", "regional", "nearest", "main", "central", "your", "our", "the", "a", "nearby")
 )
@@ -121,7 +122,7 @@ def facts(plain: str, today: date, day_of: Any) -> list[tuple[str, str, Any]]:
     reads a date as `miner.reading.grounding` does (the year nearest the turn when none is said)."""
     out: list[tuple[str, str, Any]] = []
     # each pattern run only where a word or a digit it needs is in the answer (as the French reading does)
-    digits = _DIGIT.search(plain) is not None
+    digits = has_digit(plain)
     if digits:
         out += _figures(plain, today, day_of)
     if "yesterday" in plain or "tomorrow" in plain:

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from filon.miner.reading.subjects import anchor_after, clause_end, clause_start, subjects_around
-from filon.miner.reading.text import comparable
+from filon.miner.reading.text import comparable, has_digit
 
 _NUM = r"(\d+(?:[.,]\d{1,2})?)"
 AMOUNT = re.compile(rf"{_NUM}\s?(?:€|eur\b|euros?\b)(?:\s?(\d{{2}})\b)?")  # « 3 euros 90 » too
@@ -171,7 +171,6 @@ def tracking_numbers(text: str) -> list[str]:
 
 DAYS_SAID = re.compile(r"\b(\d+) jours?\b")
 ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
-_DIGIT = re.compile(r"\d")
 BARE = re.compile(r"(?<![\w/-])\d+(?:[.,]\d+)?(?![\w/-])")
 
 
@@ -232,7 +231,7 @@ WITH_YEAR = re.compile(r"\d{4}\b|\d/\d{1,2}/\d{2}\b")  # « 2026 », « 19/11/26
 def facts(answer: str, today: date) -> list[Fact]:
     """The facts a French answer states, each once, in the order of the answer."""
     plain = comparable(answer)
-    digits = _DIGIT.search(plain) is not None
+    digits = has_digit(plain)
     out: list[Fact] = []
     # each pattern is run only where a word it needs is in the answer: most answers state few facts,
     # and a `str.__contains__` costs a tenth of a regex's pass over the text

@@ -34,7 +34,7 @@ from filon.miner.reading.facts_fr import (
     unit_of,
 )
 from filon.miner.reading.subjects import anchor_after, clauses
-from filon.miner.reading.text import comparable
+from filon.miner.reading.text import comparable, has_digit
 
 
 class Reading(NamedTuple):
@@ -102,7 +102,7 @@ def reading_of(s: str, today: date, lang: str, relative: bool = False) -> Readin
     with its numbers in words written in figures (a status, a carrier, a name), is read only for its
     relative days and « dans l'heure »."""
     plain = comparable(s, lang)
-    figures = _ANY_DIGIT.search(plain) is not None or _ANY_DIGIT.search(s) is not None
+    figures = has_digit(plain) or has_digit(s)
     dates: set[date] = set()
     numbers: set[float] = set()
     said: list[tuple[str, str, str]] = []
@@ -158,5 +158,4 @@ def reading_of(s: str, today: date, lang: str, relative: bool = False) -> Readin
     )
 
 
-_ANY_DIGIT = re.compile(r"\d")
 _NONE_READ: frozenset[Any] = frozenset()

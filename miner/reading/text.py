@@ -109,3 +109,12 @@ def comparable(text: str, lang: str = "fr") -> str:
         return norm(str(alpha2digit(text.lower().replace("’", "'"), "en", threshold=0)))
     spaced = text.lower().replace("’", "'").replace("'", "' ")
     return norm(str(alpha2digit(spaced, "fr", threshold=0)))
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def has_digit(text: str) -> bool:
+    """Whether `text` holds a digit of any script (`\\d`): the readings that need a figure are skipped
+    without one, in the answer (`facts_fr`, `facts_en`) as in what the agent saw (`seen_strings`)."""
+    return _DIGIT.search(text) is not None
