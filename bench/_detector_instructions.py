@@ -31,19 +31,10 @@ TOTAL = re.compile(r"^(?:summary|totals): (\d+)", re.MULTILINE)
 
 
 def _conversations(records: list[SpanRecord]) -> list[Conversation]:
+    from _conversations import conversations
     from ingest_throughput import full_rulebook
 
-    from filon.miner.core.model import Conversation
-    from filon.tracing.grouping import by_trace, turn_of
-
-    cfg = full_rulebook()
-    found: dict[str, Conversation] = {}
-    for spans in by_trace(records).values():
-        seen = turn_of(spans, cfg.escalation_tools)
-        found.setdefault(seen.conversation_id, Conversation(seen.conversation_id, seen.channel)).turns.append(
-            seen.turn
-        )
-    return list(found.values())
+    return conversations(records, full_rulebook().escalation_tools)
 
 
 def child(name: str, setup: bool) -> None:

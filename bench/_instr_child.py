@@ -127,22 +127,16 @@ def raw(folder: Path, setup: bool) -> None:
 
 
 def flags(source: str, setup: bool, config: FlagConfig | None, again: bool = False) -> None:
+    from _conversations import conversations
+
     from filon.miner.core.model import Conversation
     from filon.miner.rules.flags import flag_conversation
-    from filon.tracing.grouping import by_trace, turn_of
 
-    records = spans_of(source)
     cfg = config or FlagConfig()
-    conversations: dict[str, Conversation] = {}
-    for spans in by_trace(records).values():
-        seen = turn_of(spans, cfg.escalation_tools)
-        conversations.setdefault(
-            seen.conversation_id, Conversation(seen.conversation_id, seen.channel)
-        ).turns.append(seen.turn)
     # `again`: as ingest reads a live conversation, flagged again whole with each new turn
     prefixes = [
         Conversation(c.id, c.channel, sorted(c.turns, key=lambda t: t.started_at)[:n])
-        for c in conversations.values()
+        for c in conversations(spans_of(source), cfg.escalation_tools)
         for n in (range(1, len(c.turns) + 1) if again else [len(c.turns)])
     ]
     if not setup:

@@ -132,7 +132,8 @@ def raw_rate(folder: Path, source: Path, name: str = "raw") -> float:
 def python_us_per_turn(source: Source, config: FlagConfig | None = None) -> tuple[float, float]:
     """The per-turn Python work that raw `executemany` does not do, alone (best of three): reading a
     trace's GenAI JSON into a turn, and the flag rules (per turn of the same conversations)."""
-    from filon.miner.core.model import Conversation
+    from _conversations import gathered
+
     from filon.miner.rules.flags import flag_conversation
     from filon.tracing.grouping import by_trace, turn_of
 
@@ -143,14 +144,10 @@ def python_us_per_turn(source: Source, config: FlagConfig | None = None) -> tupl
         start = time.perf_counter()
         seen = [turn_of(spans, config.escalation_tools) for spans in traces]
         reading = min(reading, (time.perf_counter() - start) / len(traces))
-        conversations: dict[str, Conversation] = {}
-        for s in seen:
-            conversations.setdefault(
-                s.conversation_id, Conversation(s.conversation_id, s.channel)
-            ).turns.append(s.turn)
+        conversations = gathered(seen)
         forget_readings()  # every round reads the answers afresh, as ingest reads a new turn
         start = time.perf_counter()
-        for conversation in conversations.values():
+        for conversation in conversations:
             flag_conversation(conversation, config)
         flags = min(flags, (time.perf_counter() - start) / len(traces))
     return reading * 1e6, flags * 1e6
