@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import hmac
+import json
 import os
 import re
 import secrets
@@ -20,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from filon.miner.core.jsontext import dumps
 from filon.miner.reading.emails import EMAIL, replace_emails
 from filon.miner.reading.identities import PHONE, PHONE_GROUPED, PHONE_LEADING, grouped_shape, phone_key
 from filon.miner.settings import settings
@@ -39,6 +41,7 @@ from filon.tracing.redact_patterns import (
 SHORT = 64  # strings this short are remembered as names are
 LONG, LONGEST = 512, 65_536  # strings of these lengths are remembered (up to 64 of them): system
 # instructions and tool definitions repeat on every model call
+_NINETEEN_DIGITS = re.compile(r"\d{19}")  # the shortest integer orjson cannot read as one
 
 
 def spliced(text: str, spans: Iterable[tuple[int, int]], replace: Callable[[str], str]) -> str:
@@ -54,17 +57,27 @@ def spliced(text: str, spans: Iterable[tuple[int, int]], replace: Callable[[str]
     return "".join(parts)
 
 
-def _clean(flat: str) -> bool:
-    """Whether a JSON document, as orjson writes it (every character as itself but the escapes of a
-    quote, a backslash and control characters), holds nothing the patterns or the unusual forms could
-    read: the same tests `_redacted` makes on one string, made on all of them at once. A test true of one
-    string is true of the text that holds it; the escapes of what they read (a line break between digits,
-    a quote before an "@") are put back first, and the others can only add to what is found."""
-    if candidate(flat):  # a figure or an "@" (most real documents): read string by string
+def _clean(value: str, parsed: Any) -> bool:
+    """Whether a JSON document (`value`, as sent; `parsed`, read) holds nothing the patterns or the
+    unusual forms could read in any of its strings or keys: the tests `_redacted` makes on one string,
+    made once on all of them. A test true of one string is true of the text that holds it; each test
+    is made on one text only, the cheapest that is faithful:
+    - with no escape, `value` itself: its strings are its own characters;
+    - with escapes, the document as orjson writes it (every character as itself but the escapes of a
+      quote, a backslash and control characters), whose escapes of what the tests read (a line break
+      between digits, a quote before an "@") are put back first; an escape written `\\u00e9` would
+      read as digits in `value`, a `\\u0040` as no "@" at all. Without such an escape, a figure or an
+      "@" in `value` (most real documents: a date, a version) is enough: read string by string.
+    """
+    if "\\" in value:
+        if "\\u" not in value and candidate(value):
+            return False
+        value = orjson.dumps(parsed).decode()
+    if candidate(value):  # a figure or an "@": read string by string
         return False
-    if "\\" in flat:
-        flat = flat.replace("\\n", "\n").replace("\\r", "\r").replace('\\"', '"')
-    return not odd(flat)
+    if "\\" in value:
+        value = value.replace("\\n", "\n").replace("\\r", "\r").replace('\\"', '"')
+    return not odd(value)
 
 
 def load_secret(home: Path | None = None) -> bytes:
@@ -242,12 +255,14 @@ class Redactor:
             return None
         if not isinstance(parsed, dict | list):
             return None
-        # as written, a figure or an "@" (most real documents: a date, a version): read string by string,
-        # not written again to be tested whole (an escape's digits may make this wrong, never unsafe)
-        if not candidate(value) and _clean(orjson.dumps(parsed).decode()):
+        if _clean(value, parsed):
             return value  # no string, key or number of it can hold personal data: none read one by one
         done = self._parts(parsed)
-        return value if done == parsed else orjson.dumps(done).decode()
+        if done == parsed:
+            return value
+        if _NINETEEN_DIGITS.search(value) is not None:  # maybe an integer past 64 bits, which orjson reads
+            done = self._parts(json.loads(value))  # as a float: read again as the standard library reads it
+        return dumps(done)
 
     def _parts(self, value: Any) -> Any:
         kind = type(value)

@@ -276,6 +276,7 @@ documents = st.recursive(
 @example({"a": "jean\u0040free.fr"}, True, None)
 @example([123, 456], False, 2)  # digits on two lines, a comma between: no number
 @example({"a": ["06 12", 345678]}, False, 1)
+@example([-9_223_372_036_854_775_809, "jean.dupont@free.fr"], False, None)  # past 64 bits, kept whole
 def test_a_document_read_whole_is_redacted_as_string_by_string(
     document: object, ascii_only: bool, indent: int | None
 ) -> None:
