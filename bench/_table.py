@@ -214,6 +214,14 @@ HEADLINE: tuple[Row, ...] = (
         1.2,
         at_least=False,
     ),
+    Row(
+        "exporter_overhead.py",
+        "ratio_filon_to_batch_instructions",
+        "the same in instructions, the agent's process (all its threads), median of three rounds",
+        1.2,
+        at_least=False,
+        decides="instructions",
+    ),
     Row("scripted_model_throughput.py", "scripted_requests_per_s", "scripted model, requests/s", 500),
     Row(
         "agent_turn_overhead.py",
