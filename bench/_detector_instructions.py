@@ -85,6 +85,9 @@ def main(argv: list[str]) -> None:
     if not argv or "-h" in argv or "--help" in argv:
         raise SystemExit(__doc__)
     from _agent_spans import agent_traffic
+    from _compiled import compiled
+
+    compiled()
 
     from filon.tracing.grouping import by_trace
 
