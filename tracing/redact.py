@@ -41,7 +41,15 @@ from filon.tracing.redact_patterns import (
 SHORT = 64  # strings this short are remembered as names are
 LONG, LONGEST = 512, 65_536  # strings of these lengths are remembered (up to 64 of them): system
 # instructions and tool definitions repeat on every model call
-_NINETEEN_DIGITS = re.compile(r"\d{19}")  # the shortest integer orjson cannot read as one
+PAST_64_BITS = 2.0**63  # orjson reads an integer this large or larger as a float: its digits are lost
+
+
+class _Inexact(Exception):
+    """A document holds a float orjson may have made of an integer past 64 bits."""
+
+
+class _Written(float):
+    """A float of a document the standard library read again, taken as it was written."""
 
 
 def spliced(text: str, spans: Iterable[tuple[int, int]], replace: Callable[[str], str]) -> str:
@@ -60,22 +68,20 @@ def spliced(text: str, spans: Iterable[tuple[int, int]], replace: Callable[[str]
 def _clean(value: str, parsed: Any) -> bool:
     """Whether a JSON document (`value`, as sent; `parsed`, read) holds nothing the patterns or the
     unusual forms could read in any of its strings or keys: the tests `_redacted` makes on one string,
-    made once on all of them. A test true of one string is true of the text that holds it; each test
-    is made on one text only, the cheapest that is faithful:
-    - with no escape, `value` itself: its strings are its own characters;
-    - with escapes, the document as orjson writes it (every character as itself but the escapes of a
-      quote, a backslash and control characters), whose escapes of what the tests read (a line break
-      between digits, a quote before an "@") are put back first; an escape written `\\u00e9` would
-      read as digits in `value`, a `\\u0040` as no "@" at all. Without such an escape, a figure or an
-      "@" in `value` (most real documents: a date, a version) is enough: read string by string.
+    made on all of them at once. A test true of one string is true of the text that holds it.
+    - First on `value` as sent: a figure or an "@" (most real documents: a date, a version) sends it to
+      be read string by string (an escape's digits, `\\u00e9`, may make this wrong, never unsafe).
+    - With no escape, that is all: its strings are its own characters.
+    - With escapes, the same tests again on the document as orjson writes it (every character as itself
+      but the escapes of a quote, a backslash and control characters), whose escapes of what the tests
+      read (a line break between digits, a quote before an "@") are put back first: a `\\u0040` is an "@".
     """
-    if "\\" in value:
-        if "\\u" not in value and candidate(value):
-            return False
-        value = orjson.dumps(parsed).decode()
-    if candidate(value):  # a figure or an "@": read string by string
+    if candidate(value):
         return False
     if "\\" in value:
+        value = orjson.dumps(parsed).decode()
+        if candidate(value):
+            return False
         value = value.replace("\\n", "\n").replace("\\r", "\r").replace('\\"', '"')
     return not odd(value)
 
@@ -257,11 +263,13 @@ class Redactor:
             return None
         if _clean(value, parsed):
             return value  # no string, key or number of it can hold personal data: none read one by one
-        done = self._parts(parsed)
+        try:
+            done = self._parts(parsed)
+        except _Inexact:  # read again by the standard library, which keeps every integer whole
+            parsed = json.loads(value, parse_float=_Written, parse_constant=_Written)
+            done = self._parts(parsed)
         if done == parsed:
             return value
-        if _NINETEEN_DIGITS.search(value) is not None:  # maybe an integer past 64 bits, which orjson reads
-            done = self._parts(json.loads(value))  # as a float: read again as the standard library reads it
         return dumps(done)
 
     def _parts(self, value: Any) -> Any:
@@ -276,6 +284,8 @@ class Redactor:
             written = str(value)
             done = self.text(written)
             return value if done == written else done
+        if kind is float and not -PAST_64_BITS < value < PAST_64_BITS:
+            raise _Inexact
         return value
 
     def _item(self, value: dict[str, Any]) -> Any:
