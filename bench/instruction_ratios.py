@@ -4,8 +4,10 @@ Wall time on this machine moves by tens of percent with whatever else runs (the 
 `ingest_throughput.py` went from 75,000 to 132,000 spans/s between two rounds of one run), so a change of
 a few percent cannot be told from noise by timing. Instructions can: each step runs in a process of its
 own under `valgrind --tool=callgrind` (`_instr_child.py`), once with its work and once without (the
-imports, the spans built, the store opened: `--setup`), and the work is the difference; two runs agree
-within a fraction of a percent. Side by side in one run:
+imports, the spans built, the store opened: `--setup`), and the work is the difference, the tree compiled
+first (`_compiled.py`). Two sequential runs of a step agree within a few instructions; runs made at other
+moments have differed by 1-2 % for the same code (not explained), so a change smaller than that needs more
+than one pair of runs. Side by side in one run:
 
 - ingest with redaction and the rulebook as it ships against raw `executemany` of the rows it wrote,
   on the minimal spans (`_spans.py`) and on filon's own agent's spans (`_agent_spans.py`), stated as the
