@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -26,8 +25,9 @@ if TYPE_CHECKING:
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
+from _callgrind import compiled, total
+
 TURNS = 400
-TOTAL = re.compile(r"^(?:summary|totals): (\d+)", re.MULTILINE)
 
 
 def _conversations(records: list[SpanRecord]) -> list[Conversation]:
@@ -72,10 +72,7 @@ def instructions(folder: Path, name: str, setup: bool) -> int:
         capture_output=True,
         env={**os.environ, "PYTHONHASHSEED": "0"},
     )
-    found = TOTAL.search(out.read_text())
-    if found is None:
-        raise SystemExit(f"{out}: no instruction total in callgrind's output")
-    return int(found.group(1))
+    return total(out)
 
 
 def main(argv: list[str]) -> None:
@@ -85,7 +82,6 @@ def main(argv: list[str]) -> None:
     if not argv or "-h" in argv or "--help" in argv:
         raise SystemExit(__doc__)
     from _agent_spans import agent_traffic
-    from _compiled import compiled
 
     compiled()
 

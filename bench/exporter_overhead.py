@@ -27,7 +27,6 @@ from __future__ import annotations
 import gc
 import json
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -136,17 +135,17 @@ def decision_us_per_trace() -> float:
     return (time.perf_counter() - start) / len(traces) * 1e6
 
 
-def start_offload(tmp: str) -> tuple[str, OffloadExporter]:
+def start_offload(tmp: str) -> tuple[Store, OffloadExporter]:
     """What `setup_tracing()` starts: filon's helper process on a fresh SQLite store in `tmp`."""
     os.environ["FILON_HOME"] = tmp
     url = f"sqlite:///{tmp}/bench.db"
-    Store.open(url)
+    store = Store.open(url)
     exporter = OffloadExporter(
         {"db": url, "rate": 0.1, "redact": True, "max_traces": 10_000}, env={"FILON_SECRET": "bench"}
     )
     if not exporter.ready.wait(120):
         raise SystemExit("filon's helper process did not start")
-    return url, exporter
+    return store, exporter
 
 
 def counted_child(mode: str, traces: int) -> None:
@@ -181,13 +180,6 @@ def instructions(mode: str, traces: int, prefix: str) -> subprocess.Popen[bytes]
     )
 
 
-def _total(path: str) -> int:
-    found = re.search(r"^(?:summary|totals): (\d+)", Path(path).read_text(), re.MULTILINE)
-    if found is None:
-        raise SystemExit(f"{path}: no instruction total in callgrind's output")
-    return int(found.group(1))
-
-
 def instruction_ratio(rounds: int = COUNTED_ROUNDS) -> dict[str, object]:
     """filon's instructions per span over the SDK's, the warm-up and start-up taken away, in `rounds`
     rounds (two runs at a time). Threads make the count move a little: the writer packs whatever traces
@@ -196,7 +188,7 @@ def instruction_ratio(rounds: int = COUNTED_ROUNDS) -> dict[str, object]:
     if shutil.which("valgrind") is None:
         return {"instructions": "skipped: valgrind is not installed"}
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from _compiled import compiled
+    from _callgrind import compiled, total
 
     compiled()  # no run pays for compiling a module edited since its last import
     per_span: dict[str, list[float]] = {"batch": [], "filon": []}
@@ -207,7 +199,9 @@ def instruction_ratio(rounds: int = COUNTED_ROUNDS) -> dict[str, object]:
                 for n, run in runs.items():
                     if run.wait() != 0:
                         raise SystemExit(f"callgrind's run of {mode} ({n} traces) failed")
-                made = _total(f"{folder}/{r}-{mode}-{COUNTED}.out") - _total(f"{folder}/{r}-{mode}-0.out")
+                made = total(Path(f"{folder}/{r}-{mode}-{COUNTED}.out")) - total(
+                    Path(f"{folder}/{r}-{mode}-0.out")
+                )
                 per_span[mode].append(made / (COUNTED * 4))
     ratios = [f / b for b, f in zip(per_span["batch"], per_span["filon"], strict=True)]
     return {
@@ -224,8 +218,7 @@ def main() -> None:
         return
     counted = instruction_ratio()
     with tempfile.TemporaryDirectory() as tmp:
-        url, exporter = start_offload(tmp)
-        store = Store.open(url)
+        store, exporter = start_offload(tmp)
         sampler = TailSampler(exporter)
 
         def filon(offset: int) -> tuple[float, float]:

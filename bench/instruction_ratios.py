@@ -5,7 +5,7 @@ Wall time on this machine moves by tens of percent with whatever else runs (the 
 a few percent cannot be told from noise by timing. Instructions can: each step runs in a process of its
 own under `valgrind --tool=callgrind` (`_instr_child.py`), once with its work and once without (the
 imports, the spans built, the store opened: `--setup`), and the work is the difference, the tree compiled
-first (`_compiled.py`). Two sequential runs of a step agree within a few instructions; runs made at other
+first (`_callgrind.py`). Two sequential runs of a step agree within a few instructions; runs made at other
 moments have differed by 1-2 % for the same code (not explained), so a change smaller than that needs more
 than one pair of runs. Side by side in one run:
 
@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -43,7 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
-from _compiled import compiled
+from _callgrind import compiled, total
 
 HERE = Path(__file__).resolve().parent
 TURNS = 400  # turns of traffic each step works on, given to the child
@@ -51,7 +50,6 @@ TURNS = 400  # turns of traffic each step works on, given to the child
 # once (patterns compiled, tables built) is not a turn's cost; the cold figure counted it in
 WARM = ("--warm",)
 CHILD = HERE / "_instr_child.py"
-TOTAL = re.compile(r"^(?:summary|totals): (\d+)", re.MULTILINE)
 
 
 def instructions(folder: Path, *args: str) -> int:
@@ -76,10 +74,7 @@ def instructions(folder: Path, *args: str) -> int:
         env=env,
         cwd=HERE.parent,
     )
-    found = TOTAL.search(out.read_text())
-    if found is None:
-        raise SystemExit(f"{out}: no instruction total in callgrind's output")
-    return int(found.group(1))
+    return total(out)
 
 
 def work(folder: Path, step: str, source: str) -> int:

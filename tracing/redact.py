@@ -266,7 +266,7 @@ class Redactor:
         try:
             done = self._parts(parsed)
         except _Inexact:  # read again by the standard library, which keeps every integer whole
-            parsed = json.loads(value, parse_float=_Written, parse_constant=_Written)
+            parsed = json.loads(value, parse_float=_Written)  # orjson took it: no NaN in it
             done = self._parts(parsed)
         if done == parsed:
             return value

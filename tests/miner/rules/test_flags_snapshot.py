@@ -6,7 +6,8 @@ suite, once; this keeps it: the tau-bench airline conversations (tasks 0-24, GPT
 `tests/corpus/tau_airline`) go through `filon ingest` with the settings a team would write for that agent and
 the rulebook as it ships, and `traces list --json` must give the same flags: kind, cause, severity, reason and
 turn, conversation by conversation. Beside them, in French, the reference agent's scripted traffic on its
-shortened prompt (`filon traffic`, seed 7: the same customers every run), whose flags are security ones. A change meant to alter what filon finds updates the snapshot
+shortened prompt (`filon traffic`, seed 7: the same customers every run), whose flags are security,
+escalation and write ones. A change meant to alter what filon finds updates the snapshot
 (`pytest tests/miner/rules/test_flags_snapshot.py --snapshot-update`), and its diff is reviewed with it.
 """
 
