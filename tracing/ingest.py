@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from filon.miner.core.jsontext import dumps, loads
+from filon.miner.core.jsontext import dumps, dumps_bytes, loads
 from filon.miner.core.model import Conversation, Flag, Turn, join_steps
 from filon.miner.rules.config import FlagConfig
 from filon.miner.rules.flags import flag_conversation
@@ -56,7 +56,8 @@ def to_row(
 ) -> tuple[Any, ...]:
     """A span's row, in `SPAN_COLUMNS` order; with `redactor`, its fields redacted as `redact_record`
     does, with no redacted record in between (`tracing.settle.accept`, where nothing else reads one).
-    `resources` memoises the JSON of resources, which the spans of one process share."""
+    `resources` memoises the JSON of resources, which the spans of one process share; the attributes'
+    JSON is `_json_text`'s."""
     resource = resources.get(id(r.resource)) if r.resource else "{}"
     if resource is None:
         resource = resources[id(r.resource)] = dumps(redactor.shared(r.resource) if redactor else r.resource)
@@ -76,10 +77,18 @@ def to_row(
         r.end_ns,
         r.status,
         status_message,
-        dumps(attributes),
+        _json_text(attributes),
         resource,
         r.scope,
     )
+
+
+def _json_text(attributes: Any) -> str | bytes:
+    """The attributes' JSON: as `str` when it is ASCII (decoding costs a copy, and the driver then binds
+    the text as it is), else as the UTF-8 bytes orjson wrote, which `TraceBatch.write_spans` takes:
+    a `str` made of them would be encoded again by the driver (French text: most of a span's cost)."""
+    written = dumps_bytes(attributes)
+    return written.decode("ascii") if written.isascii() else written
 
 
 def from_row(row: Mapping[str, Any]) -> SpanRecord:

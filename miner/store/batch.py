@@ -95,10 +95,12 @@ class TraceBatch:
             self.conn.execute(query.order_by(CONVERSATIONS.c.id).with_for_update())
 
     def write_spans(self, rows: list[tuple[Any, ...]]) -> int:
-        """Spans (rows in `SPAN_COLUMNS` order); one stored already is skipped. Returns how many are new."""
+        """Spans (rows in `SPAN_COLUMNS` order, the attributes' JSON as text or as its UTF-8 bytes); one
+        stored already is skipped. Returns how many are new."""
         if self.ordered:
             rows = sorted(rows, key=itemgetter(SPAN_COLUMNS.index("trace_id"), SPAN_COLUMNS.index("span_id")))
-        return insert_rows(self.conn, SPANS, SPAN_COLUMNS, rows, "nothing", ["trace_id", "span_id"])
+        keys = ["trace_id", "span_id"]
+        return insert_rows(self.conn, SPANS, SPAN_COLUMNS, rows, "nothing", keys, utf8=("attributes",))
 
     def note_pending(self, trace_ids: Sequence[str], received_ns: int) -> None:
         """Traces whose spans were just stored, to be read by the settling worker (`tracing.settle`). One

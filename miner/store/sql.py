@@ -51,10 +51,14 @@ def insert_statement(
     conflict: Conflict,
     keys: tuple[str, ...],
     returning: str | None = None,
+    utf8: tuple[str, ...] = (),
 ) -> str:
+    """`utf8`: text columns whose values may come as their UTF-8 bytes (`insert_rows`); SQLite casts
+    them back to text, as the column's type."""
     quote = dialect.identifier_preparer.quote
     mark = placeholder(dialect)
-    one = f"({', '.join([mark] * len(names))})"
+    casts = dialect.name == "sqlite"
+    one = f"({', '.join(f'CAST({mark} AS TEXT)' if casts and n in utf8 else mark for n in names)})"
     sql = f"INSERT INTO {quote(table.name)} ({', '.join(quote(n) for n in names)}) VALUES {', '.join([one] * rows)}"
     if conflict != "error":
         sql += f" ON CONFLICT ({', '.join(quote(k) for k in keys)}) DO "
@@ -94,14 +98,22 @@ def _sqlite_datetime(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return fast
 
 
+def _text(value: Any) -> Any:
+    """A text column's value given as UTF-8 bytes, as text (PostgreSQL's driver would send bytes as bytea)."""
+    return value.decode() if type(value) is bytes else value
+
+
 @lru_cache(maxsize=64)
 def _processors(
-    table: Table, dialect: Dialect, names: tuple[str, ...]
+    table: Table, dialect: Dialect, names: tuple[str, ...], utf8: tuple[str, ...] = ()
 ) -> list[tuple[int, Callable[[Any], Any]]]:
-    """The columns whose values the driver cannot take as they are (dates on SQLite), with the type's own
-    conversion."""
+    """The columns whose values the driver cannot take as they are (dates on SQLite; on PostgreSQL, text
+    given as UTF-8 bytes, `utf8`), with the type's own conversion."""
     out: list[tuple[int, Callable[[Any], Any]]] = []
     for i, name in enumerate(names):
+        if name in utf8 and dialect.name != "sqlite":
+            out.append((i, _text))
+            continue
         column_type = table.c[name].type
         convert: Callable[[Any], Any] | None = column_type.dialect_impl(dialect).bind_processor(dialect)
         if convert is None or (dialect.name == "sqlite" and isinstance(column_type, Boolean | Float)):
@@ -120,11 +132,15 @@ def insert_rows(
     conflict: Conflict = "error",
     keys: Sequence[str] = (),
     returned: list[Any] | None = None,
+    utf8: tuple[str, ...] = (),
 ) -> int:
     """Insert rows (tuples in the order of `columns`) with multi-row `INSERT … VALUES` statements, as
     few as the parameter limit allows; returns the rows inserted or updated (a row skipped by
     `ON CONFLICT DO NOTHING` does not count). With `returned` (where `returning_supported`), the first
     key of each row inserted or updated is appended to it: which rows were new, with no query before.
+    `utf8`: text columns whose values may be given as their UTF-8 bytes (JSON as orjson writes it): on
+    SQLite they are bound as bytes and cast to text by the statement, never decoded to a `str` that the
+    driver would encode again (on French text, most of the cost of writing a span's attributes).
 
     One statement for hundreds of rows rather than `executemany`: the same speed alone, but the driver
     releases the GIL once per statement instead of once per row, so an agent's thread running beside
@@ -132,7 +148,7 @@ def insert_rows(
     if not rows:
         return 0
     names = tuple(columns)
-    converted = _processors(table, conn.dialect, names)
+    converted = _processors(table, conn.dialect, names, utf8)
     width = len(names)
     back = keys[0] if returned is not None else None
     if conn.dialect.name == "postgresql" and len(rows) * width > COPY_FROM_PARAMETERS:
@@ -145,7 +161,7 @@ def insert_rows(
     try:
         for start in range(0, len(rows), per_statement):
             part = rows[start : start + per_statement]
-            sql = insert_statement(table, conn.dialect, names, len(part), conflict, tuple(keys), back)
+            sql = insert_statement(table, conn.dialect, names, len(part), conflict, tuple(keys), back, utf8)
             params = list(chain.from_iterable(part))
             for i, convert in converted:  # in place, column by column: no copy of each row
                 for at in range(i, len(params), width):

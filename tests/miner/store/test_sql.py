@@ -107,3 +107,39 @@ def test_a_session_killed_mid_batch_is_the_stores_failure_not_the_datas(postgres
         conn.execute(text("SELECT 1"))
     assert store_unavailable(caught.value), repr(caught.value)
     store.close()
+
+
+def test_span_attributes_given_as_utf8_bytes_are_stored_as_the_same_text(db_url: str) -> None:
+    """The acknowledgement path hands a span's attributes as the UTF-8 bytes orjson wrote: stored as text
+    (SQLite's `typeof`, not a blob), equal to what the same JSON given as `str` stores, and read back
+    whole, accents, a euro sign and a character past the Basic Multilingual Plane included; on
+    PostgreSQL by COPY (a batch) and by INSERT (one span)."""
+    from sqlalchemy import text
+
+    from filon.miner.store import Store
+    from filon.tracing.ingest import from_row, to_row
+    from filon.tracing.records import SpanRecord
+
+    said = {"gen_ai.input.messages": "Où est ma commande ? 9,90 € 🙂", "n": 3, "ok": True}
+    records = [
+        SpanRecord(f"{t:032x}", f"{t:016x}", None, "chat", 1, 2, attributes=said) for t in range(1, 42)
+    ]
+    rows = [to_row(r, "", {}) for r in records]
+    assert all(type(row[10]) is bytes for row in rows)
+    as_text = [(*row[:10], row[10].decode(), *row[11:]) for row in rows]
+    as_text = [(f"{t:032x}", *row[1:]) for t, row in zip(range(100, 141), as_text, strict=True)]
+    store = Store.open(db_url)
+    with store.trace_batch() as batch:
+        assert batch.write_spans(rows[:-1]) == 40  # many: COPY on PostgreSQL
+        assert batch.write_spans(rows[-1:]) == 1  # one: a multi-row INSERT
+        assert batch.write_spans(as_text) == 41
+    with store.engine.connect() as conn:
+        stored = conn.execute(text("SELECT trace_id, attributes FROM spans ORDER BY trace_id")).all()
+        if conn.dialect.name == "sqlite":
+            kinds = conn.execute(text("SELECT DISTINCT typeof(attributes) FROM spans")).scalars().all()
+            assert kinds == ["text"]
+    assert len(stored) == 82 and len({a for _, a in stored}) == 1
+    with store.trace_batch() as batch:
+        back = [from_row(row) for row in batch.spans_of([records[0].trace_id, records[-1].trace_id])]
+    assert [r.attributes for r in back] == [said, said]
+    store.close()
