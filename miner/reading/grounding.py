@@ -7,7 +7,9 @@ for an agent whose retrieval is not traced (`sources`). A figure is a figure of 
 jours); a duration in days is also found when it is the distance between the turn's day and a date the
 agent saw (« livrée il y a 31 jours »), a relative date when it falls on a date the agent saw (or one an
 order's lookup wrote: « demain », "tomorrow"). Each string the agent saw is read once and kept (`miner.reading.seen_strings`): help
-passages come back turn after turn, and a fact is then looked up in sets.
+passages come back turn after turn, and a fact is then looked up in sets. Each value (a tool result, the
+customer's words) is kept too, by what it holds (`value_read`): a live conversation is flagged again with
+each new turn, and its earlier results are then not walked again.
 
 Pure functions over plain data; no model.
 """
@@ -19,7 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
+
+import orjson
 
 from filon.miner.reading import facts_en
 from filon.miner.reading.facts import STATUSES
@@ -89,41 +93,124 @@ class Seen:
         date); `about`: the tool's name, whose words name its result's subject (`demander_retour`);
         `source`: a help text or instruction the agent was given, which reports nothing of an order;
         `asked`: what the agent asked a call that answered (its figures and dates, never a status)."""
+        read = value_read(value, today, self.lang, lookup, about, asked)
         if lookup and self.statuses is None:
             self.statuses = set()
-        numbers = self.numbers if self.numbers is not None else set()
-        dates = self.dates if self.dates is not None else set()
-        strings: list[tuple[str, str]] = []
-        _walk(value, strings, numbers, self, not asked)
-        plains: list[str] = []
-        for key, s in strings:
-            read = reading_of(s, today, self.lang, lookup)
-            plains.append(read.plain)
-            if read.numbers:  # most strings read nothing: no set is touched for them
-                numbers |= read.numbers
-            if read.dates:
-                dates |= read.dates
-            if read.day_spans:
-                self.day_spans = (self.day_spans or set()) | read.day_spans
-            if read.durations:
-                self.durations |= read.durations
-            if read.said_with_unit:
-                of_key = _named_subjects(about, key)
-                for figure, subjects in read.said_with_unit:
-                    self.said_with_unit.setdefault(figure, set()).update((subjects | of_key) or {""})
-            if read.hours:
-                self.hours |= read.hours
-            if read.addresses:
-                self.addresses |= read.addresses
-            for figure, anchor in read.anchored:
-                self.anchors.setdefault(figure, set()).add(anchor)
-        if plains:  # each text once, joined: not the whole seen text copied again for each string
-            joined = " " + " ".join(plains)
-            self.text += joined
+        if read.statuses:
+            self.statuses = (self.statuses or set()) | read.statuses
+        if self.numbers is None:
+            self.numbers = set()
+        if self.dates is None:
+            self.dates = set()
+        self.numbers |= read.numbers
+        self.dates |= read.dates
+        if read.day_spans:
+            self.day_spans = (self.day_spans or set()) | read.day_spans
+        self.durations |= read.durations
+        for figure, subjects in read.said_with_unit:
+            self.said_with_unit.setdefault(figure, set()).update(subjects)
+        self.hours |= read.hours
+        self.addresses |= read.addresses
+        for figure, anchor in read.anchored:
+            self.anchors.setdefault(figure, set()).add(anchor)
+        if read.plain:  # each text once, joined: not the whole seen text copied again for each string
+            self.text += read.plain
             if not source:  # the customer's words and the tools' results, not the agent's instructions
-                self.reported += joined
-            self.raw += " " + " ".join(s for _, s in strings)
-        self.numbers, self.dates = numbers, dates
+                self.reported += read.plain
+            self.raw += read.raw
+
+
+class ValueRead(NamedTuple):
+    """What one value the agent saw says (`value_read`): what `Seen.add` adds of it."""
+
+    statuses: frozenset[str]
+    numbers: frozenset[float]
+    dates: frozenset[date]
+    day_spans: frozenset[int]
+    durations: frozenset[tuple[int, str]]
+    said_with_unit: tuple[tuple[tuple[int, str], frozenset[str]], ...]  # each with its subjects ({""}: none)
+    hours: frozenset[tuple[int, int]]
+    addresses: frozenset[str]
+    anchored: tuple[tuple[tuple[int, str], str], ...]
+    plain: str  # its strings folded, each after a space ("" when it has none)
+    raw: str  # the same as written
+
+
+_VALUES: dict[tuple[Any, ...], ValueRead] = {}
+_NO_SUBJECT = frozenset({""})  # a figure read in a clause that names no subject
+_VALUES_KEPT = 1024
+
+
+def value_read(value: Any, today: date, lang: str, lookup: bool, about: str, asked: bool) -> ValueRead:
+    """`_value_read`, kept by the value's JSON (orjson, C) while the same result comes again: ingest flags a
+    live conversation again with each new turn, and each earlier result would otherwise be walked and its
+    strings gathered again, in Python, at every reading (1,024 kept, in memory only)."""
+    try:
+        written = value if type(value) is str else orjson.dumps(value)
+    except TypeError:  # not JSON as orjson writes it (an integer past 64 bits): read, not kept
+        return _value_read(value, today, lang, lookup, about, asked)
+    key = (written, today, lang, lookup, about, asked)
+    found = _VALUES.get(key)
+    if found is None:
+        found = _value_read(value, today, lang, lookup, about, asked)
+        if len(_VALUES) >= _VALUES_KEPT:
+            _VALUES.clear()
+        _VALUES[key] = found
+    return found
+
+
+def forget_values() -> None:
+    """The values read so far forgotten, as in a new process (a benchmark's rounds)."""
+    _VALUES.clear()
+
+
+def _value_read(value: Any, today: date, lang: str, lookup: bool, about: str, asked: bool) -> ValueRead:
+    statuses: set[str] = set()
+    numbers: set[float] = set()
+    strings: list[tuple[str, str]] = []
+    _walk(value, strings, numbers, statuses, not asked)
+    dates: set[date] = set()
+    spans: set[int] = set()
+    durations: set[tuple[int, str]] = set()
+    with_unit: list[tuple[tuple[int, str], frozenset[str]]] = []
+    hours: set[tuple[int, int]] = set()
+    addresses: set[str] = set()
+    anchored: list[tuple[tuple[int, str], str]] = []
+    plains: list[str] = []
+    for key, s in strings:
+        read = reading_of(s, today, lang, lookup)
+        plains.append(read.plain)
+        if read.numbers:  # most strings read nothing: no set is touched for them
+            numbers |= read.numbers
+        if read.dates:
+            dates |= read.dates
+        if read.day_spans:
+            spans |= read.day_spans
+        if read.durations:
+            durations |= read.durations
+        if read.said_with_unit:
+            of_key = _named_subjects(about, key)
+            with_unit += [
+                (figure, (subjects | of_key) or _NO_SUBJECT) for figure, subjects in read.said_with_unit
+            ]
+        if read.hours:
+            hours |= read.hours
+        if read.addresses:
+            addresses |= read.addresses
+        anchored += read.anchored
+    return ValueRead(
+        frozenset(statuses),
+        frozenset(numbers),
+        frozenset(dates),
+        frozenset(spans),
+        frozenset(durations),
+        tuple(with_unit),
+        frozenset(hours),
+        frozenset(addresses),
+        tuple(anchored),
+        " " + " ".join(plains) if plains else "",
+        " " + " ".join(s for _, s in strings) if plains else "",
+    )
 
 
 @lru_cache(maxsize=16)
@@ -141,7 +228,7 @@ def seen_in(texts: Sequence[str], today: date, lang: str = "fr") -> Seen:
 
 
 def _walk(
-    value: Any, strings: list[tuple[str, str]], numbers: set[float], seen: Seen, statuses: bool = True
+    value: Any, strings: list[tuple[str, str]], numbers: set[float], found: set[str], statuses: bool = True
 ) -> None:
     """The strings of a value, each with the key that holds it ("" at the top or in a list of strings);
     with `statuses`, a status a key names is one the agent saw (a result's, never an argument's)."""
@@ -162,7 +249,7 @@ def _walk(
                 if statuses and isinstance(item, str) and _status_key(k):
                     status = norm(item)
                     if not status.startswith(_NONE):
-                        seen.statuses = (seen.statuses or set()) | {status}
+                        found.add(status)
                 stack.append((k, item))
         elif isinstance(v, list | tuple):
             stack.extend((key, item) for item in v)

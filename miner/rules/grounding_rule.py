@@ -13,7 +13,7 @@ from filon.miner.core.severity import FlagKind, Severity
 from filon.miner.reading.articles import names_an_article, read_articles, unread_articles
 from filon.miner.reading.claims import claimed, denied, looks_up_an_order, offered_change, spoken
 from filon.miner.reading.facts import Fact, facts
-from filon.miner.reading.grounding import Seen, admitted, grounded, seen_in
+from filon.miner.reading.grounding import Seen, admitted, forget_values, grounded, seen_in
 from filon.miner.reading.language import language
 from filon.miner.reading.policy import keyed, names_unnamed, unknown_subjects, unsupported
 from filon.miner.reading.policy import stated as policy_stated
@@ -158,9 +158,10 @@ def _answer_read(trace: str, agent: str, user: str, day: date, lang: str, folder
 
 
 def forget_readings() -> None:
-    """The answers read so far forgotten, as in a new process: a benchmark that reads the same traces in
-    several rounds measures each round's reading, not the first one's kept."""
+    """The answers and the results read so far forgotten, as in a new process: a benchmark that reads the
+    same traces in several rounds measures each round's reading, not the first one's kept."""
     _answer_read.cache_clear()
+    forget_values()
 
 
 def _claimed(turns: Sequence[Turn], i: int, cfg: FlagConfig) -> list[Flag]:

@@ -214,3 +214,30 @@ def test_a_figure_said_again_from_another_event_is_held_again() -> None:
 def test_an_adverb_after_a_pronoun_s_auxiliary_is_still_a_claim() -> None:
     said = "Je les ai bien transmises à l'équipe technique."
     assert claimed(said, [], ("transferer_a_un_conseiller",)) == "je les ai transmis"
+
+
+def test_a_result_read_again_is_read_by_what_it_holds_not_by_which_object_it_is() -> None:
+    """What the agent saw is kept per value (ingest reads a live conversation again with each new turn):
+    the same result read again grounds the same facts; the same object changed since (a late span merged
+    into its turn) is read as it now is; a status, a figure and the key's subject all follow it."""
+    today = date(2026, 12, 5)
+    result: dict[str, Any] = {"statut": "expédiée", "remboursement": "sous 14 jours", "total": 59.9}
+    first, again = Seen(), Seen()
+    first.add(result, today, lookup=True, about="consulter_commande")
+    again.add(result, today, lookup=True, about="consulter_commande")
+    assert (again.statuses, again.numbers, again.said_with_unit, again.text) == (
+        first.statuses,
+        first.numbers,
+        first.said_with_unit,
+        first.text,
+    )
+    assert first.statuses == {"expediee"} and 59.9 in (first.numbers or set())
+    assert first.said_with_unit == {(14, "jour"): {"remboursement"}}
+    result.update({"statut": "livrée", "total": 64.9, "retour": "sous 30 jours"})
+    changed = Seen()
+    changed.add(result, today, lookup=True, about="consulter_commande")
+    assert changed.statuses == {"livree"} and 64.9 in (changed.numbers or set())
+    assert (30, "jour") in changed.said_with_unit and "livree" in changed.text
+    asked = Seen()  # what the agent asked a call: its figures, never a status
+    asked.add(result, today, about="consulter_commande", asked=True)
+    assert asked.statuses is None and 64.9 in (asked.numbers or set())
