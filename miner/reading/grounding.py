@@ -16,6 +16,8 @@ Pure functions over plain data; no model.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -138,30 +140,55 @@ class ValueRead(NamedTuple):
 
 _VALUES: dict[tuple[Any, ...], ValueRead] = {}
 _NO_SUBJECT = frozenset({""})  # a figure read in a clause that names no subject
-_VALUES_KEPT = 1024
+_VALUES_KEPT = 1024  # values kept at most, and their texts' characters:
+_VALUES_TEXT = 8_000_000  # what a long-running worker holds for them stays a few tens of MB
+_KEPT_TEXT = [0]
+# what orjson writes as something else (a date, a dataclass, a str or int subclass) is refused, not kept:
+# `_walk` reads such a value otherwise than the JSON it would be keyed by
+_EXACT = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_SUBCLASS
+
+
+def _key_of(value: Any) -> bytes | None:
+    """A digest of what the value holds as `_walk` reads it, or None (read, not kept): its JSON by orjson
+    (C), or, where that has a `null` (orjson writes NaN and the infinities so, which `_walk` reads as
+    figures), by the standard library, which writes them apart."""
+    try:
+        if type(value) is str:
+            written = value.encode("utf-8", "surrogatepass")
+        else:
+            written = orjson.dumps(value, option=_EXACT)  # keys not str, integers past 64 bits: refused
+            if b"null" in written:
+                written = json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    except (TypeError, ValueError):
+        return None
+    return hashlib.blake2b(written, digest_size=16).digest()
 
 
 def value_read(value: Any, today: date, lang: str, lookup: bool, about: str, asked: bool) -> ValueRead:
-    """`_value_read`, kept by the value's JSON (orjson, C) while the same result comes again: ingest flags a
-    live conversation again with each new turn, and each earlier result would otherwise be walked and its
-    strings gathered again, in Python, at every reading (1,024 kept, in memory only)."""
-    try:
-        written = value if type(value) is str else orjson.dumps(value)
-    except TypeError:  # not JSON as orjson writes it (an integer past 64 bits): read, not kept
+    """`_value_read`, kept by a digest of the value's JSON while the same result comes again: ingest flags
+    a live conversation again with each new turn, and each earlier result would otherwise be walked and
+    its strings gathered again, in Python, at every reading (in memory only, `_VALUES_KEPT` at most)."""
+    digest = _key_of(value)
+    if digest is None:
         return _value_read(value, today, lang, lookup, about, asked)
-    key = (written, today, lang, lookup, about, asked)
+    key = (digest, today, lang, lookup, about, asked)
     found = _VALUES.get(key)
     if found is None:
         found = _value_read(value, today, lang, lookup, about, asked)
-        if len(_VALUES) >= _VALUES_KEPT:
+        size = len(found.plain) + len(found.raw)
+        if len(_VALUES) >= _VALUES_KEPT or _KEPT_TEXT[0] + size > _VALUES_TEXT:
             _VALUES.clear()
-        _VALUES[key] = found
+            _KEPT_TEXT[0] = 0
+        if size <= _VALUES_TEXT // 8:  # one value larger than this is read at each reading, not kept
+            _VALUES[key] = found
+            _KEPT_TEXT[0] += size
     return found
 
 
 def forget_values() -> None:
     """The values read so far forgotten, as in a new process (a benchmark's rounds)."""
     _VALUES.clear()
+    _KEPT_TEXT[0] = 0
 
 
 def _value_read(value: Any, today: date, lang: str, lookup: bool, about: str, asked: bool) -> ValueRead:

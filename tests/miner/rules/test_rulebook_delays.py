@@ -241,3 +241,17 @@ def test_a_result_read_again_is_read_by_what_it_holds_not_by_which_object_it_is(
     asked = Seen()  # what the agent asked a call: its figures, never a status
     asked.add(result, today, about="consulter_commande", asked=True)
     assert asked.statuses is None and 64.9 in (asked.numbers or set())
+
+
+def test_values_that_write_the_same_json_are_not_read_as_one() -> None:
+    """What orjson writes alike is not kept as one: NaN and the infinities (written `null`, read as
+    figures), and a date object (written as a string, which the agent's reading of strings would read)."""
+    today = date(2026, 12, 5)
+    infinite, none = Seen(), Seen()
+    infinite.add({"total": float("inf")}, today)
+    none.add({"total": None}, today)
+    assert infinite.numbers == {float("inf")} and none.numbers == set()
+    as_date, as_text = Seen(), Seen()
+    as_date.add({"livraison": date(2026, 12, 8)}, today)
+    as_text.add({"livraison": "2026-12-08"}, today)
+    assert as_date.dates == set() and as_text.dates == {date(2026, 12, 8)}
