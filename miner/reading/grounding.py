@@ -176,12 +176,13 @@ def value_read(value: Any, today: date, lang: str, lookup: bool, about: str, ask
     if found is None:
         found = _value_read(value, today, lang, lookup, about, asked)
         size = len(found.plain) + len(found.raw)
+        if size > _VALUES_TEXT // 8:  # read at each reading, not kept: nor does it evict what is kept
+            return found
         if len(_VALUES) >= _VALUES_KEPT or _KEPT_TEXT[0] + size > _VALUES_TEXT:
             _VALUES.clear()
             _KEPT_TEXT[0] = 0
-        if size <= _VALUES_TEXT // 8:  # one value larger than this is read at each reading, not kept
-            _VALUES[key] = found
-            _KEPT_TEXT[0] += size
+        _VALUES[key] = found
+        _KEPT_TEXT[0] += size
     return found
 
 
@@ -235,8 +236,8 @@ def _value_read(value: Any, today: date, lang: str, lookup: bool, about: str, as
         frozenset(hours),
         frozenset(addresses),
         tuple(anchored),
-        " " + " ".join(plains) if plains else "",
-        " " + " ".join(s for _, s in strings) if plains else "",
+        " " + " ".join(plains) if strings else "",
+        " " + " ".join(s for _, s in strings) if strings else "",
     )
 
 
