@@ -15,7 +15,6 @@ import os
 import re
 import secrets
 from collections.abc import Callable, Iterable
-from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +38,11 @@ from filon.tracing.redact_patterns import (
 )
 
 SHORT = 64  # strings this short are remembered as names are
-LONG, LONGEST = 512, 65_536  # strings of these lengths are remembered (up to 64 of them): system
-# instructions and tool definitions repeat on every model call
+LONG, LONGEST = 512, 65_536  # strings of these lengths are remembered: system instructions, tool
+# definitions and a conversation's history repeat on every model call and on the spans around it
+LONG_KEPT, LONG_CHARS = 1024, 8_000_000  # at most this many of them, these many characters in all (with
+# their redacted forms): 64 let an agent's histories, which its model, tool and agent spans all carry,
+# push each other out before they came again (its spans' redaction cost 258 M instructions, 139 M kept so)
 PAST_64_BITS = 2.0**63  # orjson reads an integer this large or larger as a float: its digits are lost
 
 
@@ -123,7 +125,8 @@ class Redactor:
         self._keep = [k.strip().lower() for k in keep if k.strip()]
         self._keep_phones = {d for k in self._keep if (d := phone_key(k)) is not None}
         self._often: dict[str, str] = {}  # short strings: keys, names, operations, the same few on every span
-        self._long: dict[str, str] = {}
+        self._long: dict[str, str] = {}  # least recently used first
+        self._long_chars = 0  # `_long`'s keys and redacted forms, each counted (the same object twice)
         self._items: dict[bytes, Any] = {}  # a document's list items (a history's messages), as written
         self._shared: tuple[object, Any] | None = None
         self._keyed = hmac.new(secret, digestmod=hashlib.sha256)  # copied for each value: keyed once
@@ -237,12 +240,26 @@ class Redactor:
             done = long.pop(value, None)
             if done is None:
                 done = self._read(value)
-                if len(long) >= 64:
-                    with suppress(RuntimeError, KeyError, StopIteration):  # another thread evicted it
-                        del long[next(iter(long))]
-            long[value] = done
+                long[value] = done
+                self._long_chars += len(value) + len(done)
+                self._evict_long()
+                return done
+            long[value] = done  # the most recently used now
             return done
         return self._read(value)
+
+    def _evict_long(self) -> None:
+        """The least recently used long strings out, until `_long` is within its bounds."""
+        long = self._long
+        while long and (len(long) > LONG_KEPT or self._long_chars > LONG_CHARS):
+            try:
+                oldest = next(iter(long))
+                done = long.pop(oldest)
+            except (RuntimeError, KeyError, StopIteration):  # another thread changed it: looked at again
+                continue
+            self._long_chars -= len(oldest) + len(done)
+        if not long:
+            self._long_chars = 0  # what threads interleaving may have miscounted starts again right
 
     def _read(self, value: str) -> str:
         """One string, not remembered: a JSON document part by part, any other text by the patterns."""

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from filon.tracing import redact
 from filon.tracing.redact import Redactor, load_secret
 from filon.tracing.redact_patterns import CANDIDATE, DIGIT_LEADS, SHAPE, candidate, shape_of
 
@@ -148,6 +149,26 @@ def test_a_long_string_that_keeps_coming_back_is_redacted_once() -> None:
             results.append(fresh.text("".join(list(instructions))))  # equal, another object
     assert "01 23 45 67 89" not in results[0]
     assert all(r is results[0] for r in results)
+
+
+def test_a_history_comes_back_after_many_others_and_the_kept_ones_stay_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An agent's history is on its model, tool and agent spans, with other conversations' between them:
+    read once while it comes back after hundreds of other long strings; the least recently used go once
+    the characters kept pass their bound, and come back read again (another object), redacted the same."""
+    fresh = Redactor(b"secret")
+    history = json.dumps([{"role": "user", "content": "rappelez-moi au 06 12 34 56 78 " * 20}])
+    first = fresh.text(history)
+    assert "06 12 34 56 78" not in first
+    for n in range(300):
+        fresh.text(f"{n} : " + "une conversation qui ne revient jamais " * 20)
+    assert fresh.text("".join(list(history))) is first  # equal, another object: remembered
+    monkeypatch.setattr(redact, "LONG_CHARS", 40 * len(history))
+    for n in range(30):  # past the bound now: the history, least recently used, goes
+        fresh.text(f"{n} : " + "une autre conversation " * 60)
+    again = fresh.text(history)
+    assert again == first and again is not first
 
 
 @pytest.mark.parametrize(
