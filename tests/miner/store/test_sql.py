@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -142,4 +143,29 @@ def test_span_attributes_given_as_utf8_bytes_are_stored_as_the_same_text(db_url:
     with store.trace_batch() as batch:
         back = [from_row(row) for row in batch.spans_of([records[0].trace_id, records[-1].trace_id])]
     assert [r.attributes for r in back] == [said, said]
+    store.close()
+
+
+def test_batches_of_any_size_are_stored_whole_by_a_few_statement_texts(tmp_path: Path) -> None:
+    """Every row of a batch of any size is stored once, through statements of a handful of sizes (full
+    ones, then powers of two): each text is prepared once and kept by the driver, whatever the sizes of
+    the batches that come (one text per remainder would overflow its cache of 128 statements)."""
+    from filon.miner.store import Store
+    from filon.miner.store.sql import ROWS_PER_STATEMENT, insert_rows
+    from filon.miner.store.tables import ConversationRow
+
+    store = Store.open(f"sqlite:///{tmp_path / 'sizes.db'}")
+    texts: set[str] = set()
+    stored = 0
+    for size in range(1, 2 * ROWS_PER_STATEMENT + 2):
+        rows = conversation_rows(f"n{size}-", range(size))
+        with store.engine.begin() as conn:
+            conn.connection.driver_connection.set_trace_callback(texts.add)  # type: ignore[union-attr]
+            assert insert_rows(conn, ConversationRow.__table__, CONVERSATION_COLUMNS, rows) == size  # type: ignore[attr-defined]
+            conn.connection.driver_connection.set_trace_callback(None)  # type: ignore[union-attr]
+        stored += size
+    assert store.stats().counts()["conversations"] == stored
+    # the callback sees each statement with its values written in: its rows are its texts' difference
+    sizes = {t.count("'web:") for t in texts if t.startswith("INSERT")}
+    assert sizes == {2**k for k in range(ROWS_PER_STATEMENT.bit_length())}, sorted(sizes)
     store.close()
