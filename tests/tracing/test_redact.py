@@ -229,7 +229,14 @@ def test_a_json_document_is_redacted_as_the_characters_its_escapes_stand_for() -
 
 
 @pytest.mark.parametrize(
-    "clean", ['{ "a" : [1, 2.50, "x"],\n  "b": null }', "[" + ", ".join(['"rien à cacher"'] * 60) + "]"]
+    "clean",
+    [
+        '{ "a" : [1, 2.50, "x"],\n  "b": null }',
+        "[" + ", ".join(['"rien à cacher"'] * 60) + "]",
+        "["
+        + ", ".join(['{"role": "user", "content": "rien à cacher, \\"vraiment\\""}'] * 200)
+        + "]",  # read part by part
+    ],
 )
 def test_a_json_document_with_nothing_to_redact_is_kept_as_written(clean: str) -> None:
     assert R.text(clean) == clean
