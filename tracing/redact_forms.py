@@ -60,6 +60,7 @@ for _byte in b"])}":
     _ODD_TABLE[_byte] = ord("]")
 _ODD_TABLE[ord(" ")] = ord(" ")
 ODD_TABLE = bytes(_ODD_TABLE)
+_BRACKET = ord("[")  # an int, not b"[": see `redact_patterns._AT`
 # in that reading: a word of two letters in brackets (« [at] », « ( at ) »)
 _ODD_SHAPE = re.compile(rb"\[ ?aa ?\]")
 
@@ -79,9 +80,9 @@ def odd(text: str) -> bool:
         return True
     if "@" in text and ('"@' in text or "@[" in text):
         return True
-    if (b"0/" in read or b"0 /" in read) and _ODD_BETWEEN.search(text) is not None:
+    if (read.find(b"0/") != -1 or read.find(b"0 /") != -1) and _ODD_BETWEEN.search(text) is not None:
         return True
-    if b"[" in read and _ODD_SHAPE.search(read) is not None and _ODD_WORDS.search(text) is not None:
+    if _BRACKET in read and _ODD_SHAPE.search(read) is not None and _ODD_WORDS.search(text) is not None:
         return True
     return ("robase" in text or "ROBASE" in text or " dot " in text) and _ODD_WORDS.search(text) is not None
 
@@ -187,7 +188,7 @@ def nirs(text: str) -> Iterator[tuple[int, int]]:
 def nir_shape(shape: bytes) -> bool:
     """Whether a text of this shape (`tracing.redact_patterns.SHAPE`) may hold a NIR: its first groups
     spaced, or thirteen digits in a row (substring tests, memory speed)."""
-    return b"0s00s00s" in shape or b"0000000000000" in shape
+    return shape.find(b"0s00s00s") != -1 or shape.find(b"0000000000000") != -1
 
 
 def siret(digits: str) -> bool:

@@ -157,7 +157,7 @@ def _key_of(value: Any) -> bytes | None:
             written = value.encode("utf-8", "surrogatepass")
         else:
             written = orjson.dumps(value, option=_EXACT)  # keys not str, integers past 64 bits: refused
-            if b"null" in written:
+            if written.find(b"null") != -1:
                 written = json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass")
     except (TypeError, ValueError):
         return None
