@@ -80,15 +80,17 @@ def _clean(value: str, parsed: Any) -> bool:
     - With no escape, that is all: its strings are its own characters.
     - With escapes, the same tests again on the document as orjson writes it (every character as itself
       but the escapes of a quote, a backslash and control characters), whose escapes of what the tests
-      read (a line break between digits, a quote before an "@") are put back first: a `\\u0040` is an "@".
+      read (a line break or a tab between digits or words, a quote before an "@") are put back first: a
+      `\\u0040` is an "@". A control character orjson writes as `\\u00..`, `\\b` or `\\f` (a vertical tab
+      before " dot ", found by an independent review) sends the document to be read string by string.
     """
     if candidate(value):
         return False
     if "\\" in value:
         value = orjson.dumps(parsed).decode()
-        if candidate(value):
+        if candidate(value) or "\\u00" in value or "\\b" in value or "\\f" in value:
             return False
-        value = value.replace("\\n", "\n").replace("\\r", "\r").replace('\\"', '"')
+        value = value.replace("\\n", "\n").replace("\\r", "\r").replace("\\t", "\t").replace('\\"', '"')
     return not odd(value)
 
 
@@ -244,8 +246,9 @@ class Redactor:
             done = long.pop(value, None)
             if done is None:
                 done = self._read(value)
+                before = long.pop(value, None)  # another thread read it meanwhile: counted once
                 long[value] = done
-                self._long_chars += len(value) + len(done)
+                self._long_chars += len(done) + (len(value) if before is None else -len(before))
                 self._evict_long()
                 return done
             long[value] = done  # the most recently used now
@@ -285,13 +288,16 @@ class Redactor:
         if len(value) <= CLEAN_TESTED and _clean(value, parsed):
             return value  # no string, key or number of it can hold personal data: none read one by one
         try:
-            done = self._parts(parsed)
-        except _Inexact:  # read again by the standard library, which keeps every integer whole
-            parsed = json.loads(value, parse_float=_Written)  # orjson took it: no NaN in it
-            done = self._parts(parsed)
-        if done == parsed:
-            return value
-        return dumps(done)
+            try:
+                done = self._parts(parsed)
+            except _Inexact:  # read again by the standard library, which keeps every integer whole
+                parsed = json.loads(value, parse_float=_Written)  # orjson took it: no NaN in it
+                done = self._parts(parsed)
+            if done == parsed:
+                return value
+            return dumps(done)
+        except RecursionError:  # nested hundreds deep: read as the text it is, by the patterns
+            return None
 
     def _parts(self, value: Any) -> Any:
         kind = type(value)

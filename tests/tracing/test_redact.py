@@ -171,6 +171,33 @@ def test_a_history_comes_back_after_many_others_and_the_kept_ones_stay_bounded(
     assert again == first and again is not first
 
 
+def test_the_long_strings_kept_are_counted_in_number_and_characters(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bounds hold as counted: past `LONG_KEPT` strings the oldest goes; a string read again is not
+    counted again; one gone gives its characters back, so reading goes on keeping strings."""
+    texts = [f"client {n} : rappelez-moi au 06 12 34 56 {n:02} " * 14 for n in range(40)]  # 580 characters
+    fresh = Redactor(b"secret")
+    monkeypatch.setattr(redact, "LONG_KEPT", 10)
+    first = fresh.text(texts[0])
+    for t in texts[1:10]:
+        fresh.text(t)
+    assert fresh.text("".join(list(texts[0]))) is first  # ten kept: still there, now the most recent
+    for t in texts[10:20]:
+        fresh.text(t)
+    assert fresh.text(texts[0]) is not first  # ten others since: gone
+
+    fresh = Redactor(b"secret")
+    monkeypatch.setattr(redact, "LONG_KEPT", 1024)
+    monkeypatch.setattr(redact, "LONG_CHARS", 3 * 2 * len(texts[0]))  # three strings and their forms
+    for t in texts[:30]:  # many read and gone: each gave its characters back
+        fresh.text(t)
+    first = fresh.text(texts[30])
+    for _ in range(20):  # read again and again: counted once
+        assert fresh.text(texts[30]) is first
+    fresh.text(texts[31])
+    fresh.text(texts[32])
+    assert fresh.text("".join(list(texts[30]))) is first  # three strings: within the bound
+
+
 @pytest.mark.parametrize(
     "raw",
     [
@@ -314,3 +341,26 @@ def test_a_document_read_whole_is_redacted_as_string_by_string(
     fresh = Redactor(b"secret")
     out = fresh.text(json.dumps(document, ensure_ascii=ascii_only, indent=indent))
     assert json.loads(out) == walked(document, Redactor(b"secret"))
+
+
+@pytest.mark.parametrize("control", ["\t", "\u000b", "\f"])  # what the plain text reading takes as a space
+def test_a_control_character_in_a_document_does_not_hide_an_email_written_in_words(control: str) -> None:
+    """A short document is first tested whole for anything to read, on orjson's writing of it, where a
+    control character is an escape: one between the words of an email must not make it look clean
+    (an independent review found a tab and a vertical tab did)."""
+    said = f"écrivez à jean at example{control} dot com"
+    assert "jean" not in R.text(said)
+    document = json.dumps({"role": "user", "content": said})
+    assert "jean" not in R.text(document)
+
+
+def test_a_document_nested_hundreds_deep_is_read_as_text_not_refused() -> None:
+    """Past the interpreter's recursion limit a document is not walked: it is read as the text it is,
+    by the patterns, and a span holding it is still stored, redacted."""
+    fresh = Redactor(b"secret")
+    depth = 600
+    clean = "[" * depth + '"rien à cacher"' + ", 1" * 1500 + "]" * depth
+    assert len(clean) > redact.CLEAN_TESTED and fresh.text(clean) == clean
+    phone = "[" * depth + '"rappelez-moi au 06 12 34 56 78"' + "]" * depth
+    assert "06 12 34 56 78" not in fresh.text(phone)
+    assert "06 12 34 56 78" not in json.dumps(fresh.value({"gen_ai.input.messages": phone}))
