@@ -43,6 +43,7 @@ LONG, LONGEST = 512, 65_536  # strings of these lengths are remembered: system i
 LONG_KEPT, LONG_CHARS = 1024, 8_000_000  # at most this many of them, these many characters in all (with
 # their redacted forms): 64 let an agent's histories, which its model, tool and agent spans all carry,
 # push each other out before they came again (its spans' redaction cost 258 M instructions, 139 M kept so)
+
 # a document this long or shorter is first tested whole for anything to read (`_clean`); a longer one is
 # read string by string at once: no document past 4 KB of the agent's, the minimal or the tau-bench spans
 # passed the test (269 tried), which cost the large spans' redaction 72 M of its 549 M instructions
