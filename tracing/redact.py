@@ -26,6 +26,7 @@ from filon.miner.reading.identities import PHONE, PHONE_GROUPED, PHONE_LEADING, 
 from filon.miner.settings import settings
 from filon.tracing.personal_data import PSEUDO_DOMAIN, PSEUDO_PHONE, card_digits, replaced
 from filon.tracing.redact_forms import nir_shape, nirs, odd
+from filon.tracing.redact_growing import Growing
 from filon.tracing.redact_patterns import (
     CARD,
     CARD_ASCII,
@@ -136,6 +137,7 @@ class Redactor:
         self._long_chars = 0  # `_long`'s keys and redacted forms, each counted (the same object twice)
         self._items: dict[bytes, Any] = {}  # a document's list items (a history's messages), as written
         self._shared: tuple[object, Any] | None = None
+        self._growing = Growing()  # a model call's history: the previous call's, with a message or two more
         self._keyed = hmac.new(secret, digestmod=hashlib.sha256)  # copied for each value: keyed once
         self._digests: dict[str, str] = {}  # a conversation's history repeats its identities on every call
 
@@ -279,18 +281,24 @@ class Redactor:
         """A JSON object or array (a model call's whole history, a tool's result) redacted string by
         string: each earlier message, written again in every later call's document, is then read once
         and remembered, not once per call; escapes (`\\u00a0`, `\\u0040`) are read as the characters
-        they stand for. Written as it was when nothing in it changed. None: not such a document."""
+        they stand for. Written as it was when nothing in it changed. None: not such a document. A longer
+        one that is a recent one with items appended (`tracing.redact_growing`) is read by its new items."""
+        long = len(value) > CLEAN_TESTED
+        if long and (grown := self._growing.read(value, self._list_item)) is not None:
+            return grown[0]
         try:
             parsed = orjson.loads(value)
         except orjson.JSONDecodeError:
             return None
         if not isinstance(parsed, dict | list):
             return None
-        if len(value) <= CLEAN_TESTED and _clean(value, parsed):
+        if not long and _clean(value, parsed):
             return value  # no string, key or number of it can hold personal data: none read one by one
         try:
             try:
                 done = self._parts(parsed)
+                if long:
+                    self._growing.remember(value, parsed, done)
             except _Inexact:  # read again by the standard library, which keeps every integer whole
                 parsed = json.loads(value, parse_float=_Written)  # orjson took it: no NaN in it
                 done = self._parts(parsed)
@@ -315,6 +323,9 @@ class Redactor:
         if kind is float and not -PAST_64_BITS < value < PAST_64_BITS:
             raise _Inexact
         return value
+
+    def _list_item(self, value: Any) -> Any:
+        return self._item(value) if type(value) is dict else self._parts(value)
 
     def _item(self, value: dict[str, Any]) -> Any:
         """An object in a document's list, remembered by what it is (its JSON, written in C): a model

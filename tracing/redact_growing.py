@@ -1,0 +1,179 @@
+"""Documents that grow: a model call's history, sent whole again on the next call with a message or two more.
+
+An agent exporting through OpenInference or the GenAI conventions writes the whole history on every model
+call (`input.value`, `gen_ai.input.messages`): a conversation of twelve calls sends its first message twelve
+times. Redaction read each such document whole (orjson, then every list item written again as its cache
+key), which was most of the large spans' acknowledgement. This module remembers, for a few recent
+documents, where the last item of each of their top-level lists ends, and reads a new document as an older
+one plus items appended to one of those lists: only the new items are parsed and redacted.
+
+Why the result is the one a whole reading gives (privacy rests on it):
+- the new document's text up to the older one's last item (`head`) is the older one's, character for
+  character, so a parser reading it from the start is in the same state there: inside that list, just
+  after a value, with the same lists and objects open around it, and every value before it the same;
+- from there, only `, value` pairs and white space are read, and the last one ends where the rest of the
+  text begins; the rest (`tail`) is, character for character, what followed the list's last item in the
+  older document, read from the same state: the same values, the same end;
+- so the document's values are the older one's with the new items added to that list, and redaction reads
+  each list item and each object member on its own (`Redactor._parts`): the older one's redacted values
+  with the new items' added are the new document's. Anything else (no older document fits, an item that
+  does not parse, a number past 64 bits) is read whole, as before.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from _json import make_scanner, scanstring
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from filon.miner.core.jsontext import dumps
+
+KEPT, KEPT_CHARS = 64, 4_000_000  # documents remembered, the most recent, and their characters at most: a
+# live conversation's history and an agent's tool definitions each take one
+WINDOW = 32  # characters before a list's last end compared first: another conversation's seldom match
+_SPACE = re.compile(r"[ \t\n\r]*")
+_scan = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # C: a value's end (orjson gives none)
+_key = scanstring  # C: an object's key and where it ends
+
+
+class _Record:
+    """One document read: its text, its redacted values whole (`done`, a list or a dict) and whether they
+    differ from what was read (`changed`), and its top-level lists (`lists`: the key of `done` each is
+    under, None for the document itself, and where its last item ends in `text`)."""
+
+    __slots__ = ("changed", "done", "lists", "text")
+
+    def __init__(
+        self, text: str, done: Any, changed: bool, lists: tuple[tuple[str | None, int], ...]
+    ) -> None:
+        self.text, self.done, self.changed, self.lists = text, done, changed, lists
+
+
+def _list_end(text: str, start: int) -> tuple[int, int] | None:
+    """The list at `start`: where its last item ends and where the list ends; None when empty."""
+    end, last = start + 1, -1
+    while True:
+        end = _SPACE.match(text, end).end()  # type: ignore[union-attr]
+        if text.startswith("]", end):
+            return None if last < 0 else (last, end + 1)
+        if last >= 0:
+            if not text.startswith(",", end):
+                raise ValueError
+            end = _SPACE.match(text, end + 1).end()  # type: ignore[union-attr]
+        last = end = _scan(text, end)[1]
+
+
+def _lists(text: str, done: Any, parsed: Any) -> tuple[tuple[str | None, int], ...]:
+    """Where the last item of each non-empty top-level list of `text` ends (the document's own, or its
+    object's members'), keyed as in `done`; () where the shape is not one of these."""
+    if type(parsed) is list:
+        close = len(text.rstrip(" \t\n\r")) - 1  # a valid array's last character is its closing bracket
+        return ((None, len(text[:close].rstrip(" \t\n\r"))),) if parsed else ()
+    found: list[tuple[str | None, int]] = []
+    keys = list(done)
+    end, index = _SPACE.match(text, 1).end(), 0  # type: ignore[union-attr]
+    while not text.startswith("}", end):
+        if index:
+            end = _SPACE.match(text, end + 1).end()  # type: ignore[union-attr]  # past the comma
+        _, end = _key(text, end + 1)
+        end = _SPACE.match(text, _SPACE.match(text, end).end() + 1).end()  # type: ignore[union-attr]
+        if text.startswith("[", end) and (ends := _list_end(text, end)) is not None:
+            found.append((keys[index], ends[0]))
+            end = ends[1]
+        else:
+            end = _scan(text, end)[1]
+        end, index = _SPACE.match(text, end).end(), index + 1  # type: ignore[union-attr]
+    return tuple(found) if index == len(keys) == len(parsed) else ()  # a key written twice: not read so
+
+
+def _appended(text: str, start: int, stop: int) -> list[Any] | None:
+    """The items of `text[start:stop]` read as `, value` pairs (white space between), each parsed by
+    orjson as the whole document would have been; None if it is not exactly that."""
+    items: list[Any] = []
+    end = start
+    while True:
+        end = _SPACE.match(text, end, stop).end()  # type: ignore[union-attr]
+        if end == stop:
+            return items or None
+        if not text.startswith(",", end, stop):
+            return None
+        begin = _SPACE.match(text, end + 1, stop).end()  # type: ignore[union-attr]
+        try:
+            end = _scan(text, begin)[1]
+            if end > stop:
+                return None
+            items.append(orjson.loads(text[begin:end]))
+        except (StopIteration, ValueError, RecursionError):  # orjson's errors are ValueErrors
+            return None
+
+
+class Growing:
+    """The recent documents of one `Redactor`. `read(text, item)`: the redacted text of `text` when it is
+    a remembered document with items appended (each read by `item`, as `Redactor._parts` reads a list's),
+    else None. `remember(...)`: a document read whole, for the next one."""
+
+    def __init__(self) -> None:
+        self._kept: tuple[tuple[_Record, ...], int] = ((), 0)  # and their texts' characters: replaced
+        # whole, so that threads read the two together without a lock
+
+    def read(self, text: str, item: Callable[[Any], Any]) -> tuple[str, _Record] | None:
+        for record in reversed(self._kept[0]):
+            older = record.text
+            if len(text) <= len(older):
+                continue
+            for key, end in record.lists:
+                window = max(0, end - WINDOW)
+                stop = len(text) - (len(older) - end)
+                if (
+                    text[window:end] != older[window:end]
+                    or text[stop:] != older[end:]
+                    or text[:end] != older[:end]
+                    or (new := _appended(text, end, stop)) is None
+                ):
+                    continue
+                return self._grown(text, record, key, end, stop, new, item)
+        return None
+
+    def _grown(
+        self, text: str, record: _Record, key: str | None, end: int, stop: int, new: list[Any], item: Any
+    ) -> tuple[str, _Record] | None:
+        try:
+            done = [item(v) for v in new]
+        except Exception:  # a number past 64 bits, nested too deep: read whole, as any other document
+            return None
+        changed = record.changed or done != new
+        if key is None:
+            whole: Any = record.done + done
+        else:
+            whole = dict(record.done)
+            whole[key] = whole[key] + done
+        shift = stop - end
+        last = end + len(text[end:stop].rstrip(" \t\n\r"))  # the last new item's end
+        lists = tuple((k, last if k == key else e + shift if e > end else e) for k, e in record.lists)
+        grown = _Record(text, whole, changed, lists)
+        self._keep(grown)
+        return (dumps(whole) if changed else text), grown
+
+    def remember(self, text: str, parsed: Any, done: Any) -> None:
+        """`text`, read whole (`parsed`) and redacted (`done`), for the documents that may follow it."""
+        if len(text) > KEPT_CHARS // 4:
+            return
+        try:
+            lists = _lists(text, done, parsed)
+        except (ValueError, StopIteration, RecursionError, IndexError):
+            return
+        if lists:
+            self._keep(_Record(text, done, done != parsed, lists))
+
+    def _keep(self, record: _Record) -> None:
+        records, chars = self._kept
+        records, chars = (*records, record), chars + len(record.text)
+        first = 0
+        while len(records) - first > KEPT or chars > KEPT_CHARS:
+            chars -= len(records[first].text)
+            first += 1
+        self._kept = (records[first:], chars)  # two threads at once: one of their records lost, no more
