@@ -137,7 +137,9 @@ class Redactor:
         self._long_chars = 0  # `_long`'s keys and redacted forms, each counted (the same object twice)
         self._items: dict[bytes, Any] = {}  # a document's list items (a history's messages), as written
         self._shared: tuple[object, Any] | None = None
-        self._growing = Growing()  # a model call's history: the previous call's, with a message or two more
+        self._growing = Growing(
+            self._list_item
+        )  # a model call's history: the previous call's, with a message or two more
         self._keyed = hmac.new(secret, digestmod=hashlib.sha256)  # copied for each value: keyed once
         self._digests: dict[str, str] = {}  # a conversation's history repeats its identities on every call
 
@@ -244,6 +246,12 @@ class Redactor:
             return value
         if len(value) < LONG:  # a message, a result's field: they come again on every later model call
             return self.name(value)
+        if (
+            len(value) > CLEAN_TESTED
+            and value[0] in "[{"
+            and (grown := self._growing.read(value)) is not None
+        ):
+            return grown  # a recent document again, or with items appended: not hashed, not kept twice
         if len(value) <= LONGEST:
             long = self._long  # least recently used first: the strings that repeat stay, the others pass
             done = long.pop(value, None)
@@ -282,10 +290,8 @@ class Redactor:
         string: each earlier message, written again in every later call's document, is then read once
         and remembered, not once per call; escapes (`\\u00a0`, `\\u0040`) are read as the characters
         they stand for. Written as it was when nothing in it changed. None: not such a document. A longer
-        one that is a recent one with items appended (`tracing.redact_growing`) is read by its new items."""
+        one is remembered, for the next that adds items to it (`tracing.redact_growing`)."""
         long = len(value) > CLEAN_TESTED
-        if long and (grown := self._growing.read(value, self._list_item)) is not None:
-            return grown[0]
         try:
             parsed = orjson.loads(value)
         except orjson.JSONDecodeError:
@@ -297,14 +303,13 @@ class Redactor:
         try:
             try:
                 done = self._parts(parsed)
-                if long:
-                    self._growing.remember(value, parsed, done)
             except _Inexact:  # read again by the standard library, which keeps every integer whole
                 parsed = json.loads(value, parse_float=_Written)  # orjson took it: no NaN in it
-                done = self._parts(parsed)
-            if done == parsed:
-                return value
-            return dumps(done)
+                done, long = self._parts(parsed), False
+            out = value if done == parsed else dumps(done)
+            if long:
+                self._growing.remember(value, parsed, done, out)
+            return out
         except RecursionError:  # nested hundreds deep: read as the text it is, by the patterns
             return None
 

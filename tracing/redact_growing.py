@@ -41,16 +41,17 @@ _key = scanstring  # C: an object's key and where it ends
 
 
 class _Record:
-    """One document read: its text, its redacted values whole (`done`, a list or a dict) and whether they
-    differ from what was read (`changed`), and its top-level lists (`lists`: the key of `done` each is
+    """One document read: its text, its redacted values whole (`done`, a list or a dict), its redacted text
+    (`out`: `text` itself when nothing changed), and its top-level lists (`lists`: the key of `done` each is
     under, None for the document itself, and where its last item ends in `text`)."""
 
-    __slots__ = ("changed", "done", "lists", "text")
+    __slots__ = ("changed", "done", "lists", "out", "text")
+    lists: tuple[tuple[str | None, int, str], ...]
 
-    def __init__(
-        self, text: str, done: Any, changed: bool, lists: tuple[tuple[str | None, int], ...]
-    ) -> None:
-        self.text, self.done, self.changed, self.lists = text, done, changed, lists
+    def __init__(self, text: str, done: Any, out: str, lists: tuple[tuple[str | None, int], ...]) -> None:
+        self.text, self.done, self.out, self.changed = text, done, out, out is not text
+        # with the characters before each list's end: compared first, in place (`startswith`), no copy
+        self.lists = tuple((key, end, text[max(0, end - WINDOW) : end]) for key, end in lists)
 
 
 def _list_end(text: str, start: int) -> tuple[int, int] | None:
@@ -112,37 +113,39 @@ def _appended(text: str, start: int, stop: int) -> list[Any] | None:
 
 
 class Growing:
-    """The recent documents of one `Redactor`. `read(text, item)`: the redacted text of `text` when it is
-    a remembered document with items appended (each read by `item`, as `Redactor._parts` reads a list's),
-    else None. `remember(...)`: a document read whole, for the next one."""
+    """The recent documents of one `Redactor`, whose `item` reads a list's item (as `Redactor._parts`).
+    `read(text)`: the redacted text of `text` when it is a remembered document, or one with items
+    appended, else None. `remember(...)`: a document read whole, for the next one."""
 
-    def __init__(self) -> None:
+    def __init__(self, item: Callable[[Any], Any]) -> None:
+        self._item = item
         self._kept: tuple[tuple[_Record, ...], int] = ((), 0)  # and their texts' characters: replaced
         # whole, so that threads read the two together without a lock
 
-    def read(self, text: str, item: Callable[[Any], Any]) -> tuple[str, _Record] | None:
+    def read(self, text: str) -> str | None:
         for record in reversed(self._kept[0]):
             older = record.text
             if len(text) <= len(older):
+                if len(text) == len(older) and text == older:  # the same history on the next span
+                    return record.out
                 continue
-            for key, end in record.lists:
-                window = max(0, end - WINDOW)
+            for key, end, window in record.lists:
                 stop = len(text) - (len(older) - end)
                 if (
-                    text[window:end] != older[window:end]
-                    or text[stop:] != older[end:]
-                    or text[:end] != older[:end]
+                    not text.startswith(window, end - len(window))
+                    or not text.endswith(older[end:])
+                    or not text.startswith(older[:end])
                     or (new := _appended(text, end, stop)) is None
                 ):
                     continue
-                return self._grown(text, record, key, end, stop, new, item)
+                return self._grown(text, record, key, end, stop, new)
         return None
 
     def _grown(
-        self, text: str, record: _Record, key: str | None, end: int, stop: int, new: list[Any], item: Any
-    ) -> tuple[str, _Record] | None:
+        self, text: str, record: _Record, key: str | None, end: int, stop: int, new: list[Any]
+    ) -> str | None:
         try:
-            done = [item(v) for v in new]
+            done = [self._item(v) for v in new]
         except Exception:  # a number past 64 bits, nested too deep: read whole, as any other document
             return None
         changed = record.changed or done != new
@@ -153,13 +156,14 @@ class Growing:
             whole[key] = whole[key] + done
         shift = stop - end
         last = end + len(text[end:stop].rstrip(" \t\n\r"))  # the last new item's end
-        lists = tuple((k, last if k == key else e + shift if e > end else e) for k, e in record.lists)
-        grown = _Record(text, whole, changed, lists)
-        self._keep(grown)
-        return (dumps(whole) if changed else text), grown
+        lists = tuple((k, last if k == key else e + shift if e > end else e) for k, e, _ in record.lists)
+        out = dumps(whole) if changed else text
+        self._keep(_Record(text, whole, out, lists))
+        return out
 
-    def remember(self, text: str, parsed: Any, done: Any) -> None:
-        """`text`, read whole (`parsed`) and redacted (`done`), for the documents that may follow it."""
+    def remember(self, text: str, parsed: Any, done: Any, out: str) -> None:
+        """`text`, read whole (`parsed`) and redacted (`done`, written `out`), for the documents that may
+        follow it."""
         if len(text) > KEPT_CHARS // 4:
             return
         try:
@@ -167,7 +171,7 @@ class Growing:
         except (ValueError, StopIteration, RecursionError, IndexError):
             return
         if lists:
-            self._keep(_Record(text, done, done != parsed, lists))
+            self._keep(_Record(text, done, out, lists))
 
     def _keep(self, record: _Record) -> None:
         records, chars = self._kept

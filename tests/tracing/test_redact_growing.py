@@ -157,10 +157,10 @@ def test_a_history_cut_short_or_rewritten_is_read_whole() -> None:
 
 @pytest.mark.parametrize("size", [10, 100_000])  # bound by their count, by their characters
 def test_the_documents_kept_stay_within_their_bounds(size: int) -> None:
-    growing = Growing()
+    growing = Growing(lambda item: item)
     for n in range(KEPT + 20):
         text = json.dumps([f"{n}", "x" * size])
-        growing.remember(text, json.loads(text), json.loads(text))
+        growing.remember(text, json.loads(text), json.loads(text), text)
     records, chars = growing._kept
     assert len(records) <= KEPT and chars == sum(len(r.text) for r in records) <= KEPT_CHARS
     assert records[-1].text.startswith(f'["{KEPT + 19}"') and len(records) > 1
