@@ -25,7 +25,7 @@ from filon.miner.reading.emails import EMAIL, replace_emails
 from filon.miner.reading.identities import PHONE, PHONE_GROUPED, PHONE_LEADING, grouped_shape, phone_key
 from filon.miner.settings import settings
 from filon.tracing.personal_data import PSEUDO_DOMAIN, PSEUDO_PHONE, card_digits, replaced
-from filon.tracing.redact_forms import nir_shape, nirs, odd
+from filon.tracing.redact_forms import clean_document, nir_shape, nirs, odd
 from filon.tracing.redact_growing import Growing
 from filon.tracing.redact_patterns import (
     CARD,
@@ -45,10 +45,14 @@ LONG_KEPT, LONG_CHARS = 1024, 8_000_000  # at most this many of them, these many
 # their redacted forms): 64 let an agent's histories, which its model, tool and agent spans all carry,
 # push each other out before they came again (its spans' redaction cost 258 M instructions, 139 M kept so)
 
-# a document this long or shorter is first tested whole for anything to read (`_clean`); a longer one is
+# a document this long or shorter is first tested whole for anything to read (`clean_document`); a longer one is
 # read string by string at once: no document past 4 KB of the agent's, the minimal or the tau-bench spans
 # passed the test (269 tried), which cost the large spans' redaction 72 M of its 549 M instructions
 CLEAN_TESTED = 4096
+# a span attribute's value of `LONG` characters up to this many is also kept by the attribute's key, compared (memcmp) with
+# the next span's rather than hashed: OpenInference flattens a model call's whole history into attributes
+# (`llm.input_messages.3.message.content`), the same at the same keys on the conversation's next call
+BY_KEY_KEPT, BY_KEY_LONGEST = 256, 16_384
 PAST_64_BITS = 2.0**63  # orjson reads an integer this large or larger as a float: its digits are lost
 
 
@@ -71,29 +75,6 @@ def spliced(text: str, spans: Iterable[tuple[int, int]], replace: Callable[[str]
         return text
     parts.append(text[last:])
     return "".join(parts)
-
-
-def _clean(value: str, parsed: Any) -> bool:
-    """Whether a JSON document (`value`, as sent; `parsed`, read) holds nothing the patterns or the
-    unusual forms could read in any of its strings or keys: the tests `_redacted` makes on one string,
-    made on all of them at once. A test true of one string is true of the text that holds it.
-    - First on `value` as sent: a figure or an "@" (most real documents: a date, a version) sends it to
-      be read string by string (an escape's digits, `\\u00e9`, may make this wrong, never unsafe).
-    - With no escape, that is all: its strings are its own characters.
-    - With escapes, the same tests again on the document as orjson writes it (every character as itself
-      but the escapes of a quote, a backslash and control characters), whose escapes of what the tests
-      read (a line break or a tab between digits or words, a quote before an "@") are put back first: a
-      `\\u0040` is an "@". A control character orjson writes as `\\u00..`, `\\b` or `\\f` (a vertical tab
-      before " dot ", found by an independent review) sends the document to be read string by string.
-    """
-    if candidate(value):
-        return False
-    if "\\" in value:
-        value = orjson.dumps(parsed).decode()
-        if candidate(value) or "\\u00" in value or "\\b" in value or "\\f" in value:
-            return False
-        value = value.replace("\\n", "\n").replace("\\r", "\r").replace("\\t", "\t").replace('\\"', '"')
-    return not odd(value)
 
 
 def load_secret(home: Path | None = None) -> bytes:
@@ -133,6 +114,7 @@ class Redactor:
         self._keep = [k.strip().lower() for k in keep if k.strip()]
         self._keep_phones = {d for k in self._keep if (d := phone_key(k)) is not None}
         self._often: dict[str, str] = {}  # short strings: keys, names, operations, the same few on every span
+        self._by_key: dict[Any, tuple[str, str]] = {}  # an attribute's last value (and redacted) by its key
         self._long: dict[str, str] = {}  # least recently used first
         self._long_chars = 0  # `_long`'s keys and redacted forms, each counted (the same object twice)
         self._items: dict[bytes, Any] = {}  # a document's list items (a history's messages), as written
@@ -298,7 +280,7 @@ class Redactor:
             return None
         if not isinstance(parsed, dict | list):
             return None
-        if not long and _clean(value, parsed):
+        if not long and clean_document(value, parsed):
             return value  # no string, key or number of it can hold personal data: none read one by one
         try:
             try:
@@ -362,12 +344,25 @@ class Redactor:
         if kind is str:
             return self.name(value) if len(value) <= SHORT else self.text(value)
         if kind is dict:  # span attributes: scalars and short names nearly all, read without a call each
-            often, out = self._often, {}
+            often, by_key, out = self._often, self._by_key, {}
             for k, v in value.items():
                 key = (often.get(k) or self.name(k)) if type(k) is str else self.text(str(k))
                 sort = type(v)
                 if sort is str:
-                    out[key] = (often.get(v) or self.name(v)) if len(v) <= SHORT else self.text(v)
+                    if len(v) <= SHORT:
+                        out[key] = often.get(v) or self.name(v)
+                        continue
+                    if len(v) < LONG:
+                        out[key] = self.name(v)
+                        continue
+                    last = by_key.get(k)  # the same attribute's value on the span before, if the same
+                    if last is None or last[0] != v:  # compared, not hashed: a history repeated flattened
+                        last = (v, self.text(v))
+                        if len(v) <= BY_KEY_LONGEST:
+                            if len(by_key) >= BY_KEY_KEPT:
+                                by_key.clear()
+                            by_key[k] = last
+                    out[key] = last[1]
                 elif sort is int or sort is float or sort is bool or v is None:
                     out[key] = v
                 else:

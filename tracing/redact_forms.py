@@ -16,6 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
+
+import orjson
+
+from filon.tracing.redact_patterns import candidate
 
 # what is odd in a text: a character the patterns do not take as a separator or a digit; a percent-encoded
 # "@", "+" or ":"; a separator they do not take between two digits; a prefix in parentheses or dotted; an
@@ -195,3 +200,26 @@ def siret(digits: str) -> bool:
     """Whether 14 digits are a company's SIRET rather than a card: a 14-digit card is a Diners Club one,
     and begins with 3."""
     return len(digits) == 14 and not digits.startswith("3")
+
+
+def clean_document(value: str, parsed: Any) -> bool:
+    """Whether a JSON document (`value`, as sent; `parsed`, read) holds nothing the patterns or the
+    unusual forms could read in any of its strings or keys: the tests `Redactor._redacted` makes on one
+    string, made on all of them at once. A test true of one string is true of the text that holds it.
+    - First on `value` as sent: a figure or an "@" (most real documents: a date, a version) sends it to
+      be read string by string (an escape's digits, `\\u00e9`, may make this wrong, never unsafe).
+    - With no escape, that is all: its strings are its own characters.
+    - With escapes, the same tests again on the document as orjson writes it (every character as itself
+      but the escapes of a quote, a backslash and control characters), whose escapes of what the tests
+      read (a line break or a tab between digits or words, a quote before an "@") are put back first: a
+      `\\u0040` is an "@". A control character orjson writes as `\\u00..`, `\\b` or `\\f` (a vertical tab
+      before " dot ", found by an independent review) sends the document to be read string by string.
+    """
+    if candidate(value):
+        return False
+    if "\\" in value:
+        value = orjson.dumps(parsed).decode()
+        if candidate(value) or "\\u00" in value or "\\b" in value or "\\f" in value:
+            return False
+        value = value.replace("\\n", "\n").replace("\\r", "\r").replace("\\t", "\t").replace('\\"', '"')
+    return not odd(value)

@@ -336,7 +336,7 @@ def test_a_document_read_whole_is_redacted_as_string_by_string(
     document: object, ascii_only: bool, indent: int | None
 ) -> None:
     """A document none of whose strings holds anything to redact is kept as written without reading each
-    string (`redact._clean`); the result is always what redacting each string, key and number gives,
+    string (`redact_forms.clean_document`); the result is always what redacting each string, key and number gives,
     whatever blanks and line breaks its writer put between tokens."""
     fresh = Redactor(b"secret")
     out = fresh.text(json.dumps(document, ensure_ascii=ascii_only, indent=indent))

@@ -180,3 +180,14 @@ def test_objects_of_other_shapes_grow_as_read_whole(shape: str) -> None:
         items = "".join(f', "{m}: 06 12 34 56 7{m}"' for m in range(n))
         document = shape.format(policy=json.dumps(POLICY), items=items)
         assert redactor.text(document) == Redactor(SECRET).text(document)
+
+
+def test_an_attribute_read_again_at_the_same_key_follows_its_value() -> None:
+    """Span attributes are also kept by key (`BY_KEY_LONGEST`): a flattened history's message at the same
+    key on the next span; another value at that key is read as itself."""
+    redactor = Redactor(SECRET)
+    texts = [POLICY[:600] + f" écrivez à {who}@exemple.fr" for who in ("jean", "marie", "jean")]
+    for n, text in enumerate([*texts, "".join(texts[0])]):  # the last: equal, another object
+        attributes = {"llm.input_messages.1.message.content": text, "n": n}
+        done = redactor.value(attributes)
+        assert done == Redactor(SECRET).value(attributes) and "@exemple.fr" not in str(done)
