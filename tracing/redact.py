@@ -358,7 +358,7 @@ class Redactor:
                     last = by_key.get(k)  # the same attribute's value on the span before, if the same
                     if last is None or last[0] != v:  # compared, not hashed: a history repeated flattened
                         last = (v, self.text(v))
-                        if len(v) <= BY_KEY_LONGEST:
+                        if len(v) <= BY_KEY_LONGEST and len(k) < LONG:
                             if len(by_key) >= BY_KEY_KEPT:
                                 by_key.clear()
                             by_key[k] = last

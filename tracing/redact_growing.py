@@ -32,7 +32,9 @@ import orjson
 
 from filon.miner.core.jsontext import dumps
 
-KEPT, KEPT_CHARS = 64, 4_000_000  # documents remembered, the most recent, and their characters at most: a
+LISTS = 8  # a document with more top-level lists is not remembered: each is compared on every new document
+KEPT, KEPT_CHARS = 64, 4_000_000  # documents remembered, the most recent, and their characters at most
+# (each document's text and its redacted text when it differs): a
 # live conversation's history and an agent's tool definitions each take one
 WINDOW = 32  # characters before a list's last end compared first: another conversation's seldom match
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -45,11 +47,12 @@ class _Record:
     (`out`: `text` itself when nothing changed), and its top-level lists (`lists`: the key of `done` each is
     under, None for the document itself, and where its last item ends in `text`)."""
 
-    __slots__ = ("changed", "done", "lists", "out", "text")
+    __slots__ = ("changed", "done", "lists", "out", "size", "text")
     lists: tuple[tuple[str | None, int, str], ...]
 
     def __init__(self, text: str, done: Any, out: str, lists: tuple[tuple[str | None, int], ...]) -> None:
         self.text, self.done, self.out, self.changed = text, done, out, out is not text
+        self.size = len(text) + (len(out) if self.changed else 0)  # what `KEPT_CHARS` counts
         # with the characters before each list's end: compared first, in place (`startswith`), no copy
         self.lists = tuple((key, end, text[max(0, end - WINDOW) : end]) for key, end in lists)
 
@@ -84,6 +87,8 @@ def _lists(text: str, done: Any, parsed: Any) -> tuple[tuple[str | None, int], .
         end = _SPACE.match(text, _SPACE.match(text, end).end() + 1).end()  # type: ignore[union-attr]
         if text.startswith("[", end) and (ends := _list_end(text, end)) is not None:
             found.append((keys[index], ends[0]))
+            if len(found) > LISTS:
+                return ()
             end = ends[1]
         else:
             end = _scan(text, end)[1]
@@ -175,9 +180,9 @@ class Growing:
 
     def _keep(self, record: _Record) -> None:
         records, chars = self._kept
-        records, chars = (*records, record), chars + len(record.text)
+        records, chars = (*records, record), chars + record.size
         first = 0
         while len(records) - first > KEPT or chars > KEPT_CHARS:
-            chars -= len(records[first].text)
+            chars -= records[first].size
             first += 1
         self._kept = (records[first:], chars)  # two threads at once: one of their records lost, no more

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from filon.tracing import redact
 from filon.tracing.redact import Redactor
-from filon.tracing.redact_growing import KEPT, KEPT_CHARS, Growing
+from filon.tracing.redact_growing import KEPT, KEPT_CHARS, LISTS, Growing
 
 SECRET = b"growing"
 POLICY = "Politique de la boutique : " + "répondez poliment et vérifiez la commande. " * 110  # past 4 KB
@@ -163,6 +163,12 @@ def test_the_documents_kept_stay_within_their_bounds(size: int) -> None:
         growing.remember(text, json.loads(text), json.loads(text), text)
     records, chars = growing._kept
     assert len(records) <= KEPT and chars == sum(len(r.text) for r in records) <= KEPT_CHARS
+    growing = Growing(lambda item: item)
+    for n in range(KEPT + 20):  # a redacted text that differs is counted too
+        text = json.dumps([f"{n}", "x" * size])
+        growing.remember(text, json.loads(text), json.loads(text), text.replace("x", "y"))
+    records, chars = growing._kept
+    assert chars == 2 * sum(len(r.text) for r in records) <= KEPT_CHARS
     assert records[-1].text.startswith(f'["{KEPT + 19}"') and len(records) > 1
 
 
@@ -191,3 +197,13 @@ def test_an_attribute_read_again_at_the_same_key_follows_its_value() -> None:
         attributes = {"llm.input_messages.1.message.content": text, "n": n}
         done = redactor.value(attributes)
         assert done == Redactor(SECRET).value(attributes) and "@exemple.fr" not in str(done)
+
+
+def test_a_document_of_many_lists_is_not_remembered() -> None:
+    """Each list of each remembered document is compared with every new document: one of thousands of
+    lists (an independent review's) made a read that matched nothing take seconds."""
+    growing = Growing(lambda item: item)
+    for count in (LISTS, LISTS + 1):
+        text = json.dumps({f"k{n}": [n] for n in range(count)} | {"policy": POLICY})
+        growing.remember(text, json.loads(text), json.loads(text), text)
+    assert [len(r.lists) for r in growing._kept[0]] == [LISTS]
