@@ -2,8 +2,8 @@
 
 `python bench/_instr_child.py [--turns=N] STEP SOURCE FOLDER [--setup]`: STEP is `ingest`, `ingest_full`
 (every rule of the rulebook flagging production), `accept` (a deferred receiver's acknowledgement path),
-`settle_full` (its worker's reading of the accepted spans, every rule on), `raw` (`executemany` of the
-rows an ingest wrote, read from FOLDER/rows.db), `flags` (the flag rules alone over the same
+`settle_full` (its worker's reading of the accepted spans, every rule on), `redact` (redaction alone),
+`raw` (`executemany` of the rows an ingest wrote, read from FOLDER/rows.db), `flags` (the flag rules alone over the same
 conversations), `flags_full` (the same, every rule on) or `flags_again_full` (every rule, each conversation
 flagged again at each of its turns, as ingest reads a live one); SOURCE `minimal`,
 `agent` or `tau`. With `--setup` the step does everything but the work it measures (imports, the spans built,
@@ -126,6 +126,21 @@ def raw(folder: Path, setup: bool) -> None:
     conn.close()
 
 
+def redaction(source: str, setup: bool) -> None:
+    """Redaction alone: every span's attributes by one `Redactor`, which first read `warm_spans` (its
+    patterns compiled, what it keeps in memory as a running receiver's would be). The figure changes to
+    redaction are judged on: a difference of two runs moves less here than on a whole step (the trap of
+    `docs/benchmarks.md`)."""
+    records, redactor = spans_of(source), Redactor(b"bench")
+    for r in warm_spans(source):
+        redactor.value(r.attributes)
+    if not setup:
+        start = time.process_time()
+        for r in records:
+            redactor.value(r.attributes)
+        CPU[0] = time.process_time() - start
+
+
 def flags(source: str, setup: bool, config: FlagConfig | None, again: bool = False) -> None:
     from _conversations import conversations
 
@@ -164,6 +179,8 @@ def main(argv: list[str]) -> None:
         settled(source, folder, setup, full_rulebook(), f"{source}-settle-full")
     elif step == "raw":
         raw(folder, setup)
+    elif step == "redact":
+        redaction(source, setup)
     elif step == "flags":
         flags(source, setup, None)
     elif step == "flags_full":

@@ -119,9 +119,8 @@ class Redactor:
         self._long_chars = 0  # `_long`'s keys and redacted forms, each counted (the same object twice)
         self._items: dict[bytes, Any] = {}  # a document's list items (a history's messages), as written
         self._shared: tuple[object, Any] | None = None
-        self._growing = Growing(
-            self._list_item
-        )  # a model call's history: the previous call's, with a message or two more
+        # a model call's history: the previous call's, with a message or two more
+        self._growing = Growing(self._list_item)
         self._keyed = hmac.new(secret, digestmod=hashlib.sha256)  # copied for each value: keyed once
         self._digests: dict[str, str] = {}  # a conversation's history repeats its identities on every call
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from _json import make_scanner, scanstring
 from collections.abc import Callable
 from typing import Any
@@ -39,7 +40,11 @@ KEPT, KEPT_CHARS = 64, 4_000_000  # documents remembered, the most recent, and t
 WINDOW = 32  # characters before a list's last end compared first: another conversation's seldom match
 _SPACE = re.compile(r"[ \t\n\r]*")
 _scan = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # C: a value's end (orjson gives none)
-_key = scanstring  # C: an object's key and where it ends
+
+
+def _skip(text: str, at: int, stop: int = sys.maxsize) -> int:
+    """Where the white space at `at` in `text` (before `stop`) ends."""
+    return _SPACE.match(text, at, stop).end()  # type: ignore[union-attr]
 
 
 class _Record:
@@ -61,13 +66,13 @@ def _list_end(text: str, start: int) -> tuple[int, int] | None:
     """The list at `start`: where its last item ends and where the list ends; None when empty."""
     end, last = start + 1, -1
     while True:
-        end = _SPACE.match(text, end).end()  # type: ignore[union-attr]
+        end = _skip(text, end)
         if text.startswith("]", end):
             return None if last < 0 else (last, end + 1)
         if last >= 0:
             if not text.startswith(",", end):
                 raise ValueError
-            end = _SPACE.match(text, end + 1).end()  # type: ignore[union-attr]
+            end = _skip(text, end + 1)
         last = end = _scan(text, end)[1]
 
 
@@ -79,12 +84,12 @@ def _lists(text: str, done: Any, parsed: Any) -> tuple[tuple[str | None, int], .
         return ((None, len(text[:close].rstrip(" \t\n\r"))),) if parsed else ()
     found: list[tuple[str | None, int]] = []
     keys = list(done)
-    end, index = _SPACE.match(text, 1).end(), 0  # type: ignore[union-attr]
+    end, index = _skip(text, 1), 0
     while not text.startswith("}", end):
         if index:
-            end = _SPACE.match(text, end + 1).end()  # type: ignore[union-attr]  # past the comma
-        _, end = _key(text, end + 1)
-        end = _SPACE.match(text, _SPACE.match(text, end).end() + 1).end()  # type: ignore[union-attr]
+            end = _skip(text, end + 1)  # past the comma
+        _, end = scanstring(text, end + 1)  # C: the key and where it ends
+        end = _skip(text, _skip(text, end) + 1)
         if text.startswith("[", end) and (ends := _list_end(text, end)) is not None:
             found.append((keys[index], ends[0]))
             if len(found) > LISTS:
@@ -92,7 +97,7 @@ def _lists(text: str, done: Any, parsed: Any) -> tuple[tuple[str | None, int], .
             end = ends[1]
         else:
             end = _scan(text, end)[1]
-        end, index = _SPACE.match(text, end).end(), index + 1  # type: ignore[union-attr]
+        end, index = _skip(text, end), index + 1
     return tuple(found) if index == len(keys) == len(parsed) else ()  # a key written twice: not read so
 
 
@@ -102,12 +107,12 @@ def _appended(text: str, start: int, stop: int) -> list[Any] | None:
     items: list[Any] = []
     end = start
     while True:
-        end = _SPACE.match(text, end, stop).end()  # type: ignore[union-attr]
+        end = _skip(text, end, stop)
         if end == stop:
             return items or None
         if not text.startswith(",", end, stop):
             return None
-        begin = _SPACE.match(text, end + 1, stop).end()  # type: ignore[union-attr]
+        begin = _skip(text, end + 1, stop)
         try:
             end = _scan(text, begin)[1]
             if end > stop:

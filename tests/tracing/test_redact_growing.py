@@ -207,3 +207,16 @@ def test_a_document_of_many_lists_is_not_remembered() -> None:
         text = json.dumps({f"k{n}": [n] for n in range(count)} | {"policy": POLICY})
         growing.remember(text, json.loads(text), json.loads(text), text)
     assert [len(r.lists) for r in growing._kept[0]] == [LISTS]
+
+
+def test_real_histories_are_redacted_by_a_long_lived_redactor_as_by_a_fresh_one() -> None:
+    """GPT-4o's conversations through OpenInference (tau-bench tasks 0-2): every span's attributes, read
+    by one redactor that remembers the earlier spans' documents, are what a redactor new for each span
+    writes."""
+    from filon.tracing.files import read_otlp_file
+    from tests.corpus import tau
+
+    redactor = Redactor(SECRET)
+    for path in tau.payloads()[:3]:
+        for record in read_otlp_file(path):
+            assert redactor.value(record.attributes) == Redactor(SECRET).value(record.attributes)
