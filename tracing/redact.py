@@ -298,8 +298,18 @@ class Redactor:
         kind = type(value)
         if kind is str:
             return self.text(value)
-        if kind is dict:
-            return {self.text(k): self._parts(v) for k, v in value.items()}
+        if kind is dict:  # its members read here, a call each only for what is not remembered or scalar
+            often, out = self._often, {}
+            for k, v in value.items():
+                key = (often.get(k) or self.text(k)) if len(k) < LONG else self.text(k)
+                sort = type(v)
+                if sort is str:
+                    out[key] = (often.get(v) or self.text(v)) if len(v) < LONG else self.text(v)
+                elif sort is bool or v is None or (sort is int and -1_000_000 < v < 1_000_000):
+                    out[key] = v
+                else:
+                    out[key] = self._parts(v)
+            return out
         if kind is list:
             return [self._item(v) if type(v) is dict else self._parts(v) for v in value]
         if kind is int and abs(value) >= 1_000_000:  # a phone or a card written as a JSON number
@@ -348,11 +358,8 @@ class Redactor:
                 key = (often.get(k) or self.name(k)) if type(k) is str else self.text(str(k))
                 sort = type(v)
                 if sort is str:
-                    if len(v) <= SHORT:
+                    if len(v) < LONG:  # hashed: a short name, a message, a tool's call
                         out[key] = often.get(v) or self.name(v)
-                        continue
-                    if len(v) < LONG:
-                        out[key] = self.name(v)
                         continue
                     last = by_key.get(k)  # the same attribute's value on the span before, if the same
                     if last is None or last[0] != v:  # compared, not hashed: a history repeated flattened

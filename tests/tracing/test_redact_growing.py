@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from filon.tracing import redact
+from filon.tracing import redact, redact_growing
 from filon.tracing.redact import Redactor
 from filon.tracing.redact_growing import KEPT, KEPT_CHARS, LISTS, Growing
 
@@ -220,3 +220,60 @@ def test_real_histories_are_redacted_by_a_long_lived_redactor_as_by_a_fresh_one(
     for path in tau.payloads()[:3]:
         for record in read_otlp_file(path):
             assert redactor.value(record.attributes) == Redactor(SECRET).value(record.attributes)
+
+
+@pytest.mark.parametrize("depth", range(250, 257))
+@pytest.mark.parametrize("shape", ["list", "object"])
+def test_an_item_written_into_the_older_text_is_written_as_the_whole_would_be(shape: str, depth: int) -> None:
+    """A grown history whose older redacted text changed takes the new items written into it, not the whole
+    written again: near orjson's depth limit (255), where the whole falls back to the standard library's
+    writing (`1e-07`, not orjson's `1e-7`), each item is written at the depth the whole gives it."""
+    nested: Any = [1e-7, "écrivez à jean.dupont@exemple.fr"]
+    for _ in range(depth - (2 if shape == "list" else 3)):
+        nested = [nested]
+    first = [{"role": "user", "content": "écrivez à jean.dupont@exemple.fr"}]
+    redactor = Redactor(SECRET)
+    for messages in (
+        first,
+        [*first, {"role": "tool", "content": "vu"}],
+        [*first, {"role": "tool", "content": "vu"}, nested],
+    ):
+        document = written(messages, shape, {})
+        assert redactor.text(document) == Redactor(SECRET).text(document)
+
+
+def test_a_list_read_before_is_found_again_by_its_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each conversation's first call writes the same tool definitions (`_known_end`): the list is found by
+    its text, not scanned again; a list that begins the same and goes on otherwise is scanned as itself.
+    Either way each conversation's next calls grow from the right places, the tools' list's included,
+    and are not read whole."""
+    read: list[int] = []
+
+    def loads(text: str | bytes) -> Any:
+        read.append(len(text))
+        return orjson.loads(text)
+
+    monkeypatch.setattr(redact, "orjson", SimpleNamespace(**{**vars(orjson), "loads": loads}))
+    scanned: list[int] = []
+    list_end = redact_growing._list_end
+    monkeypatch.setattr(
+        redact_growing, "_list_end", lambda text, at: scanned.append(at) or list_end(text, at)
+    )
+    tools = [{"name": "consulter", "description": "commande LL-10574, 06 12 34 56 78"}]
+    longer = [*tools, {"name": "rembourser", "contact": "jd@ex.com"}]
+    redactor, ours = Redactor(SECRET), 0
+    for n, listed in enumerate([tools, tools, longer, tools, longer]):
+        history = [{"role": "user", "content": f"commande {n} : écrivez à jean.dupont@exemple.fr"}]
+        document = {"messages": [{"role": "system", "content": POLICY}, *history], "tools": list(listed)}
+        for call in range(4):
+            text = json.dumps(document)
+            fresh = Redactor(SECRET).text(text)
+            read.clear()
+            scanned.clear()
+            assert redactor.text(text) == fresh
+            ours += len(scanned)
+            assert call == 0 or max(read, default=0) < 4096  # grown, not read whole
+            added = {"role": "assistant", "content": f"appel {call}, mon numéro 06 12 34 56 7{call}"}
+            document["messages" if call % 2 else "tools"].append(added)
+    assert len(redactor._growing._known) == 2
+    assert ours == 5 + 2  # each first call's messages; the two lists of tools, once each
