@@ -57,7 +57,9 @@ def to_row(
     """A span's row, in `SPAN_COLUMNS` order; with `redactor`, its fields redacted as `redact_record`
     does, with no redacted record in between (`tracing.settle.accept`, where nothing else reads one).
     `resources` memoises the JSON of resources, which the spans of one process share; the attributes'
-    JSON is `_json_text`'s."""
+    JSON is the UTF-8 bytes orjson wrote, ASCII or not, which `TraceBatch.write_spans` takes (SQLite casts
+    them to text in the statement; PostgreSQL's rows decode them): never a `str` the driver would encode
+    again. Testing ASCII and decoding it was 28 M of the large spans' 486 M instructions (callgrind)."""
     resource = resources.get(id(r.resource)) if r.resource else "{}"
     if resource is None:
         resource = resources[id(r.resource)] = dumps(redactor.shared(r.resource) if redactor else r.resource)
@@ -77,19 +79,10 @@ def to_row(
         r.end_ns,
         r.status,
         status_message,
-        _json_text(attributes),
+        dumps_bytes(attributes),
         resource,
         r.scope,
     )
-
-
-def _json_text(attributes: Any) -> bytes:
-    """The attributes' JSON as the UTF-8 bytes orjson wrote, which `TraceBatch.write_spans` takes (SQLite
-    casts them to text in the statement; PostgreSQL's rows decode them): never a `str` made of them, which
-    the driver would encode again (French text: most of a span's cost). ASCII JSON too: testing it and
-    decoding it was 28 M of the large spans' 486 M instructions (callgrind), the cast costs nothing
-    measurable (minimal spans, the same count)."""
-    return dumps_bytes(attributes)
 
 
 def from_row(row: Mapping[str, Any]) -> SpanRecord:

@@ -53,6 +53,7 @@ CLEAN_TESTED = 4096
 # the next span's rather than hashed: OpenInference flattens a model call's whole history into attributes
 # (`llm.input_messages.3.message.content`), the same at the same keys on the conversation's next call
 BY_KEY_KEPT, BY_KEY_LONGEST = 256, 16_384
+NUMBER_READ = 1_000_000  # a JSON integer this large is read as text: a phone or a card written as a number
 PAST_64_BITS = 2.0**63  # orjson reads an integer this large or larger as a float: its digits are lost
 
 
@@ -305,14 +306,14 @@ class Redactor:
                 sort = type(v)
                 if sort is str:
                     out[key] = (often.get(v) or self.text(v)) if len(v) < LONG else self.text(v)
-                elif sort is bool or v is None or (sort is int and -1_000_000 < v < 1_000_000):
+                elif sort is bool or v is None or (sort is int and -NUMBER_READ < v < NUMBER_READ):
                     out[key] = v
                 else:
                     out[key] = self._parts(v)
             return out
         if kind is list:
             return [self._item(v) if type(v) is dict else self._parts(v) for v in value]
-        if kind is int and abs(value) >= 1_000_000:  # a phone or a card written as a JSON number
+        if kind is int and abs(value) >= NUMBER_READ:
             written = str(value)
             done = self.text(written)
             return value if done == written else done

@@ -42,7 +42,9 @@ KEPT, KEPT_CHARS = 64, 4_000_000  # documents remembered, the most recent, and t
 # (each document's text and its redacted text when it differs): a
 # live conversation's history and an agent's tool definitions each take one
 WINDOW = 32  # characters before a list's last end compared first: another conversation's seldom match
-KNOWN, KNOWN_CHARS = 32, 65_536  # lists whose end is found again by their text (`_known_end`), the longest
+# lists whose end is found again by their text (`_known_end`): first-characters keys, and the longest list
+# kept (four texts a key at most: 8 M characters in all at worst)
+KNOWN, KNOWN_CHARS = 32, 65_536
 _SPACE = re.compile(r"[ \t\n\r]*")
 _scan = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # C: a value's end (orjson gives none)
 
