@@ -1,10 +1,13 @@
 """The agent's side of filon's helper process: finished traces packed into frames on a pipe.
 
-The tail sampler hands each finished trace to `submit`, which only does `put_nowait` on a bounded queue
-(a full queue drops and counts, it never blocks). One thread here packs traces as JSON (`orjson`, in C)
-and writes them to the helper (`tracing/helper.py`), which decides, redacts and stores them on another
-core: the agent's process no longer pays for the decision with its GIL. A write blocks when the helper
-lags (the pipe is full), with the GIL released; the queue then fills and drops are counted.
+The tail sampler hands each finished trace to `submit`, which only puts it on a queue (a full queue
+drops and counts, it never blocks). The queue is `queue.SimpleQueue`, whose put and get are C: the
+agent's thread pays no Python-level locking per trace (`queue.Queue`'s conditions took a quarter of
+py-spy's samples of the sampler on the agent's thread), and its bound is its size read before the put.
+One thread here packs traces as JSON (`orjson`, in C) and writes them to the helper
+(`tracing/helper.py`), which decides, redacts and stores them on another core: the agent's process no
+longer pays for the decision with its GIL. A write blocks when the helper lags (the pipe is full), with
+the GIL released; the queue then fills and drops are counted.
 
 If the helper dies, spans are counted as dropped and the agent goes on; nothing ever raises into it.
 """
@@ -86,7 +89,9 @@ class OffloadExporter:
     def __init__(
         self, settings: dict[str, Any], env: dict[str, str] | None = None, max_queue: int = 2048
     ) -> None:
-        self._queue: queue.Queue[tuple[str, Any] | None] = queue.Queue(max_queue)
+        # ("trace" | "late", SDK spans), ("flush", n), ("handed", event to set once written), None to stop
+        self._queue: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
+        self._max_queue = max_queue  # traces waiting; agent threads putting at once may pass it by a few
         self._lock = threading.Lock()
         self._dropped = 0  # spans dropped on this side
         self._sent = 0  # spans written to the helper
@@ -99,7 +104,6 @@ class OffloadExporter:
         self._dead = False
         self._closing = False
         self.ready = threading.Event()
-        self._written = threading.Condition()
         self._proc = start_helper(settings, env)
         self._writer = threading.Thread(target=self._write_loop, name="filon-offload-writer", daemon=True)
         self._reader = threading.Thread(target=self._read_loop, name="filon-offload-reader", daemon=True)
@@ -113,10 +117,10 @@ class OffloadExporter:
         if self._dead:
             self.drop(len(spans), "filon's helper process is gone")
             return
-        try:
-            self._queue.put_nowait((kind, spans))
-        except queue.Full:
+        if self._queue.qsize() >= self._max_queue:
             self.drop(len(spans), "queue full")
+        else:
+            self._queue.put((kind, spans))
 
     def drop(self, n: int, why: str) -> None:
         with self._lock:
@@ -134,13 +138,11 @@ class OffloadExporter:
 
     def hand_over(self, timeout_s: float = 30.0) -> bool:
         """Wait until everything submitted so far is written to the pipe (not necessarily stored)."""
-        deadline = time.monotonic() + timeout_s
-        with self._written:
-            while self._queue.unfinished_tasks and not self._dead:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or not self._written.wait(remaining):
-                    return False
-        return not self._dead
+        if self._closing:
+            return False
+        done = threading.Event()
+        self._queue.put(("handed", done))
+        return done.wait(timeout_s) and not self._dead
 
     @property
     def counters(self) -> ExportCounters:
@@ -162,10 +164,7 @@ class OffloadExporter:
             n = self._next_ack
             self._next_ack += 1
             self._acks[n] = done
-        try:
-            self._queue.put(("flush", n), timeout=timeout_s)
-        except queue.Full:
-            return False
+        self._queue.put(("flush", n))
         return done.wait(timeout_s) and not self._dead
 
     def shutdown(self, timeout_s: float = 30.0) -> None:
@@ -173,8 +172,7 @@ class OffloadExporter:
         if self._closing:
             return
         self._closing = True
-        with contextlib.suppress(queue.Full):
-            self._queue.put(None, timeout=timeout_s)
+        self._queue.put(None)
         self._writer.join(timeout_s)
         self._reader.join(timeout_s)
         try:
@@ -192,13 +190,12 @@ class OffloadExporter:
         stop = False
         while not stop:
             items = [self._queue.get()]
-            if items[0] is not None and items[0][0] != "flush":
+            if items[0] is not None and items[0][0] in ("trace", "late"):
                 time.sleep(GATHER_S)  # the GIL back to the agent while more traces end: fewer, larger frames
-            while len(items) < TRACES_PER_FRAME:
-                try:
-                    items.append(self._queue.get_nowait())
-                except queue.Empty:
-                    break
+            # this thread alone takes from the queue: what its size says is there
+            for _ in range(min(self._queue.qsize(), TRACES_PER_FRAME - 1)):
+                items.append(self._queue.get_nowait())
+            handed: list[threading.Event] = []
             traces: list[list[Any]] = []
             count = 0
             for item in items:
@@ -206,7 +203,9 @@ class OffloadExporter:
                     stop = True
                     break
                 kind, payload = item
-                if kind == "flush":
+                if kind == "handed":
+                    handed.append(payload)
+                elif kind == "flush":
                     self._send(stdin, ["spans", traces], count)
                     traces, count = [], 0
                     with self._lock:
@@ -222,10 +221,8 @@ class OffloadExporter:
                         self.drop(len(payload), "a span could not be packed")
                         log.exception("filon exporter: a trace could not be packed")
             self._send(stdin, ["spans", traces], count)
-            for _ in items:
-                self._queue.task_done()
-            with self._written:
-                self._written.notify_all()
+            for event in handed:
+                event.set()
         with contextlib.suppress(OSError):
             stdin.close()  # the helper stores what is pending, answers "closed" and ends
 

@@ -39,7 +39,10 @@ class TailSampler(SpanProcessor):
         self.exporter = exporter
         self.max_traces = max_traces
         self.ttl_s = ttl_s
-        self._open: OrderedDict[int, tuple[float, list[ReadableSpan]]] = OrderedDict()
+        # in the order their traces came, the oldest first: a plain dict for the few open traces (cheaper
+        # than OrderedDict on every span); the handed ones, up to 40,000, lose their oldest one by one,
+        # which a plain dict finds by scanning the deleted entries before it
+        self._open: dict[int, tuple[float, list[ReadableSpan]]] = {}
         self._handed: OrderedDict[int, None] = OrderedDict()
         self._lock = threading.Lock()
         self._ends = 0
@@ -54,11 +57,14 @@ class TailSampler(SpanProcessor):
             self.exporter.drop(1, "sampler error")
 
     def _on_end(self, span: ReadableSpan) -> None:
-        ctx = span.context
+        try:  # the SDK's own fields: every property of `ReadableSpan` is a Python call, on every span
+            ctx, parent = span._context, span._parent
+        except AttributeError:
+            ctx, parent = span.context, span.parent
         if ctx is None:
             return
         tid = ctx.trace_id
-        is_root = span.parent is None or span.parent.is_remote
+        is_root = parent is None or parent.is_remote
         submit: tuple[str, list[ReadableSpan]] | None = None
         evicted = 0
         with self._lock:
