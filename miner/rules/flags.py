@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from filon.miner.core.causes import cause_of
 from filon.miner.core.model import Conversation, Flag
+from filon.miner.reading.text import forget_folded
 from filon.miner.rules.config import FlagConfig
 from filon.miner.rules.grounding_rule import grounding, not_evaluated, policy_texts, unrecorded
 from filon.miner.rules.registry import detectors
@@ -38,12 +39,14 @@ KINDS = _kinds()  # what `--flag` filters on: incident, then each detector's kin
 
 def flag_conversation(conv: Conversation, cfg: FlagConfig | None = None) -> list[Flag]:
     cfg = cfg or FlagConfig()
+    forget_folded()  # each rule folds the same texts: once per conversation, no memory of the one before
     return _configured([f for d in detectors() for f in d.find(conv, cfg)], cfg, gate=False)
 
 
 def rule_flags(conv: Conversation, cfg: FlagConfig, allowed: Sequence[str] = ()) -> list[Flag]:
     """The flags of the rulebook's enabled rules, raised by the detectors production is flagged by: what
     the gate grades every attempt by (`goldens.checks.rules`); `allowed`: the facts a case admits."""
+    forget_folded()
     raised = [f for d in detectors() if d.grade is not None for f in d.grade(conv, cfg, allowed)]
     return _configured(raised, cfg, gate=True)
 

@@ -17,7 +17,7 @@ from filon.miner.reading.grounding import Seen, admitted, forget_values, grounde
 from filon.miner.reading.language import language
 from filon.miner.reading.policy import keyed, names_unnamed, unknown_subjects, unsupported
 from filon.miner.reading.policy import stated as policy_stated
-from filon.miner.reading.text import fold
+from filon.miner.reading.text import fold, forget_folded
 from filon.miner.rules.config import FlagConfig, source_texts
 from filon.miner.rules.registry import detector
 
@@ -162,6 +162,7 @@ def forget_readings() -> None:
     same traces in several rounds measures each round's reading, not the first one's kept."""
     _answer_read.cache_clear()
     forget_values()
+    forget_folded()
 
 
 def _claimed(turns: Sequence[Turn], i: int, cfg: FlagConfig) -> list[Flag]:

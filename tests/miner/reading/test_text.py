@@ -1,4 +1,5 @@
-"""Folding: the fast path (C routines only) gives exactly what the definition gives, on any text."""
+"""Folding: the fast path (C routines only) gives exactly what the definition gives, on any text, kept
+or not."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import unicodedata
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from filon.miner.reading.text import fold, norm
+from filon.miner.reading.text import FOLDED_CHARS, fold, norm
 
 _PUNCT = {
     "’": "'",
@@ -48,6 +49,16 @@ ODD = st.sampled_from(list("’‘ʼ\u00a0\u202f\u0301\u034fİẞﬁ²Σςא\u05
 @example("Œuvre İstanbul ﬁn")
 def test_fold_is_the_definition(text: str) -> None:
     assert fold(text) == definition(text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(st.one_of(LATIN, ODD, st.characters()), min_size=1, max_size=40))
+def test_a_long_text_whose_folding_is_not_kept_is_folded_the_same(text: str) -> None:
+    long = text * (FOLDED_CHARS // len(text) + 1)
+    assert len(long) >= FOLDED_CHARS
+    assert fold(long) == definition(long)
+    assert fold(long[: FOLDED_CHARS - 1]) == definition(long[: FOLDED_CHARS - 1])  # kept, and again
+    assert fold(long[: FOLDED_CHARS - 1]) == definition(long[: FOLDED_CHARS - 1])
 
 
 def test_norm_folds_and_squeezes_spaces() -> None:
