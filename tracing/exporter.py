@@ -1,6 +1,7 @@
 """filon's in-process exporter: a bounded queue and one background thread running the `Keeper`.
 
-The agent's thread only ever does `put_nowait`: a full queue drops and counts, it never blocks. The
+The agent's thread only ever puts on a `queue.SimpleQueue` (C, no Python-level lock; bounded by its size
+read before the put, as `tracing/offload.py`'s): a full queue drops and counts, it never blocks. The
 thread converts SDK spans, decides and stores (`tracing/sampling/keeper.py`); nothing it does can raise into the
 agent. `setup_tracing()` uses it when FILON_OFFLOAD is off; by default the same work runs in filon's
 helper process instead (`tracing/offload.py`), off the agent's GIL.
@@ -43,9 +44,10 @@ class StoreExporter:
         self.keeper = Keeper(ingestor_factory, decider, batch_spans, linger_s)
         self.decider = decider
         # ("trace" | "late", SDK spans or records), ("flush", event to set once stored), or None to stop
-        self._queue: queue.Queue[
+        self._queue: queue.SimpleQueue[
             tuple[str, list[ReadableSpan] | list[SpanRecord] | threading.Event] | None
-        ] = queue.Queue(max_queue)
+        ] = queue.SimpleQueue()
+        self._max_queue = max_queue
         self._thread = threading.Thread(target=self._run, name="filon-exporter", daemon=True)
         self._thread.start()
 
@@ -55,10 +57,10 @@ class StoreExporter:
 
     def submit(self, kind: str, spans: list[ReadableSpan] | list[SpanRecord]) -> None:
         """Never blocks: a full queue drops the spans and counts them."""
-        try:
-            self._queue.put_nowait((kind, spans))
-        except queue.Full:
+        if self._queue.qsize() >= self._max_queue:
             self.drop(len(spans), "queue full")
+        else:
+            self._queue.put((kind, spans))
 
     def drop(self, n: int, why: str) -> None:
         self.keeper.drop(n, why)
@@ -71,41 +73,32 @@ class StoreExporter:
             except queue.Empty:
                 keeper.store_if_due()
                 continue
-            try:
-                if item is None:
-                    keeper.store()
-                    return
-                kind, payload = item
-                if isinstance(payload, threading.Event):
-                    keeper.store()
-                    payload.set()
-                elif payload:
-                    try:
-                        records = _records(payload)
-                    except Exception:  # a span the SDK should never have made: dropped, not raised
-                        keeper.drop(len(payload), "a span could not be read")
-                        continue
-                    keeper.take(kind, records)
-                keeper.store_if_due()
-            finally:
-                self._queue.task_done()
+            if item is None:
+                keeper.store()
+                return
+            kind, payload = item
+            if isinstance(payload, threading.Event):
+                keeper.store()
+                payload.set()
+            elif payload:
+                try:
+                    records = _records(payload)
+                except Exception:  # a span the SDK should never have made: dropped, not raised
+                    keeper.drop(len(payload), "a span could not be read")
+                    continue
+                keeper.take(kind, records)
+            keeper.store_if_due()
 
     def flush(self, timeout_s: float = 30.0) -> bool:
         """Wait until everything submitted so far is stored (or dropped)."""
         if not self._thread.is_alive():
-            return self._queue.unfinished_tasks == 0
+            return self._queue.qsize() == 0
         done = threading.Event()
-        try:
-            self._queue.put(("flush", done), timeout=timeout_s)
-        except queue.Full:
-            return False
+        self._queue.put(("flush", done))
         return done.wait(timeout_s)
 
     def shutdown(self, timeout_s: float = 30.0) -> None:
         if not self._thread.is_alive():
             return
-        try:
-            self._queue.put(None, timeout=timeout_s)
-        except queue.Full:
-            return
+        self._queue.put(None)
         self._thread.join(timeout_s)
