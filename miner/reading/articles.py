@@ -7,7 +7,7 @@ Pure functions over folded text."""
 
 from __future__ import annotations
 
-import re
+from filon.miner.reading.folded import folded
 
 MATERIALS = (
     "laine", "lin", "coton", "alpaga", "cachemire", "soie", "merinos", "chanvre", "velours", "cuir",
@@ -17,17 +17,17 @@ _MATERIAL = "|".join(MATERIALS)
 # a noun and its material (« pull en laine merinos »); named by the answer after a determiner (« votre pull en
 # laine », « les deux chemises en lin », « un plaid en laine mérinos »)
 _ARTICLE = rf"([a-z]{{3,}}) en ((?:{_MATERIAL})(?: (?:{_MATERIAL}))?)\b"
-_NAMED = re.compile(
+_NAMED = folded(
     rf"\b(?:votre|vos|ton|ta|tes|le|la|les|l'|du|des|un|une|deux|trois|\d+)\s*(?:[a-z]+ )?{_ARTICLE}"
 )
 # what every article named holds, « en » and a material: a search that begins with a word, not at every
 # determiner, five times faster, and most answers have none
-_EN_MATERIAL = re.compile(rf"en (?:{_MATERIAL})\b")
+_EN_MATERIAL = folded(rf"en (?:{_MATERIAL})\b")
 # words of a kind, not an article: « une pièce en lin », « nos vêtements en laine » (table G's good answer)
 _GENERIC = frozenset(
     ("piece", "article", "vetement", "produit", "tissu", "modele", "linge", "matiere", "fibre", "collection")
 )
-_READ = re.compile(rf"\b{_ARTICLE}")
+_READ = folded(rf"\b{_ARTICLE}")
 
 
 def _noun(noun: str) -> str:

@@ -14,6 +14,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from filon.miner.core.results import failed_result
+from filon.miner.reading.folded import folded
 from filon.miner.reading.matching import any_of
 from filon.miner.reading.text import formal, norm
 
@@ -171,19 +172,19 @@ CLAIMS: tuple[tuple[str, tuple[str, ...]], ...] = (
 # whether an answer says any phrase of a kind: one search of their trie each (`matching.any_of`; a third of
 # the plain alternation's CPU time on the agent's answers, by profile)
 _ANY = tuple(any_of(phrases) for _, phrases in CLAIMS)
-_SENTENCE = re.compile(r"[.!?\n;]")
+_SENTENCE = folded(r"[.!?\n;]")
 # a refusal is no condition: « je ne peux pas vous le dire, mais je transmets votre demande » claims it
-_REFUSAL = re.compile(
+_REFUSAL = folded(
     r"\b(?:ne|n') ?(?:peux|pouvons|pourrai|pourrons) (?:pas|plus)\b|\b(?:can't|cannot|can not|won't be able|unable)\b"
 )
 # an offer or a condition, not a claim: « en cas de défaut, je vous mets en relation », « si vous voulez »,
 # « if you'd like, I'll… »; English modals only before the claim (« I've cancelled it and you can expect… »
 # claims the cancellation)
-_CONDITIONAL = re.compile(
+_CONDITIONAL = folded(
     r"\b(?:si|s'il|en cas|souhaitez|voulez|voulez-vous|pouvez|peux|pourrai|lorsque|quand|des que)\b"
     r"|\b(?:if|would you|do you want|shall)\b"
 )
-_BEFORE = re.compile(r"\b(?:can|could|should|when|once|whenever)\b")
+_BEFORE = folded(r"\b(?:can|could|should|when|once|whenever)\b")
 
 
 def _stated(sentence: str, phrase: str) -> bool:
@@ -204,7 +205,7 @@ def _done(call_result: Any, error: str | None) -> bool:
 # an adverb between the agent's own auxiliary and the participle (« j'ai quand même demandé », « je vous
 # ai déjà envoyé ») does not change the claim: dropped, so that each phrase is written once; « un retour
 # est déjà enregistré » says what was there before, no action of the agent's
-_ADVERB = re.compile(
+_ADVERB = folded(
     r"\b(j'ai|je vous ai|je l'ai|je les ai|nous avons) (?:(?:quand meme|deja|bien|aussi|egalement|tout de suite"
     r"|immediatement) )+"
 )
@@ -212,7 +213,7 @@ _ADVERB = re.compile(
 
 # the recent past said as the past (« je viens d'enregistrer » is « j'ai enregistré », « nous venons de
 # transmettre » « nous avons transmis »): first-group verbs, and the participles of the others claims use
-_JUST_DONE = re.compile(r"\b(je viens|nous venons) d(?:e |')(?:vous |le |la |les |l')?(\w+?)(er|ir|re)\b")
+_JUST_DONE = folded(r"\b(je viens|nous venons) d(?:e |')(?:vous |le |la |les |l')?(\w+?)(er|ir|re)\b")
 _PARTICIPLE = {"transmett": "transmis", "fai": "fait", "prend": "pris", "mett": "mis", "envoy": "envoye"}
 
 
@@ -300,7 +301,7 @@ OFFERS = (
 OFFER_WORDS = ("je ", "j'annule", "i can ", "i'll ", "i will ")
 # « dites-moi ce que vous voulez changer et je m'en occupe »: the change taken on in other words (tables A
 # to O: every cmd-04 answer said so was wrong; « je m'en occupe » of a return is not a change)
-_OFFER = re.compile(
+_OFFER = folded(
     "|".join(re.escape(p) for p in OFFERS)
     + r"|\b(?:chang|modifi|annul)\w*[^.!?\n]{0,60}\bje m'en (?:occupe|charge)|\bje fais la modification"
 )
@@ -324,14 +325,14 @@ def offered_change(said: str, tools: Iterable[str]) -> str | None:
 
 # the answer says the agent cannot hand the customer to a person, in a turn whose own call did: its words
 # contradict what it did (« je ne peux pas vous transférer » after a transfer)
-DENIED_ESCALATION = re.compile(
+DENIED_ESCALATION = folded(
     r"\b(?:ne (?:peux|pouvons) (?:pas|malheureusement pas)|impossible de) (?:vous )?"
     r"(?:transferer|mettre en relation|passer (?:a )?un conseiller)"
     r"|\b(?:can't|cannot|am unable to|i'm unable to) (?:transfer|connect) you\b"
 )
 
 
-_BY_ANOTHER_WAY = re.compile(r"[^.!?;]{0,30}\b(?:par telephone|au telephone|par e-?mail|by phone|by email)\b")
+_BY_ANOTHER_WAY = folded(r"[^.!?;]{0,30}\b(?:par telephone|au telephone|par e-?mail|by phone|by email)\b")
 
 
 def denied(

@@ -13,18 +13,17 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
+from filon.miner.reading.folded import folded
 from filon.miner.reading.text import has_digit
 
 _NUM = r"(\d+(?:[.,]\d{1,2})?)"
 # « $12.50 », « €9.90 », « £5 », « 12.50 USD », « 100 dollars »
 # « $1,299.00 »: a thousands separator, then the cents
 _MONEY = r"(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
-AMOUNT = re.compile(rf"(?:[$£€]\s?{_MONEY}|{_MONEY}\s?(?:usd|eur|gbp|dollars?|euros?|pounds?)\b)")
-PERCENT = re.compile(rf"{_NUM}\s?(?:%|percent\b|per cent\b)")
+AMOUNT = folded(rf"(?:[$£€]\s?{_MONEY}|{_MONEY}\s?(?:usd|eur|gbp|dollars?|euros?|pounds?)\b)")
+PERCENT = folded(rf"{_NUM}\s?(?:%|percent\b|per cent\b)")
 UNITS = {"day": "jour", "week": "semaine", "month": "mois", "year": "an", "hour": "heure", "minute": "minute"}
-DURATION = re.compile(
-    r"(\d+)\s?(?:business |working |calendar )?(days?|weeks?|months?|years?|hours?|minutes?)\b"
-)
+DURATION = folded(r"(\d+)\s?(?:business |working |calendar )?(days?|weeks?|months?|years?|hours?|minutes?)\b")
 MONTHS = (
     "january", "february", "march", "april", "may", "june",
     "july", "august", "september", "october", "november", "december",
@@ -35,13 +34,13 @@ _MONTH = (
     r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?"
 )
 # « December 6th », « Dec. 6, 2026 », « 6 December », « the 6th of December »
-MONTH_DAY = re.compile(rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?(?:,? (\d{{4}}))?\b")
-DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH}(?:,? (\d{{4}}))?\b")
+MONTH_DAY = folded(rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?(?:,? (\d{{4}}))?\b")
+DAY_MONTH = folded(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH}(?:,? (\d{{4}}))?\b")
 RELATIVE = {"the day before yesterday": -2, "yesterday": -1, "the day after tomorrow": 2, "tomorrow": 1}
-RELATIVE_WORDS = re.compile(r"\b(the day before yesterday|the day after tomorrow|yesterday|tomorrow)\b")
-IN_DAYS = re.compile(r"in(?<!\win) (\d+) days?\b")  # its word first: sought as a literal
+RELATIVE_WORDS = folded(r"\b(the day before yesterday|the day after tomorrow|yesterday|tomorrow)\b")
+IN_DAYS = folded(r"in(?<!\win) (\d+) days?\b")  # its word first: sought as a literal
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_WEEKDAY = re.compile(r"\b(" + "|".join(WEEKDAYS) + r")\b")
+_WEEKDAY = folded(r"\b(" + "|".join(WEEKDAYS) + r")\b")
 # a status said of an order or a parcel, as the French key it stands for
 STATUS_WORDS = {
     "processing": "en preparation",
@@ -57,7 +56,7 @@ STATUS_WORDS = {
     "late": "en retard",
     "lost": "perdu",
 }
-_STATUS = re.compile(
+_STATUS = folded(
     r"(?:\b(?<!not )(?:is|are|was|were|has been|have been|has|have|got)|'s been|'s|'re)"
     r"(?: already| now| currently| still| just)? (" + "|".join(re.escape(w) for w in STATUS_WORDS) + r")\b"
 )
@@ -66,7 +65,7 @@ _PLACE_WORDS = ("hub", "sorting", "warehouse", "depot", "distribution", "post of
 _NOT_PLACES = frozenset(
     ("local", "regional", "nearest", "main", "central", "your", "our", "the", "a", "nearby")
 )
-_PLACE = re.compile(
+_PLACE = folded(
     r"\b(?:hub|sorting (?:center|centre|facility)|warehouse|depot|distribution (?:center|centre)|post office)"
     r"\s+(?:in |at |of )([a-z][\w-]{2,})|\bthe ([a-z][\w-]{2,}) (?:hub|depot|warehouse|sorting (?:center|centre))\b"
 )

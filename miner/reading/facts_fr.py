@@ -18,15 +18,16 @@ from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any
 
+from filon.miner.reading.folded import folded, twin
 from filon.miner.reading.subjects import anchor_after, clause_end, clause_start, subjects_around
 from filon.miner.reading.text import comparable, has_digit
 
 _NUM = r"(\d+(?:[.,]\d{1,2})?)"
-AMOUNT = re.compile(rf"{_NUM}\s?(?:€|eur\b|euros?\b)(?:\s?(\d{{2}})\b)?")  # « 3 euros 90 » too
-PERCENT = re.compile(rf"{_NUM}\s?(?:%|pour ?cent\b)")
-DURATION = re.compile(r"(\d+)\s?(jours?|semaines?|mois|ans?|heures?|minutes?)\b")
+AMOUNT = folded(rf"{_NUM}\s?(?:€|eur\b|euros?\b)(?:\s?(\d{{2}})\b)?")  # « 3 euros 90 » too
+PERCENT = folded(rf"{_NUM}\s?(?:%|pour ?cent\b)")
+DURATION = folded(r"(\d+)\s?(jours?|semaines?|mois|ans?|heures?|minutes?)\b")
 # the lower bound of a range carries the unit of its upper one (« 1 à 2 jours », « entre 3 et 5 jours »)
-RANGE_LOW = re.compile(
+RANGE_LOW = folded(
     # its first digit, then what may not come before it: the engine skips ahead to digits (as `identities`)
     r"(\d(?<![\w-]\d)\d{0,2}) ?(?:a|-|et) ?(\d{1,3}) ?(?:\w+ )?(jours?|semaines?|mois|ans?|heures?|minutes?)\b"
 )
@@ -37,42 +38,40 @@ def range_lows(text: str) -> list[tuple[re.Match[str], int, str]]:
     other (« LL-10563 a 3 jours de retard » is no range)."""
     return [
         (m, int(m.group(1)), m.group(3))
-        for m in RANGE_LOW.finditer(text)
+        for m in RANGE_LOW[twin(text)].finditer(text)
         if int(m.group(1)) < int(m.group(2))
     ]
 
 
-DAY_MONTH = re.compile(
-    r"(\d(?<!\w\d)\d?)/(\d{1,2})(?:/(\d{2,4}))?\b"
-)  # `\b` after the first digit: skipped to
+DAY_MONTH = folded(r"(\d(?<!\w\d)\d?)/(\d{1,2})(?:/(\d{2,4}))?\b")  # `\b` after the first digit: skipped to
 MONTHS = (
     "janvier", "fevrier", "mars", "avril", "mai", "juin",
     "juillet", "aout", "septembre", "octobre", "novembre", "decembre",
 )  # fmt: skip
 # « le 6 décembre », « le 1er décembre 2026 » (folded: no accents)
-NAMED_DAY = re.compile(r"\b(1er|\d{1,2}) (" + "|".join(MONTHS) + r")(?: (\d{4}))?\b")
+NAMED_DAY = folded(r"\b(1er|\d{1,2}) (" + "|".join(MONTHS) + r")(?: (\d{4}))?\b")
 DAYS_IN = {"jour": 1, "semaine": 7, "mois": 30, "an": 365}
 # a unit as either language writes it, for a figure read with its unit (« 3 jours », « 3 business days »)
 RELATIVE = {"avant-hier": -2, "hier": -1, "demain": 1, "apres-demain": 2}
-RELATIVE_WORDS = re.compile(r"\b(apres-demain|avant-hier|demain|hier)\b")
-_IN_DAYS = re.compile(
+RELATIVE_WORDS = folded(r"\b(apres-demain|avant-hier|demain|hier)\b")
+_IN_DAYS = folded(
     r"dans(?<!\wdans) (\d+) jours?\b"
 )  # its word first: sought as a literal, not tried everywhere
 # « aujourd'hui » is a date where something happens on it (« sera livrée aujourd'hui »), not in a greeting
 # (« que puis-je faire pour vous aujourd'hui ? »)
-_TODAY = re.compile(
+_TODAY = folded(
     r"\b(?:livr|arriv|expedi|parti|prevu|rembours|recev|recu|passage|depos)\w*"
     r"(?: [\w'-]+){0,4}? (?P<today>aujourd' ?hui)\b|\b(?P<tonight>(?:d' ?ici |des )?ce soir)\b"
 )
-WITHIN_HOUR = re.compile(r"\b(?:dans|sous|d' ?ici) l' ?heure\b(?! d)")  # not « l'heure de fermeture »
+WITHIN_HOUR = folded(r"\b(?:dans|sous|d' ?ici) l' ?heure\b(?! d)")  # not « l'heure de fermeture »
 # « 24 h », « 72h », not « 24 h/24 »: the first digit, then the word start behind it (skipped ahead to)
-HOURS_LONG = re.compile(r"(\d(?<!\w\d)(?:(?<=2)[4-9]|(?<=[3-9])\d|\d\d)) ?h\b(?! ?/)")
+HOURS_LONG = folded(r"(\d(?<!\w\d)(?:(?<=2)[4-9]|(?<=[3-9])\d|\d\d)) ?h\b(?! ?/)")
 # a day denied, in a condition or asked about is not stated (« ne sera pas livré aujourd'hui », « si votre
 # colis n'arrive pas ce soir », « … aujourd'hui ? »)
-_FROM_ON = re.compile(r"\b(?:des|a partir d' ?|a compter d' ?) ?$")
-_NOT_STATED = re.compile(r"\b(?:ne|pas|si|s'il|jamais|plus)\b|\bn'")
+_FROM_ON = folded(r"\b(?:des|a partir d' ?|a compter d' ?) ?$")
+_NOT_STATED = folded(r"\b(?:ne|pas|si|s'il|jamais|plus)\b|\bn'")
 WEEKDAYS = ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche")
-_WEEKDAY = re.compile(r"\b(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b")
+_WEEKDAY = folded(r"\b(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b")
 # a status said of an order or a parcel, in the present or the perfect: « est expédiée », « a été livré »
 STATUSES = {
     "en preparation": ("en preparation", "en cours de preparation"),
@@ -90,7 +89,7 @@ STATUSES = {
     "perdu": ("perdu",),
 }
 _ADVERBS = r"(?:(?:bien|deja|actuellement|toujours|encore|maintenant|desormais|finalement) )?"
-_STATUS = re.compile(
+_STATUS = folded(
     # `\b` first: its test fails at once inside a word, before the two look-behinds (half the time)
     r"\b(?<!n')(?<!n' )(?:est|sont|(?:a|ont) "
     + _ADVERBS
@@ -102,15 +101,13 @@ _STATUS = re.compile(
     r"|\b(?<!n')(?<!n' )a (?:pris|accumule) (?:du|un peu de|1 peu de|beaucoup de) (?P<late>retard)\b"
 )
 # a status followed by a delay describes how things go (« est livrée en 3 à 5 jours »), it reports nothing
-_GENERAL = re.compile(r" (?:en|sous|dans|entre|within|in) \d")
+_GENERAL = folded(r" (?:en|sous|dans|entre|within|in) \d")
 # the customer's own order or parcel, named before the status in its clause (« votre colis est en
 # transit »): a status said of it before any lookup is no general rule, it is a report nobody read
-_OWN = re.compile(
-    r"\b(?:votre|vos|ton|ta|tes|your) (?:commande|colis|paquet|article|order|parcel|package)s?\b"
-)
+_OWN = folded(r"\b(?:votre|vos|ton|ta|tes|your) (?:commande|colis|paquet|article|order|parcel|package)s?\b")
 # a status said under a condition (« si votre commande est expédiée ») reports nothing; « quand même » is none;
 # nor one that dates a rule (« 30 jours à compter du jour où votre commande vous a été livrée »)
-_CONDITION = re.compile(
+_CONDITION = folded(
     r"\b(?:si|s'il|s'ils|quand(?! meme)|lorsque|des que|une fois que|if|when|once"
     r"|(?:jour|date|moment) ou|apres que|avant que|jusqu'a ce que|(?:day|date|time) (?:that|when))\b"
 )
@@ -138,11 +135,11 @@ CARRIERS = (
     "colissimo", "chronopost", "dpd", "ups", "la poste", "mondial relay", "gls", "dhl", "fedex",
     "usps", "royal mail", "canada post", "purolator", "evri",
 )  # fmt: skip
-_CARRIER = re.compile(
+_CARRIER = folded(
     r"(?<![\w-])(" + "|".join(re.escape(c) for c in CARRIERS) + r")(?![\w-])"
 )  # not « mix-ups »
 PLACE_WORDS = ("plateforme", "hub", "centre de tri", "agence", "entrepot", "depot", "bureau de poste")
-_PLACE = re.compile(r"\b(?:" + "|".join(PLACE_WORDS) + r")\s+(?:de |d'|du |des )?([a-z][\w-]{2,})")
+_PLACE = folded(r"\b(?:" + "|".join(PLACE_WORDS) + r")\s+(?:de |d'|du |des )?([a-z][\w-]{2,})")
 # a street address (« au 14 rue des Lilas »): the street, the way and up to two words of its name, is
 # looked up in what the agent saw (a delivery address no tool returned is made up)
 WAYS = {
@@ -152,15 +149,15 @@ WAYS = {
     "road": "road", "rd": "road", "lane": "lane", "drive": "drive",
 }  # fmt: skip
 WAYS_SAID = tuple(f" {w} " for w in WAYS)
-ADDRESS = re.compile(
+ADDRESS = folded(
     r"\b(\d{1,4})(?: ?bis| ?ter)?,? ("
     + "|".join(WAYS)
     + r")\.? ((?:(?:de|des|du|la|le|l'|d') ?)*[a-z][\w-]+)"
 )
 # a time of day (« entre 8 h et 13 h », « 9h30 »): looked up among the times the agent read
-HOUR = re.compile(r"(\d(?<!\w\d)(?:(?<=[01])\d)?|2(?<!\w2)[0-3]) ?h(?: ?([0-5]\d)\b|\b)")  # 0-23 h
+HOUR = folded(r"(\d(?<!\w\d)(?:(?<=[01])\d)?|2(?<!\w2)[0-3]) ?h(?: ?([0-5]\d)\b|\b)")  # 0-23 h
 CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?!\d)")  # « 08:00 », an ISO time
-_LENGTH = re.compile(r"\b(?:sous|dans|en|pendant|d' ?ici|moins de|plus de|within|in) $")
+_LENGTH = folded(r"\b(?:sous|dans|en|pendant|d' ?ici|moins de|plus de|within|in) $")
 _TRACKING = re.compile(r"\b[A-Z0-9]{10,}\b")
 
 
@@ -169,9 +166,9 @@ def tracking_numbers(text: str) -> list[str]:
     return [t for t in _TRACKING.findall(text) if not t.isdigit() and not t.isalpha()]
 
 
-DAYS_SAID = re.compile(r"\b(\d+) jours?\b")
+DAYS_SAID = folded(r"\b(\d+) jours?\b")
 ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
-BARE = re.compile(r"(?<![\w/-])\d+(?:[.,]\d+)?(?![\w/-])")
+BARE = folded(r"(?<![\w/-])\d+(?:[.,]\d+)?(?![\w/-])")
 
 
 @dataclass(frozen=True)
@@ -196,8 +193,9 @@ def _status_of(word: str) -> str:
 def _dates_said(plain: str) -> list[tuple[str, tuple[str, str, str]]]:
     """The absolute dates of a folded text, as written and as (day, month, year) digits: « 19/11 »,
     « le 6 decembre », « 1er decembre 2026 »."""
-    out = [(m.group(0), (m.group(1), m.group(2), m.group(3) or "")) for m in DAY_MONTH.finditer(plain)]
-    for m in NAMED_DAY.finditer(plain):
+    k = twin(plain)
+    out = [(m.group(0), (m.group(1), m.group(2), m.group(3) or "")) for m in DAY_MONTH[k].finditer(plain)]
+    for m in NAMED_DAY[k].finditer(plain):
         day = "1" if m.group(1) == "1er" else m.group(1)
         out.append((m.group(0), (day, str(MONTHS.index(m.group(2)) + 1), m.group(3) or "")))
     return out
@@ -225,46 +223,48 @@ def on_day(year: int, month: str, day: str) -> date | None:
         return None
 
 
-WITH_YEAR = re.compile(r"\d{4}\b|\d/\d{1,2}/\d{2}\b")  # « 2026 », « 19/11/26 »
+WITH_YEAR = folded(r"\d{4}\b|\d/\d{1,2}/\d{2}\b")  # « 2026 », « 19/11/26 »
 
 
 def facts(answer: str, today: date) -> list[Fact]:
     """The facts a French answer states, each once, in the order of the answer."""
     plain = comparable(answer)
     digits = has_digit(plain)
+    k = twin(plain)  # each pattern as written or its ASCII twin (`miner.reading.folded`), chosen once
     out: list[Fact] = []
     # each pattern is run only where a word it needs is in the answer: most answers state few facts,
     # and a `str.__contains__` costs a tenth of a regex's pass over the text
     if digits and ("€" in plain or "eur" in plain):
-        for m in AMOUNT.finditer(plain):
+        for m in AMOUNT[k].finditer(plain):
             value = float(m.group(1).replace(",", "."))
             if m.group(2) and value.is_integer():
                 value += int(m.group(2)) / 100
             out.append(Fact("montant", m.group(0), value))
     if digits and ("%" in plain or "pour" in plain):
-        for m in PERCENT.finditer(plain):
+        for m in PERCENT[k].finditer(plain):
             out.append(Fact("pourcentage", m.group(0), float(m.group(1).replace(",", "."))))
     out += _delays_and_days(plain, today, digits)
     if "di" in plain:  # every weekday ends so
-        for m in _WEEKDAY.finditer(plain):
+        for m in _WEEKDAY[k].finditer(plain):
             out.append(Fact("date", m.group(0), WEEKDAYS.index(m.group(1))))
     if "est " in plain or "sont " in plain or "ete " in plain or "etre " in plain or "retard" in plain:
-        for m in _STATUS.finditer(plain):
-            if _GENERAL.match(plain, m.end()):
+        for m in _STATUS[k].finditer(plain):
+            if _GENERAL[k].match(plain, m.end()):
                 continue
             status = "en retard" if m.group("late") else _status_of(m.group("status"))
             out.append(Fact("statut", m.group(0), status, _own(plain, m.start(), m.end())))
     if any(w in plain for w in PLACE_WORDS):
-        for m in _PLACE.finditer(plain):
+        for m in _PLACE[k].finditer(plain):
             out.append(Fact("lieu", m.group(0), m.group(1)))
     return unique([*out, *named(plain, answer, digits)])
 
 
 def _delays_and_days(plain: str, today: date, digits: bool) -> list[Fact]:
     """The durations, dates and times of day a folded French answer states."""
+    k = twin(plain)
     out: list[Fact] = []
     if digits:
-        bounds = [(m, int(m.group(1)), m.group(2)) for m in DURATION.finditer(plain)] + range_lows(plain)
+        bounds = [(m, int(m.group(1)), m.group(2)) for m in DURATION[k].finditer(plain)] + range_lows(plain)
         for m, n, unit in bounds:
             span = (n, unit_of(unit))
             subjects = subjects_around(plain, m.start(), m.end())
@@ -275,29 +275,31 @@ def _delays_and_days(plain: str, today: date, digits: bool) -> list[Fact]:
             found = day_of(day, month, year, today)
             if found is not None:
                 out.append(Fact("date", said, found))
-        for m in HOUR.finditer(plain):
-            if _LENGTH.search(plain, max(0, m.start() - 12), m.start()):  # « sous 2 h »: a delay
+        for m in HOUR[k].finditer(plain):
+            if _LENGTH[k].search(plain, max(0, m.start() - 12), m.start()):  # « sous 2 h »: a delay
                 out.append(Fact("durée", m.group(0), (int(m.group(1)), "heure")))
             else:
                 out.append(Fact("heure", m.group(0), (int(m.group(1)), int(m.group(2) or 0))))
     if "hier" in plain or "demain" in plain:
-        for m in RELATIVE_WORDS.finditer(plain):
+        for m in RELATIVE_WORDS[k].finditer(plain):
             out.append(Fact("date", m.group(0), today + timedelta(days=RELATIVE[m.group(1)])))
     if "aujourd" in plain or "soir" in plain:
-        for m in _TODAY.finditer(plain):
+        for m in _TODAY[k].finditer(plain):
             start, end = clause_start(plain, m.start()), clause_end(plain, m.end())
-            if _NOT_STATED.search(plain, start, m.start()) or plain.startswith("?", end):
+            if _NOT_STATED[k].search(plain, start, m.start()) or plain.startswith("?", end):
                 continue
-            if m.group("today") and _FROM_ON.search(plain, max(0, m.start("today") - 14), m.start("today")):
+            if m.group("today") and _FROM_ON[k].search(
+                plain, max(0, m.start("today") - 14), m.start("today")
+            ):
                 continue  # « dès aujourd'hui »: from today on, a permission, not a day something happens
             out.append(Fact("date", m.group("today") or m.group("tonight"), today))
     if "heure" in plain:
-        for m in WITHIN_HOUR.finditer(plain):  # « un conseiller vous rappelle dans l'heure »
+        for m in WITHIN_HOUR[k].finditer(plain):  # « un conseiller vous rappelle dans l'heure »
             out.append(
                 Fact("durée", m.group(0), (1, "heure"), subjects=subjects_around(plain, m.start(), m.end()))
             )
     if digits and "h" in plain:
-        for m in HOURS_LONG.finditer(plain):  # « 24 h », « 48h »: no time of day
+        for m in HOURS_LONG[k].finditer(plain):  # « 24 h », « 48h »: no time of day
             out.append(
                 Fact(
                     "durée",
@@ -307,7 +309,7 @@ def _delays_and_days(plain: str, today: date, digits: bool) -> list[Fact]:
                 )
             )
     if digits and "dans " in plain:
-        for m in _IN_DAYS.finditer(plain):
+        for m in _IN_DAYS[k].finditer(plain):
             out.append(Fact("date", m.group(0), today + timedelta(days=int(m.group(1)))))
     return out
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from filon.miner.reading.folded import Folded, folded, twin
+
 SUBJECTS = {
     "retour": r"retour\w*|renvo\w*|return\w*",
     "echange": r"echang\w*|exchang\w*",
@@ -48,17 +50,17 @@ PREDICATES = {
     "partiel": r"ou (?:seulement |juste |bien )?(?:une |en )partie|une partie seulement|meme partiel\w*"
     r"|or (?:just |only )?(?:a |some )?part of|partial (?:returns?|orders?) (?:too|as well)",
 }
-_MONEY = re.compile(r"€|\$|£|\beuros?\b|\beur\b|\bdollars?\b")
+_MONEY = folded(r"€|\$|£|\beuros?\b|\beur\b|\bdollars?\b")
 _WINDOW = 80  # the characters between a subject and its predicate in one clause, either way
 
 
 @lru_cache(maxsize=1)
-def _patterns() -> tuple[re.Pattern[str], dict[str, re.Pattern[str]], dict[str, re.Pattern[str]]]:
-    subjects = {k: re.compile(rf"\b(?:{v})\b") for k, v in SUBJECTS.items()}
-    predicates = {k: re.compile(rf"\b(?:{v})") for k, v in PREDICATES.items()}
+def _patterns() -> tuple[Folded, dict[str, Folded], dict[str, Folded]]:
+    subjects = {k: folded(rf"\b(?:{v})\b") for k, v in SUBJECTS.items()}
+    predicates = {k: folded(rf"\b(?:{v})") for k, v in PREDICATES.items()}
     # any predicate, where a word begins, as each predicate is sought: the engine tries the alternatives
     # at a word's first letter only, not at every character (2.3 times less CPU time an answer, by profile)
-    hint = re.compile(r"\b(?:" + "|".join(f"(?:{v})" for v in PREDICATES.values()) + ")")
+    hint = folded(r"\b(?:" + "|".join(f"(?:{v})" for v in PREDICATES.values()) + ")")
     return hint, subjects, predicates
 
 
@@ -78,22 +80,23 @@ def stated(folded: str, asked: str = "") -> list[tuple[frozenset[str], str, str]
     either supports it. A clause that names no subject is of what the customer asked (`asked`, folded:
     « Oui, à utiliser en une seule fois » answers « Proposez-vous des cartes cadeaux ? »)."""
     hint, subjects, predicates = _patterns()
-    if hint.search(folded) is None:  # most answers state no rule: one search, no split
+    k = twin(folded)  # each pattern as written or its ASCII twin (`miner.reading.folded`), chosen once
+    if hint[k].search(folded) is None:  # most answers state no rule: one search, no split
         return []
     out: list[tuple[frozenset[str], str, str]] = []
     of_asked: frozenset[str] | None = None  # the subjects of the customer's words, read once if needed
     for clause in _clauses(folded):
-        if "?" in clause or re.match(r"\s*(?:si|if)\b", clause) or hint.search(clause) is None:
+        if "?" in clause or re.match(r"\s*(?:si|if)\b", clause) or hint[k].search(clause) is None:
             continue  # a question or a condition states nothing; a clause with no predicate either
-        priced = _MONEY.search(clause) is not None
+        priced = _MONEY[k].search(clause) is not None
         for pname, pattern in predicates.items():
             if priced and pname in ("gratuit", "payant"):
                 continue  # a fee with its amount: the amount is held by the figures' check
-            p = pattern.search(clause)
+            p = pattern[k].search(clause)
             if p is None:
                 continue
             near = clause[max(0, p.start() - _WINDOW) : p.end() + _WINDOW]
-            named = frozenset(s for s, subject in subjects.items() if subject.search(near))
+            named = frozenset(s for s, subject in subjects.items() if subject[k].search(near))
             if not named:
                 if of_asked is None:
                     of_asked = frozenset(s for s, subject in subjects.items() if subject.search(asked))
@@ -116,13 +119,14 @@ def _read(seen: str) -> frozenset[tuple[str, str]]:
     """What the agent read states, read generously: every predicate with the subjects on either side,
     across sentences (« La livraison coûte 3,90 €. Elle est offerte dès 60 € » is of the delivery)."""
     hint, subjects, predicates = _patterns()
-    if hint.search(seen) is None:
+    k = twin(seen)
+    if hint[k].search(seen) is None:
         return frozenset()
     out: set[tuple[str, str]] = set()
     for pname, pattern in predicates.items():
-        for p in pattern.finditer(seen):
+        for p in pattern[k].finditer(seen):
             near = seen[max(0, p.start() - _WINDOW) : p.end() + _WINDOW]
-            out |= {(s, pname) for s, subject in subjects.items() if subject.search(near)}
+            out |= {(s, pname) for s, subject in subjects.items() if subject[k].search(near)}
     return frozenset(out)
 
 
@@ -147,13 +151,13 @@ def unsupported(folded_answer: str, folded_seen: str, folded_rules: str = "", as
     return [clause for named, predicate, clause in said if not any((s, predicate) in known for s in named)]
 
 
-_NEGATED = re.compile(r"\b(?:ne|pas|ni|aucune?|jamais|not|no|never)\b|\bn'")
+_NEGATED = folded(r"\b(?:ne|pas|ni|aucune?|jamais|not|no|never)\b|\bn'")
 # « notre échange », « cet échange »: the conversation itself, not the service ("our exchange" too)
-_OURS = re.compile(r"\b(?:notre|nos|cet|ces|our|this)\s*$")
+_OURS = folded(r"\b(?:notre|nos|cet|ces|our|this)\s*$")
 
 
 @lru_cache(maxsize=8)
-def _unnamed_in(folded_rules: str) -> tuple[re.Pattern[str], ...]:
+def _unnamed_in(folded_rules: str) -> tuple[Folded, ...]:
     """The subjects the agent's help texts never name, worked out once per process (per texts): an answer
     is then searched for these few only."""
     _, subjects, _ = _patterns()
@@ -161,10 +165,10 @@ def _unnamed_in(folded_rules: str) -> tuple[re.Pattern[str], ...]:
 
 
 @lru_cache(maxsize=8)
-def _any_unnamed(folded_rules: str) -> re.Pattern[str] | None:
+def _any_unnamed(folded_rules: str) -> Folded | None:
     """The subjects the help texts never name, as one alternation: one pass over an answer, not one each."""
     unnamed = _unnamed_in(folded_rules)
-    return re.compile("|".join(p.pattern for p in unnamed)) if unnamed else None
+    return folded("|".join(p.pattern for p in unnamed)) if unnamed else None
 
 
 def names_unnamed(folded_answer: str, folded_rules: str) -> bool:

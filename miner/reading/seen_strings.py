@@ -8,7 +8,6 @@ conversation after conversation. A string with no digit is read for what needs n
 
 from __future__ import annotations
 
-import re
 from contextlib import suppress
 from datetime import date, timedelta
 from functools import lru_cache
@@ -33,6 +32,7 @@ from filon.miner.reading.facts_fr import (
     range_lows,
     unit_of,
 )
+from filon.miner.reading.folded import folded, twin
 from filon.miner.reading.subjects import anchor_after, clauses
 from filon.miner.reading.text import comparable, has_digit
 
@@ -51,7 +51,7 @@ class Reading(NamedTuple):
 
 # a figure and its unit as either language writes it, a word between them allowed (« 5 jours ouvrés »,
 # « 5 business days »): what a duration the answer states is looked up by (60 € is not 60 jours)
-_WITH_UNIT = re.compile(
+_WITH_UNIT = folded(
     r"\b(\d+) (?:\w+ )?(jours?|days?|semaines?|weeks?|mois|months?|ans?|years?|heures?|hours?|minutes?)"
 )
 UNIT_KEYS = {
@@ -101,7 +101,7 @@ def reading_of(s: str, today: date, lang: str, relative: bool = False) -> Readin
     after turn): folded, its figures, dates, delays in days and durations. A string with no digit, even
     with its numbers in words written in figures (a status, a carrier, a name), is read only for its
     relative days and « dans l'heure »."""
-    plain = comparable(s, lang)
+    k = twin(plain := comparable(s, lang))  # each pattern as written or its ASCII twin, chosen once
     figures = has_digit(plain) or has_digit(s)
     dates: set[date] = set()
     numbers: set[float] = set()
@@ -121,7 +121,7 @@ def reading_of(s: str, today: date, lang: str, relative: bool = False) -> Readin
     if relative and ("aujourd" in plain or "ce soir" in plain):  # « livraison prévue aujourd'hui »
         dates.add(today)
     if relative and ("hier" in plain or "demain" in plain):
-        dates.update(today + timedelta(days=RELATIVE[w]) for w in RELATIVE_WORDS.findall(plain))
+        dates.update(today + timedelta(days=RELATIVE[w]) for w in RELATIVE_WORDS[k].findall(plain))
     if relative and ("yesterday" in plain or "tomorrow" in plain):
         dates.update(
             today + timedelta(days=facts_en.RELATIVE[w]) for w in facts_en.RELATIVE_WORDS.findall(plain)
@@ -139,9 +139,9 @@ def reading_of(s: str, today: date, lang: str, relative: bool = False) -> Readin
             _NONE_READ,
             (),
         )
-    spans = [int(n) for n in DAYS_SAID.findall(plain)]
+    spans = [int(n) for n in DAYS_SAID[k].findall(plain)]
     spans += [n for n, unit in facts_en.durations(plain) if unit == "jour"] if lang == "en" else []
-    durations = [(int(a), unit_of(b)) for a, b in DURATION.findall(plain)]
+    durations = [(int(a), unit_of(b)) for a, b in DURATION[k].findall(plain)]
     durations += [(low, unit_of(unit)) for _, low, unit in range_lows(plain)]
     durations += facts_en.durations(plain)
     with_unit, anchored = _with_units(plain)
@@ -152,8 +152,8 @@ def reading_of(s: str, today: date, lang: str, relative: bool = False) -> Readin
         frozenset(spans),
         frozenset(durations),
         with_unit,
-        frozenset((int(h), int(m or 0)) for h, m in [*HOUR.findall(plain), *CLOCK.findall(s)]),
-        frozenset(address(m) for m in ADDRESS.finditer(plain)),
+        frozenset((int(h), int(m or 0)) for h, m in [*HOUR[k].findall(plain), *CLOCK.findall(s)]),
+        frozenset(address(m) for m in ADDRESS[k].finditer(plain)),
         anchored,
     )
 

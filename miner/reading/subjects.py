@@ -8,8 +8,9 @@ Pure functions over plain data; no model.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
+
+from filon.miner.reading.folded import folded, twin
 
 SUBJECTS: dict[str, tuple[str, ...]] = {
     "remboursement": ("rembours", "refund"),
@@ -24,12 +25,12 @@ _OF_STEM: dict[str, frozenset[str]] = {}
 for _subject, _stems in SUBJECTS.items():
     for _stem in _stems:
         _OF_STEM[_stem] = _OF_STEM.get(_stem, frozenset()) | {_subject}
-_STEM = re.compile(r"\b(" + "|".join(sorted(_OF_STEM, key=len, reverse=True)) + r")")
+_STEM = folded(r"\b(" + "|".join(sorted(_OF_STEM, key=len, reverse=True)) + r")")
 _ENDS = ".;!?:\n"
 REACH = 200  # characters a clause is read either side of a fact: a run-on text costs linear time
 # « préparée sous 1 à 2 jours, puis livrée en 2 à 4 jours »: two clauses, two subjects
 _THEN = " puis "
-_CLAUSE = re.compile(r"[.;!?:\n]| puis ")
+_CLAUSE = folded(r"[.;!?:\n]| puis ")
 
 
 def clause_start(plain: str, at: int) -> int:
@@ -51,11 +52,12 @@ def subjects_around(plain: str, at: int, end: int) -> frozenset[str]:
     the warranty and a validity), or, where none is, after `end` in it up to a comma (« comptez 30 jours
     pour le remboursement »)."""
     start, stop = clause_start(plain, at), clause_end(plain, end)
+    k = twin(plain)  # each pattern as written or its ASCII twin (`miner.reading.folded`), chosen once
     # « une fois votre retour reçu, comptez 14 jours »: the return received is when, not what
-    events = [m.span() for m in _RETURN_RECEIVED.finditer(plain, start, stop)] if _arrived(plain) else []
+    events = [m.span() for m in _RETURN_RECEIVED[k].finditer(plain, start, stop)] if _arrived(plain) else []
 
     def named(a: int, b: int) -> frozenset[str]:
-        found = (m for m in _STEM.finditer(plain, a, b) if not any(x <= m.start() < y for x, y in events))
+        found = (m for m in _STEM[k].finditer(plain, a, b) if not any(x <= m.start() < y for x, y in events))
         return frozenset().union(*(_OF_STEM[m.group(1)] for m in found))
 
     # after the figure, up to its clause's next comma (« 30 jours pour le faire, et serez remboursé… »)
@@ -84,7 +86,7 @@ def _arrived(text: str) -> bool:
     return "rec" in text or "parven" in text or "arriv" in text
 
 
-_RETURN_RECEIVED = re.compile(
+_RETURN_RECEIVED = folded(
     r"\b(?:reception|recev\w*|recu\w*) (?:de |du |d' ?)?(?:votre |vos |le |la |l' ?|les |ce |cet |cette )?"
     r"(?:retour\w*|\w+ (?:retour|renvoy)\w*)"
     r"|\bretour (?:est |sera |a ete )?(?:bien )?recu"
@@ -95,7 +97,7 @@ _RETURN_RECEIVED = re.compile(
 
 # what a delay counts from (« 14 jours après réception du retour », « 30 jours à compter de la
 # livraison »): the refund's 14 days do not run from the request, nor the return's 30 from the return
-_FROM = re.compile(
+_FROM = folded(
     r" ?(?:[\w']+ ){0,2}?"  # « 14 jours ouvrés après », « ces 14 jours courent à compter de »
     r"(?:apres|a compter d|a partir d|suivant|des (?=votre |vos |la |le |l' ?|reception|son |sa ))\w*"
     r"(?P<what>[^.;!?:\n,]{0,40})"
@@ -104,7 +106,7 @@ _FROM = re.compile(
 # table M's refund « sous 14 jours à compter d'aujourd'hui »); « réception » by what is received (« du retour »,
 # « de votre commande retournée », « de votre demande », « de votre commande »; « du colis » may be the
 # parcel delivered or the return, and « après réception pour nous le retourner » names nothing)
-_EVENT = re.compile(
+_EVENT = folded(
     r"(?P<recu>\brecept\w*|\brecu\w*)(?: (?:de |du |d' ?|des )(?:votre |vos |le |la |l' ?|les |ce |cette |cet )?"
     r"(?P<noun>\w+)(?: (?P<adj>\w+))?)?"
     r"|(?P<livraison>\blivr)|(?P<demande>\bdemand|\baujourd|\bmaintenant|\bce jour\b)|(?P<expedition>\bexpedi|\benvoi)|(?P<commande>\bcommand|\bachat)"
