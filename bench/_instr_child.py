@@ -63,7 +63,10 @@ def warm_spans(source: str) -> list[Any]:
 
 
 def warm_up(source: str, folder: Path, config: FlagConfig | None) -> None:
-    """The step's work once on `warm_spans`, in a store of its own."""
+    """The step's work once on `warm_spans`, in a store of its own; and the flag rules on the last
+    tau-bench task's conversations too (for `tau`, already its warm spans): the minimal spans state no
+    rule and no figure, so that without them what the rules build once (their patterns compiled, the
+    help texts folded: a fifth of the agent's measured flag rules, 2026-12-07) was counted as work."""
     from filon.miner.rules.flags import flag_conversation
     from filon.tracing.grouping import by_trace, turn_of
 
@@ -74,7 +77,8 @@ def warm_up(source: str, folder: Path, config: FlagConfig | None) -> None:
     Ingestor(store, config=config, redactor=Redactor(b"warm")).ingest(records)
     store.close()
     cfg = config or FlagConfig()
-    for spans in by_trace(records).values():
+    read = records if source == "tau" else [*records, *warm_spans("tau")]
+    for spans in by_trace(read).values():
         seen = turn_of(spans, cfg.escalation_tools)
         flag_conversation(Conversation(seen.conversation_id, seen.channel, [seen.turn]), cfg)
 
