@@ -7,10 +7,10 @@ Latin text ASCII, and the flag rules run some seventy patterns over each answer 
 The twin is read where no character of the text past ASCII is a letter, a digit or a space (« », € and
 — are none, in either mode: `twin`). There it finds exactly what the pattern finds: `\\d` is [0-9] and
 `\\w` [a-zA-Z0-9_] in both modes, `\\W` and `\\D` their complements; `\\s`, which in Unicode mode also
-holds the separators \\x1c-\\x1f, holds them in the twin too (`\\S` the same, outside a class); case
-folding differs only for letters past ASCII (the Kelvin sign, the long s, the dotted I), which such text
-does not hold. Any other text is read by the pattern as written: nothing a rule reads changes, on any
-text (`tests/miner/reading/test_folded.py`).
+holds the separators \\x1c-\\x1f, holds them in the twin too (`\\S` the same, outside a class). A
+case-insensitive, verbose or inline-flagged pattern has no twin (`ascii_source`). Any other text is read
+by the pattern as written: nothing a rule reads changes, on any text (`tests/miner/reading/test_folded.py`;
+and a reviewer's brute force over every BMP character the twin is chosen for, 2026-12-07).
 """
 
 from __future__ import annotations
@@ -37,9 +37,17 @@ def _no_word_beyond(text: str) -> bool:
     return _BEYOND.search(text) is None
 
 
-def ascii_source(pattern: str) -> str | None:
+_FLAGGED = re.compile(r"\(\?[aiLmsux#-]")  # an inline flag or a comment: `(?i)`, `(?x:…)`, `(?#…)`
+_NO_TWIN = re.ASCII | re.IGNORECASE | re.VERBOSE | re.UNICODE  # ASCII already; or read otherwise
+
+
+def ascii_source(pattern: str, flags: int = 0) -> str | None:
     """`pattern` with `\\s` and `\\S` written so that, compiled ASCII, they hold what they hold in Unicode
-    mode on ASCII text; None for a `\\S` inside a class (no class can say it: no twin then)."""
+    mode on ASCII text; None where no twin is made: a `\\S` inside a class (no class can say it), a pattern
+    ASCII already, case-insensitive (« ⓐ » matches « Ⓐ » in Unicode mode only, and neither is a word
+    character), verbose or with a comment (a `[` there is no class), or with any inline flag."""
+    if flags & _NO_TWIN or _FLAGGED.search(pattern):
+        return None
     out: list[str] = []
     i, in_class = 0, False
     while i < len(pattern):
@@ -82,7 +90,7 @@ class Folded(tuple[re.Pattern[str], re.Pattern[str]]):
 
     def __new__(cls, pattern: str, flags: int = 0) -> Folded:
         written = re.compile(pattern, flags)
-        source = ascii_source(pattern)
+        source = ascii_source(pattern, flags)
         return super().__new__(
             cls, (written, written if source is None else re.compile(source, flags | re.ASCII))
         )

@@ -89,3 +89,16 @@ def test_white_space_in_the_twin_holds_what_it_holds_as_written() -> None:
     no_twin = folded(r"[^\S]")
     assert no_twin[1] is no_twin[0]
     assert folded(r"3\sjours").search("3\x1cjours") is not None
+
+
+def test_no_twin_where_ascii_mode_would_read_otherwise() -> None:
+    assert folded("ⓐ", re.IGNORECASE).search("Ⓐ") is not None  # folds in Unicode mode only
+    for pattern, flags in ((r"a\sb", re.IGNORECASE), (r"a\sb", re.VERBOSE), (r"a\sb", re.ASCII)):
+        assert ascii_source(pattern, flags) is None
+    for pattern in (r"(?#[)a\sb", r"(?x) a # [\n \s b", r"(?a)a\sb", r"(?u)\s", r"(?i:x)"):
+        assert ascii_source(pattern) is None
+        built = folded(pattern)
+        assert built[1] is built[0]
+    assert folded(r"(?#[)a\sb").search("a b") is not None  # a comment's [ opens no class
+    assert folded(r"(?a)a\sb").search("a\x1cb") is None  # ASCII as written: \x1c is no space
+    assert ascii_source(r"(?:a|b)(?<!c)(?=d)(?P<e>f)\s") == r"(?:a|b)(?<!c)(?=d)(?P<e>f)[\s\x1c-\x1f]"
