@@ -4,7 +4,7 @@ plateforme de Lyon »), a tracking number, a street address, a time of day (« e
 read with the value it is looked up by (`miner.reading.grounding` looks them up in what the agent saw). Numbers
 are read as the grader reads them (« trois jours » is 3 jours, French number words as digits). English
 answers: `miner.reading.facts_en`, beside this one; `miner.reading.facts` reads either. This room imports
-only the shared core (`subjects`, `text`), never its English neighbour.
+only the shared core (`subjects`, `text`, `folded`), never its English neighbour.
 
 Pure functions over plain data; no model.
 """

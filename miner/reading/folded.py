@@ -23,13 +23,18 @@ from typing import Any
 
 _SPACE = r"\s\x1c-\x1f"  # Unicode `\s` on ASCII characters, written for a class
 _BEYOND = re.compile(r"[^\W\x00-\x7f]|[^\S\x00-\x7f]")  # a letter, a digit or a space past ASCII
-SEEN_KEPT = 256  # texts whose reading is kept: the same answer and what the agent saw, read by every rule
+SEEN_KEPT, SEEN_CHARS = 256, 4096  # non-ASCII texts whose answer is kept, each under SEEN_CHARS: the same
+# answer and customer words, read by every rule (a long text, what the agent saw, is read by cached readings)
 
 
 def twin(text: str) -> int:
     """1 where the ASCII twins read `text` as the patterns do (no character past ASCII is a word
     character or white space: « », €, — are neither, in both modes), else 0: the index of `Folded`."""
-    return 1 if text.isascii() or _no_word_beyond(text) else 0
+    if text.isascii():
+        return 1
+    if len(text) < SEEN_CHARS:
+        return 1 if _no_word_beyond(text) else 0
+    return 1 if _BEYOND.search(text) is None else 0
 
 
 @lru_cache(maxsize=SEEN_KEPT)
@@ -103,22 +108,22 @@ class Folded(tuple[re.Pattern[str], re.Pattern[str]]):
         return f"folded({self.pattern!r})"
 
     def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return self[string.isascii() or _no_word_beyond(string)].search(string, pos, endpos)
+        return self[twin(string)].search(string, pos, endpos)
 
     def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return self[string.isascii() or _no_word_beyond(string)].match(string, pos, endpos)
+        return self[twin(string)].match(string, pos, endpos)
 
     def finditer(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
-        return self[string.isascii() or _no_word_beyond(string)].finditer(string, pos, endpos)
+        return self[twin(string)].finditer(string, pos, endpos)
 
     def findall(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> list[Any]:
-        return self[string.isascii() or _no_word_beyond(string)].findall(string, pos, endpos)
+        return self[twin(string)].findall(string, pos, endpos)
 
     def sub(self, repl: str | Callable[[re.Match[str]], str], string: str, count: int = 0) -> str:
-        return self[string.isascii() or _no_word_beyond(string)].sub(repl, string, count)
+        return self[twin(string)].sub(repl, string, count)
 
     def split(self, string: str, maxsplit: int = 0) -> list[str | Any]:
-        return self[string.isascii() or _no_word_beyond(string)].split(string, maxsplit)
+        return self[twin(string)].split(string, maxsplit)
 
 
 def folded(pattern: str, flags: int = 0) -> Folded:
