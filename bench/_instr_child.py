@@ -3,6 +3,7 @@
 `python bench/_instr_child.py [--turns=N] STEP SOURCE FOLDER [--setup]`: STEP is `ingest`, `ingest_full`
 (every rule of the rulebook flagging production), `accept` (a deferred receiver's acknowledgement path),
 `settle_full` (its worker's reading of the accepted spans, every rule on), `redact` (redaction alone),
+`decode` (OTLP protobuf requests decoded, as `filon serve`'s receiver does),
 `raw` (`executemany` of the rows an ingest wrote, read from FOLDER/rows.db), `flags` (the flag rules alone over the same
 conversations), `flags_full` (the same, every rule on) or `flags_again_full` (every rule, each conversation
 flagged again at each of its turns, as ingest reads a live one); SOURCE `minimal`,
@@ -146,6 +147,25 @@ def redaction(source: str, setup: bool) -> None:
         CPU[0] = time.process_time() - start
 
 
+def decoding(source: str, setup: bool) -> None:
+    """`filon serve`'s receiver's own work: the spans as OTLP protobuf requests of `BATCH` spans (as
+    `serve_throughput.py` sends them) decoded by `from_protobuf`, what it does of each request before its
+    writer process stores it (85 % of its instructions, callgrind on `filon serve --defer`, 2026-12-07).
+    Warmed up on `warm_spans` in both runs."""
+    from serve_throughput import to_request
+
+    from filon.tracing.records import from_protobuf
+
+    for batch in batched(warm_spans(source), BATCH):
+        from_protobuf(to_request(batch))
+    bodies = [to_request(batch) for batch in batched(spans_of(source), BATCH)]
+    if not setup:
+        start = time.process_time()
+        for body in bodies:
+            from_protobuf(body, [], [])
+        CPU[0] = time.process_time() - start
+
+
 def flags(source: str, setup: bool, config: FlagConfig | None, again: bool = False) -> None:
     from _conversations import conversations
 
@@ -172,7 +192,7 @@ def main(argv: list[str]) -> None:
         argv.remove(a)
     step, source, folder = argv[0], argv[1], Path(argv[2])
     setup = "--setup" in argv
-    if "--warm" in argv and step != "raw":
+    if "--warm" in argv and step not in ("raw", "decode"):  # decode warms up on its own
         warm_up(source, folder, full_rulebook() if step.endswith("_full") else None)
     if step == "ingest":
         ingest(source, folder, setup, None, f"{source}-ingest")
@@ -186,6 +206,8 @@ def main(argv: list[str]) -> None:
         raw(folder, setup)
     elif step == "redact":
         redaction(source, setup)
+    elif step == "decode":
+        decoding(source, setup)
     elif step == "flags":
         flags(source, setup, None)
     elif step == "flags_full":

@@ -125,6 +125,13 @@ HEADLINE: tuple[Row, ...] = (
         decides="instructions",
     ),
     Row(
+        "instruction_ratios.py",
+        "minimal_decode_instructions_per_span",
+        "filon serve's receiver: OTLP protobuf decoded to records, per span, minimal spans",
+        None,
+        decides="instructions",
+    ),
+    Row(
         "ingest_throughput.py",
         "ratio_ingest_redacted_to_raw",
         "ingest / raw executemany, minimal spans, redaction on",

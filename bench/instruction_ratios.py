@@ -22,7 +22,9 @@ than one pair of runs. Side by side in one run:
 - a deferred receiver (`filon serve`'s default, `tracing.settle`): its acknowledgement path (spans
   redacted, written, noted as waiting) against raw `executemany` of exactly those rows; its worker's
   reading with every rule on, per turn; and both together against raw of every row an inline ingest
-  writes (the whole work, wherever it is done).
+  writes (the whole work, wherever it is done);
+- `filon serve`'s receiver's own work: OTLP protobuf requests decoded to records, per span (no goal of
+  its own: it bounds what a receiver can take, `serve_throughput.py`).
 
 `docs/benchmarks.md` says which figure decides: for these ratios, the instructions; the wall-clock figure
 of `ingest_throughput.py` stays beside it for what a user waits. Without valgrind the script says so and
@@ -112,6 +114,14 @@ def turns_of(source: str) -> int:
     return len(by_trace(spans_of(source)))
 
 
+def spans_of_source(source: str) -> int:
+    from _instr_child import TURNS as CHILD_TURNS
+    from _instr_child import spans_of
+
+    CHILD_TURNS[0] = TURNS
+    return len(spans_of(source))
+
+
 def figures(folder: Path, source: str) -> dict[str, object]:
     turns = turns_of(source)
     ingest = work(folder, "ingest", source)
@@ -129,7 +139,9 @@ def figures(folder: Path, source: str) -> dict[str, object]:
     raw_accepted = work(folder, "raw", source)
     cpu_accept, cpu_raw_accepted = cpu(folder, "accept", source), cpu(folder, "raw", source)
     settled = work(folder, "settle_full", source)
+    decoded = work(folder, "decode", source)  # `filon serve`'s receiver: OTLP protobuf to records
     return {
+        f"{source}_decode_instructions_per_span": round(decoded / spans_of_source(source)),
         f"{source}_accept_instructions": accepted,
         f"{source}_ratio_accept_to_raw_instructions": round(raw_accepted / accepted, 3),
         f"{source}_ratio_accept_to_raw_cpu_time": round(cpu_raw_accepted / cpu_accept, 3),

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import httpx
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -42,7 +43,7 @@ from _spread import spread
 from filon.miner.rules.config import FlagConfig
 from filon.miner.store import Store
 from filon.tracing.ingest import Ingestor
-from filon.tracing.records import SpanRecord, batched
+from filon.tracing.records import KIND, STATUS, SpanRecord, batched
 from filon.tracing.settle import accept
 from tests.tracing.server import free_port
 
@@ -56,22 +57,51 @@ PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 def to_request(records: list[SpanRecord]) -> bytes:
+    """The records as one OTLP protobuf request, as an exporter sends them: each attribute in the
+    value field of its kind (a list or a mapping as an array or a key-value list), the span's kind and
+    status, the first record's resource."""
     request = ExportTraceServiceRequest()
-    scope = request.resource_spans.add().scope_spans.add()
+    spans = request.resource_spans.add()
+    for key, value in (records[0].resource if records else {}).items():
+        kv = spans.resource.attributes.add()
+        kv.key = key
+        _value(kv.value, value)
+    scope = spans.scope_spans.add()
     for r in records:
         span = scope.spans.add()
         span.trace_id, span.span_id = bytes.fromhex(r.trace_id), bytes.fromhex(r.span_id)
         if r.parent_span_id:
             span.parent_span_id = bytes.fromhex(r.parent_span_id)
         span.name, span.start_time_unix_nano, span.end_time_unix_nano = r.name, r.start_ns, r.end_ns
+        span.kind = next((k for k, name in KIND.items() if name == r.kind), 0)
+        span.status.code = next((k for k, name in STATUS.items() if name == r.status), 0)
+        span.status.message = r.status_message
         for key, value in r.attributes.items():
             kv = span.attributes.add()
             kv.key = key
-            if isinstance(value, int):
-                kv.value.int_value = value
-            else:
-                kv.value.string_value = str(value)
+            _value(kv.value, value)
     return bytes(request.SerializeToString())
+
+
+def _value(target: AnyValue, value: object) -> None:
+    if isinstance(value, bool):
+        target.bool_value = value
+    elif isinstance(value, int) and -(2**63) <= value < 2**63:
+        target.int_value = value
+    elif isinstance(value, float):
+        target.double_value = value
+    elif isinstance(value, list | tuple):
+        target.array_value.SetInParent()
+        for v in value:
+            _value(target.array_value.values.add(), v)
+    elif isinstance(value, dict):
+        target.kvlist_value.SetInParent()
+        for k, v in value.items():
+            kv = target.kvlist_value.values.add()
+            kv.key = str(k)
+            _value(kv.value, v)
+    elif value is not None:
+        target.string_value = str(value)
 
 
 def fresh_db(kind: str, folder: Path) -> str | None:

@@ -199,3 +199,71 @@ def test_json_decoder_never_crashes_on_arbitrary_json(doc: Any) -> None:
         assert all(isinstance(reason, str) and reason for reason in rejected)
         if candidate is wrapped:
             assert len(records) + len(rejected) == 1  # the one span: read whole, or rejected
+
+
+_SCALAR = st.one_of(
+    st.text(max_size=6).map(lambda v: ("string_value", v)),  # "" included: a string set, yet empty
+    st.integers(-(2**63), 2**63 - 1).map(lambda v: ("int_value", v)),
+    st.booleans().map(lambda v: ("bool_value", v)),
+    st.floats(allow_nan=False, allow_infinity=False).map(lambda v: ("double_value", v)),
+    st.binary(max_size=4).map(lambda v: ("bytes_value", v)),
+    st.just(("", None)),  # a value with nothing set
+)
+_TRACES = st.sampled_from([b"\x01" * 16, b"\x02" * 16, b"", bytes(16), b"\x03" * 8])  # three are wrong
+
+
+def _set(target: Any, value: Any) -> None:
+    """`value` (a `_SCALAR`, or a list or dict of them) written into the AnyValue `target`."""
+    if isinstance(value, list):
+        target.array_value.SetInParent()
+        for v in value:
+            _set(target.array_value.values.add(), v)
+    elif isinstance(value, dict):
+        target.kvlist_value.SetInParent()
+        for k, v in value.items():
+            kv = target.kvlist_value.values.add()
+            kv.key = k
+            _set(kv.value, v)
+    elif value[0]:
+        setattr(target, value[0], value[1])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            _TRACES,
+            st.dictionaries(
+                st.text(min_size=1, max_size=5),  # protobuf's JSON mapping leaves an empty key out
+                _SCALAR
+                | st.lists(_SCALAR, max_size=3)
+                | st.dictionaries(st.text(min_size=1, max_size=3), _SCALAR, max_size=2),
+                max_size=5,
+            ),
+        ),
+        max_size=8,
+    )
+)
+def test_protobuf_decoder_agrees_with_the_json_one_on_what_protobuf_writes(spans: list[Any]) -> None:
+    """Any attribute value, set empty or not, of any span of any trace (wrong ids among them, a trace
+    id repeated or not): the protobuf decoder reads what the JSON decoder reads of protobuf's own JSON
+    mapping of the same request, and rejects the same spans."""
+    from google.protobuf.json_format import MessageToDict
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+    request = ExportTraceServiceRequest()
+    scope = request.resource_spans.add().scope_spans.add()
+    for n, (trace_id, attributes) in enumerate(spans):
+        span = scope.spans.add()
+        span.trace_id, span.span_id, span.name = trace_id, (n + 1).to_bytes(8, "big"), f"s{n}"
+        span.start_time_unix_nano, span.end_time_unix_nano = n, n + 1
+        for k, v in attributes.items():
+            kv = span.attributes.add()
+            kv.key = k
+            _set(kv.value, v)
+    rejected_pb: list[str] = []
+    rejected_json: list[str] = []
+    decoded = from_protobuf(request.SerializeToString(), rejected_pb)
+    assert key(decoded) == key(from_json(MessageToDict(request), rejected_json))
+    wrong = sum(t not in (b"\x01" * 16, b"\x02" * 16) for t, _ in spans)
+    assert len(rejected_pb) == len(rejected_json) == wrong
