@@ -293,8 +293,8 @@ def _spans_pb(
     rejected: list[str] | None,
     notes: list[str] | None,
 ) -> None:
-    """A scope's spans appended to `out`. A request's spans share few traces: each trace id is written
-    in hex once, not once per span."""
+    """A scope's spans appended to `out`. A request's spans come trace by trace: a run of spans of one
+    trace has its trace id checked and written in hex once, not once per span."""
     zero16, zero8, most = bytes(16), bytes(8), MAX_NS
     last: bytes | None = None
     last_hex = ""

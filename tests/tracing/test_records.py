@@ -228,6 +228,9 @@ def _set(target: Any, value: Any) -> None:
         setattr(target, value[0], value[1])
 
 
+_TIMES = st.sampled_from([0, 1, 2**63 - 2, 2**63 - 1, 2**63, 2**64 - 1])  # beyond 2**63 - 2: clamped
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(
@@ -240,30 +243,44 @@ def _set(target: Any, value: Any) -> None:
                 | st.dictionaries(st.text(min_size=1, max_size=3), _SCALAR, max_size=2),
                 max_size=5,
             ),
+            st.tuples(_TIMES, _TIMES),
+            st.sampled_from(["", "scope", "resource"]),  # what begins with this span
         ),
         max_size=8,
     )
 )
 def test_protobuf_decoder_agrees_with_the_json_one_on_what_protobuf_writes(spans: list[Any]) -> None:
     """Any attribute value, set empty or not, of any span of any trace (wrong ids among them, a trace
-    id repeated or not): the protobuf decoder reads what the JSON decoder reads of protobuf's own JSON
-    mapping of the same request, and rejects the same spans."""
+    id repeated or not, in one scope or several), at any time (clamped past what SQL holds): the
+    protobuf decoder reads what the JSON decoder reads of protobuf's own JSON mapping of the same
+    request, rejects the same spans and notes the same clamped times."""
     from google.protobuf.json_format import MessageToDict
     from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
     request = ExportTraceServiceRequest()
-    scope = request.resource_spans.add().scope_spans.add()
-    for n, (trace_id, attributes) in enumerate(spans):
+    resource = request.resource_spans.add()
+    scope = resource.scope_spans.add()
+    for n, (trace_id, attributes, (start, end), begins) in enumerate(spans):
+        if begins == "resource":
+            resource = request.resource_spans.add()
+        if begins:
+            scope = resource.scope_spans.add()
         span = scope.spans.add()
         span.trace_id, span.span_id, span.name = trace_id, (n + 1).to_bytes(8, "big"), f"s{n}"
-        span.start_time_unix_nano, span.end_time_unix_nano = n, n + 1
+        span.start_time_unix_nano, span.end_time_unix_nano = start, end
         for k, v in attributes.items():
             kv = span.attributes.add()
             kv.key = k
             _set(kv.value, v)
     rejected_pb: list[str] = []
     rejected_json: list[str] = []
-    decoded = from_protobuf(request.SerializeToString(), rejected_pb)
-    assert key(decoded) == key(from_json(MessageToDict(request), rejected_json))
-    wrong = sum(t not in (b"\x01" * 16, b"\x02" * 16) for t, _ in spans)
+    notes_pb: list[str] = []
+    notes_json: list[str] = []
+    decoded = from_protobuf(request.SerializeToString(), rejected_pb, notes_pb)
+    assert key(decoded) == key(from_json(MessageToDict(request), rejected_json, notes_json))
+    wrong = sum(t not in (b"\x01" * 16, b"\x02" * 16) for t, *_ in spans)
     assert len(rejected_pb) == len(rejected_json) == wrong
+    assert notes_pb == notes_json
+    assert len(notes_pb) == sum(
+        max(times) >= 2**63 - 1 for t, _, times, _ in spans if t in (b"\x01" * 16, b"\x02" * 16)
+    )
