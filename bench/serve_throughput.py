@@ -31,8 +31,10 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
+from opentelemetry.exporter.otlp.proto.common._internal import (  # the exporter's own, as the SDK sends
+    _encode_attributes,
+)
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -57,15 +59,13 @@ PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 def to_request(records: list[SpanRecord]) -> bytes:
-    """The records as one OTLP protobuf request, as an exporter sends them: each attribute in the
-    value field of its kind (a list or a mapping as an array or a key-value list), the span's kind and
-    status, the first record's resource."""
+    """The records as one OTLP protobuf request, as an exporter sends them: the attributes by the OTLP
+    exporter's own encoder (each value in the field of its kind, a list or a mapping as an array or a
+    key-value list), the span's kind and status, the first record's resource."""
     request = ExportTraceServiceRequest()
     spans = request.resource_spans.add()
-    for key, value in (records[0].resource if records else {}).items():
-        kv = spans.resource.attributes.add()
-        kv.key = key
-        _value(kv.value, value)
+    if records and records[0].resource:
+        spans.resource.attributes.extend(_encode_attributes(records[0].resource))
     scope = spans.scope_spans.add()
     for r in records:
         span = scope.spans.add()
@@ -76,32 +76,8 @@ def to_request(records: list[SpanRecord]) -> bytes:
         span.kind = next((k for k, name in KIND.items() if name == r.kind), 0)
         span.status.code = next((k for k, name in STATUS.items() if name == r.status), 0)
         span.status.message = r.status_message
-        for key, value in r.attributes.items():
-            kv = span.attributes.add()
-            kv.key = key
-            _value(kv.value, value)
+        span.attributes.extend(_encode_attributes(r.attributes))
     return bytes(request.SerializeToString())
-
-
-def _value(target: AnyValue, value: object) -> None:
-    if isinstance(value, bool):
-        target.bool_value = value
-    elif isinstance(value, int) and -(2**63) <= value < 2**63:
-        target.int_value = value
-    elif isinstance(value, float):
-        target.double_value = value
-    elif isinstance(value, list | tuple):
-        target.array_value.SetInParent()
-        for v in value:
-            _value(target.array_value.values.add(), v)
-    elif isinstance(value, dict):
-        target.kvlist_value.SetInParent()
-        for k, v in value.items():
-            kv = target.kvlist_value.values.add()
-            kv.key = str(k)
-            _value(kv.value, v)
-    elif value is not None:
-        target.string_value = str(value)
 
 
 def fresh_db(kind: str, folder: Path) -> str | None:
