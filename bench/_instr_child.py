@@ -150,7 +150,7 @@ def redaction(source: str, setup: bool) -> None:
 def decoding(source: str, setup: bool) -> None:
     """`filon serve`'s receiver's own work: the spans as OTLP protobuf requests of `BATCH` spans (as
     `serve_throughput.py` sends them) decoded by `from_protobuf`, what it does of each request before its
-    writer process stores it (85 % of its instructions, callgrind on `filon serve --defer`, 2026-12-07).
+    writer process stores it (about 85 % of its instructions, callgrind on `filon serve --defer`, 2026-12-07).
     Warmed up on `warm_spans` in both runs."""
     from serve_throughput import to_request
 

@@ -58,6 +58,10 @@ ROUNDS = 3  # the best of each, the two interleaved
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 
 
+_KIND_CODES = {name: code for code, name in KIND.items()}
+_STATUS_CODES = {name: code for code, name in STATUS.items()}
+
+
 def to_request(records: list[SpanRecord]) -> bytes:
     """The records as one OTLP protobuf request, as an exporter sends them: the attributes by the OTLP
     exporter's own encoder (each value in the field of its kind, a list or a mapping as an array or a
@@ -73,8 +77,8 @@ def to_request(records: list[SpanRecord]) -> bytes:
         if r.parent_span_id:
             span.parent_span_id = bytes.fromhex(r.parent_span_id)
         span.name, span.start_time_unix_nano, span.end_time_unix_nano = r.name, r.start_ns, r.end_ns
-        span.kind = next((k for k, name in KIND.items() if name == r.kind), 0)
-        span.status.code = next((k for k, name in STATUS.items() if name == r.status), 0)
+        span.kind = _KIND_CODES.get(r.kind, 0)
+        span.status.code = _STATUS_CODES.get(r.status, 0)
         span.status.message = r.status_message
         span.attributes.extend(_encode_attributes(r.attributes))
     return bytes(request.SerializeToString())

@@ -277,66 +277,51 @@ def from_protobuf(
         request.ParseFromString(payload)
     except Exception as exc:  # protobuf raises its own DecodeError, and more on garbage
         raise DecodeError(said("err.decode.not_export", why=str(exc))) from exc
-    out: list[SpanRecord] = []
+    out = []
+    zero16, zero8 = bytes(16), bytes(8)
     for rs in request.resource_spans:
         resource = _attrs_pb(rs.resource.attributes)
         for ss in rs.scope_spans:
-            _spans_pb(ss.spans, resource, ss.scope.name, out, rejected, notes)
+            scope = ss.scope.name
+            for s in ss.spans:
+                trace_id, span_id = s.trace_id, s.span_id
+                try:
+                    if len(trace_id) != 16 or trace_id == zero16:
+                        _id(trace_id, 16, "traceId")  # raises with the reason
+                    if len(span_id) != 8 or span_id == zero8:
+                        _id(span_id, 8, "spanId")
+                    status = s.status
+                    parent = s.parent_span_id
+                    attributes = _attrs_pb(s.attributes)
+                    if s.dropped_attributes_count:
+                        attributes[DROPPED] = s.dropped_attributes_count
+                    if s.events:
+                        attributes = with_events(
+                            attributes, ((e.name, _attrs_pb(e.attributes)) for e in s.events)
+                        )
+                    record = SpanRecord(
+                        trace_id.hex(),
+                        span_id.hex(),
+                        parent.hex() if parent else None,
+                        s.name,
+                        clamped(s.start_time_unix_nano),
+                        clamped(s.end_time_unix_nano),
+                        STATUS.get(status.code, "UNSET"),
+                        status.message,
+                        KIND.get(s.kind, "UNSPECIFIED"),
+                        attributes,
+                        resource,
+                        scope,
+                    )
+                except DecodeError as exc:
+                    if rejected is None:
+                        raise
+                    rejected.append(str(exc))
+                    continue
+                if record.end_ns == MAX_NS or record.start_ns == MAX_NS:
+                    record = mark_clamped(record, s.start_time_unix_nano, s.end_time_unix_nano, notes)
+                out.append(record)
     return out
-
-
-def _spans_pb(
-    spans: Any,
-    resource: dict[str, Any],
-    scope: str,
-    out: list[SpanRecord],
-    rejected: list[str] | None,
-    notes: list[str] | None,
-) -> None:
-    """A scope's spans appended to `out`. A request's spans come trace by trace: a run of spans of one
-    trace has its trace id checked and written in hex once, not once per span."""
-    zero16, zero8, most = bytes(16), bytes(8), MAX_NS
-    last: bytes | None = None
-    last_hex = ""
-    for s in spans:
-        trace_id, span_id = s.trace_id, s.span_id
-        try:
-            if trace_id != last:
-                if len(trace_id) != 16 or trace_id == zero16:
-                    _id(trace_id, 16, "traceId")  # raises with the reason
-                last, last_hex = trace_id, trace_id.hex()
-            if len(span_id) != 8 or span_id == zero8:
-                _id(span_id, 8, "spanId")
-            status = s.status
-            parent = s.parent_span_id
-            attributes = _attrs_pb(s.attributes)
-            if s.dropped_attributes_count:
-                attributes[DROPPED] = s.dropped_attributes_count
-            if s.events:
-                attributes = with_events(attributes, ((e.name, _attrs_pb(e.attributes)) for e in s.events))
-            start, end = s.start_time_unix_nano, s.end_time_unix_nano
-            record = SpanRecord(
-                last_hex,
-                span_id.hex(),
-                parent.hex() if parent else None,
-                s.name,
-                start if start < most else most,
-                end if end < most else most,
-                STATUS.get(status.code, "UNSET"),
-                status.message,
-                KIND.get(s.kind, "UNSPECIFIED"),
-                attributes,
-                resource,
-                scope,
-            )
-        except DecodeError as exc:
-            if rejected is None:
-                raise
-            rejected.append(str(exc))
-            continue
-        if start >= most or end >= most:
-            record = mark_clamped(record, start, end, notes)
-        out.append(record)
 
 
 def batched(records: Iterable[SpanRecord], size: int) -> Iterator[list[SpanRecord]]:
