@@ -4,7 +4,8 @@ The agent's thread only ever puts on a `queue.SimpleQueue` (C, no Python-level l
 read before the put, as `tracing/offload.py`'s): a full queue drops and counts, it never blocks. The
 thread converts SDK spans, decides and stores (`tracing/sampling/keeper.py`); nothing it does can raise into the
 agent. `setup_tracing()` uses it when FILON_OFFLOAD is off; by default the same work runs in filon's
-helper process instead (`tracing/offload.py`), off the agent's GIL.
+helper process instead (`tracing/offload.py`), off the agent's GIL. Once shut, it drops and counts what
+is still submitted, and a flush asked then answers False at once.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from opentelemetry.sdk.trace import ReadableSpan
 from filon.tracing.ingest import Ingestor
 from filon.tracing.records import SpanRecord, from_sdk
 from filon.tracing.sampling.decider import Decider
-from filon.tracing.sampling.keeper import ExportCounters, Keeper
+from filon.tracing.sampling.keeper import ExportCounters, Keeper, Waiter
 
 __all__ = ["ExportCounters", "StoreExporter"]
 
@@ -43,11 +44,13 @@ class StoreExporter:
     ) -> None:
         self.keeper = Keeper(ingestor_factory, decider, batch_spans, linger_s)
         self.decider = decider
-        # ("trace" | "late", SDK spans or records), ("flush", event to set once stored), or None to stop
-        self._queue: queue.SimpleQueue[
-            tuple[str, list[ReadableSpan] | list[SpanRecord] | threading.Event] | None
-        ] = queue.SimpleQueue()
+        # ("trace" | "late", SDK spans or records), ("flush", waiter told once stored), or None to stop
+        self._queue: queue.SimpleQueue[tuple[str, list[ReadableSpan] | list[SpanRecord] | Waiter] | None] = (
+            queue.SimpleQueue()
+        )
         self._max_queue = max_queue
+        self._closing = False
+        self._drained = False  # the thread has stopped: what is put from now on is refused by whoever puts it
         self._thread = threading.Thread(target=self._run, name="filon-exporter", daemon=True)
         self._thread.start()
 
@@ -56,11 +59,37 @@ class StoreExporter:
         return self.keeper.snapshot()
 
     def submit(self, kind: str, spans: list[ReadableSpan] | list[SpanRecord]) -> None:
-        """Never blocks: a full queue drops the spans and counts them."""
-        if self._queue.qsize() >= self._max_queue:
+        """Never blocks: a full queue drops the spans and counts them, as does a shut exporter."""
+        if self._closing:
+            self.drop(len(spans), "the exporter is shut")
+        elif self._queue.qsize() >= self._max_queue:
             self.drop(len(spans), "queue full")
-        else:
+        else:  # `_put` written out: the agent's thread pays no call more per trace
             self._queue.put((kind, spans))
+            if self._drained:
+                self._drain()
+
+    def _put(self, item: tuple[str, list[ReadableSpan] | list[SpanRecord] | Waiter]) -> None:
+        """On the thread's queue; taken back and refused if the thread stopped meanwhile (it sets
+        `_drained` before its last look at the queue: one of the two sees the item)."""
+        self._queue.put(item)
+        if self._drained:
+            self._drain()
+
+    def _drain(self) -> None:
+        """Everything still queued refused: spans dropped and counted, flushes told False."""
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if item is None:
+                continue
+            payload = item[1]
+            if isinstance(payload, Waiter):
+                payload.done(ok=False)
+            else:
+                self.keeper.drop(len(payload), "the exporter is shut")
 
     def drop(self, n: int, why: str) -> None:
         self.keeper.drop(n, why)
@@ -75,11 +104,13 @@ class StoreExporter:
                 continue
             if item is None:
                 keeper.store()
+                self._drained = True
+                self._drain()
                 return
             kind, payload = item
-            if isinstance(payload, threading.Event):
+            if isinstance(payload, Waiter):
                 keeper.store()
-                payload.set()
+                payload.done()
             elif payload:
                 try:
                     records = _records(payload)
@@ -91,14 +122,15 @@ class StoreExporter:
 
     def flush(self, timeout_s: float = 30.0) -> bool:
         """Wait until everything submitted so far is stored (or dropped)."""
-        if not self._thread.is_alive():
-            return self._queue.qsize() == 0
-        done = threading.Event()
-        self._queue.put(("flush", done))
+        if self._closing:
+            return False
+        done = Waiter()
+        self._put(("flush", done))
         return done.wait(timeout_s)
 
     def shutdown(self, timeout_s: float = 30.0) -> None:
-        if not self._thread.is_alive():
+        if self._closing:
             return
+        self._closing = True
         self._queue.put(None)
         self._thread.join(timeout_s)

@@ -10,6 +10,8 @@ longer pays for the decision with its GIL. A write blocks when the helper lags (
 the GIL released; the queue then fills and drops are counted.
 
 If the helper dies, spans are counted as dropped and the agent goes on; nothing ever raises into it.
+What is submitted once shutdown has begun is dropped and counted too, and a flush or a hand-over asked
+then answers False at once: nothing waits on a queue no thread reads any more (`_refuse`).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from opentelemetry.sdk.trace import ReadableSpan
 
 from filon.miner.core.jsontext import dumps_bytes, loads
 from filon.tracing.records import RESOURCE, sdk_fields
-from filon.tracing.sampling.keeper import ExportCounters
+from filon.tracing.sampling.keeper import ExportCounters, Waiter
 from filon.tracing.wire import WireError, counters_from, read_frame, start_helper, write_frame
 
 log = logging.getLogger(__name__)
@@ -89,7 +91,7 @@ class OffloadExporter:
     def __init__(
         self, settings: dict[str, Any], env: dict[str, str] | None = None, max_queue: int = 2048
     ) -> None:
-        # ("trace" | "late", SDK spans), ("flush", n), ("handed", event to set once written), None to stop
+        # ("trace" | "late", SDK spans), ("flush", n), ("handed", waiter told once written), None to stop
         self._queue: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
         self._max_queue = max_queue  # traces waiting; agent threads putting at once may pass it by a few
         self._lock = threading.Lock()
@@ -98,12 +100,14 @@ class OffloadExporter:
         self._final = False  # the helper's last counts are complete (it answered "closed")
         self._last_warning = 0.0
         self._helper = ExportCounters()
-        self._acks: dict[int, threading.Event] = {}  # flushes waiting for their answer
+        self._acks: dict[int, Waiter] = {}  # flushes waiting for their answer
         self._in_flight: set[int] = set()  # flushes written to the helper, answer not read yet
         self._next_ack = 0
         self._dead = False
         self._closing = False
+        self._drained = False  # the writer has stopped: what is put from now on is refused by whoever puts it
         self.ready = threading.Event()
+        self.closing = threading.Event()  # shutdown has begun: submitted spans are dropped and counted
         self._proc = start_helper(settings, env)
         self._writer = threading.Thread(target=self._write_loop, name="filon-offload-writer", daemon=True)
         self._reader = threading.Thread(target=self._read_loop, name="filon-offload-reader", daemon=True)
@@ -113,14 +117,23 @@ class OffloadExporter:
     # --- the tail sampler's side ---------------------------------------------------------------------
 
     def submit(self, kind: str, spans: list[ReadableSpan]) -> None:
-        """Never blocks: a full queue drops the spans and counts them."""
-        if self._dead:
-            self.drop(len(spans), "filon's helper process is gone")
+        """Never blocks: a full queue drops the spans and counts them, as does a shut exporter."""
+        if self._dead or self._closing:
+            self.drop(len(spans), "filon's helper process is gone" if self._dead else "the exporter is shut")
             return
         if self._queue.qsize() >= self._max_queue:
             self.drop(len(spans), "queue full")
-        else:
+        else:  # `_put` written out: the agent's thread pays no call more per trace
             self._queue.put((kind, spans))
+            if self._drained:
+                self._drain()
+
+    def _put(self, item: tuple[str, Any]) -> None:
+        """On the writer's queue; taken back and refused if the writer stopped meanwhile (it sets
+        `_drained` before its last look at the queue: one of the two sees the item)."""
+        self._queue.put(item)
+        if self._drained:
+            self._drain()
 
     def drop(self, n: int, why: str) -> None:
         with self._lock:
@@ -140,8 +153,8 @@ class OffloadExporter:
         """Wait until everything submitted so far is written to the pipe (not necessarily stored)."""
         if self._closing:
             return False
-        done = threading.Event()
-        self._queue.put(("handed", done))
+        done = Waiter()
+        self._put(("handed", done))
         return done.wait(timeout_s) and not self._dead
 
     @property
@@ -159,12 +172,12 @@ class OffloadExporter:
         """Wait until everything submitted so far is stored (or dropped) by the helper."""
         if self._closing:
             return False
-        done = threading.Event()
+        done = Waiter()
         with self._lock:
             n = self._next_ack
             self._next_ack += 1
             self._acks[n] = done
-        self._queue.put(("flush", n))
+        self._put(("flush", n))
         return done.wait(timeout_s) and not self._dead
 
     def shutdown(self, timeout_s: float = 30.0) -> None:
@@ -172,6 +185,7 @@ class OffloadExporter:
         if self._closing:
             return
         self._closing = True
+        self.closing.set()
         self._queue.put(None)
         self._writer.join(timeout_s)
         self._reader.join(timeout_s)
@@ -195,13 +209,15 @@ class OffloadExporter:
             # this thread alone takes from the queue: what its size says is there
             for _ in range(min(self._queue.qsize(), TRACES_PER_FRAME - 1)):
                 items.append(self._queue.get_nowait())
-            handed: list[threading.Event] = []
+            handed: list[Waiter] = []
             traces: list[list[Any]] = []
             count = 0
             for item in items:
-                if item is None:
+                if item is None or stop:  # what came after the end (a submit racing shutdown): refused
                     stop = True
-                    break
+                    if item is not None:
+                        self._refuse(item)
+                    continue
                 kind, payload = item
                 if kind == "handed":
                     handed.append(payload)
@@ -221,10 +237,32 @@ class OffloadExporter:
                         self.drop(len(payload), "a span could not be packed")
                         log.exception("filon exporter: a trace could not be packed")
             self._send(stdin, ["spans", traces], count)
-            for event in handed:
-                event.set()
+            for waiter in handed:
+                waiter.done()
+        self._drained = True
+        self._drain()
         with contextlib.suppress(OSError):
             stdin.close()  # the helper stores what is pending, answers "closed" and ends
+
+    def _drain(self) -> None:
+        """Everything still queued refused: the writer has stopped."""
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if item is not None:
+                self._refuse(item)
+
+    def _refuse(self, item: tuple[str, Any]) -> None:
+        """An item the writer will not write: spans dropped and counted, a flush or a hand-over told so."""
+        kind, payload = item
+        if kind == "handed":
+            payload.done(ok=False)
+        elif kind == "flush":
+            self._ack(payload, ok=False)
+        else:
+            self.drop(len(payload), "the exporter is shut")
 
     def _send(self, stdin: Any, message: list[Any], spans: int) -> None:
         if message[0] == "spans" and not message[1]:
@@ -270,12 +308,12 @@ class OffloadExporter:
         for n in unanswered:
             self._ack(n)
 
-    def _ack(self, n: int) -> None:
+    def _ack(self, n: int, ok: bool = True) -> None:
         with self._lock:
             self._in_flight.discard(n)
-            event = self._acks.pop(n, None)
-        if event is not None:
-            event.set()
+            waiter = self._acks.pop(n, None)
+        if waiter is not None:
+            waiter.done(ok)
 
     def _gone(self) -> None:
         if not self._dead:

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -107,6 +108,34 @@ def test_a_full_queue_drops_and_counts_while_the_helper_lags(tmp_path: Path) -> 
     stored = Store.open(db).stats().counts()["conversations"]
     assert dropped >= 600 - 256 - 4 - 8  # a few more may pass the bound while threads race
     assert stored + dropped == 601
+
+
+def test_what_is_submitted_once_shutdown_began_is_dropped_and_counted(tmp_path: Path) -> None:
+    """The writer stuck on a frame larger than the pipe (the helper stopped) while shutdown begins in
+    another thread: traces that end then are dropped and counted, a flush answers False at once, and
+    once the helper resumes the first trace is stored: stored + dropped = made, nothing waits."""
+    db = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    exporter = OffloadExporter({"db": db, "rate": 1.0})
+    assert exporter.ready.wait(60)
+    provider = TracerProvider()
+    provider.add_span_processor(TailSampler(exporter))
+    tracer = provider.get_tracer("test")
+    os.kill(exporter.helper_pid, signal.SIGSTOP)
+    closing = threading.Thread(target=exporter.shutdown)
+    try:
+        attrs = {"gen_ai.conversation.id": "web:late-big", "gen_ai.input.messages": "x" * 1_100_000}
+        tracer.start_span("invoke_agent a", attributes=attrs).end()
+        closing.start()
+        assert exporter.closing.wait(10)
+        emit(provider, 5, "late")
+        assert exporter.flush(30) is False and exporter.hand_over(30) is False
+    finally:
+        os.kill(exporter.helper_pid, signal.SIGCONT)
+    closing.join(60)
+    assert not closing.is_alive()
+    stored = Store.open(db).stats().counts()["conversations"]
+    assert (stored, exporter.counters.spans_dropped) == (1, 5)
+    provider.shutdown()
 
 
 def test_a_bad_store_is_reported_by_the_helper(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

@@ -189,3 +189,18 @@ def test_a_full_queue_drops_instead_of_blocking(tmp_path: Path) -> None:
     gate.set()
     assert exporter.flush(10)
     sampler.shutdown()
+
+
+def test_what_ends_after_the_exporter_shut_is_dropped_and_counted(tmp_path: Path) -> None:
+    """The in-process exporter once shut: a trace that still ends is counted as dropped, not left on a
+    queue no thread reads, and a flush answers False at once; what came before was stored."""
+    db = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    provider, sampler = make_sampler(db)
+    tracer = provider.get_tracer("t")
+    tracer.start_span("invoke_agent a", attributes={"gen_ai.conversation.id": "shut-1"}).end()
+    exporter = sampler.exporter
+    exporter.shutdown()
+    tracer.start_span("invoke_agent b", attributes={"gen_ai.conversation.id": "shut-2"}).end()
+    assert exporter.flush(30) is False
+    assert exporter.counters.spans_dropped == 1
+    assert Store.open(db).stats().counts()["conversations"] == 1

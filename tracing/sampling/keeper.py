@@ -5,7 +5,7 @@ in-process exporter (`tracing/exporter.py`, on its own thread) and filon's helpe
 Kept spans are stored when `batch_spans` are pending, when the oldest has waited `linger_s`, or when
 asked (flush, stop): one transaction per kept trace would cost more than deciding it. Every failure
 (decision, redaction, store) is caught, counted and logged, and the next batch starts afresh, so the
-store coming back is enough for storing to resume.
+store coming back is enough for storing to resume. `Waiter` is what both exporters' flushes wait on.
 """
 
 from __future__ import annotations
@@ -38,6 +38,24 @@ class ExportCounters:
         stored = IngestStats()
         stored.add(self.stored)
         return replace(self, stored=stored)
+
+
+class Waiter:
+    """A flush or a hand-over waiting for an exporter's thread: `ok` False when it was refused (the
+    exporter shut meanwhile), so that the caller is told at once, not after its timeout."""
+
+    __slots__ = ("event", "ok")
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.ok = True
+
+    def done(self, ok: bool = True) -> None:
+        self.ok = ok
+        self.event.set()
+
+    def wait(self, timeout_s: float) -> bool:
+        return self.event.wait(timeout_s) and self.ok
 
 
 class Keeper:
