@@ -4,6 +4,7 @@ one compiled alternation (a trie of the words) per set of patterns, cached."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 from filon.miner.reading.identities import phone_key
@@ -33,6 +34,46 @@ def _trie(words: list[str]) -> str:
         return f"(?:{body})?" if "" in node else body
 
     return build(root)
+
+
+def alternatives(source: str) -> list[str]:
+    """A pattern's top-level alternatives: its `|` outside any group and any class, split."""
+    out: list[str] = []
+    start = depth = 0
+    i, in_class = 0, False
+    while i < len(source):
+        c = source[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            i += 2 if source.startswith("^]", i + 1) else 1 if source.startswith("]", i + 1) else 0
+        elif c in "()":
+            depth += 1 if c == "(" else -1
+        elif c == "|" and depth == 0:
+            out.append(source[start:i])
+            start = i + 1
+        i += 1
+    return [*out, source[start:]]
+
+
+def by_first_letter(sources: Iterable[str]) -> str:
+    """One alternation of these patterns' alternatives, grouped by their first letter (`gratuit\\w*|garanti`
+    as `g(?:ratuit\\w*|aranti)`): where a word begins, the engine tests each first letter once instead of
+    trying each alternative (the policy rules' 51 predicates: half the time an answer). It matches what the
+    plain alternation matches, where and as far: alternatives of two first letters never match at one
+    position, and the order within a letter is kept. Only when every alternative begins with a letter of
+    its own (no quantifier on it) and none captures; otherwise the plain alternation, as written."""
+    alts = [a for source in sources for a in alternatives(source)]
+    groups: dict[str, list[str]] = {}
+    for alt in alts:
+        if not (alt[:1].isalpha() and alt[1:2] not in ("?", "*", "+", "{")) or re.compile(alt).groups:
+            return "|".join(alts)
+        groups.setdefault(alt[0], []).append(alt[1:])
+    return "|".join(k + (f"(?:{'|'.join(rest)})" if len(rest) > 1 else rest[0]) for k, rest in groups.items())
 
 
 def any_of(words: list[str] | tuple[str, ...]) -> re.Pattern[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from filon.miner.reading.folded import folded, twin
+from filon.miner.reading.matching import by_first_letter
 
 SUBJECTS: dict[str, tuple[str, ...]] = {
     "remboursement": ("rembours", "refund"),
@@ -25,7 +26,7 @@ _OF_STEM: dict[str, frozenset[str]] = {}
 for _subject, _stems in SUBJECTS.items():
     for _stem in _stems:
         _OF_STEM[_stem] = _OF_STEM.get(_stem, frozenset()) | {_subject}
-_STEM = folded(r"\b(" + "|".join(sorted(_OF_STEM, key=len, reverse=True)) + r")")
+_STEM = folded(r"\b(" + by_first_letter(sorted(_OF_STEM, key=len, reverse=True)) + r")")  # the longest first
 _ENDS = ".;!?:\n"
 REACH = 200  # characters a clause is read either side of a fact: a run-on text costs linear time
 # « préparée sous 1 à 2 jours, puis livrée en 2 à 4 jours »: two clauses, two subjects

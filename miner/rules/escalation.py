@@ -8,6 +8,7 @@ from filon.miner.core.causes import cause
 from filon.miner.core.messages import said
 from filon.miner.core.model import Conversation, Flag
 from filon.miner.core.severity import FlagKind, Severity
+from filon.miner.reading.matching import by_first_letter
 from filon.miner.reading.text import fold
 from filon.miner.rules.config import FlagConfig
 from filon.miner.rules.registry import detector
@@ -31,8 +32,14 @@ TRANSFER_ASKED = cause(
 
 # the customer asks for a person: « can I speak to a human », « un conseiller svp », « a supervisor »
 _ASKS_A_PERSON = re.compile(
-    r"\b(?:human|a person|real person|someone else|somebody|supervisor|manager|representative|"
-    r"live agent|human agent|an agent|transfer me|humain|conseiller|une personne|quelqu'un|responsable)\b"
+    r"\b(?:"
+    + by_first_letter(
+        [
+            r"human|a person|real person|someone else|somebody|supervisor|manager|representative|live agent",
+            r"human agent|an agent|transfer me|humain|conseiller|une personne|quelqu'un|responsable",
+        ]
+    )
+    + r")\b"
 )
 
 
