@@ -16,14 +16,16 @@ from typing import Any
 from filon.miner.reading.folded import folded
 from filon.miner.reading.text import has_digit
 
-_NUM = r"(\d+(?:[.,]\d{1,2})?)"
+_NUM = r"(\d(?<!\d\d)\d*(?:[.,]\d{1,2})?)"  # its first digit first (`facts_fr._NUM`)
 # « $12.50 », « €9.90 », « £5 », « 12.50 USD », « 100 dollars »
 # « $1,299.00 »: a thousands separator, then the cents
 _MONEY = r"(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
 AMOUNT = folded(rf"(?:[$£€]\s?{_MONEY}|{_MONEY}\s?(?:usd|eur|gbp|dollars?|euros?|pounds?)\b)")
 PERCENT = folded(rf"{_NUM}\s?(?:%|percent\b|per cent\b)")
 UNITS = {"day": "jour", "week": "semaine", "month": "mois", "year": "an", "hour": "heure", "minute": "minute"}
-DURATION = folded(r"(\d+)\s?(?:business |working |calendar )?(days?|weeks?|months?|years?|hours?|minutes?)\b")
+DURATION = folded(
+    r"(\d(?<!\d\d)\d*)\s?(?:business |working |calendar )?(days?|weeks?|months?|years?|hours?|minutes?)\b"
+)
 MONTHS = (
     "january", "february", "march", "april", "may", "june",
     "july", "august", "september", "october", "november", "december",
@@ -35,7 +37,7 @@ _MONTH = (
 )
 # « December 6th », « Dec. 6, 2026 », « 6 December », « the 6th of December »
 MONTH_DAY = folded(rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?(?:,? (\d{{4}}))?\b")
-DAY_MONTH = folded(rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH}(?:,? (\d{{4}}))?\b")
+DAY_MONTH = folded(rf"(\d(?<!\w\d)\d?)(?:st|nd|rd|th)? (?:of )?{_MONTH}(?:,? (\d{{4}}))?\b")
 RELATIVE = {"the day before yesterday": -2, "yesterday": -1, "the day after tomorrow": 2, "tomorrow": 1}
 RELATIVE_WORDS = folded(r"\b(the day before yesterday|the day after tomorrow|yesterday|tomorrow)\b")
 IN_DAYS = folded(r"in(?<!\win) (\d+) days?\b")  # its word first: sought as a literal

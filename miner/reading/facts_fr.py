@@ -19,13 +19,18 @@ from functools import lru_cache
 from typing import Any
 
 from filon.miner.reading.folded import folded, twin
+from filon.miner.reading.matching import by_first_letter
 from filon.miner.reading.subjects import anchor_after, clause_end, clause_start, subjects_around
 from filon.miner.reading.text import comparable, has_digit
 
-_NUM = r"(\d+(?:[.,]\d{1,2})?)"
+# A figure's pattern begins with its first digit and the test on what precedes it (`(?<!\d\d)`: the
+# digit before it is none; `(?<!\w\d)`: `\b` before it): the engine then skips ahead to digits and tries
+# a run of digits once, not at each of its digits nor at every position (each is the plain form's match
+# for match, `tests/miner/reading/test_pattern_forms.py`)
+_NUM = r"(\d(?<!\d\d)\d*(?:[.,]\d{1,2})?)"
 AMOUNT = folded(rf"{_NUM}\s?(?:€|eur\b|euros?\b)(?:\s?(\d{{2}})\b)?")  # « 3 euros 90 » too
 PERCENT = folded(rf"{_NUM}\s?(?:%|pour ?cent\b)")
-DURATION = folded(r"(\d+)\s?(jours?|semaines?|mois|ans?|heures?|minutes?)\b")
+DURATION = folded(r"(\d(?<!\d\d)\d*)\s?(jours?|semaines?|mois|ans?|heures?|minutes?)\b")
 # the lower bound of a range carries the unit of its upper one (« 1 à 2 jours », « entre 3 et 5 jours »)
 RANGE_LOW = folded(
     # its first digit, then what may not come before it: the engine skips ahead to digits (as `identities`)
@@ -49,7 +54,7 @@ MONTHS = (
     "juillet", "aout", "septembre", "octobre", "novembre", "decembre",
 )  # fmt: skip
 # « le 6 décembre », « le 1er décembre 2026 » (folded: no accents)
-NAMED_DAY = folded(r"\b(1er|\d{1,2}) (" + "|".join(MONTHS) + r")(?: (\d{4}))?\b")
+NAMED_DAY = folded(r"(\d(?<!\w\d)(?:(?<=1)er|\d?)) (" + by_first_letter(MONTHS) + r")(?: (\d{4}))?\b")
 DAYS_IN = {"jour": 1, "semaine": 7, "mois": 30, "an": 365}
 # a unit as either language writes it, for a figure read with its unit (« 3 jours », « 3 business days »)
 RELATIVE = {"avant-hier": -2, "hier": -1, "demain": 1, "apres-demain": 2}
@@ -155,10 +160,10 @@ ADDRESS = folded(
     + r")\.? ((?:(?:de|des|du|la|le|l'|d') ?)*[a-z][\w-]+)"
 )
 # a time of day (« entre 8 h et 13 h », « 9h30 »): looked up among the times the agent read
-HOUR = folded(r"(\d(?<!\w\d)(?:(?<=[01])\d)?|2(?<!\w2)[0-3]) ?h(?: ?([0-5]\d)\b|\b)")  # 0-23 h
+HOUR = folded(r"(\d(?<!\w\d)(?:(?<=[01])\d|(?<=2)[0-3])?) ?h(?: ?([0-5]\d)\b|\b)")  # 0-23 h
 CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?!\d)")  # « 08:00 », an ISO time
 _LENGTH = folded(r"\b(?:sous|dans|en|pendant|d' ?ici|moins de|plus de|within|in) $")
-_TRACKING = re.compile(r"\b[A-Z0-9]{10,}\b")
+_TRACKING = re.compile(r"[A-Z0-9](?<!\w[A-Z0-9])[A-Z0-9]{9,}\b")
 
 
 def tracking_numbers(text: str) -> list[str]:
@@ -166,8 +171,8 @@ def tracking_numbers(text: str) -> list[str]:
     return [t for t in _TRACKING.findall(text) if not t.isdigit() and not t.isalpha()]
 
 
-DAYS_SAID = folded(r"\b(\d+) jours?\b")
-ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
+DAYS_SAID = folded(r"(\d(?<!\w\d)\d*) jours?\b")
+ISO = re.compile(r"(\d(?<!\w\d)\d{3})-(\d{2})-(\d{2})")
 BARE = folded(r"(?<![\w/-])\d+(?:[.,]\d+)?(?![\w/-])")
 
 
