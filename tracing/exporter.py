@@ -51,6 +51,7 @@ class StoreExporter:
         self._max_queue = max_queue
         self._closing = False
         self._drained = False  # the thread has stopped: what is put from now on is refused by whoever puts it
+        self._control = threading.Lock()  # flush and shutdown: "not closing, then put" one step
         self._thread = threading.Thread(target=self._run, name="filon-exporter", daemon=True)
         self._thread.start()
 
@@ -122,15 +123,22 @@ class StoreExporter:
 
     def flush(self, timeout_s: float = 30.0) -> bool:
         """Wait until everything submitted so far is stored (or dropped)."""
-        if self._closing:
-            return False
+        if not self._thread.is_alive():  # shut, or a forked child's copy: nothing will store what is queued
+            return not self._closing and self._queue.qsize() == 0
         done = Waiter()
-        self._put(("flush", done))
+        with self._control:
+            if self._closing:
+                return False
+            self._put(("flush", done))
         return done.wait(timeout_s)
 
     def shutdown(self, timeout_s: float = 30.0) -> None:
-        if self._closing:
-            return
-        self._closing = True
-        self._queue.put(None)
+        with self._control:
+            if self._closing:
+                return
+            self._closing = True
+            self._queue.put(None)
         self._thread.join(timeout_s)
+        if not self._thread.is_alive():  # its last drain, or none if it never ran (a forked child's copy)
+            self._drained = True
+            self._drain()

@@ -106,6 +106,9 @@ class OffloadExporter:
         self._dead = False
         self._closing = False
         self._drained = False  # the writer has stopped: what is put from now on is refused by whoever puts it
+        # flush, hand_over and shutdown: "not closing, then put" one step, so that no flush is put behind the
+        # end (it would wait for a writer that may be stuck on the pipe); never taken by `submit`
+        self._control = threading.Lock()
         self.ready = threading.Event()
         self.closing = threading.Event()  # shutdown has begun: submitted spans are dropped and counted
         self._proc = start_helper(settings, env)
@@ -130,7 +133,8 @@ class OffloadExporter:
 
     def _put(self, item: tuple[str, Any]) -> None:
         """On the writer's queue; taken back and refused if the writer stopped meanwhile (it sets
-        `_drained` before its last look at the queue: one of the two sees the item)."""
+        `_drained` before its last look at the queue: one of the two sees the item, as the GIL orders a
+        put, a flag's write and a get; a build without the GIL would need a lock here)."""
         self._queue.put(item)
         if self._drained:
             self._drain()
@@ -151,10 +155,11 @@ class OffloadExporter:
 
     def hand_over(self, timeout_s: float = 30.0) -> bool:
         """Wait until everything submitted so far is written to the pipe (not necessarily stored)."""
-        if self._closing:
-            return False
         done = Waiter()
-        self._put(("handed", done))
+        with self._control:
+            if self._closing:
+                return False
+            self._put(("handed", done))
         return done.wait(timeout_s) and not self._dead
 
     @property
@@ -170,23 +175,25 @@ class OffloadExporter:
 
     def flush(self, timeout_s: float = 30.0) -> bool:
         """Wait until everything submitted so far is stored (or dropped) by the helper."""
-        if self._closing:
-            return False
         done = Waiter()
-        with self._lock:
-            n = self._next_ack
-            self._next_ack += 1
-            self._acks[n] = done
-        self._put(("flush", n))
+        with self._control:
+            if self._closing:
+                return False
+            with self._lock:
+                n = self._next_ack
+                self._next_ack += 1
+                self._acks[n] = done
+            self._put(("flush", n))
         return done.wait(timeout_s) and not self._dead
 
     def shutdown(self, timeout_s: float = 30.0) -> None:
         """Hand over what is queued, let the helper store it, and wait for the helper to end."""
-        if self._closing:
-            return
-        self._closing = True
-        self.closing.set()
-        self._queue.put(None)
+        with self._control:
+            if self._closing:
+                return
+            self._closing = True
+            self.closing.set()
+            self._queue.put(None)
         self._writer.join(timeout_s)
         self._reader.join(timeout_s)
         try:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -204,3 +206,25 @@ def test_what_ends_after_the_exporter_shut_is_dropped_and_counted(tmp_path: Path
     assert exporter.flush(30) is False
     assert exporter.counters.spans_dropped == 1
     assert Store.open(db).stats().counts()["conversations"] == 1
+
+
+def test_a_forked_child_s_flush_answers_at_once(tmp_path: Path) -> None:
+    """A process forked after tracing was set up (a pre-forking server's worker) holds a copy of the
+    exporter whose thread does not run there: its flush says at once whether anything waits, it does not
+    wait out its timeout for a thread that will never answer."""
+    provider, sampler = make_sampler(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    exporter = sampler.exporter
+    assert exporter.flush(30)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its answer and how long it took, then out without any clean-up
+        start = time.monotonic()
+        answer = exporter.flush(20)
+        os.write(write, f"{answer} {time.monotonic() - start:.3f}".encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        answer, took = pipe.read().split()
+    os.waitpid(pid, 0)
+    provider.shutdown()
+    assert answer == "True" and float(took) < 10
