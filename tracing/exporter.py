@@ -19,7 +19,7 @@ from opentelemetry.sdk.trace import ReadableSpan
 from filon.tracing.ingest import Ingestor
 from filon.tracing.records import SpanRecord, from_sdk
 from filon.tracing.sampling.decider import Decider
-from filon.tracing.sampling.keeper import ExportCounters, Keeper, Waiter
+from filon.tracing.sampling.keeper import ExportCounters, Keeper, Waiter, left_on
 
 __all__ = ["ExportCounters", "StoreExporter"]
 
@@ -79,11 +79,7 @@ class StoreExporter:
 
     def _drain(self) -> None:
         """Everything still queued refused: spans dropped and counted, flushes told False."""
-        while True:
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                return
+        for item in left_on(self._queue):
             if item is None:
                 continue
             payload = item[1]

@@ -29,7 +29,7 @@ from opentelemetry.sdk.trace import ReadableSpan
 
 from filon.miner.core.jsontext import dumps_bytes, loads
 from filon.tracing.records import RESOURCE, sdk_fields
-from filon.tracing.sampling.keeper import ExportCounters, Waiter
+from filon.tracing.sampling.keeper import ExportCounters, Waiter, left_on
 from filon.tracing.wire import WireError, counters_from, read_frame, start_helper, write_frame
 
 log = logging.getLogger(__name__)
@@ -253,11 +253,7 @@ class OffloadExporter:
 
     def _drain(self) -> None:
         """Everything still queued refused: the writer has stopped."""
-        while True:
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                return
+        for item in left_on(self._queue):
             if item is not None:
                 self._refuse(item)
 

@@ -11,10 +11,12 @@ store coming back is enough for storing to resume. `Waiter` is what both exporte
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from filon.tracing.ingest import Ingestor
 from filon.tracing.ingest_stats import IngestStats
@@ -23,6 +25,7 @@ from filon.tracing.records import SpanRecord
 from filon.tracing.sampling.decider import Decider
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass
@@ -56,6 +59,16 @@ class Waiter:
 
     def wait(self, timeout_s: float) -> bool:
         return self.event.wait(timeout_s) and self.ok
+
+
+def left_on(waiting: queue.SimpleQueue[T]) -> Iterator[T]:
+    """What is still on a queue whose consumer stopped, each taken once and without waiting (an exporter's
+    last drain, which whoever puts after the end repeats)."""
+    while True:
+        try:
+            yield waiting.get_nowait()
+        except queue.Empty:
+            return
 
 
 class Keeper:
