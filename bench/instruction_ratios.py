@@ -103,27 +103,21 @@ def cpu(folder: Path, step: str, source: str, runs: int = 3) -> float:
     return best
 
 
-def turns_of(source: str) -> int:
-    """The turns a step's spans hold: TURNS for the generated sources, as read for the recorded ones."""
-    if source != "tau":
-        return TURNS
+def sizes(source: str) -> tuple[int, int]:
+    """The turns and the spans a step works on, the spans built (or read) once: the turns are TURNS for
+    the generated sources, as read for the recorded ones."""
+    from _instr_child import TURNS as CHILD_TURNS
     from _instr_child import spans_of
 
     from filon.tracing.grouping import by_trace
 
-    return len(by_trace(spans_of(source)))
-
-
-def spans_of_source(source: str) -> int:
-    from _instr_child import TURNS as CHILD_TURNS
-    from _instr_child import spans_of
-
     CHILD_TURNS[0] = TURNS
-    return len(spans_of(source))
+    spans = spans_of(source)
+    return (len(by_trace(spans)) if source == "tau" else TURNS), len(spans)
 
 
 def figures(folder: Path, source: str) -> dict[str, object]:
-    turns = turns_of(source)
+    turns, spans = sizes(source)
     ingest = work(folder, "ingest", source)
     shutil.copy(folder / f"{source}-ingest.db", folder / "rows.db")
     raw = work(folder, "raw", source)
@@ -141,7 +135,7 @@ def figures(folder: Path, source: str) -> dict[str, object]:
     settled = work(folder, "settle_full", source)
     decoded = work(folder, "decode", source)  # `filon serve`'s receiver: OTLP protobuf to records
     return {
-        f"{source}_decode_instructions_per_span": round(decoded / spans_of_source(source)),
+        f"{source}_decode_instructions_per_span": round(decoded / spans),
         f"{source}_accept_instructions": accepted,
         f"{source}_ratio_accept_to_raw_instructions": round(raw_accepted / accepted, 3),
         f"{source}_ratio_accept_to_raw_cpu_time": round(cpu_raw_accepted / cpu_accept, 3),

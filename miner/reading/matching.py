@@ -63,10 +63,11 @@ def alternatives(source: str) -> list[str]:
 def by_first_letter(sources: Iterable[str]) -> str:
     """One alternation of these patterns' alternatives, grouped by their first letter (`gratuit\\w*|garanti`
     as `g(?:ratuit\\w*|aranti)`): where a word begins, the engine tests each first letter once instead of
-    trying each alternative (the policy rules' 51 predicates: half the time an answer). It matches what the
-    plain alternation matches, where and as far: alternatives of two first letters never match at one
-    position, and the order within a letter is kept. Only when every alternative begins with a letter of
-    its own (no quantifier on it) and none captures; otherwise the plain alternation, as written."""
+    trying each alternative (with the policy rules' and the subjects', 8 % fewer flag-rule instructions
+    on the agent's spans, callgrind side by side, 2026-12-08). It matches what the plain alternation
+    matches, where and as far: alternatives of two first letters never match at one position, and the
+    order within a letter is kept. Only when every alternative begins with a letter of its own (no
+    quantifier on it) and none captures; otherwise the plain alternation, as written."""
     alts = [a for source in sources for a in alternatives(source)]
     groups: dict[str, list[str]] = {}
     for alt in alts:

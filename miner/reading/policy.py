@@ -168,6 +168,7 @@ def _unnamed(folded_rules: str) -> tuple[str, ...]:
 
 
 def _unnamed_in(folded_rules: str) -> list[Folded]:
+    """The patterns of `_unnamed`'s subjects, each searched apart (which one an answer names)."""
     _, subjects, _ = _patterns()
     return [subjects[name] for name in _unnamed(folded_rules)]
 
